@@ -1,0 +1,42 @@
+#!/bin/sh
+# Installs the Debian packages virtperf needs to build, test or compare, and
+# nothing when they are already present.  Usage: scripts/deps.sh [build|test|peers]...
+# (default: build).  Not root and something missing: prints the apt-get line, exits 1.
+set -eu
+
+build_pkgs="meson ninja-build pkg-config gcc libsqlite3-dev libjansson-dev libhwloc-dev libinih-dev"
+test_pkgs="$build_pkgs libcmocka-dev clang libclang-rt-14-dev sqlite3 procps"
+peers_pkgs="$build_pkgs sysbench stress-ng"
+
+[ $# -gt 0 ] || set -- build
+wanted=""
+for set_name in "$@"; do
+    case "$set_name" in
+        build) wanted="$wanted $build_pkgs" ;;
+        test) wanted="$wanted $test_pkgs" ;;
+        peers) wanted="$wanted $peers_pkgs" ;;
+        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, test, peers)" >&2; exit 2 ;;
+    esac
+done
+
+missing=""
+for pkg in $wanted; do
+    case " $missing " in *" $pkg "*) continue ;; esac
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $pkg"
+    fi
+done
+[ -n "$missing" ] || exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "deps.sh: missing packages; run as root:" >&2
+    echo "apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+    exit 1
+fi
+echo "deps.sh: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# Refresh the lists only when an install from the current ones fails.
+apt-get install -y --no-install-recommends $missing >/dev/null 2>&1 || {
+    apt-get update -q >/dev/null
+    apt-get install -y --no-install-recommends $missing >/dev/null
+}

@@ -1,0 +1,68 @@
+/* The benchmark contract: a benchmark is one `const struct vp_bench` (name, summary,
+ * typed options table, metric definitions, callbacks) listed in registry.c.
+ * Adding a benchmark is one new file here and one line in the registry. */
+#ifndef VP_BENCH_H
+#define VP_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/options.h"
+
+#define VP_MAX_METRICS 8
+
+enum vp_better { VP_HIGHER_IS_BETTER, VP_LOWER_IS_BETTER };
+
+/* How one repetition's per-job values combine into the result's value. */
+enum vp_aggregate {
+    VP_AGG_SUM,  /* rates: the jobs' rates add up (aggregate throughput) */
+    VP_AGG_MEAN, /* times and latencies: the mean over jobs */
+};
+
+struct vp_metric {
+    const char *name;
+    const char *unit; /* base unit: "B/s", "s", "ops/s" */
+    enum vp_better better;
+    enum vp_aggregate across_jobs;
+    const char *help;
+};
+
+/* What one job of a benchmark sees. The engine fills everything but state/error. */
+struct vp_job {
+    unsigned index;                 /* 0 .. count-1 */
+    unsigned count;                 /* jobs started together */
+    const struct vp_params *params; /* options as given, defaults otherwise */
+    double duration;                /* --duration in seconds, 0 when not given */
+    void *state;                    /* the benchmark's own, set by prepare */
+    char error[VP_ERROR_LEN];       /* reason, when a callback returns -1 */
+};
+
+struct vp_bench {
+    const char *name;
+    const char *summary;     /* one line */
+    const char *description; /* what is measured and what the timing includes */
+    const struct vp_option *options;
+    size_t option_count;
+    const struct vp_metric *metrics;
+    size_t metric_count;
+    bool uses_duration;       /* honours --duration */
+    const char *sweep_option; /* a VP_OPT_SIZE_LIST option giving one result per value */
+    const char *sweep_param;  /* the name each point's single value is stored under */
+
+    /* Once in the parent before the jobs fork (optional). Returns 0 or -1 + err. */
+    int (*setup)(const struct vp_params *params, char *err, size_t err_len);
+    /* In each job after pinning, before the start barrier: allocate and first-touch. */
+    int (*prepare)(struct vp_job *job);
+    /* One repetition, in each job, started at the agreed instant. Writes one value per
+     * metric into values (in the metrics table's order). */
+    int (*measure)(struct vp_job *job, double *values);
+    /* In each job after the last repetition (optional). */
+    void (*release)(struct vp_job *job);
+};
+
+/* Registry (registry.c). */
+extern const struct vp_bench *const vp_benches[];
+extern const size_t vp_bench_count;
+const struct vp_bench *vp_bench_find(const char *name);
+
+#endif

@@ -1,0 +1,25 @@
+/* The list of every benchmark virtperf knows; one line per benchmark. */
+#include <string.h>
+
+#include "bench/bench.h"
+
+extern const struct vp_bench vp_bench_cpu;
+extern const struct vp_bench vp_bench_mem_write;
+extern const struct vp_bench vp_bench_mem_stream;
+extern const struct vp_bench vp_bench_mem_latency;
+
+const struct vp_bench *const vp_benches[] = {
+    &vp_bench_cpu,
+    &vp_bench_mem_write,
+    &vp_bench_mem_stream,
+    &vp_bench_mem_latency,
+};
+const size_t vp_bench_count = sizeof vp_benches / sizeof vp_benches[0];
+
+const struct vp_bench *vp_bench_find(const char *name)
+{
+    for (size_t i = 0; i < vp_bench_count; i++)
+        if (strcmp(vp_benches[i]->name, name) == 0)
+            return vp_benches[i];
+    return NULL;
+}

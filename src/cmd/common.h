@@ -1,0 +1,43 @@
+/* Helpers shared by the subcommands: usage errors, opening the store named by --db,
+ * and writing JSON documents without leaving half-written files. */
+#ifndef VP_CMD_COMMON_H
+#define VP_CMD_COMMON_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "core/options.h" /* VP_ERROR_LEN */
+#include "store/store.h"
+
+#define VP_EXIT_USAGE 2
+#define VP_EXIT_INTERRUPTED 130
+
+/* Prints "virtperf: MESSAGE" on stderr and exits with status 2. */
+_Noreturn void vp_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+/* Opens the store at db_flag, or the default path when it is NULL; exits 2 when it
+ * cannot be opened or written. */
+struct vp_store *vp_cli_open_store(const char *db_flag);
+
+/* A JSON output target: "-" is stdout; a file is written to FILE.tmp-PID and renamed
+ * into place on commit, so a reader never sees half a document. Open early (so an
+ * unwritable path is refused before work starts), commit at the end. */
+struct vp_json_output {
+    char path[4096];
+    char temp_path[4200];
+    int to_stdout;
+};
+int vp_json_output_open(struct vp_json_output *output, const char *path, char *err,
+                        size_t err_len);
+int vp_json_output_commit(struct vp_json_output *output, const json_t *document, char *err,
+                          size_t err_len);
+/* Removes the temporary file when nothing is to be written. */
+void vp_json_output_abandon(struct vp_json_output *output);
+
+/* The subcommands (one file each). */
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_sysinfo(int argc, char **argv);
+int cmd_results(int argc, char **argv);
+
+#endif

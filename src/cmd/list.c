@@ -1,0 +1,61 @@
+/* `virtperf list [BENCH]`: the benchmarks, or one benchmark's options and metrics. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "cmd/common.h"
+#include "core/result.h"
+
+static const char list_usage[] =
+    "usage: virtperf list [BENCH]\n"
+    "\n"
+    "Without BENCH: every benchmark with its summary. With BENCH: what it measures and\n"
+    "what its timing includes, its options (type, default, accepted range) and its metrics\n"
+    "(unit, which direction is better, how jobs combine).\n";
+
+static void describe_bench(const struct vp_bench *bench)
+{
+    printf("%s: %s\n\n%s\n\noptions (give as --NAME=VALUE to 'virtperf run'):\n", bench->name,
+           bench->summary, bench->description);
+    for (size_t i = 0; i < bench->option_count; i++) {
+        const struct vp_option *option = &bench->options[i];
+        char accepted[160];
+        vp_option_describe(option, accepted, sizeof accepted);
+        printf("  --%-10s %-9s default %-16s %s\n  %13s accepted: %s\n", option->name,
+               vp_option_type_name(option->type), option->default_text, option->help, "",
+               accepted);
+    }
+    if (bench->uses_duration)
+        printf("  --duration   (run option) honoured: time per repetition\n");
+    if (bench->sweep_option)
+        printf("\n--%s is a sweep: one result per value, stored as param '%s'.\n",
+               bench->sweep_option, bench->sweep_param);
+    printf("\nmetrics:\n");
+    for (size_t i = 0; i < bench->metric_count; i++) {
+        const struct vp_metric *metric = &bench->metrics[i];
+        printf("  %-12s %-6s %-6s is better, jobs combine by %-4s  %s\n", metric->name,
+               metric->unit, vp_better_name(metric->better),
+               vp_aggregate_name(metric->across_jobs), metric->help);
+    }
+}
+
+int cmd_list(int argc, char **argv)
+{
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(list_usage, stdout);
+        return 0;
+    }
+    if (argc > 2)
+        vp_usage_error("list: too many arguments; accepted: virtperf list [BENCH]");
+    if (argc == 2) {
+        const struct vp_bench *bench = vp_bench_find(argv[1]);
+        if (!bench)
+            vp_usage_error("list: unknown benchmark '%s'; 'virtperf list' shows them all",
+                           argv[1]);
+        describe_bench(bench);
+        return 0;
+    }
+    for (size_t i = 0; i < vp_bench_count; i++)
+        printf("%-14s %s\n", vp_benches[i]->name, vp_benches[i]->summary);
+    return 0;
+}

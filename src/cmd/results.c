@@ -1,0 +1,200 @@
+/* `virtperf results list|show|export|import|delete`: the stored runs. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/common.h"
+#include "report/table.h"
+
+#define MAX_IMPORT_BYTES (256L * 1024 * 1024)
+
+static const char results_usage[] =
+    "usage: virtperf results list              [--db PATH]\n"
+    "       virtperf results show RUN          [--db PATH]\n"
+    "       virtperf results export RUN [-o FILE|-] [--db PATH]\n"
+    "       virtperf results import FILE|-     [--db PATH]\n"
+    "       virtperf results delete RUN        [--db PATH]\n"
+    "\n"
+    "RUN is a run id, a run uuid, a label (its latest run) or 'latest'. export writes the\n"
+    "virtperf/1 JSON document (stdout by default); import reads one back, checking every\n"
+    "field first: a malformed document is refused and nothing is written.\n";
+
+static void print_run_row(const struct vp_run_row *row, void *context)
+{
+    (void)context;
+    printf("%-5lld %-20s %-12s %-11s %-7d %-16s %s\n", (long long)row->id, row->started_at,
+           row->label[0] ? row->label : "-", row->status, row->result_count, row->hostname,
+           row->uuid);
+}
+
+static int results_list(struct vp_store *store)
+{
+    printf("%-5s %-20s %-12s %-11s %-7s %-16s %s\n", "id", "started (UTC)", "label", "status",
+           "results", "host", "uuid");
+    return vp_store_list_runs(store, print_run_row, NULL) == 0 ? 0 : 1;
+}
+
+static int64_t resolve_or_exit(struct vp_store *store, const char *ref)
+{
+    int64_t run_id;
+    char err[VP_ERROR_LEN + 256];
+    if (vp_store_resolve_run(store, ref, &run_id, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
+    return run_id;
+}
+
+static json_t *export_or_exit(struct vp_store *store, int64_t run_id)
+{
+    json_t *document;
+    char err[VP_ERROR_LEN + 256];
+    if (vp_store_export_run(store, run_id, &document, err, sizeof err) != 0) {
+        fprintf(stderr, "virtperf: %s\n", err);
+        exit(1);
+    }
+    return document;
+}
+
+static int results_show(struct vp_store *store, const char *ref)
+{
+    json_t *document = export_or_exit(store, resolve_or_exit(store, ref));
+    const json_t *run = json_object_get(document, "run");
+    const char *label = json_string_value(json_object_get(run, "label"));
+    printf("run %s  started %s  label %s  status %s  host %s\n\n",
+           json_string_value(json_object_get(run, "id")),
+           json_string_value(json_object_get(run, "started_at")), label ? label : "-",
+           json_string_value(json_object_get(run, "status")),
+           json_string_value(json_object_get(json_object_get(run, "host"), "hostname")));
+    size_t i;
+    const json_t *result;
+    json_array_foreach(json_object_get(document, "results"), i, result)
+        vp_print_result(stdout, result);
+    json_decref(document);
+    return 0;
+}
+
+static int results_export(struct vp_store *store, const char *ref, const char *output_path)
+{
+    int64_t run_id = resolve_or_exit(store, ref);
+    struct vp_json_output output;
+    char err[VP_ERROR_LEN + 4200];
+    if (vp_json_output_open(&output, output_path, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
+    json_t *document = export_or_exit(store, run_id);
+    int rc = vp_json_output_commit(&output, document, err, sizeof err);
+    json_decref(document);
+    if (rc != 0) {
+        fprintf(stderr, "virtperf: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+/* Reads at most MAX_IMPORT_BYTES; a larger file is refused, not truncated. */
+static char *read_input(const char *path, size_t *len)
+{
+    FILE *file = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!file)
+        vp_usage_error("import: cannot read '%s'", path);
+    size_t cap = 1 << 16, used = 0;
+    char *text = malloc(cap);
+    if (!text)
+        abort();
+    size_t got;
+    while ((got = fread(text + used, 1, cap - used, file)) > 0) {
+        used += got;
+        if (used == cap) {
+            if (cap >= (size_t)MAX_IMPORT_BYTES)
+                vp_usage_error("import: '%s' is larger than %ld MiB; accepted: a virtperf/1 "
+                               "document up to that size", path, MAX_IMPORT_BYTES >> 20);
+            cap *= 2;
+            text = realloc(text, cap);
+            if (!text)
+                abort();
+        }
+    }
+    if (file != stdin)
+        fclose(file);
+    *len = used;
+    return text;
+}
+
+static int results_import(struct vp_store *store, const char *path)
+{
+    size_t len;
+    char *text = read_input(path, &len);
+    json_error_t parse_error;
+    json_t *document = json_loadb(text, len, JSON_REJECT_DUPLICATES, &parse_error);
+    free(text);
+    if (!document)
+        vp_usage_error("import: '%s' is not valid JSON: line %d column %d: %s; accepted: a "
+                       "virtperf/1 document", path, parse_error.line, parse_error.column,
+                       parse_error.text);
+    int64_t run_id;
+    char err[VP_ERROR_LEN + 512];
+    if (vp_store_import(store, document, &run_id, err, sizeof err) != 0) {
+        json_decref(document);
+        vp_usage_error("import: %s: %s (nothing was stored)", path, err);
+    }
+    json_decref(document);
+    printf("imported as run %lld\n", (long long)run_id);
+    return 0;
+}
+
+int cmd_results(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "db", required_argument, NULL, 'd' },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *db = NULL, *output = "-";
+    opterr = 0;
+    int option;
+    while ((option = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+        switch (option) {
+        case 'd': db = optarg; break;
+        case 'o': output = optarg; break;
+        case 'h': fputs(results_usage, stdout); return 0;
+        default:
+            vp_usage_error("results: unknown or incomplete option '%s'; see 'virtperf results "
+                           "--help'", argv[optind - 1]);
+        }
+    }
+    int rest = argc - optind;
+    char **words = argv + optind;
+    if (rest == 0)
+        vp_usage_error("results: missing action; accepted: list, show, export, import, delete");
+    const char *action = words[0];
+    int wants_argument = strcmp(action, "list") != 0;
+    if (strcmp(action, "list") && strcmp(action, "show") && strcmp(action, "export") &&
+        strcmp(action, "import") && strcmp(action, "delete"))
+        vp_usage_error("results: unknown action '%s'; accepted: list, show, export, import, "
+                       "delete", action);
+    if (rest != 1 + wants_argument)
+        vp_usage_error("results %s: %s", action,
+                       wants_argument ? "takes one argument (see 'virtperf results --help')"
+                                      : "takes no argument");
+    struct vp_store *store = vp_cli_open_store(db);
+    int rc;
+    if (strcmp(action, "list") == 0)
+        rc = results_list(store);
+    else if (strcmp(action, "show") == 0)
+        rc = results_show(store, words[1]);
+    else if (strcmp(action, "export") == 0)
+        rc = results_export(store, words[1], output);
+    else if (strcmp(action, "import") == 0)
+        rc = results_import(store, words[1]);
+    else {
+        char err[VP_ERROR_LEN];
+        int64_t run_id = resolve_or_exit(store, words[1]);
+        rc = vp_store_delete_run(store, run_id, err, sizeof err) == 0 ? 0 : 1;
+        if (rc == 0)
+            printf("deleted run %lld\n", (long long)run_id);
+        else
+            fprintf(stderr, "virtperf: %s\n", err);
+    }
+    vp_store_close(store);
+    return rc;
+}

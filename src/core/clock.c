@@ -1,0 +1,30 @@
+/* Monotonic time, absolute sleeps and UTC timestamps. */
+#include "core/clock.h"
+
+#include <errno.h>
+#include <time.h>
+
+int64_t vp_now_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+void vp_sleep_until_ns(int64_t deadline_ns)
+{
+    struct timespec deadline = {
+        .tv_sec = deadline_ns / 1000000000,
+        .tv_nsec = deadline_ns % 1000000000,
+    };
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) == EINTR)
+        ;
+}
+
+void vp_utc_timestamp(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &utc);
+}

@@ -1,0 +1,16 @@
+/* Time sources: CLOCK_MONOTONIC nanoseconds for measurement and the start barrier,
+ * absolute sleeps, and wall-clock timestamps for records. */
+#ifndef VP_CLOCK_H
+#define VP_CLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+int64_t vp_now_ns(void);
+/* Sleeps until the absolute CLOCK_MONOTONIC instant (no busy wait), resuming after
+ * signals that did not stop the process. */
+void vp_sleep_until_ns(int64_t deadline_ns);
+/* UTC now as "2026-11-29T20:14:30Z". */
+void vp_utc_timestamp(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,40 @@
+/* The job engine: forks N job processes, has each pin itself and prepare, releases them
+ * together at an agreed absolute CLOCK_MONOTONIC instant for every repetition, collects
+ * their figures through shared memory while the monitor samples the machine, and turns
+ * it all into one result document. */
+#ifndef VP_ENGINE_H
+#define VP_ENGINE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bench/bench.h"
+#include "core/progress.h"
+#include "core/topology.h"
+
+#define VP_MAX_JOBS 1024
+#define VP_MAX_REPS 1000
+
+struct vp_run_settings {
+    const char *pin_spec;
+    unsigned reps, warmup;
+    double duration;   /* 0: the benchmark's own amount of work */
+    double monitor_hz;
+    char *const *watch;
+    size_t watch_count;
+    const struct vp_topology *topology;
+    struct vp_progress *progress;
+};
+
+/* Catches SIGINT and SIGTERM: the engine then stops its jobs and returns an
+ * "interrupted" result; vp_engine_interrupted() tells the caller to stop. */
+void vp_engine_catch_signals(void);
+bool vp_engine_interrupted(void);
+
+/* Runs one result: bench with params at this job count. Never returns NULL; the
+ * document's "status" is "ok", "failed" (with "error") or "interrupted". */
+json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *params,
+                      unsigned jobs, const struct vp_run_settings *settings);
+
+#endif

@@ -1,0 +1,25 @@
+/* The machine monitor: a thread that samples /proc and /sys at a fixed rate while a
+ * result is measured, and turns the samples into a time series plus mean and max. */
+#ifndef VP_MONITOR_H
+#define VP_MONITOR_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct vp_monitor;
+
+/* Starts sampling at hz (0.1..1000) and watches the CPU use of processes whose
+ * command name equals one of watch[] (as the studies watched GPFS's mmfsd).
+ * Returns NULL (and says why in err) when /proc cannot be read. */
+struct vp_monitor *vp_monitor_start(double hz, char *const *watch, size_t watch_count,
+                                    char *err, size_t err_len);
+
+/* Stops sampling, takes a last sample when the last one is older than a fifth of a
+ * period, and returns {"hz", "samples", "series": {COLUMN: [...]}, "summary":
+ * {COLUMN: {"mean", "max"}}}. Columns: t (s since start), cpu.busy/user/system/
+ * iowait/irq/steal/idle (%), ctxsw (/s), faults.minor, faults.major (/s), runq,
+ * net.IF.rx/tx (B/s), disk.DEV.read/write (B/s), disk.DEV.util (%), watch.NAME.cpu
+ * (% of one CPU). Frees the monitor. */
+json_t *vp_monitor_stop(struct vp_monitor *monitor);
+
+#endif

@@ -1,0 +1,170 @@
+/* Typed benchmark options: parse and validate values, defaults, typed accessors. */
+#include "core/options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+
+const char *vp_option_type_name(enum vp_option_type type)
+{
+    switch (type) {
+    case VP_OPT_COUNT: return "count";
+    case VP_OPT_SIZE: return "size";
+    case VP_OPT_SIZE_LIST: return "size list";
+    case VP_OPT_CHOICE: return "choice";
+    }
+    return "?";
+}
+
+static void describe_number(const struct vp_option *option, double value, char *buf,
+                            size_t len)
+{
+    if (option->type == VP_OPT_COUNT)
+        snprintf(buf, len, "%.0f", value);
+    else
+        vp_format_bytes(value, buf, len);
+}
+
+void vp_option_describe(const struct vp_option *option, char *buf, size_t len)
+{
+    if (option->type == VP_OPT_CHOICE) {
+        snprintf(buf, len, "one of %s", option->choices);
+        return;
+    }
+    char low[32], high[32];
+    describe_number(option, option->min, low, sizeof low);
+    describe_number(option, option->max, high, sizeof high);
+    const char *form = option->type == VP_OPT_COUNT
+        ? "a whole number (k, m, g = 10^3, 10^6, 10^9)"
+        : option->type == VP_OPT_SIZE ? "a size in bytes (k, m, g, t = powers of 1024)"
+                                      : "comma-separated sizes (k, m, g, t = powers of 1024)";
+    snprintf(buf, len, "%s from %s to %s", form, low, high);
+}
+
+static int number_in_range(const struct vp_option *option, uint64_t value)
+{
+    return (double)value >= option->min && (double)value <= option->max;
+}
+
+static int parse_choice(const struct vp_option *option, const char *text,
+                        struct vp_param_value *value)
+{
+    size_t text_len = strlen(text);
+    const char *cursor = option->choices;
+    while (*cursor) {
+        size_t word_len = strcspn(cursor, "|");
+        if (word_len == text_len && strncmp(cursor, text, word_len) == 0 &&
+            word_len < sizeof value->choice_text) {
+            memcpy(value->choice_text, text, word_len + 1);
+            return 0;
+        }
+        cursor += word_len;
+        if (*cursor == '|')
+            cursor++;
+    }
+    return -1;
+}
+
+static int parse_size_list(const struct vp_option *option, const char *text,
+                           struct vp_param_value *value)
+{
+    char copy[512];
+    if (strlen(text) >= sizeof copy || text[0] == '\0')
+        return -1;
+    strcpy(copy, text);
+    size_t count = 0;
+    char *saveptr = NULL;
+    for (char *item = strtok_r(copy, ",", &saveptr); item; item = strtok_r(NULL, ",", &saveptr)) {
+        uint64_t size;
+        if (count == VP_MAX_LIST || vp_parse_size(item, &size) != 0 ||
+            !number_in_range(option, size))
+            return -1;
+        value->list[count++] = size;
+    }
+    /* strtok_r skips empty items: refuse "1k,,2k" and trailing commas explicitly. */
+    if (count == 0 || strstr(text, ",,") || text[strlen(text) - 1] == ',' || text[0] == ',')
+        return -1;
+    value->list_len = count;
+    value->number = value->list[0];
+    return 0;
+}
+
+int vp_option_parse(const struct vp_option *option, const char *text,
+                    struct vp_param_value *value, char *err, size_t err_len)
+{
+    struct vp_param_value parsed = { 0 };
+    int status = -1;
+    switch (option->type) {
+    case VP_OPT_COUNT:
+        status = vp_parse_count(text, &parsed.number);
+        break;
+    case VP_OPT_SIZE:
+        status = vp_parse_size(text, &parsed.number);
+        break;
+    case VP_OPT_SIZE_LIST:
+        status = parse_size_list(option, text, &parsed);
+        break;
+    case VP_OPT_CHOICE:
+        status = parse_choice(option, text, &parsed);
+        break;
+    }
+    if (status == 0 && (option->type == VP_OPT_COUNT || option->type == VP_OPT_SIZE) &&
+        !number_in_range(option, parsed.number))
+        status = -1;
+    if (status != 0) {
+        char accepted[160];
+        vp_option_describe(option, accepted, sizeof accepted);
+        snprintf(err, err_len, "--%s: '%s' is not valid; accepted: %s", option->name, text,
+                 accepted);
+        return -1;
+    }
+    *value = parsed;
+    return 0;
+}
+
+void vp_params_init(struct vp_params *params, const struct vp_option *options, size_t count)
+{
+    if (count > VP_MAX_OPTIONS)
+        abort();
+    memset(params, 0, sizeof *params);
+    params->options = options;
+    params->count = count;
+    for (size_t i = 0; i < count; i++) {
+        char err[VP_ERROR_LEN];
+        if (vp_option_parse(&options[i], options[i].default_text, &params->values[i], err,
+                            sizeof err) != 0) {
+            fprintf(stderr, "virtperf: internal error: default of %s\n", err);
+            abort();
+        }
+    }
+}
+
+int vp_params_find(const struct vp_params *params, const char *name)
+{
+    for (size_t i = 0; i < params->count; i++)
+        if (strcmp(params->options[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static const struct vp_param_value *require(const struct vp_params *params, const char *name)
+{
+    int index = vp_params_find(params, name);
+    if (index < 0) {
+        fprintf(stderr, "virtperf: internal error: no option '%s'\n", name);
+        abort();
+    }
+    return &params->values[index];
+}
+
+uint64_t vp_param_number(const struct vp_params *params, const char *name)
+{
+    return require(params, name)->number;
+}
+
+const char *vp_param_choice(const struct vp_params *params, const char *name)
+{
+    return require(params, name)->choice_text;
+}

@@ -1,0 +1,45 @@
+/* Parsers for the /proc texts the monitor and fingerprint read. Each takes the file's
+ * text (so tests and the fuzzer can feed any bytes) and never trusts its layout. */
+#ifndef VP_PROCFS_H
+#define VP_PROCFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VP_PROC_MAX_DEVICES 32
+#define VP_PROC_NAME_LEN 32
+
+/* /proc/stat aggregate "cpu" line, in clock ticks. */
+struct vp_cpu_ticks {
+    uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
+struct vp_device_counters {
+    char name[VP_PROC_NAME_LEN];
+    uint64_t a, b;   /* net: rx, tx bytes; disk: sectors read, sectors written */
+    uint64_t busy_ms; /* disk: milliseconds spent doing I/O; net: 0 */
+};
+
+struct vp_proc_stat {
+    struct vp_cpu_ticks cpu;
+    uint64_t context_switches;
+    uint64_t procs_running;
+};
+
+/* Each returns 0 when the fields it needs were found, -1 otherwise. */
+int vp_parse_proc_stat(const char *text, struct vp_proc_stat *out);
+/* pgfault (all faults) and pgmajfault from /proc/vmstat. */
+int vp_parse_vmstat(const char *text, uint64_t *faults, uint64_t *major_faults);
+/* /proc/net/dev: up to VP_PROC_MAX_DEVICES interfaces. */
+int vp_parse_net_dev(const char *text, struct vp_device_counters *devices, size_t *count);
+/* /proc/diskstats rows whose name is in the allowed list (NULL: all rows). */
+int vp_parse_diskstats(const char *text, const char *const *allowed, size_t allowed_count,
+                       struct vp_device_counters *devices, size_t *count);
+/* /proc/PID/stat: command name and utime + stime in ticks. */
+int vp_parse_pid_stat(const char *text, char *comm, size_t comm_len, uint64_t *cpu_ticks);
+
+/* Reads a whole small file (at most cap - 1 bytes) as a NUL-terminated string.
+ * Returns the length, or -1 when it cannot be read. */
+long vp_read_text_file(const char *path, char *buf, size_t cap);
+
+#endif

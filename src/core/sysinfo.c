@@ -1,0 +1,416 @@
+/* Fingerprint collection from uname, /proc, /sys, CPUID and hwloc, and advisories. */
+#define _GNU_SOURCE
+#include "core/sysinfo.h"
+
+#include <cpuid.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "core/procfs.h"
+
+#define SMALL_TEXT 4096
+
+/* First line of a small file, trimmed; "" when it cannot be read. */
+static void read_line(const char *path, char *buf, size_t len)
+{
+    if (vp_read_text_file(path, buf, len) < 0) {
+        buf[0] = '\0';
+        return;
+    }
+    buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void set_line_if_present(json_t *object, const char *key, const char *path)
+{
+    char value[256];
+    read_line(path, value, sizeof value);
+    if (value[0])
+        json_object_set_new(object, key, json_string(value));
+}
+
+/* The basename of the target of a symlink such as /sys/class/net/X/device/driver. */
+static void link_basename(const char *path, char *buf, size_t len)
+{
+    char target[PATH_MAX];
+    buf[0] = '\0';
+    ssize_t got = readlink(path, target, sizeof target - 1);
+    if (got <= 0)
+        return;
+    target[got] = '\0';
+    const char *slash = strrchr(target, '/');
+    snprintf(buf, len, "%.*s", (int)(len - 1), slash ? slash + 1 : target);
+}
+
+void vp_cpuid_hypervisor_signature(char *buf, size_t len)
+{
+    buf[0] = '\0';
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & (1u << 31)))
+        return;
+    __cpuid(0x40000000, eax, ebx, ecx, edx);
+    char signature[13];
+    memcpy(signature, &ebx, 4);
+    memcpy(signature + 4, &ecx, 4);
+    memcpy(signature + 8, &edx, 4);
+    signature[12] = '\0';
+    snprintf(buf, len, "%s", signature);
+#else
+    (void)len;
+#endif
+}
+
+/* Value of "key\t: value" in /proc/cpuinfo's first processor block. */
+static void cpuinfo_field(const char *cpuinfo, const char *key, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    size_t key_len = strlen(key);
+    for (const char *line = cpuinfo; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (strncmp(line, key, key_len) != 0 || (line[key_len] != '\t' && line[key_len] != ' '))
+            continue;
+        const char *colon = strchr(line, ':');
+        if (!colon)
+            return;
+        colon++;
+        while (*colon == ' ')
+            colon++;
+        size_t value_len = strcspn(colon, "\n");
+        if (value_len >= len)
+            value_len = len - 1;
+        memcpy(buf, colon, value_len);
+        buf[value_len] = '\0';
+        return;
+    }
+}
+
+static json_t *cpu_info(const struct vp_topology *topology)
+{
+    static const char *const interesting_flags[] = {
+        "hypervisor", "vmx", "svm", "constant_tsc", "nonstop_tsc", "tsc_known_freq", "rdtscp",
+        "sse4_2", "avx", "avx2", "avx512f", "aes", "x2apic",
+    };
+    char *cpuinfo = malloc(1 << 20);
+    if (!cpuinfo)
+        abort();
+    if (vp_read_text_file("/proc/cpuinfo", cpuinfo, 1 << 20) < 0)
+        cpuinfo[0] = '\0';
+    char model[256], flags[8192], mhz[64];
+    cpuinfo_field(cpuinfo, "model name", model, sizeof model);
+    cpuinfo_field(cpuinfo, "flags", flags, sizeof flags);
+    cpuinfo_field(cpuinfo, "cpu MHz", mhz, sizeof mhz);
+    free(cpuinfo);
+
+    json_t *flag_list = json_array();
+    for (size_t i = 0; i < sizeof interesting_flags / sizeof interesting_flags[0]; i++) {
+        char padded[64];
+        snprintf(padded, sizeof padded, " %s ", interesting_flags[i]);
+        char haystack[sizeof flags + 2];
+        snprintf(haystack, sizeof haystack, " %s ", flags);
+        if (strstr(haystack, padded))
+            json_array_append_new(flag_list, json_string(interesting_flags[i]));
+    }
+    struct vp_topology_counts counts;
+    vp_topology_count(topology, &counts);
+    json_t *cpu = json_pack("{s:s,s:o,s:i,s:i,s:i,s:i}", "model", model, "flags", flag_list,
+                            "packages", (int)counts.packages, "cores", (int)counts.cores,
+                            "threads", (int)counts.pus, "numa_nodes", (int)counts.numa_nodes);
+    if (mhz[0])
+        json_object_set_new(cpu, "mhz", json_real(atof(mhz)));
+    set_line_if_present(cpu, "governor", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+    set_line_if_present(cpu, "cpuidle_driver", "/sys/devices/system/cpu/cpuidle/current_driver");
+
+    /* Recorded for the record only: a guest sees the host's caches, so never used to size. */
+    json_t *caches = json_object();
+    for (int index = 0; index < 8; index++) {
+        char path[128], level[16], type[32], size[32], key[48];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", index);
+        read_line(path, level, sizeof level);
+        if (!level[0])
+            break;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", index);
+        read_line(path, type, sizeof type);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
+        read_line(path, size, sizeof size);
+        snprintf(key, sizeof key, "L%s%s", level,
+                 strcmp(type, "Data") == 0 ? "d" : strcmp(type, "Instruction") == 0 ? "i" : "");
+        json_object_set_new(caches, key, json_string(size));
+    }
+    json_object_set_new(cpu, "caches", caches);
+    return cpu;
+}
+
+static json_t *memory_info(void)
+{
+    char meminfo[SMALL_TEXT];
+    unsigned long long total_kb = 0;
+    if (vp_read_text_file("/proc/meminfo", meminfo, sizeof meminfo) >= 0)
+        sscanf(meminfo, "MemTotal: %llu kB", &total_kb);
+    json_t *memory = json_pack("{s:I}", "total_bytes", (json_int_t)(total_kb * 1024));
+    char thp[128];
+    read_line("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof thp);
+    char *chosen = strchr(thp, '['), *end = chosen ? strchr(chosen, ']') : NULL;
+    if (chosen && end) {
+        *end = '\0';
+        json_object_set_new(memory, "transparent_hugepages", json_string(chosen + 1));
+    }
+    return memory;
+}
+
+static json_t *hypervisor_info(void)
+{
+    char signature[16];
+    vp_cpuid_hypervisor_signature(signature, sizeof signature);
+    static const struct { const char *signature, *name; } known[] = {
+        { "KVMKVMKVM", "kvm" }, { "XenVMMXenVMM", "xen" }, { "VMwareVMware", "vmware" },
+        { "Microsoft Hv", "hyper-v" }, { "TCGTCGTCGTCG", "qemu-tcg" }, { "VBoxVBoxVBox", "virtualbox" },
+        { "bhyve bhyve ", "bhyve" }, { " lrpepyh  vr", "parallels" }, { "ACRNACRNACRN", "acrn" },
+    };
+    const char *name = signature[0] ? "unknown" : "none";
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(signature, known[i].signature) == 0)
+            name = known[i].name;
+    json_t *hypervisor = json_pack("{s:s,s:s}", "name", name, "cpuid_signature", signature);
+    set_line_if_present(hypervisor, "sys_hypervisor_type", "/sys/hypervisor/type");
+    set_line_if_present(hypervisor, "dmi_vendor", "/sys/class/dmi/id/sys_vendor");
+    set_line_if_present(hypervisor, "dmi_product", "/sys/class/dmi/id/product_name");
+    set_line_if_present(hypervisor, "kvm_halt_poll_ns", "/sys/module/kvm/parameters/halt_poll_ns");
+    set_line_if_present(hypervisor, "guest_halt_poll_ns",
+                        "/sys/module/haltpoll/parameters/guest_halt_poll_ns");
+    return hypervisor;
+}
+
+static int path_exists(const char *path)
+{
+    struct stat info;
+    return stat(path, &info) == 0;
+}
+
+static json_t *container_info(void)
+{
+    char cgroup[SMALL_TEXT], environ_text[SMALL_TEXT];
+    const char *kind = "none";
+    if (path_exists("/.dockerenv"))
+        kind = "docker";
+    else if (path_exists("/run/.containerenv"))
+        kind = "podman";
+    if (vp_read_text_file("/proc/1/cgroup", cgroup, sizeof cgroup) < 0)
+        cgroup[0] = '\0';
+    if (strcmp(kind, "none") == 0) {
+        if (strstr(cgroup, "docker")) kind = "docker";
+        else if (strstr(cgroup, "kubepods")) kind = "kubernetes";
+        else if (strstr(cgroup, "lxc")) kind = "lxc";
+    }
+    long environ_len = vp_read_text_file("/proc/1/environ", environ_text, sizeof environ_text);
+    for (long at = 0; strcmp(kind, "none") == 0 && at < environ_len;
+         at += (long)strlen(environ_text + at) + 1)
+        if (strncmp(environ_text + at, "container=", 10) == 0)
+            kind = environ_text + at + 10;
+    json_t *container = json_pack("{s:s}", "kind", kind);
+    /* Namespaces differing from PID 1's mean this process runs in its own. */
+    static const char *const namespaces[] = { "pid", "net", "mnt", "uts", "cgroup" };
+    json_t *own = json_array();
+    for (size_t i = 0; i < sizeof namespaces / sizeof namespaces[0]; i++) {
+        char self_path[64], init_path[64];
+        struct stat self_ns, init_ns;
+        snprintf(self_path, sizeof self_path, "/proc/self/ns/%s", namespaces[i]);
+        snprintf(init_path, sizeof init_path, "/proc/1/ns/%s", namespaces[i]);
+        if (stat(self_path, &self_ns) == 0 && stat(init_path, &init_ns) == 0 &&
+            self_ns.st_ino != init_ns.st_ino)
+            json_array_append_new(own, json_string(namespaces[i]));
+    }
+    json_object_set_new(container, "own_namespaces", own);
+    json_object_set_new(container, "cgroup_version",
+                        json_integer(path_exists("/sys/fs/cgroup/cgroup.controllers") ? 2 : 1));
+    return container;
+}
+
+static json_t *nic_info(void)
+{
+    json_t *nics = json_array();
+    DIR *dir = opendir("/sys/class/net");
+    if (!dir)
+        return nics;
+    struct dirent *entry;
+    while ((entry = readdir(dir))) {
+        if (entry->d_name[0] == '.')
+            continue;
+        char path[512], driver[128], speed[32];
+        snprintf(path, sizeof path, "/sys/class/net/%s/device/driver", entry->d_name);
+        link_basename(path, driver, sizeof driver);
+        snprintf(path, sizeof path, "/sys/class/net/%s/speed", entry->d_name);
+        read_line(path, speed, sizeof speed);
+        json_t *nic = json_pack("{s:s,s:s}", "name", entry->d_name, "driver",
+                                driver[0] ? driver : "virtual");
+        if (speed[0] && atoi(speed) > 0)
+            json_object_set_new(nic, "speed_mbps", json_integer(atoi(speed)));
+        json_array_append_new(nics, nic);
+    }
+    closedir(dir);
+    return nics;
+}
+
+static json_t *disk_info(void)
+{
+    json_t *disks = json_array();
+    DIR *dir = opendir("/sys/block");
+    if (!dir)
+        return disks;
+    struct dirent *entry;
+    while ((entry = readdir(dir))) {
+        const char *name = entry->d_name;
+        if (name[0] == '.' || strncmp(name, "loop", 4) == 0 || strncmp(name, "ram", 3) == 0)
+            continue;
+        char path[512], driver[128], scheduler[128], rotational[8], sectors[32];
+        snprintf(path, sizeof path, "/sys/block/%s/device/driver", name);
+        link_basename(path, driver, sizeof driver);
+        if (!driver[0]) { /* virtio disks: the driver sits one level up */
+            snprintf(path, sizeof path, "/sys/block/%s/device/../driver", name);
+            link_basename(path, driver, sizeof driver);
+        }
+        snprintf(path, sizeof path, "/sys/block/%s/queue/scheduler", name);
+        read_line(path, scheduler, sizeof scheduler);
+        char *chosen = strchr(scheduler, '['), *end = chosen ? strchr(chosen, ']') : NULL;
+        if (chosen && end)
+            *end = '\0';
+        snprintf(path, sizeof path, "/sys/block/%s/queue/rotational", name);
+        read_line(path, rotational, sizeof rotational);
+        snprintf(path, sizeof path, "/sys/block/%s/size", name);
+        read_line(path, sectors, sizeof sectors);
+        json_array_append_new(disks, json_pack("{s:s,s:s,s:s,s:b,s:I}", "name", name, "driver",
+                                               driver[0] ? driver : "unknown", "scheduler",
+                                               chosen && end ? chosen + 1 : scheduler,
+                                               "rotational", rotational[0] == '1', "size_bytes",
+                                               (json_int_t)(atoll(sectors) * 512)));
+    }
+    closedir(dir);
+    return disks;
+}
+
+static json_t *clock_info(void)
+{
+    char current[64], available[256];
+    read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", current,
+              sizeof current);
+    read_line("/sys/devices/system/clocksource/clocksource0/available_clocksource", available,
+              sizeof available);
+    return json_pack("{s:s,s:s}", "clocksource", current, "available", available);
+}
+
+static double steal_percent_since_boot(void)
+{
+    char text[SMALL_TEXT * 4];
+    struct vp_proc_stat stat;
+    if (vp_read_text_file("/proc/stat", text, sizeof text) < 0 ||
+        vp_parse_proc_stat(text, &stat) != 0)
+        return 0;
+    const struct vp_cpu_ticks *t = &stat.cpu;
+    double total = (double)(t->user + t->nice + t->system + t->idle + t->iowait + t->irq +
+                            t->softirq + t->steal);
+    return total > 0 ? 100.0 * (double)t->steal / total : 0;
+}
+
+json_t *vp_sysinfo_collect(const struct vp_topology *topology)
+{
+    struct utsname names;
+    uname(&names);
+    char distribution[256] = "", os_release[SMALL_TEXT];
+    if (vp_read_text_file("/etc/os-release", os_release, sizeof os_release) >= 0) {
+        const char *pretty = strstr(os_release, "PRETTY_NAME=");
+        if (pretty) {
+            pretty += strlen("PRETTY_NAME=");
+            if (*pretty == '"')
+                pretty++;
+            size_t len = strcspn(pretty, "\"\n");
+            snprintf(distribution, sizeof distribution, "%.*s", (int)len, pretty);
+        }
+    }
+    return json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:f}", "hostname",
+                     names.nodename, "kernel", names.release, "arch", names.machine,
+                     "distribution", distribution, "cpu", cpu_info(topology), "memory",
+                     memory_info(), "clock", clock_info(), "hypervisor", hypervisor_info(),
+                     "container", container_info(), "nics", nic_info(), "disks", disk_info(),
+                     "steal_percent_since_boot", steal_percent_since_boot());
+}
+
+static int in_list(const char *value, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(value, *list) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *string_at(const json_t *object, const char *key)
+{
+    const char *value = json_string_value(json_object_get(object, key));
+    return value ? value : "";
+}
+
+json_t *vp_sysinfo_advisories(const json_t *fingerprint)
+{
+    static const char *const emulated_nics[] = { "e1000", "e1000e", "8139too", "8139cp",
+                                                 "pcnet32", "ne2k-pci", "tulip", NULL };
+    static const char *const emulated_disks[] = { "ata_piix", "ahci", "pata_acpi", "ide-gd",
+                                                  "ide-cd", "sym53c8xx", "mptspi", NULL };
+    static const char *const fast_clocks[] = { "tsc", "kvm-clock", "xen", "hyperv_clocksource_tsc_page",
+                                               "arch_sys_counter", NULL };
+    json_t *advisories = json_array();
+    char line[512];
+    const json_t *hypervisor = json_object_get(fingerprint, "hypervisor");
+    int virtualized = strcmp(string_at(hypervisor, "name"), "none") != 0;
+
+    size_t i;
+    json_t *item;
+    json_array_foreach(json_object_get(fingerprint, "nics"), i, item) {
+        if (virtualized && in_list(string_at(item, "driver"), emulated_nics)) {
+            snprintf(line, sizeof line,
+                     "NIC %s uses the emulated %s driver: a paravirtual NIC (virtio_net, "
+                     "xen-netfront, vmxnet3, hv_netvsc) is often ~10x faster (seed 000: "
+                     "<0.1 vs 0.94 Gbit/s)", string_at(item, "name"), string_at(item, "driver"));
+            json_array_append_new(advisories, json_string(line));
+        }
+    }
+    json_array_foreach(json_object_get(fingerprint, "disks"), i, item) {
+        if (virtualized && in_list(string_at(item, "driver"), emulated_disks)) {
+            snprintf(line, sizeof line,
+                     "disk %s uses the emulated %s controller: a paravirtual disk (virtio_blk, "
+                     "virtio_scsi, xen-blkfront, pvscsi) avoids an exit per I/O",
+                     string_at(item, "name"), string_at(item, "driver"));
+            json_array_append_new(advisories, json_string(line));
+        }
+    }
+    const char *clocksource = string_at(json_object_get(fingerprint, "clock"), "clocksource");
+    if (clocksource[0] && !in_list(clocksource, fast_clocks)) {
+        snprintf(line, sizeof line,
+                 "clocksource %s has no fast user-space path: every clock read is a system "
+                 "call (and in a guest may trap to the hypervisor)", clocksource);
+        json_array_append_new(advisories, json_string(line));
+    }
+    double steal = json_real_value(json_object_get(fingerprint, "steal_percent_since_boot"));
+    if (steal >= 0.5) {
+        snprintf(line, sizeof line,
+                 "steal time %.1f%% since boot: other guests take this guest's CPUs", steal);
+        json_array_append_new(advisories, json_string(line));
+    }
+    const char *governor = string_at(json_object_get(fingerprint, "cpu"), "governor");
+    if (governor[0] && strcmp(governor, "performance") != 0) {
+        snprintf(line, sizeof line,
+                 "CPU frequency governor is %s: clock speed varies with load; use "
+                 "'performance' for stable numbers", governor);
+        json_array_append_new(advisories, json_string(line));
+    }
+    const char *host_poll = string_at(hypervisor, "kvm_halt_poll_ns");
+    const char *guest_poll = string_at(hypervisor, "guest_halt_poll_ns");
+    if (strcmp(host_poll, "0") == 0 || strcmp(guest_poll, "0") == 0) {
+        json_array_append_new(advisories, json_string(
+            "halt polling is disabled: a vCPU that idles pays a full exit and wake-up, "
+            "which slows cross-CPU wake-ups and request/response latency"));
+    }
+    return advisories;
+}

@@ -1,0 +1,45 @@
+/* virtperf: what does this virtualization layer cost my work? The subcommand table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/common.h"
+
+struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+    { "run", cmd_run, "run benchmarks with N synchronized, pinned jobs; store the results" },
+    { "list", cmd_list, "list benchmarks, or one benchmark's options and metrics" },
+    { "sysinfo", cmd_sysinfo, "print this environment's fingerprint and advisories" },
+    { "results", cmd_results, "list, show, export, import or delete stored runs" },
+};
+#define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
+
+static void print_usage(FILE *out)
+{
+    fprintf(out, "usage: virtperf COMMAND [options]   (virtperf COMMAND --help for more)\n\n");
+    for (size_t i = 0; i < SUBCOMMAND_COUNT; i++)
+        fprintf(out, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
+    fprintf(out, "\n  --version  print the version\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        print_usage(stdout);
+        return argc < 2 ? VP_EXIT_USAGE : 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("virtperf %s\n", VP_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < SUBCOMMAND_COUNT; i++)
+        if (strcmp(argv[1], subcommands[i].name) == 0)
+            return subcommands[i].run(argc - 1, argv + 1);
+    vp_usage_error("unknown command '%s'; accepted: run, list, sysinfo, results (see "
+                   "'virtperf --help')", argv[1]);
+}

@@ -1,0 +1,137 @@
+/* Aligned terminal blocks for results: metrics, spread, timing, per-job, monitor. */
+#include "report/table.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/units.h"
+
+static const char *string_at(const json_t *object, const char *key)
+{
+    const char *value = json_string_value(json_object_get(object, key));
+    return value ? value : "";
+}
+
+static double number_at(const json_t *object, const char *key)
+{
+    const json_t *value = json_object_get(object, key);
+    return json_is_number(value) ? json_number_value(value) : NAN;
+}
+
+/* "size=256 MiB passes=2 mode=byte", sizes in binary units where the bench says so. */
+static void describe_params(const json_t *result, char *buf, size_t len)
+{
+    const struct vp_bench *bench = vp_bench_find(string_at(result, "bench"));
+    size_t used = 0;
+    const char *key;
+    const json_t *value;
+    buf[0] = '\0';
+    json_object_foreach((json_t *)json_object_get(result, "params"), key, value) {
+        char text[64];
+        int is_size = 0;
+        for (size_t i = 0; bench && i < bench->option_count; i++) {
+            const struct vp_option *option = &bench->options[i];
+            const char *stored = option->type == VP_OPT_SIZE_LIST ? bench->sweep_param : option->name;
+            if (strcmp(stored, key) == 0)
+                is_size = option->type == VP_OPT_SIZE || option->type == VP_OPT_SIZE_LIST;
+        }
+        if (json_is_string(value))
+            snprintf(text, sizeof text, "%s", json_string_value(value));
+        else if (is_size)
+            vp_format_bytes(json_number_value(value), text, sizeof text);
+        else
+            snprintf(text, sizeof text, "%.10g", json_number_value(value));
+        int written = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", key, text);
+        if (written < 0 || (size_t)written >= len - used)
+            return;
+        used += (size_t)written;
+    }
+}
+
+static void print_metrics(FILE *out, const json_t *metrics)
+{
+    fprintf(out, "  %-12s %14s %8s %14s %14s  %s\n", "metric", "mean", "cv", "min", "max",
+                 "n, better");
+    const char *name;
+    const json_t *metric;
+    json_object_foreach((json_t *)metrics, name, metric) {
+        const char *unit = string_at(metric, "unit");
+        char mean[32], low[32], high[32], cv[16];
+        vp_format_value(number_at(metric, "mean"), unit, mean, sizeof mean);
+        vp_format_value(number_at(metric, "min"), unit, low, sizeof low);
+        vp_format_value(number_at(metric, "max"), unit, high, sizeof high);
+        double mean_value = number_at(metric, "mean");
+        snprintf(cv, sizeof cv, "%.1f%%",
+                 mean_value != 0 ? 100 * number_at(metric, "stddev") / fabs(mean_value) : 0.0);
+        fprintf(out, "  %-12s %14s %8s %14s %14s  %lld, %s\n", name, mean, cv, low, high,
+                (long long)json_integer_value(json_object_get(metric, "n")),
+                string_at(metric, "better"));
+    }
+}
+
+static void print_per_job(FILE *out, const json_t *per_job, const json_t *metrics)
+{
+    size_t i;
+    const json_t *job;
+    json_array_foreach(per_job, i, job) {
+        fprintf(out, "  job %-3lld cpu %-6s", (long long)json_integer_value(json_object_get(job, "job")),
+                string_at(job, "cpu_binding"));
+        const char *name;
+        const json_t *metric;
+        json_object_foreach((json_t *)json_object_get(job, "metrics"), name, metric) {
+            char value[32];
+            const char *unit = string_at(json_object_get(metrics, name), "unit");
+            vp_format_value(number_at(metric, "mean"), unit, value, sizeof value);
+            fprintf(out, "  %s %s", name, value);
+        }
+        fputc('\n', out);
+    }
+}
+
+static void print_monitor(FILE *out, const json_t *monitor)
+{
+    const json_t *summary = json_object_get(monitor, "summary");
+    double busy = number_at(json_object_get(summary, "cpu.busy"), "mean");
+    double busy_max = number_at(json_object_get(summary, "cpu.busy"), "max");
+    double steal = number_at(json_object_get(summary, "cpu.steal"), "mean");
+    double minor = number_at(json_object_get(summary, "faults.minor"), "mean");
+    double switches = number_at(json_object_get(summary, "ctxsw"), "mean");
+    fprintf(out, "  monitor: cpu busy %.1f%% (max %.1f%%), steal %.2f%%, %.0f faults/s, "
+                 "%.0f ctxsw/s, %lld samples\n", busy, busy_max, steal, minor, switches,
+            (long long)json_integer_value(json_object_get(monitor, "samples")));
+    const char *name;
+    const json_t *column;
+    json_object_foreach((json_t *)summary, name, column) {
+        if (strncmp(name, "watch.", 6) == 0)
+            fprintf(out, "  monitor: %s %.1f%% of a CPU (max %.1f%%)\n", name,
+                    number_at(column, "mean"), number_at(column, "max"));
+    }
+}
+
+void vp_print_result(FILE *out, const json_t *result)
+{
+    char params[512];
+    describe_params(result, params, sizeof params);
+    const char *status = string_at(result, "status");
+    fprintf(out, "%s  jobs=%lld pin=%s %s  [%s]\n", string_at(result, "bench"),
+            (long long)json_integer_value(json_object_get(result, "jobs")),
+            string_at(result, "pin"), params, status);
+    if (strcmp(status, "ok") != 0) {
+        fprintf(out, "  %s\n\n", string_at(result, "error"));
+        return;
+    }
+    const json_t *metrics = json_object_get(result, "metrics");
+    print_metrics(out, metrics);
+    char skew[32], skew_max[32], first[32], last[32];
+    vp_format_seconds(number_at(result, "start_skew_s"), skew, sizeof skew);
+    vp_format_seconds(number_at(result, "start_skew_max_s"), skew_max, sizeof skew_max);
+    vp_format_seconds(number_at(result, "first_done_s"), first, sizeof first);
+    vp_format_seconds(number_at(result, "last_done_s"), last, sizeof last);
+    fprintf(out, "  start skew %s (max %s), first done %s, last done %s\n", skew, skew_max,
+            first, last);
+    print_per_job(out, json_object_get(result, "per_job"), metrics);
+    if (json_object_get(result, "monitor"))
+        print_monitor(out, json_object_get(result, "monitor"));
+    fputc('\n', out);
+}

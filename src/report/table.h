@@ -1,0 +1,12 @@
+/* Terminal output of results: an aligned block per result with human units, the
+ * per-job figures (the studies listed every process) and the monitor's summary. */
+#ifndef VP_TABLE_H
+#define VP_TABLE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Prints one result object (engine output or exported). */
+void vp_print_result(FILE *out, const json_t *result);
+
+#endif

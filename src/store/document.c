@@ -1,0 +1,378 @@
+/* Validation of imported virtperf/1 documents: types, sizes, ranges, consistency. */
+#include "store/document.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/engine.h"
+#include "core/stats.h"
+
+#define MAX_NAME 64
+#define MAX_TEXT 1024
+#define MAX_PARAMS 64
+#define MAX_METRICS_IN_RESULT 64
+#define MAX_SERIES_LENGTH 1000000
+#define MAX_RESULTS 100000
+
+struct checker {
+    char *err;
+    size_t err_len;
+};
+
+static int fail(struct checker *checker, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(checker->err, checker->err_len, format, args);
+    va_end(args);
+    return -1;
+}
+
+/* A name: 1..MAX_NAME of [A-Za-z0-9._-]. */
+static int is_name(const char *text)
+{
+    size_t len = strlen(text);
+    if (len == 0 || len > MAX_NAME)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char)text[i]) && !strchr("._-", text[i]))
+            return 0;
+    return 1;
+}
+
+static int check_string(struct checker *checker, const json_t *parent, const char *path,
+                        const char *key, size_t max_len, int required)
+{
+    const json_t *value = json_object_get(parent, key);
+    if (!value)
+        return required ? fail(checker, "%s.%s: missing; accepted: a string", path, key) : 0;
+    if (!json_is_string(value) || json_string_length(value) > max_len ||
+        strlen(json_string_value(value)) != json_string_length(value))
+        return fail(checker, "%s.%s: accepted: a string of at most %zu bytes without NUL", path,
+                    key, max_len);
+    return 0;
+}
+
+static int check_choice(struct checker *checker, const json_t *parent, const char *path,
+                        const char *key, const char *const *choices, int required)
+{
+    const json_t *value = json_object_get(parent, key);
+    if (!value && !required)
+        return 0;
+    const char *text = json_string_value(value);
+    for (size_t i = 0; text && choices[i]; i++)
+        if (strcmp(text, choices[i]) == 0)
+            return 0;
+    char accepted[128] = "";
+    for (size_t i = 0; choices[i]; i++) {
+        strncat(accepted, i ? ", " : "", sizeof accepted - strlen(accepted) - 1);
+        strncat(accepted, choices[i], sizeof accepted - strlen(accepted) - 1);
+    }
+    return fail(checker, "%s.%s: %s; accepted: %s", path, key, value ? "not accepted" : "missing",
+                accepted);
+}
+
+static int check_number(struct checker *checker, const json_t *parent, const char *path,
+                        const char *key, double min, double max, int required)
+{
+    const json_t *value = json_object_get(parent, key);
+    if (!value)
+        return required ? fail(checker, "%s.%s: missing; accepted: a number", path, key) : 0;
+    double number = json_number_value(value);
+    if (!json_is_number(value) || !isfinite(number) || number < min || number > max)
+        return fail(checker, "%s.%s: accepted: a number from %g to %g", path, key, min, max);
+    return 0;
+}
+
+static int check_integer(struct checker *checker, const json_t *parent, const char *path,
+                         const char *key, json_int_t min, json_int_t max, int required)
+{
+    const json_t *value = json_object_get(parent, key);
+    if (!value)
+        return required ? fail(checker, "%s.%s: missing; accepted: a whole number", path, key)
+                        : 0;
+    if (!json_is_integer(value) || json_integer_value(value) < min ||
+        json_integer_value(value) > max)
+        return fail(checker, "%s.%s: accepted: a whole number from %lld to %lld", path, key,
+                    (long long)min, (long long)max);
+    return 0;
+}
+
+/* An array of at most max finite numbers; count receives its length. */
+static int check_number_array(struct checker *checker, const json_t *array, const char *path,
+                              size_t max, size_t *count)
+{
+    if (!json_is_array(array) || json_array_size(array) > max)
+        return fail(checker, "%s: accepted: an array of at most %zu numbers", path, max);
+    size_t i;
+    const json_t *item;
+    json_array_foreach(array, i, item) {
+        if (!json_is_number(item) || !isfinite(json_number_value(item)))
+            return fail(checker, "%s[%zu]: accepted: a finite number", path, i);
+    }
+    *count = json_array_size(array);
+    return 0;
+}
+
+/* values, n and the statistics derived from values must agree. */
+static int check_metric_values(struct checker *checker, const json_t *metric, const char *path)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s.values", path);
+    size_t n;
+    if (check_number_array(checker, json_object_get(metric, "values"), at, VP_MAX_REPS, &n) != 0)
+        return -1;
+    if (check_integer(checker, metric, path, "n", (json_int_t)n, (json_int_t)n, 1) != 0)
+        return fail(checker, "%s.n: must equal the number of values (%zu)", path, n);
+    if (n == 0)
+        return 0;
+    double values[VP_MAX_REPS];
+    for (size_t i = 0; i < n; i++)
+        values[i] = json_number_value(json_array_get(json_object_get(metric, "values"), i));
+    struct vp_summary summary;
+    vp_summarize(values, n, &summary);
+    const struct { const char *key; double want; } derived[] = {
+        { "mean", summary.mean }, { "stddev", summary.stddev }, { "min", summary.min },
+        { "max", summary.max }, { "p50", summary.p50 },
+    };
+    for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++) {
+        const json_t *given = json_object_get(metric, derived[i].key);
+        if (!given)
+            continue;
+        double got = json_number_value(given);
+        double tolerance = 1e-9 * fmax(fabs(derived[i].want), 1e-300);
+        if (!json_is_number(given) || !(fabs(got - derived[i].want) <= tolerance))
+            return fail(checker, "%s.%s: does not match its values (want %.17g)", path,
+                        derived[i].key, derived[i].want);
+    }
+    return 0;
+}
+
+static int check_metrics(struct checker *checker, const json_t *metrics, const char *path,
+                         int with_definitions)
+{
+    static const char *const better[] = { "higher", "lower", NULL };
+    static const char *const aggregate[] = { "sum", "mean", NULL };
+    if (!json_is_object(metrics) || json_object_size(metrics) > MAX_METRICS_IN_RESULT)
+        return fail(checker, "%s: accepted: an object of at most %d metrics", path,
+                    MAX_METRICS_IN_RESULT);
+    const char *name;
+    const json_t *metric;
+    json_object_foreach((json_t *)metrics, name, metric) {
+        char at[256];
+        snprintf(at, sizeof at, "%s.%.64s", path, name);
+        if (!is_name(name))
+            return fail(checker, "%s: metric name accepted: 1-64 of A-Z a-z 0-9 . _ -", at);
+        if (!json_is_object(metric))
+            return fail(checker, "%s: accepted: an object", at);
+        if (with_definitions &&
+            (check_string(checker, metric, at, "unit", 16, 1) != 0 ||
+             check_choice(checker, metric, at, "better", better, 1) != 0 ||
+             check_choice(checker, metric, at, "aggregate", aggregate, 1) != 0))
+            return -1;
+        if (check_metric_values(checker, metric, at) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int check_params(struct checker *checker, const json_t *params, const char *path)
+{
+    if (!json_is_object(params) || json_object_size(params) > MAX_PARAMS)
+        return fail(checker, "%s.params: accepted: an object of at most %d entries", path,
+                    MAX_PARAMS);
+    const char *key;
+    const json_t *value;
+    json_object_foreach((json_t *)params, key, value) {
+        if (!is_name(key))
+            return fail(checker, "%s.params: key accepted: 1-64 of A-Z a-z 0-9 . _ -", path);
+        int scalar = json_is_integer(value) ||
+                     (json_is_real(value) && isfinite(json_real_value(value))) ||
+                     (json_is_string(value) && json_string_length(value) <= 256 &&
+                      strlen(json_string_value(value)) == json_string_length(value));
+        if (!scalar)
+            return fail(checker, "%s.params.%s: accepted: a number or a string of at most 256 "
+                        "bytes", path, key);
+    }
+    return 0;
+}
+
+static int check_per_job(struct checker *checker, const json_t *per_job, const char *path,
+                         json_int_t jobs)
+{
+    if (!json_is_array(per_job) || (json_int_t)json_array_size(per_job) > jobs)
+        return fail(checker, "%s.per_job: accepted: an array of at most %lld entries", path,
+                    (long long)jobs);
+    size_t i;
+    const json_t *entry;
+    json_array_foreach(per_job, i, entry) {
+        char at[256];
+        snprintf(at, sizeof at, "%s.per_job[%zu]", path, i);
+        const json_t *planned = json_object_get(entry, "cpu_planned");
+        if (!json_is_object(entry) ||
+            check_integer(checker, entry, at, "job", 0, jobs - 1, 1) != 0 ||
+            check_string(checker, entry, at, "cpu_binding", 64, 1) != 0 ||
+            check_integer(checker, entry, at, "cpu_seen", -1, 1 << 20, 1) != 0 ||
+            check_number(checker, entry, at, "start_offset_s", -1e6, 1e9, 1) != 0 ||
+            check_number(checker, entry, at, "done_offset_s", -1e6, 1e9, 1) != 0)
+            return json_is_object(entry) ? -1 : fail(checker, "%s: accepted: an object", at);
+        if (planned && !json_is_null(planned) &&
+            check_integer(checker, entry, at, "cpu_planned", 0, 1 << 20, 1) != 0)
+            return -1;
+        char metrics_at[300];
+        snprintf(metrics_at, sizeof metrics_at, "%s.metrics", at);
+        if (check_metrics(checker, json_object_get(entry, "metrics"), metrics_at, 0) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int check_monitor(struct checker *checker, const json_t *monitor, const char *path)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s.monitor", path);
+    if (!json_is_object(monitor))
+        return fail(checker, "%s: accepted: an object", at);
+    if (check_number(checker, monitor, at, "hz", 0.1, 1000, 1) != 0 ||
+        check_integer(checker, monitor, at, "samples", 0, MAX_SERIES_LENGTH, 1) != 0)
+        return -1;
+    size_t samples = (size_t)json_integer_value(json_object_get(monitor, "samples"));
+    const json_t *series = json_object_get(monitor, "series");
+    const json_t *summary = json_object_get(monitor, "summary");
+    if (!json_is_object(series) || json_object_size(series) > 512)
+        return fail(checker, "%s.series: accepted: an object of at most 512 columns", at);
+    if (!json_is_object(summary))
+        return fail(checker, "%s.summary: accepted: an object", at);
+    const char *name;
+    const json_t *column;
+    json_object_foreach((json_t *)series, name, column) {
+        char column_at[400];
+        snprintf(column_at, sizeof column_at, "%s.series.%.80s", at, name);
+        size_t count;
+        if (!is_name(name))
+            return fail(checker, "%s: column name accepted: 1-64 of A-Z a-z 0-9 . _ -", column_at);
+        if (check_number_array(checker, column, column_at, MAX_SERIES_LENGTH, &count) != 0)
+            return -1;
+        if (count != samples)
+            return fail(checker, "%s: has %zu values; accepted: as many as samples (%zu)",
+                        column_at, count, samples);
+    }
+    json_object_foreach((json_t *)summary, name, column) {
+        char column_at[400];
+        snprintf(column_at, sizeof column_at, "%s.summary.%.80s", at, name);
+        if (!json_object_get(series, name) || !json_is_object(column) ||
+            check_number(checker, column, column_at, "mean", -1e300, 1e300, 1) != 0 ||
+            check_number(checker, column, column_at, "max", -1e300, 1e300, 1) != 0)
+            return fail(checker, "%s: accepted: {\"mean\", \"max\"} of a column in series",
+                        column_at);
+    }
+    return 0;
+}
+
+static int check_timing(struct checker *checker, const json_t *timing, const char *path)
+{
+    if (!json_is_array(timing) || json_array_size(timing) > VP_MAX_REPS)
+        return fail(checker, "%s.timing: accepted: an array of at most %d entries", path,
+                    VP_MAX_REPS);
+    size_t i;
+    const json_t *entry;
+    json_array_foreach(timing, i, entry) {
+        char at[256];
+        snprintf(at, sizeof at, "%s.timing[%zu]", path, i);
+        if (!json_is_object(entry))
+            return fail(checker, "%s: accepted: an object", at);
+        if (check_number(checker, entry, at, "start_skew_s", 0, 1e9, 1) != 0 ||
+            check_number(checker, entry, at, "first_done_s", -1e6, 1e9, 1) != 0 ||
+            check_number(checker, entry, at, "last_done_s", -1e6, 1e9, 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int vp_result_validate(const json_t *result, const char *path, char *err, size_t err_len)
+{
+    static const char *const statuses[] = { "ok", "failed", "interrupted", NULL };
+    struct checker checker = { err, err_len };
+    if (!json_is_object(result))
+        return fail(&checker, "%s: accepted: an object", path);
+    const char *bench = json_string_value(json_object_get(result, "bench"));
+    if (!bench || !is_name(bench))
+        return fail(&checker, "%s.bench: accepted: a name of 1-64 of A-Z a-z 0-9 . _ -", path);
+    if (check_params(&checker, json_object_get(result, "params"), path) != 0 ||
+        check_integer(&checker, result, path, "jobs", 1, VP_MAX_JOBS, 1) != 0 ||
+        check_string(&checker, result, path, "pin", 64, 1) != 0 ||
+        check_integer(&checker, result, path, "reps", 1, VP_MAX_REPS, 1) != 0 ||
+        check_integer(&checker, result, path, "warmup", 0, VP_MAX_REPS, 1) != 0 ||
+        check_number(&checker, result, path, "duration_s", 0, 1e9, 0) != 0 ||
+        check_choice(&checker, result, path, "status", statuses, 1) != 0 ||
+        check_string(&checker, result, path, "error", MAX_TEXT, 0) != 0 ||
+        check_string(&checker, result, path, "started_at", 64, 1) != 0)
+        return -1;
+    int ok = strcmp(json_string_value(json_object_get(result, "status")), "ok") == 0;
+    json_int_t jobs = json_integer_value(json_object_get(result, "jobs"));
+    const char *timing_keys[] = { "start_skew_s", "start_skew_max_s", "first_done_s",
+                                  "last_done_s" };
+    for (size_t i = 0; i < 4; i++)
+        if (check_number(&checker, result, path, timing_keys[i], -1e6, 1e9, ok) != 0)
+            return -1;
+    char at[256];
+    snprintf(at, sizeof at, "%s.metrics", path);
+    const json_t *metrics = json_object_get(result, "metrics");
+    if ((ok || metrics) && check_metrics(&checker, metrics, at, 1) != 0)
+        return -1;
+    const json_t *per_job = json_object_get(result, "per_job");
+    if ((ok || per_job) && check_per_job(&checker, per_job, path, jobs) != 0)
+        return -1;
+    const json_t *monitor = json_object_get(result, "monitor");
+    if ((ok || monitor) && check_monitor(&checker, monitor, path) != 0)
+        return -1;
+    const json_t *timing = json_object_get(result, "timing");
+    if ((ok || timing) && check_timing(&checker, timing, path) != 0)
+        return -1;
+    return 0;
+}
+
+int vp_document_validate(const json_t *document, char *err, size_t err_len)
+{
+    static const char *const run_statuses[] = { "running", "ok", "failed", "interrupted", NULL };
+    struct checker checker = { err, err_len };
+    if (!json_is_object(document))
+        return fail(&checker, "document: accepted: a JSON object with \"schema\": \"%s\"",
+                    VP_SCHEMA_NAME);
+    const char *schema = json_string_value(json_object_get(document, "schema"));
+    if (!schema || strcmp(schema, VP_SCHEMA_NAME) != 0)
+        return fail(&checker, "schema: '%.40s' not supported; accepted: %s",
+                    schema ? schema : "(missing)", VP_SCHEMA_NAME);
+    const json_t *run = json_object_get(document, "run");
+    if (!json_is_object(run))
+        return fail(&checker, "run: accepted: an object");
+    const char *id = json_string_value(json_object_get(run, "id"));
+    if (!id || !is_name(id))
+        return fail(&checker, "run.id: accepted: a run id of 1-64 of A-Z a-z 0-9 . _ -");
+    const json_t *label = json_object_get(run, "label");
+    if (label && !json_is_null(label) &&
+        check_string(&checker, run, "run", "label", 128, 1) != 0)
+        return -1;
+    if (check_string(&checker, run, "run", "started_at", 64, 1) != 0 ||
+        check_choice(&checker, run, "run", "status", run_statuses, 0) != 0 ||
+        check_string(&checker, run, "run", "command", MAX_TEXT * 4, 0) != 0)
+        return -1;
+    if (!json_is_object(json_object_get(run, "host")))
+        return fail(&checker, "run.host: accepted: an object (the fingerprint)");
+    const json_t *results = json_object_get(document, "results");
+    if (!json_is_array(results) || json_array_size(results) > MAX_RESULTS)
+        return fail(&checker, "results: accepted: an array of at most %d results", MAX_RESULTS);
+    size_t i;
+    const json_t *result;
+    json_array_foreach(results, i, result) {
+        char path[64];
+        snprintf(path, sizeof path, "results[%zu]", i);
+        if (vp_result_validate(result, path, err, err_len) != 0)
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,805 @@
+/* SQLite results store: schema and migrations, run and result rows, export, import,
+ * listing and deletion. */
+#include "store/store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/engine.h"
+#include "core/result.h"
+#include "store/document.h"
+
+struct vp_store {
+    sqlite3 *db;
+};
+
+/* Migration k brings a database from user_version k to k + 1. Never edit a shipped one:
+ * add the next. */
+static const char *const migrations[VP_SCHEMA_VERSION] = {
+    "CREATE TABLE runs ("
+    "  id INTEGER PRIMARY KEY,"
+    "  uuid TEXT NOT NULL UNIQUE,"
+    "  label TEXT,"
+    "  started_at TEXT NOT NULL,"
+    "  status TEXT NOT NULL,"
+    "  command TEXT,"
+    "  host_json TEXT NOT NULL);"
+    "CREATE TABLE results ("
+    "  id INTEGER PRIMARY KEY,"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    "  seq INTEGER NOT NULL,"
+    "  bench TEXT NOT NULL,"
+    "  params_json TEXT NOT NULL,"
+    "  jobs INTEGER NOT NULL,"
+    "  pin TEXT NOT NULL,"
+    "  reps INTEGER NOT NULL,"
+    "  warmup INTEGER NOT NULL,"
+    "  duration_s REAL,"
+    "  status TEXT NOT NULL,"
+    "  error TEXT,"
+    "  started_at TEXT NOT NULL,"
+    "  start_skew_s REAL, start_skew_max_s REAL, first_done_s REAL, last_done_s REAL,"
+    "  monitor_hz REAL, monitor_samples INTEGER);"
+    "CREATE TABLE metrics ("
+    "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+    "  name TEXT NOT NULL, unit TEXT NOT NULL, better TEXT NOT NULL, aggregate TEXT NOT NULL,"
+    "  PRIMARY KEY (result_id, name));"
+    "CREATE TABLE metric_values ("
+    "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+    "  metric TEXT NOT NULL, rep INTEGER NOT NULL, value REAL NOT NULL,"
+    "  PRIMARY KEY (result_id, metric, rep));"
+    "CREATE TABLE jobs ("
+    "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+    "  job INTEGER NOT NULL, cpu_planned INTEGER, cpu_binding TEXT NOT NULL,"
+    "  cpu_seen INTEGER NOT NULL, start_offset_s REAL NOT NULL, done_offset_s REAL NOT NULL,"
+    "  PRIMARY KEY (result_id, job));"
+    "CREATE TABLE job_values ("
+    "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+    "  job INTEGER NOT NULL, metric TEXT NOT NULL, rep INTEGER NOT NULL, value REAL NOT NULL,"
+    "  PRIMARY KEY (result_id, job, metric, rep));"
+    "CREATE TABLE rep_timing ("
+    "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+    "  rep INTEGER NOT NULL, start_skew_s REAL NOT NULL, first_done_s REAL NOT NULL,"
+    "  last_done_s REAL NOT NULL, PRIMARY KEY (result_id, rep));"
+    "CREATE TABLE monitor_columns ("
+    "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+    "  position INTEGER NOT NULL, name TEXT NOT NULL, mean REAL, max REAL,"
+    "  series_json TEXT NOT NULL, PRIMARY KEY (result_id, name));",
+
+    "CREATE INDEX results_by_run ON results(run_id, seq);"
+    "CREATE INDEX runs_by_label ON runs(label, started_at);",
+};
+
+static int set_error(char *err, size_t err_len, const char *what, sqlite3 *db)
+{
+    snprintf(err, err_len, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
+    return -1;
+}
+
+int vp_store_default_path(char *buf, size_t len)
+{
+    const char *explicit_path = getenv("VIRTPERF_DB");
+    if (explicit_path && *explicit_path) {
+        snprintf(buf, len, "%s", explicit_path);
+        return 0;
+    }
+    const char *data_home = getenv("XDG_DATA_HOME");
+    if (data_home && *data_home) {
+        snprintf(buf, len, "%s/virtperf/results.db", data_home);
+        return 0;
+    }
+    const char *home = getenv("HOME");
+    if (!home || !*home)
+        return -1;
+    snprintf(buf, len, "%s/.local/share/virtperf/results.db", home);
+    return 0;
+}
+
+/* mkdir -p of the directory part of path. */
+static int make_parent_directories(const char *path)
+{
+    char copy[4096];
+    if (strlen(path) >= sizeof copy)
+        return -1;
+    strcpy(copy, path);
+    char *slash = strrchr(copy, '/');
+    if (!slash || slash == copy)
+        return 0;
+    *slash = '\0';
+    for (char *cursor = copy + 1; *cursor; cursor++) {
+        if (*cursor != '/')
+            continue;
+        *cursor = '\0';
+        if (mkdir(copy, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *cursor = '/';
+    }
+    return mkdir(copy, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int exec_sql(struct vp_store *store, const char *sql, char *err, size_t err_len)
+{
+    char *message = NULL;
+    if (sqlite3_exec(store->db, sql, NULL, NULL, &message) != SQLITE_OK) {
+        snprintf(err, err_len, "database: %s", message ? message : "error");
+        sqlite3_free(message);
+        return -1;
+    }
+    return 0;
+}
+
+int vp_store_schema_version(struct vp_store *store)
+{
+    sqlite3_stmt *statement;
+    int version = -1;
+    if (sqlite3_prepare_v2(store->db, "PRAGMA user_version", -1, &statement, NULL) == SQLITE_OK &&
+        sqlite3_step(statement) == SQLITE_ROW)
+        version = sqlite3_column_int(statement, 0);
+    sqlite3_finalize(statement);
+    return version;
+}
+
+static int migrate(struct vp_store *store, char *err, size_t err_len)
+{
+    /* BEGIN IMMEDIATE takes the write lock: it fails on a read-only database, which is
+     * how an unwritable --db is refused before any benchmark starts. */
+    if (exec_sql(store, "BEGIN IMMEDIATE", err, err_len) != 0)
+        return -1;
+    int version = vp_store_schema_version(store);
+    if (version > VP_SCHEMA_VERSION) {
+        exec_sql(store, "ROLLBACK", err, err_len);
+        snprintf(err, err_len,
+                 "database schema version %d is newer than this virtperf's (%d): upgrade virtperf",
+                 version, VP_SCHEMA_VERSION);
+        return -1;
+    }
+    for (int step = version; step < VP_SCHEMA_VERSION; step++) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", step + 1);
+        if (exec_sql(store, migrations[step], err, err_len) != 0 ||
+            exec_sql(store, pragma, err, err_len) != 0) {
+            char ignored[64];
+            exec_sql(store, "ROLLBACK", ignored, sizeof ignored);
+            return -1;
+        }
+    }
+    return exec_sql(store, "COMMIT", err, err_len);
+}
+
+int vp_store_open(const char *path, struct vp_store **store, char *err, size_t err_len)
+{
+    if (make_parent_directories(path) != 0) {
+        snprintf(err, err_len, "--db %s: cannot create its directory: %s", path, strerror(errno));
+        return -1;
+    }
+    struct vp_store *opened = calloc(1, sizeof *opened);
+    if (!opened)
+        abort();
+    if (sqlite3_open_v2(path, &opened->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK) {
+        snprintf(err, err_len, "--db %s: cannot open: %s", path, sqlite3_errmsg(opened->db));
+        vp_store_close(opened);
+        return -1;
+    }
+    sqlite3_busy_timeout(opened->db, 5000);
+    char detail[VP_ERROR_LEN];
+    if (exec_sql(opened, "PRAGMA foreign_keys = ON", detail, sizeof detail) != 0 ||
+        migrate(opened, detail, sizeof detail) != 0) {
+        snprintf(err, err_len, "--db %s: %s", path, detail);
+        vp_store_close(opened);
+        return -1;
+    }
+    *store = opened;
+    return 0;
+}
+
+void vp_store_close(struct vp_store *store)
+{
+    if (!store)
+        return;
+    sqlite3_close(store->db);
+    free(store);
+}
+
+/* Prepares sql, binds the arguments described by types ('i' int64, 'd' double,
+ * 't' text or NULL, 'n' NULL) and steps once. Returns 0 when it ran to SQLITE_DONE. */
+static int run_statement(struct vp_store *store, const char *sql, const char *types, ...)
+{
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v2(store->db, sql, -1, &statement, NULL) != SQLITE_OK)
+        return -1;
+    va_list args;
+    va_start(args, types);
+    for (int i = 0; types[i]; i++) {
+        switch (types[i]) {
+        case 'i': sqlite3_bind_int64(statement, i + 1, va_arg(args, int64_t)); break;
+        case 'd': sqlite3_bind_double(statement, i + 1, va_arg(args, double)); break;
+        case 't': sqlite3_bind_text(statement, i + 1, va_arg(args, const char *), -1,
+                                    SQLITE_TRANSIENT); break;
+        default: sqlite3_bind_null(statement, i + 1); break;
+        }
+    }
+    va_end(args);
+    int status = sqlite3_step(statement);
+    sqlite3_finalize(statement);
+    return status == SQLITE_DONE ? 0 : -1;
+}
+
+static void new_uuid(char *buf, size_t len)
+{
+    unsigned char bytes[16] = { 0 };
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || read(fd, bytes, sizeof bytes) != (ssize_t)sizeof bytes) {
+        int64_t now = vp_now_ns();
+        memcpy(bytes, &now, sizeof now);
+        pid_t pid = getpid();
+        memcpy(bytes + 8, &pid, sizeof pid);
+    }
+    if (fd >= 0)
+        close(fd);
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof bytes && used + 3 <= len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%02x", bytes[i]);
+}
+
+static int insert_run(struct vp_store *store, const char *uuid, const char *label,
+                      const char *started_at, const char *status, const char *command,
+                      const json_t *host, int64_t *run_id)
+{
+    char *host_text = json_dumps(host, JSON_COMPACT);
+    int rc = run_statement(store,
+                           "INSERT INTO runs (uuid, label, started_at, status, command, host_json)"
+                           " VALUES (?, ?, ?, ?, ?, ?)",
+                           "tttttt", uuid, label, started_at, status, command, host_text);
+    free(host_text);
+    *run_id = sqlite3_last_insert_rowid(store->db);
+    return rc;
+}
+
+int vp_store_begin_run(struct vp_store *store, const char *label, const char *command,
+                       const json_t *host, int64_t *run_id, char *err, size_t err_len)
+{
+    char uuid[40], started[32];
+    new_uuid(uuid, sizeof uuid);
+    vp_utc_timestamp(started, sizeof started);
+    if (insert_run(store, uuid, label, started, "running", command, host, run_id) != 0)
+        return set_error(err, err_len, "database: cannot add the run", store->db);
+    return 0;
+}
+
+int vp_store_finish_run(struct vp_store *store, int64_t run_id, const char *status)
+{
+    return run_statement(store, "UPDATE runs SET status = ? WHERE id = ?", "ti", status, run_id);
+}
+
+static double number_at(const json_t *object, const char *key)
+{
+    return json_number_value(json_object_get(object, key));
+}
+
+/* Binds a number that may be absent: NULL in the database. */
+static int insert_values(struct vp_store *store, const char *sql, int64_t result_id,
+                         int64_t job, const char *metric, const json_t *values)
+{
+    size_t rep;
+    const json_t *value;
+    json_array_foreach(values, rep, value) {
+        int rc = job < 0
+            ? run_statement(store, sql, "itid", result_id, metric, (int64_t)rep,
+                            json_number_value(value))
+            : run_statement(store, sql, "iitid", result_id, job, metric, (int64_t)rep,
+                            json_number_value(value));
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int insert_metrics(struct vp_store *store, int64_t result_id, const json_t *metrics)
+{
+    const char *name;
+    const json_t *metric;
+    json_object_foreach((json_t *)metrics, name, metric) {
+        if (run_statement(store,
+                          "INSERT INTO metrics (result_id, name, unit, better, aggregate)"
+                          " VALUES (?, ?, ?, ?, ?)", "itttt", result_id, name,
+                          json_string_value(json_object_get(metric, "unit")),
+                          json_string_value(json_object_get(metric, "better")),
+                          json_string_value(json_object_get(metric, "aggregate"))) != 0 ||
+            insert_values(store, "INSERT INTO metric_values (result_id, metric, rep, value)"
+                          " VALUES (?, ?, ?, ?)", result_id, -1, name,
+                          json_object_get(metric, "values")) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int insert_jobs(struct vp_store *store, int64_t result_id, const json_t *per_job)
+{
+    size_t i;
+    const json_t *entry;
+    json_array_foreach(per_job, i, entry) {
+        int64_t job = json_integer_value(json_object_get(entry, "job"));
+        const json_t *planned = json_object_get(entry, "cpu_planned");
+        int rc = planned && json_is_integer(planned)
+            ? run_statement(store, "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, ?)", "iiitidd",
+                            result_id, job, (int64_t)json_integer_value(planned),
+                            json_string_value(json_object_get(entry, "cpu_binding")),
+                            (int64_t)json_integer_value(json_object_get(entry, "cpu_seen")),
+                            number_at(entry, "start_offset_s"), number_at(entry, "done_offset_s"))
+            : run_statement(store, "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, ?)", "iintidd",
+                            result_id, job, json_string_value(json_object_get(entry, "cpu_binding")),
+                            (int64_t)json_integer_value(json_object_get(entry, "cpu_seen")),
+                            number_at(entry, "start_offset_s"), number_at(entry, "done_offset_s"));
+        if (rc != 0)
+            return -1;
+        const char *name;
+        const json_t *metric;
+        json_object_foreach(json_object_get(entry, "metrics"), name, metric) {
+            if (insert_values(store, "INSERT INTO job_values (result_id, job, metric, rep, value)"
+                              " VALUES (?, ?, ?, ?, ?)", result_id, job, name,
+                              json_object_get(metric, "values")) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int insert_timing(struct vp_store *store, int64_t result_id, const json_t *timing)
+{
+    size_t rep;
+    const json_t *entry;
+    json_array_foreach(timing, rep, entry) {
+        if (run_statement(store, "INSERT INTO rep_timing VALUES (?, ?, ?, ?, ?)", "iiddd",
+                          result_id, (int64_t)rep, number_at(entry, "start_skew_s"),
+                          number_at(entry, "first_done_s"), number_at(entry, "last_done_s")) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int insert_monitor(struct vp_store *store, int64_t result_id, const json_t *monitor)
+{
+    const json_t *summary = json_object_get(monitor, "summary");
+    const char *name;
+    const json_t *series;
+    int64_t position = 0;
+    json_object_foreach(json_object_get(monitor, "series"), name, series) {
+        const json_t *column = json_object_get(summary, name);
+        char *series_text = json_dumps(series, JSON_COMPACT);
+        int rc = column
+            ? run_statement(store, "INSERT INTO monitor_columns VALUES (?, ?, ?, ?, ?, ?)",
+                            "iitddt", result_id, position, name, number_at(column, "mean"),
+                            number_at(column, "max"), series_text)
+            : run_statement(store, "INSERT INTO monitor_columns VALUES (?, ?, ?, ?, ?, ?)",
+                            "iitnnt", result_id, position, name, series_text);
+        free(series_text);
+        if (rc != 0)
+            return -1;
+        position++;
+    }
+    return 0;
+}
+
+/* Optional numbers go in as NULL when absent. */
+static void bind_optional(sqlite3_stmt *statement, int index, const json_t *value)
+{
+    if (json_is_number(value))
+        sqlite3_bind_double(statement, index, json_number_value(value));
+    else
+        sqlite3_bind_null(statement, index);
+}
+
+static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq,
+                             const json_t *result, int64_t *result_id)
+{
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v2(store->db,
+                           "INSERT INTO results (run_id, seq, bench, params_json, jobs, pin, reps,"
+                           " warmup, duration_s, status, error, started_at, start_skew_s,"
+                           " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
+                           " monitor_samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                           " ?, ?, ?)", -1, &statement, NULL) != SQLITE_OK)
+        return -1;
+    char *params_text = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+    const json_t *monitor = json_object_get(result, "monitor");
+    sqlite3_bind_int64(statement, 1, run_id);
+    sqlite3_bind_int64(statement, 2, seq);
+    sqlite3_bind_text(statement, 3, json_string_value(json_object_get(result, "bench")), -1,
+                      SQLITE_TRANSIENT);
+    sqlite3_bind_text(statement, 4, params_text, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(statement, 5, json_integer_value(json_object_get(result, "jobs")));
+    sqlite3_bind_text(statement, 6, json_string_value(json_object_get(result, "pin")), -1,
+                      SQLITE_TRANSIENT);
+    sqlite3_bind_int64(statement, 7, json_integer_value(json_object_get(result, "reps")));
+    sqlite3_bind_int64(statement, 8, json_integer_value(json_object_get(result, "warmup")));
+    bind_optional(statement, 9, json_object_get(result, "duration_s"));
+    sqlite3_bind_text(statement, 10, json_string_value(json_object_get(result, "status")), -1,
+                      SQLITE_TRANSIENT);
+    sqlite3_bind_text(statement, 11, json_string_value(json_object_get(result, "error")), -1,
+                      SQLITE_TRANSIENT);
+    sqlite3_bind_text(statement, 12, json_string_value(json_object_get(result, "started_at")),
+                      -1, SQLITE_TRANSIENT);
+    bind_optional(statement, 13, json_object_get(result, "start_skew_s"));
+    bind_optional(statement, 14, json_object_get(result, "start_skew_max_s"));
+    bind_optional(statement, 15, json_object_get(result, "first_done_s"));
+    bind_optional(statement, 16, json_object_get(result, "last_done_s"));
+    bind_optional(statement, 17, json_object_get(monitor, "hz"));
+    bind_optional(statement, 18, json_object_get(monitor, "samples"));
+    int status = sqlite3_step(statement);
+    sqlite3_finalize(statement);
+    free(params_text);
+    *result_id = sqlite3_last_insert_rowid(store->db);
+    return status == SQLITE_DONE ? 0 : -1;
+}
+
+/* Inserts without its own transaction; the caller brackets it. */
+static int insert_result(struct vp_store *store, int64_t run_id, const json_t *result)
+{
+    sqlite3_stmt *statement;
+    int64_t seq = 0, result_id;
+    if (sqlite3_prepare_v2(store->db, "SELECT COUNT(*) FROM results WHERE run_id = ?", -1,
+                           &statement, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(statement, 1, run_id);
+    if (sqlite3_step(statement) == SQLITE_ROW)
+        seq = sqlite3_column_int64(statement, 0);
+    sqlite3_finalize(statement);
+    if (insert_result_row(store, run_id, seq, result, &result_id) != 0)
+        return -1;
+    const json_t *metrics = json_object_get(result, "metrics");
+    const json_t *per_job = json_object_get(result, "per_job");
+    const json_t *timing = json_object_get(result, "timing");
+    const json_t *monitor = json_object_get(result, "monitor");
+    if ((metrics && insert_metrics(store, result_id, metrics) != 0) ||
+        (per_job && insert_jobs(store, result_id, per_job) != 0) ||
+        (timing && insert_timing(store, result_id, timing) != 0) ||
+        (monitor && insert_monitor(store, result_id, monitor) != 0))
+        return -1;
+    return 0;
+}
+
+int vp_store_add_result(struct vp_store *store, int64_t run_id, const json_t *result,
+                        char *err, size_t err_len)
+{
+    if (exec_sql(store, "BEGIN IMMEDIATE", err, err_len) != 0)
+        return -1;
+    if (insert_result(store, run_id, result) != 0) {
+        set_error(err, err_len, "database: cannot store the result", store->db);
+        char ignored[64];
+        exec_sql(store, "ROLLBACK", ignored, sizeof ignored);
+        return -1;
+    }
+    return exec_sql(store, "COMMIT", err, err_len);
+}
+
+int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run_id,
+                    char *err, size_t err_len)
+{
+    if (vp_document_validate(document, err, err_len) != 0)
+        return -1;
+    const json_t *run = json_object_get(document, "run");
+    const char *uuid = json_string_value(json_object_get(run, "id"));
+    const char *status = json_string_value(json_object_get(run, "status"));
+    if (exec_sql(store, "BEGIN IMMEDIATE", err, err_len) != 0)
+        return -1;
+    sqlite3_stmt *statement;
+    int exists = 0;
+    if (sqlite3_prepare_v2(store->db, "SELECT 1 FROM runs WHERE uuid = ?", -1, &statement,
+                           NULL) == SQLITE_OK) {
+        sqlite3_bind_text(statement, 1, uuid, -1, SQLITE_TRANSIENT);
+        exists = sqlite3_step(statement) == SQLITE_ROW;
+    }
+    sqlite3_finalize(statement);
+    int failed = 0;
+    if (exists) {
+        snprintf(err, err_len, "run.id: run %s is already in the database", uuid);
+        failed = 1;
+    } else if (insert_run(store, uuid, json_string_value(json_object_get(run, "label")),
+                          json_string_value(json_object_get(run, "started_at")),
+                          status ? status : "ok",
+                          json_string_value(json_object_get(run, "command")),
+                          json_object_get(run, "host"), run_id) != 0) {
+        set_error(err, err_len, "database: cannot add the run", store->db);
+        failed = 1;
+    }
+    size_t i;
+    const json_t *result;
+    json_array_foreach(json_object_get(document, "results"), i, result) {
+        if (failed)
+            break;
+        if (insert_result(store, *run_id, result) != 0) {
+            set_error(err, err_len, "database: cannot store a result", store->db);
+            failed = 1;
+        }
+    }
+    if (failed) {
+        char ignored[64];
+        exec_sql(store, "ROLLBACK", ignored, sizeof ignored);
+        return -1;
+    }
+    return exec_sql(store, "COMMIT", err, err_len);
+}
+
+int vp_store_delete_run(struct vp_store *store, int64_t run_id, char *err, size_t err_len)
+{
+    if (run_statement(store, "DELETE FROM runs WHERE id = ?", "i", run_id) != 0)
+        return set_error(err, err_len, "database: cannot delete", store->db);
+    if (sqlite3_changes(store->db) == 0) {
+        snprintf(err, err_len, "run %lld: no such run", (long long)run_id);
+        return -1;
+    }
+    return 0;
+}
+
+int vp_store_resolve_run(struct vp_store *store, const char *ref, int64_t *run_id,
+                         char *err, size_t err_len)
+{
+    static const char *const queries[] = {
+        "SELECT id FROM runs WHERE CAST(id AS TEXT) = ?1",
+        "SELECT id FROM runs WHERE uuid = ?1",
+        "SELECT id FROM runs WHERE ?1 = 'latest' ORDER BY id DESC LIMIT 1",
+        "SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC LIMIT 1",
+    };
+    for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
+        sqlite3_stmt *statement;
+        if (sqlite3_prepare_v2(store->db, queries[i], -1, &statement, NULL) != SQLITE_OK)
+            return set_error(err, err_len, "database", store->db);
+        sqlite3_bind_text(statement, 1, ref, -1, SQLITE_TRANSIENT);
+        int found = sqlite3_step(statement) == SQLITE_ROW;
+        if (found)
+            *run_id = sqlite3_column_int64(statement, 0);
+        sqlite3_finalize(statement);
+        if (found)
+            return 0;
+    }
+    snprintf(err, err_len,
+             "run '%s': not found; accepted: a run id, run uuid, label, or 'latest' "
+             "(see 'virtperf results list')", ref);
+    return -1;
+}
+
+int vp_store_list_runs(struct vp_store *store,
+                       void (*visit)(const struct vp_run_row *row, void *context),
+                       void *context)
+{
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v2(store->db,
+                           "SELECT r.id, r.uuid, IFNULL(r.label, ''), r.started_at, r.status,"
+                           " IFNULL(json_extract(r.host_json, '$.hostname'), ''),"
+                           " (SELECT COUNT(*) FROM results WHERE run_id = r.id)"
+                           " FROM runs r ORDER BY r.id", -1, &statement, NULL) != SQLITE_OK)
+        return -1;
+    while (sqlite3_step(statement) == SQLITE_ROW) {
+        struct vp_run_row row = {
+            .id = sqlite3_column_int64(statement, 0),
+            .uuid = (const char *)sqlite3_column_text(statement, 1),
+            .label = (const char *)sqlite3_column_text(statement, 2),
+            .started_at = (const char *)sqlite3_column_text(statement, 3),
+            .status = (const char *)sqlite3_column_text(statement, 4),
+            .hostname = (const char *)sqlite3_column_text(statement, 5),
+            .result_count = sqlite3_column_int(statement, 6),
+        };
+        visit(&row, context);
+    }
+    sqlite3_finalize(statement);
+    return 0;
+}
+
+/* ---- export ---- */
+
+static json_t *column_json(sqlite3_stmt *statement, int index)
+{
+    switch (sqlite3_column_type(statement, index)) {
+    case SQLITE_INTEGER: return json_integer(sqlite3_column_int64(statement, index));
+    case SQLITE_FLOAT: return json_real(sqlite3_column_double(statement, index));
+    case SQLITE_TEXT: return json_string((const char *)sqlite3_column_text(statement, index));
+    default: return NULL;
+    }
+}
+
+/* Values of one metric (of one job when job >= 0), in repetition order. */
+static void load_values(struct vp_store *store, int64_t result_id, int64_t job,
+                        const char *metric, json_t *into)
+{
+    sqlite3_stmt *statement;
+    const char *sql = job < 0
+        ? "SELECT value FROM metric_values WHERE result_id = ?1 AND metric = ?2 ORDER BY rep"
+        : "SELECT value FROM job_values WHERE result_id = ?1 AND metric = ?2 AND job = ?3"
+          " ORDER BY rep";
+    if (sqlite3_prepare_v2(store->db, sql, -1, &statement, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_int64(statement, 1, result_id);
+    sqlite3_bind_text(statement, 2, metric, -1, SQLITE_TRANSIENT);
+    if (job >= 0)
+        sqlite3_bind_int64(statement, 3, job);
+    double values[VP_MAX_REPS];
+    size_t n = 0;
+    while (sqlite3_step(statement) == SQLITE_ROW && n < VP_MAX_REPS)
+        values[n++] = sqlite3_column_double(statement, 0);
+    sqlite3_finalize(statement);
+    vp_metric_set_stats(into, values, n);
+}
+
+static json_t *load_metrics(struct vp_store *store, int64_t result_id, json_t **names)
+{
+    json_t *metrics = json_object();
+    *names = json_array();
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v2(store->db, "SELECT name, unit, better, aggregate FROM metrics"
+                           " WHERE result_id = ? ORDER BY rowid", -1, &statement, NULL) != SQLITE_OK)
+        return metrics;
+    sqlite3_bind_int64(statement, 1, result_id);
+    while (sqlite3_step(statement) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(statement, 0);
+        json_t *metric = json_pack("{s:s,s:s,s:s}", "unit", sqlite3_column_text(statement, 1),
+                                   "better", sqlite3_column_text(statement, 2), "aggregate",
+                                   sqlite3_column_text(statement, 3));
+        load_values(store, result_id, -1, name, metric);
+        json_object_set_new(metrics, name, metric);
+        json_array_append_new(*names, json_string(name));
+    }
+    sqlite3_finalize(statement);
+    return metrics;
+}
+
+static json_t *load_jobs(struct vp_store *store, int64_t result_id, const json_t *names)
+{
+    json_t *per_job = json_array();
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v2(store->db, "SELECT job, cpu_planned, cpu_binding, cpu_seen,"
+                           " start_offset_s, done_offset_s FROM jobs WHERE result_id = ?"
+                           " ORDER BY job", -1, &statement, NULL) != SQLITE_OK)
+        return per_job;
+    sqlite3_bind_int64(statement, 1, result_id);
+    while (sqlite3_step(statement) == SQLITE_ROW) {
+        int64_t job = sqlite3_column_int64(statement, 0);
+        json_t *planned = column_json(statement, 1);
+        json_t *job_metrics = json_object();
+        size_t i;
+        const json_t *name;
+        json_array_foreach(names, i, name) {
+            json_t *metric = json_object();
+            load_values(store, result_id, job, json_string_value(name), metric);
+            json_object_set_new(job_metrics, json_string_value(name), metric);
+        }
+        json_array_append_new(per_job, json_pack(
+            "{s:I,s:o,s:s,s:I,s:f,s:f,s:o}", "job", (json_int_t)job, "cpu_planned",
+            planned ? planned : json_null(), "cpu_binding", sqlite3_column_text(statement, 2),
+            "cpu_seen", (json_int_t)sqlite3_column_int64(statement, 3), "start_offset_s",
+            sqlite3_column_double(statement, 4), "done_offset_s",
+            sqlite3_column_double(statement, 5), "metrics", job_metrics));
+    }
+    sqlite3_finalize(statement);
+    return per_job;
+}
+
+static json_t *load_timing(struct vp_store *store, int64_t result_id)
+{
+    json_t *timing = json_array();
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v2(store->db, "SELECT start_skew_s, first_done_s, last_done_s"
+                           " FROM rep_timing WHERE result_id = ? ORDER BY rep", -1, &statement,
+                           NULL) != SQLITE_OK)
+        return timing;
+    sqlite3_bind_int64(statement, 1, result_id);
+    while (sqlite3_step(statement) == SQLITE_ROW)
+        json_array_append_new(timing, json_pack("{s:f,s:f,s:f}", "start_skew_s",
+                                                sqlite3_column_double(statement, 0),
+                                                "first_done_s", sqlite3_column_double(statement, 1),
+                                                "last_done_s", sqlite3_column_double(statement, 2)));
+    sqlite3_finalize(statement);
+    return timing;
+}
+
+static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz,
+                            int64_t samples)
+{
+    json_t *series = json_object(), *summary = json_object();
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v2(store->db, "SELECT name, mean, max, series_json FROM monitor_columns"
+                           " WHERE result_id = ? ORDER BY position", -1, &statement,
+                           NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(statement, 1, result_id);
+        while (sqlite3_step(statement) == SQLITE_ROW) {
+            const char *name = (const char *)sqlite3_column_text(statement, 0);
+            json_t *values = json_loads((const char *)sqlite3_column_text(statement, 3), 0, NULL);
+            json_object_set_new(series, name, values ? values : json_array());
+            if (sqlite3_column_type(statement, 1) != SQLITE_NULL)
+                json_object_set_new(summary, name, json_pack(
+                    "{s:f,s:f}", "mean", sqlite3_column_double(statement, 1), "max",
+                    sqlite3_column_double(statement, 2)));
+        }
+        sqlite3_finalize(statement);
+    }
+    return json_pack("{s:f,s:I,s:o,s:o}", "hz", hz, "samples", (json_int_t)samples, "series",
+                     series, "summary", summary);
+}
+
+static void set_if_present(json_t *object, const char *key, json_t *value)
+{
+    if (value)
+        json_object_set_new(object, key, value);
+}
+
+static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
+{
+    int64_t result_id = sqlite3_column_int64(row, 0);
+    json_t *params = json_loads((const char *)sqlite3_column_text(row, 2), 0, NULL);
+    json_t *result = json_pack("{s:s,s:o,s:I,s:s,s:I,s:I,s:s,s:s}",
+                               "bench", sqlite3_column_text(row, 1),
+                               "params", params ? params : json_object(),
+                               "jobs", (json_int_t)sqlite3_column_int64(row, 3),
+                               "pin", sqlite3_column_text(row, 4),
+                               "reps", (json_int_t)sqlite3_column_int64(row, 5),
+                               "warmup", (json_int_t)sqlite3_column_int64(row, 6),
+                               "status", sqlite3_column_text(row, 8),
+                               "started_at", sqlite3_column_text(row, 10));
+    set_if_present(result, "duration_s", column_json(row, 7));
+    set_if_present(result, "error", column_json(row, 9));
+    static const char *const timing_keys[] = { "start_skew_s", "start_skew_max_s",
+                                               "first_done_s", "last_done_s" };
+    for (int i = 0; i < 4; i++)
+        set_if_present(result, timing_keys[i], column_json(row, 11 + i));
+    json_t *names;
+    json_t *metrics = load_metrics(store, result_id, &names);
+    if (json_object_size(metrics) > 0) {
+        json_object_set_new(result, "metrics", metrics);
+        json_object_set_new(result, "per_job", load_jobs(store, result_id, names));
+        json_object_set_new(result, "timing", load_timing(store, result_id));
+    } else {
+        json_decref(metrics);
+    }
+    json_decref(names);
+    if (sqlite3_column_type(row, 15) != SQLITE_NULL)
+        json_object_set_new(result, "monitor",
+                            load_monitor(store, result_id, sqlite3_column_double(row, 15),
+                                         sqlite3_column_int64(row, 16)));
+    return result;
+}
+
+int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **document,
+                        char *err, size_t err_len)
+{
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v2(store->db, "SELECT uuid, label, started_at, status, command,"
+                           " host_json FROM runs WHERE id = ?", -1, &statement, NULL) != SQLITE_OK)
+        return set_error(err, err_len, "database", store->db);
+    sqlite3_bind_int64(statement, 1, run_id);
+    if (sqlite3_step(statement) != SQLITE_ROW) {
+        sqlite3_finalize(statement);
+        snprintf(err, err_len, "run %lld: no such run", (long long)run_id);
+        return -1;
+    }
+    json_t *host = json_loads((const char *)sqlite3_column_text(statement, 5), 0, NULL);
+    json_t *label = column_json(statement, 1);
+    json_t *run = json_pack("{s:s,s:o,s:s,s:s,s:o}", "id", sqlite3_column_text(statement, 0),
+                            "label", label ? label : json_null(),
+                            "started_at", sqlite3_column_text(statement, 2),
+                            "status", sqlite3_column_text(statement, 3),
+                            "host", host ? host : json_object());
+    set_if_present(run, "command", column_json(statement, 4));
+    sqlite3_finalize(statement);
+
+    json_t *results = json_array();
+    if (sqlite3_prepare_v2(store->db, "SELECT id, bench, params_json, jobs, pin, reps, warmup,"
+                           " duration_s, status, error, started_at, start_skew_s,"
+                           " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
+                           " monitor_samples FROM results WHERE run_id = ? ORDER BY seq", -1,
+                           &statement, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(statement, 1, run_id);
+        while (sqlite3_step(statement) == SQLITE_ROW)
+            json_array_append_new(results, load_result(store, statement));
+        sqlite3_finalize(statement);
+    }
+    *document = json_pack("{s:s,s:o,s:o}", "schema", VP_SCHEMA_NAME, "run", run, "results",
+                          results);
+    return 0;
+}

@@ -1,0 +1,62 @@
+/* The results database (SQLite): versioned schema with migrations, one run row per
+ * `virtperf run` or import, one result row per point, metric values per repetition,
+ * per-job values, repetition timing and monitor series. Results go in and come out as
+ * the JSON result objects of DESIGN.md, so run, export and import share one shape. */
+#ifndef VP_STORE_H
+#define VP_STORE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VP_SCHEMA_VERSION 2
+
+struct vp_store;
+
+/* $VIRTPERF_DB, else $XDG_DATA_HOME/virtperf/results.db, else
+ * ~/.local/share/virtperf/results.db. */
+int vp_store_default_path(char *buf, size_t len);
+
+/* Opens (creating directories and the file as needed) and migrates; checks that the
+ * database can be written before returning. A database from a newer virtperf is
+ * refused. On error: -1 with a one-line message in err. */
+int vp_store_open(const char *path, struct vp_store **store, char *err, size_t err_len);
+void vp_store_close(struct vp_store *store);
+int vp_store_schema_version(struct vp_store *store);
+
+/* A new run with status "running"; run_id receives its local id. */
+int vp_store_begin_run(struct vp_store *store, const char *label, const char *command,
+                       const json_t *host, int64_t *run_id, char *err, size_t err_len);
+/* Stores one result object (engine output or a validated import) and commits it. */
+int vp_store_add_result(struct vp_store *store, int64_t run_id, const json_t *result,
+                        char *err, size_t err_len);
+/* status: "ok", "failed" (some result failed) or "interrupted". */
+int vp_store_finish_run(struct vp_store *store, int64_t run_id, const char *status);
+
+/* Resolves a run reference: a local id, a run uuid, "latest", or a label (the latest
+ * run with that label). */
+int vp_store_resolve_run(struct vp_store *store, const char *ref, int64_t *run_id,
+                         char *err, size_t err_len);
+
+/* The whole JSON document (schema virtperf/1) of one run. */
+int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **document,
+                        char *err, size_t err_len);
+
+/* Validates a document (vp_document_validate) and stores it as a new run in one
+ * transaction: a refused document writes nothing. */
+int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run_id,
+                    char *err, size_t err_len);
+
+int vp_store_delete_run(struct vp_store *store, int64_t run_id, char *err, size_t err_len);
+
+struct vp_run_row {
+    int64_t id;
+    const char *uuid, *label, *started_at, *status, *hostname;
+    int result_count;
+};
+/* Calls visit for each run, oldest first. */
+int vp_store_list_runs(struct vp_store *store,
+                       void (*visit)(const struct vp_run_row *row, void *context),
+                       void *context);
+
+#endif
