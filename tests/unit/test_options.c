@@ -1,0 +1,89 @@
+/* Unit tests for options.c and every benchmark's options table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/options.h"
+
+static const struct vp_option table[] = {
+    { "size", VP_OPT_SIZE, "256m", 4096, 1073741824.0, NULL, "bytes" },
+    { "passes", VP_OPT_COUNT, "2", 1, 1000, NULL, "passes" },
+    { "mode", VP_OPT_CHOICE, "byte", 0, 0, "byte|wide|nt", "mode" },
+    { "sizes", VP_OPT_SIZE_LIST, "16k,1m", 4096, 1073741824.0, NULL, "sweep" },
+};
+
+static void defaults_fill_params(void **state)
+{
+    (void)state;
+    struct vp_params params;
+    vp_params_init(&params, table, 4);
+    assert_int_equal(vp_param_number(&params, "size"), 268435456);
+    assert_int_equal(vp_param_number(&params, "passes"), 2);
+    assert_string_equal(vp_param_choice(&params, "mode"), "byte");
+    int sweep = vp_params_find(&params, "sizes");
+    assert_int_equal(params.values[sweep].list_len, 2);
+    assert_int_equal(params.values[sweep].list[1], 1048576);
+    assert_int_equal(vp_params_find(&params, "nope"), -1);
+}
+
+static void values_are_validated_with_the_accepted_form(void **state)
+{
+    (void)state;
+    struct vp_param_value value;
+    char err[VP_ERROR_LEN];
+    assert_int_equal(vp_option_parse(&table[0], "1k", &value, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--size: '1k' is not valid"));
+    assert_non_null(strstr(err, "from 4 KiB to 1 GiB"));
+    assert_int_equal(vp_option_parse(&table[1], "0", &value, err, sizeof err), -1);
+    assert_non_null(strstr(err, "from 1 to 1000"));
+    assert_int_equal(vp_option_parse(&table[2], "fast", &value, err, sizeof err), -1);
+    assert_non_null(strstr(err, "one of byte|wide|nt"));
+    assert_int_equal(vp_option_parse(&table[2], "by", &value, err, sizeof err), -1);
+    assert_int_equal(vp_option_parse(&table[2], "nt", &value, err, sizeof err), 0);
+    assert_string_equal(value.choice_text, "nt");
+    const char *bad_lists[] = { "", ",", "16k,", ",16k", "16k,,1m", "1k", "16k,2g" };
+    for (size_t i = 0; i < sizeof bad_lists / sizeof bad_lists[0]; i++)
+        assert_int_equal(vp_option_parse(&table[3], bad_lists[i], &value, err, sizeof err), -1);
+    assert_int_equal(vp_option_parse(&table[3], "4k,8k,1g", &value, err, sizeof err), 0);
+    assert_int_equal(value.list_len, 3);
+}
+
+/* Every registered benchmark's defaults parse (vp_params_init aborts otherwise), its
+ * names are unique, and a sweep option names a list option. */
+static void every_bench_table_is_consistent(void **state)
+{
+    (void)state;
+    assert_true(vp_bench_count >= 4);
+    for (size_t b = 0; b < vp_bench_count; b++) {
+        const struct vp_bench *bench = vp_benches[b];
+        struct vp_params params;
+        vp_params_init(&params, bench->options, bench->option_count);
+        assert_ptr_equal(vp_bench_find(bench->name), bench);
+        assert_true(bench->metric_count >= 1 && bench->metric_count <= VP_MAX_METRICS);
+        assert_non_null(bench->measure);
+        for (size_t i = 0; i < bench->option_count; i++)
+            for (size_t j = i + 1; j < bench->option_count; j++)
+                assert_string_not_equal(bench->options[i].name, bench->options[j].name);
+        if (bench->sweep_option) {
+            int index = vp_params_find(&params, bench->sweep_option);
+            assert_true(index >= 0);
+            assert_int_equal(bench->options[index].type, VP_OPT_SIZE_LIST);
+            assert_non_null(bench->sweep_param);
+        }
+    }
+    assert_null(vp_bench_find("no.such"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(defaults_fill_params),
+        cmocka_unit_test(values_are_validated_with_the_accepted_form),
+        cmocka_unit_test(every_bench_table_is_consistent),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,98 @@
+/* Unit tests for procfs.c parsers on captured /proc texts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "core/procfs.h"
+
+static void proc_stat_reads_cpu_steal_ctxt_runq(void **state)
+{
+    (void)state;
+    const char *text = "cpu  100 5 50 1000 20 3 2 7 0 0\ncpu0 50 2 25 500 10 1 1 3 0 0\n"
+                       "intr 1 2 3\nctxt 123456\nbtime 1\nprocs_running 3\nprocs_blocked 0\n";
+    struct vp_proc_stat stat;
+    assert_int_equal(vp_parse_proc_stat(text, &stat), 0);
+    assert_int_equal(stat.cpu.user, 100);
+    assert_int_equal(stat.cpu.nice, 5);
+    assert_int_equal(stat.cpu.idle, 1000);
+    assert_int_equal(stat.cpu.steal, 7);
+    assert_int_equal(stat.context_switches, 123456);
+    assert_int_equal(stat.procs_running, 3);
+    assert_int_equal(vp_parse_proc_stat("cpu0 1 2 3 4\n", &stat), -1);
+    assert_int_equal(vp_parse_proc_stat("cpu  1 2 3 4\n", &stat), -1); /* no ctxt */
+}
+
+static void vmstat_reads_faults(void **state)
+{
+    (void)state;
+    uint64_t faults, major;
+    assert_int_equal(vp_parse_vmstat("nr_free_pages 5\npgfault 999\npgmajfault 12\n", &faults,
+                                     &major), 0);
+    assert_int_equal(faults, 999);
+    assert_int_equal(major, 12);
+    assert_int_equal(vp_parse_vmstat("pgfaultx 1\n", &faults, &major), -1);
+}
+
+static void net_dev_reads_rx_and_tx_bytes(void **state)
+{
+    (void)state;
+    const char *text =
+        "Inter-|   Receive                                                |  Transmit\n"
+        " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets\n"
+        "    lo: 1000 10 0 0 0 0 0 0 2000 20 0 0 0 0 0 0\n"
+        "  eth0: 5 1 0 0 0 0 0 0 7 1 0 0 0 0 0 0\n";
+    struct vp_device_counters devices[VP_PROC_MAX_DEVICES];
+    size_t count;
+    assert_int_equal(vp_parse_net_dev(text, devices, &count), 0);
+    assert_int_equal(count, 2);
+    assert_string_equal(devices[0].name, "lo");
+    assert_int_equal(devices[0].a, 1000);
+    assert_int_equal(devices[0].b, 2000);
+    assert_string_equal(devices[1].name, "eth0");
+    assert_int_equal(devices[1].b, 7);
+}
+
+static void diskstats_keeps_allowed_devices(void **state)
+{
+    (void)state;
+    const char *text = " 254 0 vda 100 0 800 50 200 0 1600 70 0 90 120 0 0 0 0\n"
+                       " 254 1 vda1 99 0 790 50 199 0 1590 70 0 89 119 0 0 0 0\n"
+                       "   7 0 loop0 1 0 2 0 0 0 0 0 0 0 0\n";
+    const char *allowed[] = { "vda" };
+    struct vp_device_counters devices[VP_PROC_MAX_DEVICES];
+    size_t count;
+    assert_int_equal(vp_parse_diskstats(text, allowed, 1, devices, &count), 0);
+    assert_int_equal(count, 1);
+    assert_string_equal(devices[0].name, "vda");
+    assert_int_equal(devices[0].a, 800);
+    assert_int_equal(devices[0].b, 1600);
+    assert_int_equal(devices[0].busy_ms, 90);
+}
+
+static void pid_stat_survives_odd_command_names(void **state)
+{
+    (void)state;
+    const char *text = "42 (my (odd) proc) S 1 42 42 0 -1 4194560 10 0 0 0 17 5 0 0 20 0 1 0";
+    char comm[16];
+    uint64_t ticks;
+    assert_int_equal(vp_parse_pid_stat(text, comm, sizeof comm, &ticks), 0);
+    assert_string_equal(comm, "my (odd) proc");
+    assert_int_equal(ticks, 22);
+    assert_int_equal(vp_parse_pid_stat("42 (x S 1", comm, sizeof comm, &ticks), -1);
+    assert_int_equal(vp_parse_pid_stat("42 (x) S 1 2", comm, sizeof comm, &ticks), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(proc_stat_reads_cpu_steal_ctxt_runq),
+        cmocka_unit_test(vmstat_reads_faults),
+        cmocka_unit_test(net_dev_reads_rx_and_tx_bytes),
+        cmocka_unit_test(diskstats_keeps_allowed_devices),
+        cmocka_unit_test(pid_stat_survives_odd_command_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,185 @@
+/* Unit tests for store.c: round trip of results, export/import, migrations, refusals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/options.h"
+#include "fixtures.h"
+#include "store/store.h"
+
+static char db_path[64];
+
+static int make_path(void **state)
+{
+    (void)state;
+    snprintf(db_path, sizeof db_path, "/tmp/vp-test-store-%d.db", (int)getpid());
+    unlink(db_path);
+    return 0;
+}
+
+static int remove_path(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    return 0;
+}
+
+static struct vp_store *open_store(void)
+{
+    struct vp_store *store;
+    char err[VP_ERROR_LEN];
+    assert_int_equal(vp_store_open(db_path, &store, err, sizeof err), 0);
+    return store;
+}
+
+static void results_round_trip_through_the_database(void **state)
+{
+    (void)state;
+    struct vp_store *store = open_store();
+    char err[VP_ERROR_LEN];
+    json_t *host = json_pack("{s:s}", "hostname", "testhost");
+    int64_t run_id;
+    assert_int_equal(vp_store_begin_run(store, "bare", "virtperf run", host, &run_id, err,
+                                        sizeof err), 0);
+    json_t *result = fixture_result();
+    assert_int_equal(vp_store_add_result(store, run_id, result, err, sizeof err), 0);
+    assert_int_equal(vp_store_finish_run(store, run_id, "ok"), 0);
+
+    json_t *document;
+    assert_int_equal(vp_store_export_run(store, run_id, &document, err, sizeof err), 0);
+    assert_string_equal(json_string_value(json_object_get(document, "schema")), "virtperf/1");
+    const json_t *run = json_object_get(document, "run");
+    assert_string_equal(json_string_value(json_object_get(run, "label")), "bare");
+    assert_string_equal(json_string_value(json_object_get(run, "status")), "ok");
+    assert_true(json_equal(json_object_get(run, "host"), host));
+    json_t *exported = json_array_get(json_object_get(document, "results"), 0);
+    char *want = json_dumps(result, JSON_SORT_KEYS), *got = json_dumps(exported, JSON_SORT_KEYS);
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+
+    /* The exported document imports back as a new copy only once. */
+    int64_t imported_id;
+    assert_int_equal(vp_store_import(store, document, &imported_id, err, sizeof err), -1);
+    assert_non_null(strstr(err, "already in the database"));
+    assert_int_equal(vp_store_delete_run(store, run_id, err, sizeof err), 0);
+    assert_int_equal(vp_store_import(store, document, &imported_id, err, sizeof err), 0);
+    json_t *again;
+    assert_int_equal(vp_store_export_run(store, imported_id, &again, err, sizeof err), 0);
+    assert_true(json_equal(again, document));
+
+    json_decref(again);
+    json_decref(document);
+    json_decref(result);
+    json_decref(host);
+    vp_store_close(store);
+}
+
+static void runs_resolve_by_id_label_uuid_and_latest(void **state)
+{
+    (void)state;
+    struct vp_store *store = open_store();
+    char err[VP_ERROR_LEN + 256];
+    json_t *host = json_object();
+    int64_t first, second, found;
+    assert_int_equal(vp_store_begin_run(store, "kvm", "x", host, &first, err, sizeof err), 0);
+    assert_int_equal(vp_store_begin_run(store, "kvm", "x", host, &second, err, sizeof err), 0);
+    char ref[32];
+    snprintf(ref, sizeof ref, "%lld", (long long)first);
+    assert_int_equal(vp_store_resolve_run(store, ref, &found, err, sizeof err), 0);
+    assert_int_equal(found, first);
+    assert_int_equal(vp_store_resolve_run(store, "kvm", &found, err, sizeof err), 0);
+    assert_int_equal(found, second);
+    assert_int_equal(vp_store_resolve_run(store, "latest", &found, err, sizeof err), 0);
+    assert_int_equal(found, second);
+    assert_int_equal(vp_store_resolve_run(store, "xen", &found, err, sizeof err), -1);
+    assert_non_null(strstr(err, "run 'xen': not found"));
+    json_t *document;
+    assert_int_equal(vp_store_export_run(store, first, &document, err, sizeof err), 0);
+    const char *uuid = json_string_value(json_object_get(json_object_get(document, "run"), "id"));
+    assert_int_equal(vp_store_resolve_run(store, uuid, &found, err, sizeof err), 0);
+    assert_int_equal(found, first);
+    json_decref(document);
+    json_decref(host);
+    vp_store_close(store);
+}
+
+static void set_user_version(int version, const char *extra_sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    char sql[256];
+    snprintf(sql, sizeof sql, "%s PRAGMA user_version = %d;", extra_sql, version);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+static int index_exists(const char *name)
+{
+    sqlite3 *db;
+    sqlite3_stmt *statement;
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", -1,
+                       &statement, NULL);
+    sqlite3_bind_text(statement, 1, name, -1, SQLITE_STATIC);
+    int found = sqlite3_step(statement) == SQLITE_ROW;
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
+    return found;
+}
+
+static void migrations_bring_old_databases_forward(void **state)
+{
+    (void)state;
+    struct vp_store *store = open_store();
+    assert_int_equal(vp_store_schema_version(store), VP_SCHEMA_VERSION);
+    vp_store_close(store);
+    assert_true(index_exists("results_by_run"));
+    /* A version-1 database (before the indexes) is migrated on open, keeping its runs. */
+    set_user_version(1, "DROP INDEX results_by_run; DROP INDEX runs_by_label;"
+                        "INSERT INTO runs (uuid, started_at, status, host_json)"
+                        " VALUES ('old', 'then', 'ok', '{}');");
+    assert_false(index_exists("results_by_run"));
+    store = open_store();
+    assert_int_equal(vp_store_schema_version(store), 2);
+    int64_t found;
+    char err[VP_ERROR_LEN + 256];
+    assert_int_equal(vp_store_resolve_run(store, "old", &found, err, sizeof err), 0);
+    vp_store_close(store);
+    assert_true(index_exists("results_by_run"));
+}
+
+static void newer_and_unwritable_databases_are_refused(void **state)
+{
+    (void)state;
+    struct vp_store *store = open_store();
+    vp_store_close(store);
+    set_user_version(99, "");
+    char err[VP_ERROR_LEN];
+    assert_int_equal(vp_store_open(db_path, &store, err, sizeof err), -1);
+    assert_non_null(strstr(err, "schema version 99 is newer"));
+    assert_int_equal(vp_store_open("/dev/null/results.db", &store, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--db /dev/null/results.db"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(results_round_trip_through_the_database, make_path,
+                                        remove_path),
+        cmocka_unit_test_setup_teardown(runs_resolve_by_id_label_uuid_and_latest, make_path,
+                                        remove_path),
+        cmocka_unit_test_setup_teardown(migrations_bring_old_databases_forward, make_path,
+                                        remove_path),
+        cmocka_unit_test_setup_teardown(newer_and_unwritable_databases_are_refused, make_path,
+                                        remove_path),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
