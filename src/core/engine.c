@@ -9,6 +9,7 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,6 +75,7 @@ struct rep_record {
 struct control {
     atomic_int ready;    /* jobs prepared */
     atomic_int released; /* repetitions released */
+    atomic_int started;  /* job-repetitions started */
     atomic_int finished; /* job-repetitions done */
 };
 
@@ -163,6 +165,8 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
         job_fail(slot, control, reason);
     }
     vp_affinity_text(slot->affinity, sizeof slot->affinity);
+    prctl(PR_SET_TIMERSLACK, 1UL); /* wake at the start instant, not up to 50 us late */
+    bool oversubscribed = shared->jobs > (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     slot->cpu_seen = sched_getcpu();
 
     struct vp_job job = {
@@ -181,6 +185,14 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
         vp_sleep_until_ns(shared->start_at[rep]);
         struct rep_record *record = record_of(shared, index, rep);
         record->start_ns = vp_now_ns();
+        /* More jobs than CPUs: all woke at the same instant, but only one per CPU runs,
+         * and the rest would wait a time slice or more before their first instruction.
+         * Yielding until every job has recorded its start lets all of them begin
+         * together; unlike a spinning barrier, yielding cannot starve a job that has
+         * no CPU of its own. */
+        atomic_fetch_add(&control->started, 1);
+        while (oversubscribed && atomic_load(&control->started) < (int)((rep + 1) * shared->jobs))
+            sched_yield();
         int status = bench->measure(&job, record->values);
         record->end_ns = vp_now_ns();
         if (status != 0)
@@ -232,9 +244,13 @@ static enum wait_outcome wait_for(const struct shared *shared, atomic_int *count
         for (unsigned job = 0; job < shared->jobs; job++) {
             int status;
             if (pids[job] > 0 && waitpid(pids[job], &status, WNOHANG) == pids[job]) {
-                explain_exit(shared, job, pids[job], status, reason, len);
-                pids[job] = 0;
-                return WAIT_FAILED;
+                bool finished = WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+                                atomic_load(&slot_of(shared, job)->state) == JOB_FINISHED;
+                if (!finished)
+                    explain_exit(shared, job, pids[job], status, reason, len);
+                pids[job] = 0; /* reaped: a finished job needs nothing more */
+                if (!finished)
+                    return WAIT_FAILED;
             }
         }
         futex_wait(counter, value, WAIT_SLICE_NS);
@@ -447,6 +463,8 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
     if (outcome == WAIT_DONE) {
         for (unsigned job = 0; job < jobs; job++) {
             int status;
+            if (pids[job] == 0)
+                continue; /* reaped after it finished, while others still ran */
             while (waitpid(pids[job], &status, 0) < 0 && errno == EINTR)
                 ;
             if (outcome == WAIT_DONE && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
