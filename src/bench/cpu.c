@@ -10,7 +10,7 @@
 #include "bench/bench.h"
 #include "core/clock.h"
 
-#define CHUNK_OPS 1000000 /* granularity of --duration runs */
+#define CHUNK_OPS 1000000 /* work is done and checked in chunks of this many ops */
 
 struct cpu_checksum {
     uint64_t integer;
@@ -18,17 +18,20 @@ struct cpu_checksum {
 };
 
 static const struct vp_option cpu_options[] = {
-    { "ops", VP_OPT_COUNT, "50m", 1000, 1e12, NULL,
-      "iterations per job per repetition (ignored with --duration: runs 1m-op chunks)" },
+    { "ops", VP_OPT_COUNT, "50m", 1e6, 1e12, NULL,
+      "iterations per job per repetition, rounded up to whole 1m-op chunks "
+      "(with --duration: chunks until the time is up)" },
 };
 
 static const struct vp_metric cpu_metrics[] = {
     { "score", "ops/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "iterations per second" },
 };
 
-/* Computed by the parent in setup for a full --ops run and for one --duration chunk.
- * The loop is seeded by the op count, a runtime value, so no compiler can fold it. */
-static struct cpu_checksum reference_full, reference_chunk;
+/* The chunk's seed is read through a volatile, so the compiler can neither fold the
+ * work nor reuse one chunk's result for the next; the parent computes the reference
+ * checksum once in setup. */
+static volatile uint64_t chunk_seed = 0x2545F4914F6CDD1DULL;
+static struct cpu_checksum reference;
 
 __attribute__((noinline)) static struct cpu_checksum cpu_work(uint64_t seed, uint64_t ops)
 {
@@ -46,11 +49,10 @@ __attribute__((noinline)) static struct cpu_checksum cpu_work(uint64_t seed, uin
 
 static int cpu_setup(const struct vp_params *params, char *err, size_t err_len)
 {
+    (void)params;
     (void)err;
     (void)err_len;
-    uint64_t ops = vp_param_number(params, "ops");
-    reference_full = cpu_work(ops, ops);
-    reference_chunk = cpu_work(CHUNK_OPS, CHUNK_OPS);
+    reference = cpu_work(chunk_seed, CHUNK_OPS);
     return 0;
 }
 
@@ -62,21 +64,22 @@ static int checksum_matches(struct cpu_checksum got, struct cpu_checksum want)
 
 static int cpu_measure(struct vp_job *job, double *values)
 {
-    uint64_t per_chunk = job->duration > 0 ? CHUNK_OPS : vp_param_number(job->params, "ops");
-    struct cpu_checksum want = job->duration > 0 ? reference_chunk : reference_full;
+    uint64_t chunks = (vp_param_number(job->params, "ops") + CHUNK_OPS - 1) / CHUNK_OPS;
     uint64_t done = 0;
     int64_t start = vp_now_ns(), deadline = start + (int64_t)(job->duration * 1e9);
-    do {
-        struct cpu_checksum got = cpu_work(per_chunk, per_chunk);
-        if (!checksum_matches(got, want)) {
+    for (uint64_t chunk = 0;; chunk++) {
+        if (job->duration > 0 ? vp_now_ns() >= deadline && chunk > 0 : chunk == chunks)
+            break;
+        struct cpu_checksum got = cpu_work(chunk_seed, CHUNK_OPS);
+        if (!checksum_matches(got, reference)) {
             snprintf(job->error, sizeof job->error,
-                     "cpu: checksum mismatch after %llu ops (got %016llx, want %016llx)",
-                     (unsigned long long)(done + per_chunk), (unsigned long long)got.integer,
-                     (unsigned long long)want.integer);
+                     "cpu: checksum mismatch in chunk %llu (got %016llx, want %016llx)",
+                     (unsigned long long)chunk, (unsigned long long)got.integer,
+                     (unsigned long long)reference.integer);
             return -1;
         }
-        done += per_chunk;
-    } while (job->duration > 0 && vp_now_ns() < deadline);
+        done += CHUNK_OPS;
+    }
     double elapsed = (double)(vp_now_ns() - start) / 1e9;
     values[0] = (double)done / elapsed;
     return 0;
@@ -86,10 +89,11 @@ const struct vp_bench vp_bench_cpu = {
     .name = "cpu",
     .summary = "verified integer + floating-point work per job (ops/s)",
     .description =
-        "Each job runs --ops iterations of a dependent integer (xorshift64, multiply-add) and "
-        "floating-point (multiply-add) chain and checks the checksum against the parent's. "
-        "Timed: the loop and the check. With --duration, runs 1M-op chunks until the time "
-        "is up. score is ops/s; the result's value is the sum over jobs.",
+        "Each job runs --ops iterations, in 1M-op chunks, of a dependent integer "
+        "(xorshift64, multiply-add) and floating-point (multiply-add) chain, and checks "
+        "every chunk's checksum against the one the parent computed before the jobs "
+        "started. Timed: the chunks and their checks. With --duration, runs chunks until "
+        "the time is up. score is ops/s; the result's value is the sum over jobs.",
     .options = cpu_options,
     .option_count = sizeof cpu_options / sizeof cpu_options[0],
     .metrics = cpu_metrics,

@@ -88,33 +88,47 @@ struct shared {
     int64_t *start_at;
 };
 
+/* Every part starts on its own cache line: aligned for its types, and one job's writes
+ * never share a line with another job's. */
+static size_t cache_lines(size_t bytes)
+{
+    return (bytes + 63) & ~(size_t)63;
+}
+
 static size_t job_stride(unsigned reps)
 {
-    return sizeof(struct job_slot) + (size_t)reps * sizeof(struct rep_record);
+    return cache_lines(sizeof(struct job_slot)) +
+           cache_lines((size_t)reps * sizeof(struct rep_record));
+}
+
+static size_t jobs_offset(unsigned reps)
+{
+    return cache_lines(sizeof(struct control)) + cache_lines(reps * sizeof(int64_t));
 }
 
 static struct job_slot *slot_of(const struct shared *shared, unsigned job)
 {
-    char *jobs_base = (char *)(shared->start_at + shared->reps);
+    char *jobs_base = (char *)shared->base + jobs_offset(shared->reps);
     return (struct job_slot *)(jobs_base + job * job_stride(shared->reps));
 }
 
 static struct rep_record *record_of(const struct shared *shared, unsigned job, unsigned rep)
 {
-    return (struct rep_record *)(slot_of(shared, job) + 1) + rep;
+    char *records = (char *)slot_of(shared, job) + cache_lines(sizeof(struct job_slot));
+    return (struct rep_record *)records + rep;
 }
 
 static int shared_map(struct shared *shared, unsigned jobs, unsigned reps)
 {
     shared->jobs = jobs;
     shared->reps = reps;
-    shared->size = sizeof(struct control) + reps * sizeof(int64_t) + jobs * job_stride(reps);
+    shared->size = jobs_offset(reps) + jobs * job_stride(reps);
     shared->base = mmap(NULL, shared->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                         -1, 0);
     if (shared->base == MAP_FAILED)
         return -1;
     shared->control = shared->base;
-    shared->start_at = (int64_t *)(shared->control + 1);
+    shared->start_at = (int64_t *)((char *)shared->base + cache_lines(sizeof(struct control)));
     return 0;
 }
 

@@ -1,0 +1,33 @@
+/* libFuzzer target: the /proc parsers on arbitrary text (a container or an odd kernel
+ * can show anything there). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/procfs.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    struct vp_proc_stat stat;
+    uint64_t a, b;
+    struct vp_device_counters devices[VP_PROC_MAX_DEVICES];
+    size_t count;
+    char comm[16];
+    const char *allowed[] = { "vda", "sda" };
+    vp_parse_proc_stat(text, &stat);
+    vp_parse_vmstat(text, &a, &b);
+    vp_parse_net_dev(text, devices, &count);
+    if (count > VP_PROC_MAX_DEVICES)
+        __builtin_trap();
+    vp_parse_diskstats(text, allowed, 2, devices, &count);
+    vp_parse_diskstats(text, NULL, 0, devices, &count);
+    if (vp_parse_pid_stat(text, comm, sizeof comm, &a) == 0 && strlen(comm) >= sizeof comm)
+        __builtin_trap();
+    free(text);
+    return 0;
+}

@@ -1,0 +1,43 @@
+/* libFuzzer target: every parser of command-line values (sizes, durations, counts,
+ * job specs, CPU lists, option values of every benchmark) on arbitrary text. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/units.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    uint64_t number;
+    double seconds;
+    unsigned counts[64];
+    int cpus[64];
+    size_t n;
+    vp_parse_size(text, &number);
+    vp_parse_count(text, &number);
+    if (vp_parse_duration(text, &seconds) == 0 && !(seconds >= 0))
+        __builtin_trap();
+    if (vp_parse_jobs_spec(text, 1024, counts, 64, &n) == 0)
+        for (size_t i = 0; i < n; i++)
+            if (counts[i] < 1 || counts[i] > 1024 || (i > 0 && counts[i] <= counts[i - 1]))
+                __builtin_trap();
+    if (vp_parse_cpu_list(text, 4095, cpus, 64, &n) == 0)
+        for (size_t i = 0; i < n; i++)
+            if (cpus[i] < 0 || cpus[i] > 4095)
+                __builtin_trap();
+    for (size_t b = 0; b < vp_bench_count; b++) {
+        for (size_t o = 0; o < vp_benches[b]->option_count; o++) {
+            struct vp_param_value value;
+            char err[VP_ERROR_LEN];
+            vp_option_parse(&vp_benches[b]->options[o], text, &value, err, sizeof err);
+        }
+    }
+    free(text);
+    return 0;
+}

@@ -1,0 +1,97 @@
+#!/bin/bash
+# Every test of `make test`, in order: build, cmocka unit tests, the same under
+# ASan+UBSan, the system tests against the real binary (and the fast ones again under
+# the sanitizers), then each fuzz target for a short while. Ends with one summary line
+# "N passed, M failed" and a non-zero exit when anything failed.
+set -u
+cd "$(dirname "$0")/.."
+FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+passed=0
+failed=0
+failures=""
+
+record() { # NAME STATUS
+    if [ "$2" -eq 0 ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        failures="$failures $1"
+    fi
+}
+
+step() { echo; echo "=== $*"; }
+
+count_meson_tests() { # BUILD_DIR NAME
+    meson test -C "$1" --print-errorlogs >"$1/test-output.txt" 2>&1
+    local status=$?
+    local ok fail
+    ok=$(awk '/^Ok:/ {print $2}' "$1/test-output.txt")
+    fail=$(awk '/^Fail:/ {print $2}' "$1/test-output.txt")
+    grep -E '^ *[0-9]+/[0-9]+ ' "$1/test-output.txt"
+    passed=$((passed + ${ok:-0}))
+    failed=$((failed + ${fail:-0}))
+    if [ $status -ne 0 ]; then
+        cat "$1/test-output.txt"
+        [ "${fail:-0}" -gt 0 ] || { failed=$((failed + 1)); }
+        failures="$failures $2"
+    fi
+}
+
+step "build (release)"
+[ -f build/build.ninja ] || meson setup build >/dev/null
+ninja -C build || { echo "0 passed, 1 failed"; exit 1; }
+
+step "unit tests (cmocka)"
+count_meson_tests build unit
+
+step "unit tests under ASan+UBSan"
+[ -f build-asan/build.ninja ] || meson setup build-asan -Dbuildtype=debug \
+    -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+if ninja -C build-asan >/dev/null; then
+    count_meson_tests build-asan unit-asan
+else
+    record build-asan 1
+fi
+
+step "system tests"
+for test in tests/system/test_*.sh; do
+    timeout 300 bash "$test"
+    status=$?
+    record "$(basename "$test")" $status
+done
+
+step "system tests under ASan+UBSan"
+for test in tests/system/test_*.sh; do
+    [ "$test" != tests/system/test_stream_codegen.sh ] || continue # checks the release build
+    VP="$PWD/build-asan/virtperf" timeout 300 bash "$test"
+    status=$?
+    record "asan:$(basename "$test")" $status
+done
+
+step "fuzz targets (${FUZZ_SECONDS}s each)"
+if [ ! -f build-fuzz/build.ninja ]; then
+    CC=clang meson setup build-fuzz -Dfuzz=true -Dtests=false -Dbuildtype=debug \
+        -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+fi
+if ninja -C build-fuzz >/dev/null; then
+    for target in document units procfs; do
+        work=$(mktemp -d)
+        cp fuzz/corpus/$target/* "$work/"
+        ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$target -max_total_time="$FUZZ_SECONDS" \
+            -max_len=65536 -print_final_stats=0 "$work" >"$work/log" 2>&1
+        status=$?
+        grep -E "Done|ERROR|SUMMARY" "$work/log" | tail -2
+        [ $status -eq 0 ] || tail -40 "$work/log"
+        record "fuzz_$target" $status
+        rm -rf "$work"
+    done
+else
+    record build-fuzz 1
+fi
+
+echo
+[ -z "$failures" ] || echo "failed:$failures"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

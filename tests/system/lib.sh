@@ -1,0 +1,62 @@
+# Shared helpers for the system tests: a private database and temp dir per test,
+# assertions that print what was expected, and JSON checks through python3.
+# Each test script sources this, calls its checks, and ends with 'finish'.
+set -u
+VP=${VP:-$(cd "$(dirname "$0")/../.." && pwd)/build/virtperf}
+WORK=$(mktemp -d /tmp/vp-system.XXXXXX)
+export VIRTPERF_DB="$WORK/results.db"
+FAILURES=0
+trap 'rm -rf "$WORK"' EXIT
+
+fail() {
+    echo "FAIL: $*" >&2
+    FAILURES=$((FAILURES + 1))
+}
+
+# expect_status WANT CMD...: runs CMD, output in $WORK/out and $WORK/err.
+expect_status() {
+    want=$1
+    shift
+    "$@" >"$WORK/out" 2>"$WORK/err"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "'$*' exited $got, want $want; stderr: $(head -c 400 "$WORK/err")"
+}
+
+# expect_usage_error 'TEXT' CMD...: exit 2, one line on stderr containing TEXT.
+expect_usage_error() {
+    text=$1
+    shift
+    expect_status 2 "$@"
+    lines=$(wc -l <"$WORK/err")
+    [ "$lines" -eq 1 ] || fail "'$*' printed $lines lines on stderr, want 1: $(cat "$WORK/err")"
+    grep -qF -- "$text" "$WORK/err" || fail "'$*' stderr lacks '$text': $(cat "$WORK/err")"
+}
+
+expect_contains() {
+    file=$1
+    text=$2
+    grep -qF -- "$text" "$file" || fail "$file lacks '$text': $(head -c 600 "$file")"
+}
+
+# json_check FILE 'python expression over d (the document)' 'description'
+json_check() {
+    python3 - "$1" "$2" <<'PY' || fail "$3"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = eval(sys.argv[2], {"d": d, "all": all, "any": any, "len": len, "abs": abs, "set": set})
+sys.exit(0 if ok else 1)
+PY
+}
+
+run_count() {
+    sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs" 2>/dev/null || echo 0
+}
+
+finish() {
+    if [ "$FAILURES" -eq 0 ]; then
+        echo "ok: $(basename "$0")"
+        exit 0
+    fi
+    echo "FAILED: $(basename "$0") ($FAILURES checks)"
+    exit 1
+}

@@ -1,0 +1,35 @@
+#!/bin/bash
+# The engine: pinning read back inside each job, a --jobs sweep, the results list,
+# --watch, and the DESIGN's JSON on stdout.
+. "$(dirname "$0")/lib.sh"
+ncpu=$(nproc)
+last=$((ncpu - 1))
+
+expect_status 0 "$VP" run cpu --ops=1m --jobs 2 --pin "$last,0" --reps 2 --quiet --json "$WORK/pin.json"
+json_check "$WORK/pin.json" '[j["cpu_binding"] for j in d["results"][0]["per_job"]] == ["'$last'", "0"] and [j["cpu_seen"] for j in d["results"][0]["per_job"]] == ['$last', 0] and [j["cpu_planned"] for j in d["results"][0]["per_job"]] == ['$last', 0]' "--pin LIST not read back inside the jobs"
+expect_status 0 "$VP" run cpu --ops=1m --jobs 2 --pin none --reps 2 --quiet --json "$WORK/free.json"
+json_check "$WORK/free.json" 'all(j["cpu_planned"] is None and j["cpu_binding"] == ("0-'$last'" if '$last' > 0 else "0") for j in d["results"][0]["per_job"])' "--pin none should leave jobs on every CPU"
+expect_status 0 "$VP" run cpu --ops=1m --jobs 2 --pin compact --reps 2 --quiet --json "$WORK/compact.json"
+json_check "$WORK/compact.json" 'len(set(j["cpu_binding"] for j in d["results"][0]["per_job"])) == min(2, '$ncpu')' "compact should use distinct cores"
+
+expect_status 0 "$VP" run cpu --ops=1m --jobs 1..3 --pin spread --reps 2 --label sweep --quiet --json "$WORK/sweep.json"
+json_check "$WORK/sweep.json" '[r["jobs"] for r in d["results"]] == [1, 2, 3] and [len(r["per_job"]) for r in d["results"]] == [1, 2, 3] and d["run"]["label"] == "sweep"' "--jobs 1..3 should give one result per job count"
+expect_status 0 "$VP" results list
+expect_contains "$WORK/out" "sweep"
+[ "$(grep -c ' ok ' "$WORK/out")" -ge 4 ] || fail "results list should show 4 ok runs: $(cat "$WORK/out")"
+expect_status 0 "$VP" results show sweep
+expect_contains "$WORK/out" "cpu  jobs=3 pin=spread"
+
+# --watch: the CPU use of a busy process named 'yes' is seen by the monitor.
+yes >/dev/null &
+busy=$!
+expect_status 0 "$VP" run cpu --duration 300ms --reps 2 --watch yes --quiet --json "$WORK/watch.json"
+kill $busy
+json_check "$WORK/watch.json" 'd["results"][0]["monitor"]["summary"]["watch.yes.cpu"]["mean"] > 20' "--watch yes did not see the busy process"
+json_check "$WORK/watch.json" 'd["results"][0]["duration_s"] == 0.3' "--duration not recorded"
+
+# The Done-when command, on smaller arrays: documented JSON on stdout, tables on stderr.
+"$VP" run mem.stream --size=8m --jobs 1..2 --pin spread --reps 2 --json - >"$WORK/stdout.json" 2>"$WORK/err" || fail "mem.stream --json - failed"
+json_check "$WORK/stdout.json" 'd["schema"] == "virtperf/1" and [r["jobs"] for r in d["results"]] == [1, 2] and all(set(r["metrics"]) == {"copy", "scale", "add", "triad"} for r in d["results"]) and all(k in d["results"][1]["metrics"]["triad"] for k in ("unit", "better", "mean", "stddev", "min", "max", "n", "p50"))' "--json - document"
+expect_contains "$WORK/err" "mem.stream  jobs=2"
+finish

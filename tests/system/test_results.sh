@@ -1,0 +1,34 @@
+#!/bin/bash
+# results export / import / delete: a run moves between databases intact; malformed or
+# hostile documents are refused with exit 2 and nothing written.
+. "$(dirname "$0")/lib.sh"
+
+expect_status 0 "$VP" run cpu --ops=1m --jobs 2 --reps 2 --label bare --quiet
+expect_status 0 "$VP" results export bare -o "$WORK/export.json"
+json_check "$WORK/export.json" 'd["schema"] == "virtperf/1" and d["run"]["label"] == "bare" and d["results"][0]["bench"] == "cpu"' "export document"
+expect_status 0 "$VP" results import "$WORK/export.json" --db "$WORK/other.db"
+expect_contains "$WORK/out" "imported as run 1"
+expect_status 0 "$VP" results export latest --db "$WORK/other.db" -o "$WORK/again.json"
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if a == b else 1)' "$WORK/export.json" "$WORK/again.json" || fail "export -> import -> export changed the document"
+expect_usage_error "already in the database" "$VP" results import "$WORK/export.json" --db "$WORK/other.db"
+
+before=$(sqlite3 "$WORK/other.db" "SELECT COUNT(*) FROM results")
+printf '{"schema": "virtperf/1", "run": ' >"$WORK/truncated.json"
+expect_usage_error "is not valid JSON" "$VP" results import "$WORK/truncated.json" --db "$WORK/other.db"
+python3 - "$WORK/export.json" "$WORK/hostile.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["run"]["id"] = "fresh"
+d["results"][0]["jobs"] = 10**9
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_usage_error "results[0].jobs: accepted: a whole number from 1 to 1024" "$VP" results import "$WORK/hostile.json" --db "$WORK/other.db"
+printf '{"schema": "virtperf/1", "schema": "x"}' >"$WORK/dup.json"
+expect_usage_error "duplicate object key" "$VP" results import "$WORK/dup.json" --db "$WORK/other.db"
+[ "$(sqlite3 "$WORK/other.db" "SELECT COUNT(*) FROM results")" = "$before" ] || fail "a refused import wrote results"
+[ "$(sqlite3 "$WORK/other.db" "SELECT COUNT(*) FROM runs")" = 1 ] || fail "a refused import wrote a run"
+
+expect_status 0 "$VP" results delete 1 --db "$WORK/other.db"
+[ "$(sqlite3 "$WORK/other.db" "SELECT COUNT(*) FROM results")" = 0 ] || fail "delete left results behind"
+expect_usage_error "run '1': not found" "$VP" results delete 1 --db "$WORK/other.db"
+finish
