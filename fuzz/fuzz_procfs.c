@@ -1,18 +1,15 @@
 /* libFuzzer target: the /proc parsers on arbitrary text (a container or an odd kernel
  * can show anything there). */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fuzz_input.h"
 
 #include "core/procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
-    if (!text)
-        return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
+    char *text = fuzz_text(data, size);
     struct vp_proc_stat stat;
     uint64_t a, b;
     struct vp_device_counters devices[VP_PROC_MAX_DEVICES];

@@ -1,19 +1,16 @@
 /* libFuzzer target: every parser of command-line values (sizes, durations, counts,
  * job specs, CPU lists, option values of every benchmark) on arbitrary text. */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fuzz_input.h"
 
 #include "bench/bench.h"
 #include "core/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
-    if (!text)
-        return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
+    char *text = fuzz_text(data, size);
     uint64_t number;
     double seconds;
     unsigned counts[64];

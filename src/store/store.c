@@ -208,8 +208,20 @@ void vp_store_close(struct vp_store *store)
     free(store);
 }
 
+/* Optional numbers go in as NULL when absent. */
+static void bind_optional(sqlite3_stmt *statement, int index, const json_t *value)
+{
+    if (json_is_integer(value))
+        sqlite3_bind_int64(statement, index, json_integer_value(value));
+    else if (json_is_number(value))
+        sqlite3_bind_double(statement, index, json_number_value(value));
+    else
+        sqlite3_bind_null(statement, index);
+}
+
 /* Prepares sql, binds the arguments described by types ('i' int64, 'd' double,
- * 't' text or NULL, 'n' NULL) and steps once. Returns 0 when it ran to SQLITE_DONE. */
+ * 't' text or NULL, 'j' a json_t number, or NULL for a missing one) and steps once.
+ * Returns 0 when it ran to SQLITE_DONE. */
 static int run_statement(struct vp_store *store, const char *sql, const char *types, ...)
 {
     sqlite3_stmt *statement;
@@ -223,7 +235,7 @@ static int run_statement(struct vp_store *store, const char *sql, const char *ty
         case 'd': sqlite3_bind_double(statement, i + 1, va_arg(args, double)); break;
         case 't': sqlite3_bind_text(statement, i + 1, va_arg(args, const char *), -1,
                                     SQLITE_TRANSIENT); break;
-        default: sqlite3_bind_null(statement, i + 1); break;
+        default: bind_optional(statement, i + 1, va_arg(args, const json_t *)); break;
         }
     }
     va_end(args);
@@ -284,7 +296,6 @@ static double number_at(const json_t *object, const char *key)
     return json_number_value(json_object_get(object, key));
 }
 
-/* Binds a number that may be absent: NULL in the database. */
 static int insert_values(struct vp_store *store, const char *sql, int64_t result_id,
                          int64_t job, const char *metric, const json_t *values)
 {
@@ -327,17 +338,12 @@ static int insert_jobs(struct vp_store *store, int64_t result_id, const json_t *
     const json_t *entry;
     json_array_foreach(per_job, i, entry) {
         int64_t job = json_integer_value(json_object_get(entry, "job"));
-        const json_t *planned = json_object_get(entry, "cpu_planned");
-        int rc = planned && json_is_integer(planned)
-            ? run_statement(store, "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, ?)", "iiitidd",
-                            result_id, job, (int64_t)json_integer_value(planned),
-                            json_string_value(json_object_get(entry, "cpu_binding")),
-                            (int64_t)json_integer_value(json_object_get(entry, "cpu_seen")),
-                            number_at(entry, "start_offset_s"), number_at(entry, "done_offset_s"))
-            : run_statement(store, "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, ?)", "iintidd",
-                            result_id, job, json_string_value(json_object_get(entry, "cpu_binding")),
-                            (int64_t)json_integer_value(json_object_get(entry, "cpu_seen")),
-                            number_at(entry, "start_offset_s"), number_at(entry, "done_offset_s"));
+        int rc = run_statement(store, "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, ?)", "iijtidd",
+                               result_id, job, json_object_get(entry, "cpu_planned"),
+                               json_string_value(json_object_get(entry, "cpu_binding")),
+                               (int64_t)json_integer_value(json_object_get(entry, "cpu_seen")),
+                               number_at(entry, "start_offset_s"),
+                               number_at(entry, "done_offset_s"));
         if (rc != 0)
             return -1;
         const char *name;
@@ -374,27 +380,16 @@ static int insert_monitor(struct vp_store *store, int64_t result_id, const json_
     json_object_foreach(json_object_get(monitor, "series"), name, series) {
         const json_t *column = json_object_get(summary, name);
         char *series_text = json_dumps(series, JSON_COMPACT);
-        int rc = column
-            ? run_statement(store, "INSERT INTO monitor_columns VALUES (?, ?, ?, ?, ?, ?)",
-                            "iitddt", result_id, position, name, number_at(column, "mean"),
-                            number_at(column, "max"), series_text)
-            : run_statement(store, "INSERT INTO monitor_columns VALUES (?, ?, ?, ?, ?, ?)",
-                            "iitnnt", result_id, position, name, series_text);
+        int rc = run_statement(store, "INSERT INTO monitor_columns VALUES (?, ?, ?, ?, ?, ?)",
+                               "iitjjt", result_id, position, name,
+                               json_object_get(column, "mean"), json_object_get(column, "max"),
+                               series_text);
         free(series_text);
         if (rc != 0)
             return -1;
         position++;
     }
     return 0;
-}
-
-/* Optional numbers go in as NULL when absent. */
-static void bind_optional(sqlite3_stmt *statement, int index, const json_t *value)
-{
-    if (json_is_number(value))
-        sqlite3_bind_double(statement, index, json_number_value(value));
-    else
-        sqlite3_bind_null(statement, index);
 }
 
 static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq,
