@@ -5,8 +5,11 @@
 #define VP_BENCH_H
 
 #include <stdbool.h>
+#include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "core/histogram.h"
 #include "core/options.h"
 
 #define VP_MAX_METRICS 8
@@ -28,13 +31,26 @@ struct vp_metric {
 };
 
 /* What one job of a benchmark sees. The engine fills everything but state/error. */
+struct vp_bench;
+
 struct vp_job {
+    const struct vp_bench *bench;
     unsigned index;                 /* 0 .. count-1 */
     unsigned count;                 /* jobs started together */
     const struct vp_params *params; /* options as given, defaults otherwise */
     double duration;                /* --duration in seconds, 0 when not given */
     void *state;                    /* the benchmark's own, set by prepare */
     char error[VP_ERROR_LEN];       /* reason, when a callback returns -1 */
+    /* Benchmarks with a distribution_metric record each operation's latency here
+     * (measured repetitions only: the engine clears it after the warm-up). */
+    struct vp_histogram *histogram;
+    /* Benchmarks with ops_per_rep log each operation's completion instant here
+     * (CLOCK_MONOTONIC ns; op_log_len counts them) and set op_bytes; the engine derives
+     * the stonewalled and first-start..last-done aggregate rates from them. */
+    int64_t *op_log;
+    uint64_t *op_log_len;
+    uint64_t op_log_cap;
+    uint64_t op_bytes;
 };
 
 struct vp_bench {
@@ -48,6 +64,14 @@ struct vp_bench {
     bool uses_duration;       /* honours --duration */
     const char *sweep_option; /* a VP_OPT_SIZE_LIST option giving one result per value */
     const char *sweep_param;  /* the name each point's single value is stored under */
+    const char *distribution_metric; /* the metric whose per-op histogram is kept */
+    /* Operations one job does per repetition (bounds the op log; optional). */
+    uint64_t (*ops_per_rep)(const struct vp_params *params);
+
+    /* Before anything runs (exit 2 on failure): checks that need the job count, such
+     * as free space for every job's file. Optional. */
+    int (*validate)(const struct vp_params *params, unsigned max_jobs, char *err,
+                    size_t err_len);
 
     /* Once in the parent before the jobs fork (optional). Returns 0 or -1 + err. */
     int (*setup)(const struct vp_params *params, char *err, size_t err_len);
@@ -56,8 +80,17 @@ struct vp_bench {
     /* One repetition, in each job, started at the agreed instant. Writes one value per
      * metric into values (in the metrics table's order). */
     int (*measure)(struct vp_job *job, double *values);
+    /* In each job after a repetition's end was recorded and before the next starts:
+     * untimed work such as deleting a file so the next write allocates again. Optional. */
+    int (*after_rep)(struct vp_job *job);
     /* In each job after the last repetition (optional). */
     void (*release)(struct vp_job *job);
+    /* In the parent after a finished result is assembled: adds warnings or device
+     * figures to it. Optional. */
+    void (*annotate)(const struct vp_params *params, unsigned jobs, json_t *result);
+    /* In the parent after every result, whatever its status (also after a crash or
+     * Ctrl-C): removes what the jobs left behind. Optional. */
+    void (*teardown)(const struct vp_params *params, unsigned jobs);
 };
 
 /* Registry (registry.c). */

@@ -107,7 +107,7 @@ static int write_measure(struct vp_job *job, double *values)
 {
     size_t size = vp_param_number(job->params, "size");
     uint64_t passes = vp_param_number(job->params, "passes");
-    const char *mode = vp_param_choice(job->params, "mode");
+    const char *mode = vp_param_text(job->params, "mode");
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
     unsigned char *buffer = mmap(NULL, size, PROT_READ | PROT_WRITE,

@@ -7,12 +7,20 @@ extern const struct vp_bench vp_bench_cpu;
 extern const struct vp_bench vp_bench_mem_write;
 extern const struct vp_bench vp_bench_mem_stream;
 extern const struct vp_bench vp_bench_mem_latency;
+extern const struct vp_bench vp_bench_disk_write, vp_bench_disk_rewrite, vp_bench_disk_read,
+    vp_bench_disk_reread, vp_bench_disk_randread, vp_bench_disk_randwrite;
 
 const struct vp_bench *const vp_benches[] = {
     &vp_bench_cpu,
     &vp_bench_mem_write,
     &vp_bench_mem_stream,
     &vp_bench_mem_latency,
+    &vp_bench_disk_write,
+    &vp_bench_disk_rewrite,
+    &vp_bench_disk_read,
+    &vp_bench_disk_reread,
+    &vp_bench_disk_randread,
+    &vp_bench_disk_randwrite,
 };
 const size_t vp_bench_count = sizeof vp_benches / sizeof vp_benches[0];
 

@@ -22,7 +22,7 @@ static void describe_bench(const struct vp_bench *bench)
         char accepted[160];
         vp_option_describe(option, accepted, sizeof accepted);
         printf("  --%-10s %-9s default %-16s %s\n  %13s accepted: %s\n", option->name,
-               vp_option_type_name(option->type), option->default_text, option->help, "",
+               vp_option_type_name(option), option->default_text, option->help, "",
                accepted);
     }
     if (bench->uses_duration)

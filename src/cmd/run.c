@@ -63,18 +63,18 @@ struct run_request {
     size_t given_count;
 };
 
-/* Every distinct option name of every benchmark, for getopt_long. */
-static size_t collect_bench_option_names(const char **names, size_t cap)
+/* Every distinct option of every benchmark (by name), for getopt_long. */
+static size_t collect_bench_options(const struct vp_option **found, size_t cap)
 {
     size_t count = 0;
     for (size_t b = 0; b < vp_bench_count; b++) {
         for (size_t o = 0; o < vp_benches[b]->option_count; o++) {
-            const char *name = vp_benches[b]->options[o].name;
+            const struct vp_option *option = &vp_benches[b]->options[o];
             bool seen = false;
             for (size_t i = 0; i < count; i++)
-                seen = seen || strcmp(names[i], name) == 0;
+                seen = seen || strcmp(found[i]->name, option->name) == 0;
             if (!seen && count < cap)
-                names[count++] = name;
+                found[count++] = option;
         }
     }
     return count;
@@ -117,8 +117,8 @@ static void select_benches(struct run_request *request, int count, char **words)
 
 static void parse_request(struct run_request *request, int argc, char **argv)
 {
-    const char *bench_names[VP_MAX_OPTIONS * 16];
-    size_t bench_name_count = collect_bench_option_names(bench_names, VP_MAX_OPTIONS * 16);
+    const struct vp_option *bench_options[VP_MAX_OPTIONS * 16];
+    size_t bench_option_count = collect_bench_options(bench_options, VP_MAX_OPTIONS * 16);
     static const struct option core[] = {
         { "jobs", required_argument, NULL, OPT_JOBS },
         { "pin", required_argument, NULL, OPT_PIN },
@@ -134,13 +134,15 @@ static void parse_request(struct run_request *request, int argc, char **argv)
         { "help", no_argument, NULL, OPT_HELP },
     };
     size_t core_count = sizeof core / sizeof core[0];
-    struct option *options = calloc(core_count + bench_name_count + 1, sizeof *options);
+    struct option *options = calloc(core_count + bench_option_count + 1, sizeof *options);
     if (!options)
         abort();
     memcpy(options, core, sizeof core);
-    for (size_t i = 0; i < bench_name_count; i++)
-        options[core_count + i] = (struct option){ bench_names[i], required_argument, NULL,
-                                                   OPT_BENCH_BASE + (int)i };
+    for (size_t i = 0; i < bench_option_count; i++)
+        options[core_count + i] = (struct option){
+            bench_options[i]->name,
+            vp_option_is_flag(bench_options[i]) ? optional_argument : required_argument, NULL,
+            OPT_BENCH_BASE + (int)i };
 
     *request = (struct run_request){ .jobs_text = "1", .pin = "none", .reps = 5, .warmup = 1,
                                      .monitor_hz = 10 };
@@ -187,8 +189,8 @@ static void parse_request(struct run_request *request, int argc, char **argv)
         default:
             if (request->given_count == MAX_GIVEN_OPTIONS)
                 vp_usage_error("run: too many benchmark options (at most %d)", MAX_GIVEN_OPTIONS);
-            request->given[request->given_count++] =
-                (struct given_option){ bench_names[option - OPT_BENCH_BASE], optarg };
+            request->given[request->given_count++] = (struct given_option){
+                bench_options[option - OPT_BENCH_BASE]->name, optarg ? optarg : "on" };
         }
     }
     free(options);
@@ -234,10 +236,15 @@ static void validate_request(const struct run_request *request)
                            "BENCH'", request->given[g].name);
     }
     bool timed = false;
+    unsigned max_jobs = request->job_counts[request->job_count_count - 1];
     for (size_t b = 0; b < request->bench_count; b++) {
+        const struct vp_bench *bench = request->benches[b];
         struct vp_params params;
-        apply_options(request, request->benches[b], &params);
-        timed = timed || request->benches[b]->uses_duration;
+        char err[VP_ERROR_LEN + 1200];
+        apply_options(request, bench, &params);
+        if (bench->validate && bench->validate(&params, max_jobs, err, sizeof err) != 0)
+            vp_usage_error("%s (%s)", err, bench->name);
+        timed = timed || bench->uses_duration;
     }
     if (request->duration > 0 && !timed)
         vp_usage_error("--duration: none of the selected benchmarks is time-bound (see "

@@ -65,6 +65,8 @@ struct job_slot {
     int cpu_seen;
     char affinity[64];
     char error[VP_ERROR_LEN];
+    uint64_t op_bytes;   /* bytes per logged operation */
+    uint64_t op_log_len; /* operations logged in the current repetition */
 };
 
 struct rep_record {
@@ -79,11 +81,13 @@ struct control {
     atomic_int finished; /* job-repetitions done */
 };
 
-/* The shared region: control, start instants, then per job a slot and its records. */
+/* The shared region: control, start instants, then per job a slot, its records, its
+ * latency histogram (benchmarks with a distribution) and its op log (with ops_per_rep). */
 struct shared {
     void *base;
     size_t size;
     unsigned jobs, reps;
+    size_t histogram_bytes, op_log_cap;
     struct control *control;
     int64_t *start_at;
 };
@@ -95,34 +99,64 @@ static size_t cache_lines(size_t bytes)
     return (bytes + 63) & ~(size_t)63;
 }
 
-static size_t job_stride(unsigned reps)
+static size_t slot_bytes(void)
 {
-    return cache_lines(sizeof(struct job_slot)) +
-           cache_lines((size_t)reps * sizeof(struct rep_record));
+    return cache_lines(sizeof(struct job_slot));
 }
 
-static size_t jobs_offset(unsigned reps)
+static size_t records_bytes(const struct shared *shared)
 {
-    return cache_lines(sizeof(struct control)) + cache_lines(reps * sizeof(int64_t));
+    return cache_lines((size_t)shared->reps * sizeof(struct rep_record));
+}
+
+static size_t job_stride(const struct shared *shared)
+{
+    return slot_bytes() + records_bytes(shared) + shared->histogram_bytes +
+           cache_lines(shared->op_log_cap * sizeof(int64_t));
+}
+
+static size_t jobs_offset(const struct shared *shared)
+{
+    return cache_lines(sizeof(struct control)) + cache_lines(shared->reps * sizeof(int64_t));
 }
 
 static struct job_slot *slot_of(const struct shared *shared, unsigned job)
 {
-    char *jobs_base = (char *)shared->base + jobs_offset(shared->reps);
-    return (struct job_slot *)(jobs_base + job * job_stride(shared->reps));
+    char *jobs_base = (char *)shared->base + jobs_offset(shared);
+    return (struct job_slot *)(jobs_base + job * job_stride(shared));
 }
 
 static struct rep_record *record_of(const struct shared *shared, unsigned job, unsigned rep)
 {
-    char *records = (char *)slot_of(shared, job) + cache_lines(sizeof(struct job_slot));
+    char *records = (char *)slot_of(shared, job) + slot_bytes();
     return (struct rep_record *)records + rep;
 }
 
-static int shared_map(struct shared *shared, unsigned jobs, unsigned reps)
+static struct vp_histogram *histogram_of(const struct shared *shared, unsigned job)
+{
+    if (!shared->histogram_bytes)
+        return NULL;
+    return (struct vp_histogram *)((char *)slot_of(shared, job) + slot_bytes() +
+                                   records_bytes(shared));
+}
+
+static int64_t *op_log_of(const struct shared *shared, unsigned job)
+{
+    if (!shared->op_log_cap)
+        return NULL;
+    return (int64_t *)((char *)slot_of(shared, job) + slot_bytes() + records_bytes(shared) +
+                       shared->histogram_bytes);
+}
+
+static int shared_map(struct shared *shared, const struct vp_bench *bench,
+                      const struct vp_params *params, unsigned jobs, unsigned reps)
 {
     shared->jobs = jobs;
     shared->reps = reps;
-    shared->size = jobs_offset(reps) + jobs * job_stride(reps);
+    shared->histogram_bytes =
+        bench->distribution_metric ? cache_lines(sizeof(struct vp_histogram)) : 0;
+    shared->op_log_cap = bench->ops_per_rep ? bench->ops_per_rep(params) : 0;
+    shared->size = jobs_offset(shared) + jobs * job_stride(shared);
     shared->base = mmap(NULL, shared->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                         -1, 0);
     if (shared->base == MAP_FAILED)
@@ -184,11 +218,16 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
     slot->cpu_seen = sched_getcpu();
 
     struct vp_job job = {
-        .index = index, .count = shared->jobs, .params = params,
-        .duration = settings->duration,
+        .bench = bench, .index = index, .count = shared->jobs, .params = params,
+        .duration = settings->duration, .histogram = histogram_of(shared, index),
+        .op_log = op_log_of(shared, index), .op_log_len = &slot->op_log_len,
+        .op_log_cap = shared->op_log_cap,
     };
+    if (job.histogram)
+        vp_histogram_reset(job.histogram);
     if (bench->prepare && bench->prepare(&job) != 0)
         job_fail(slot, control, job.error);
+    slot->op_bytes = job.op_bytes;
     atomic_store(&slot->state, JOB_READY);
     increment_and_wake(&control->ready);
 
@@ -196,6 +235,9 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
         int released;
         while ((released = atomic_load(&control->released)) <= (int)rep)
             futex_wait(&control->released, released, 0);
+        if (rep == settings->warmup && job.histogram)
+            vp_histogram_reset(job.histogram); /* the warm-up's operations do not count */
+        slot->op_log_len = 0;
         vp_sleep_until_ns(shared->start_at[rep]);
         struct rep_record *record = record_of(shared, index, rep);
         record->start_ns = vp_now_ns();
@@ -209,7 +251,7 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
             sched_yield();
         int status = bench->measure(&job, record->values);
         record->end_ns = vp_now_ns();
-        if (status != 0)
+        if (status != 0 || (bench->after_rep && bench->after_rep(&job) != 0))
             job_fail(slot, control, job.error);
         increment_and_wake(&control->finished);
     }
@@ -415,23 +457,93 @@ static json_t *finish(json_t *result, const char *status, const char *error)
     return result;
 }
 
+/* Aggregate rates of one repetition from the jobs' op logs: the bytes completed inside
+ * the window in which every job was running (latest start .. earliest done), over that
+ * window (stonewalled); and all bytes over earliest start .. latest done (span). Whole
+ * operations only: one counts when its completion falls inside the window. */
+static void op_log_rates(const struct shared *shared, unsigned rep, double *stonewall,
+                         double *span)
+{
+    int64_t latest_start = INT64_MIN, earliest_end = INT64_MAX;
+    int64_t earliest_start = INT64_MAX, latest_end = INT64_MIN;
+    for (unsigned job = 0; job < shared->jobs; job++) {
+        const struct rep_record *record = record_of(shared, job, rep);
+        if (record->start_ns > latest_start) latest_start = record->start_ns;
+        if (record->start_ns < earliest_start) earliest_start = record->start_ns;
+        if (record->end_ns < earliest_end) earliest_end = record->end_ns;
+        if (record->end_ns > latest_end) latest_end = record->end_ns;
+    }
+    double inside = 0, total = 0;
+    for (unsigned job = 0; job < shared->jobs; job++) {
+        const struct job_slot *slot = slot_of(shared, job);
+        const int64_t *log = op_log_of(shared, job);
+        uint64_t logged = slot->op_log_len < shared->op_log_cap ? slot->op_log_len
+                                                                : shared->op_log_cap;
+        for (uint64_t i = 0; i < logged; i++)
+            if (log[i] > latest_start && log[i] <= earliest_end)
+                inside += (double)slot->op_bytes;
+        total += (double)logged * (double)slot->op_bytes;
+    }
+    *stonewall = earliest_end > latest_start ? inside / seconds_between(latest_start, earliest_end)
+                                             : 0;
+    *span = total / seconds_between(earliest_start, latest_end);
+}
+
+static void add_aggregate_rates(json_t *result, const double *stonewall, const double *span,
+                                size_t measured)
+{
+    static const struct vp_metric stonewall_metric = {
+        "stonewall_throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+        "bytes done while every job ran, over that window",
+    };
+    static const struct vp_metric span_metric = {
+        "span_throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+        "all bytes over first start .. last done",
+    };
+    json_t *metrics = json_object_get(result, "metrics");
+    json_object_set_new(metrics, stonewall_metric.name,
+                        metric_json(&stonewall_metric, stonewall, measured));
+    json_object_set_new(metrics, span_metric.name, metric_json(&span_metric, span, measured));
+}
+
+/* Merges every job's histogram into the distribution of the bench's metric. */
+static void add_distribution(json_t *result, const struct vp_bench *bench,
+                             const struct shared *shared)
+{
+    struct vp_histogram *merged = malloc(sizeof *merged);
+    if (!merged)
+        abort();
+    vp_histogram_reset(merged);
+    for (unsigned job = 0; job < shared->jobs; job++)
+        vp_histogram_merge(merged, histogram_of(shared, job));
+    json_t *metric = json_object_get(json_object_get(result, "metrics"), bench->distribution_metric);
+    json_object_set_new(metric, "distribution", vp_histogram_json(merged));
+    free(merged);
+}
+
 json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *params,
                       unsigned jobs, const struct vp_run_settings *settings)
 {
     json_t *result = result_skeleton(bench, params, jobs, settings);
     char reason[VP_ERROR_LEN + 128] = "";
-    if (bench->setup && bench->setup(params, reason, sizeof reason) != 0)
-        return finish(result, "failed", reason);
-
     int cpus[VP_MAX_JOBS];
     if (vp_pin_plan(settings->topology, settings->pin_spec, jobs, cpus, reason,
                     sizeof reason) != 0)
         return finish(result, "failed", reason);
-
     unsigned total_reps = settings->warmup + settings->reps;
     struct shared shared;
-    if (shared_map(&shared, jobs, total_reps) != 0)
+    if (shared_map(&shared, bench, params, jobs, total_reps) != 0)
         return finish(result, "failed", "cannot map shared memory for the jobs");
+    if (bench->setup && bench->setup(params, reason, sizeof reason) != 0) {
+        munmap(shared.base, shared.size);
+        if (bench->teardown)
+            bench->teardown(params, jobs);
+        return finish(result, "failed", reason);
+    }
+    double *stonewall = calloc(settings->reps, sizeof *stonewall);
+    double *span = calloc(settings->reps, sizeof *span);
+    if (!stonewall || !span)
+        abort();
 
     pid_t pids[VP_MAX_JOBS] = { 0 };
     pid_t parent = getpid();
@@ -469,6 +581,9 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
         futex_wake_all(&shared.control->released);
         outcome = wait_for(&shared, &shared.control->finished, (int)((rep + 1) * jobs), pids,
                            reason, sizeof reason);
+        if (outcome == WAIT_DONE && shared.op_log_cap && rep >= settings->warmup)
+            op_log_rates(&shared, rep, &stonewall[rep - settings->warmup],
+                         &span[rep - settings->warmup]);
         if (outcome == WAIT_DONE && settings->progress)
             vp_progress_step(settings->progress, what);
     }
@@ -492,12 +607,22 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
 
     if (outcome == WAIT_DONE) {
         add_metrics(result, bench, &shared, settings->warmup);
+        if (shared.op_log_cap)
+            add_aggregate_rates(result, stonewall, span, settings->reps);
+        if (bench->distribution_metric)
+            add_distribution(result, bench, &shared);
         add_timing(result, &shared, settings->warmup);
         json_object_set_new(result, "monitor", monitor_json);
         monitor_json = NULL;
+        if (bench->annotate)
+            bench->annotate(params, jobs, result);
     }
     json_decref(monitor_json);
     munmap(shared.base, shared.size);
+    free(stonewall);
+    free(span);
+    if (bench->teardown)
+        bench->teardown(params, jobs);
     if (outcome == WAIT_INTERRUPTED)
         return finish(result, "interrupted", "interrupted by a signal");
     if (outcome == WAIT_FAILED)

@@ -118,8 +118,11 @@ static void find_disks(struct vp_monitor *monitor)
     struct dirent *entry;
     while ((entry = readdir(dir)) && monitor->disk_name_count < VP_PROC_MAX_DEVICES) {
         const char *name = entry->d_name;
-        if (name[0] == '.' || strncmp(name, "loop", 4) == 0 || strncmp(name, "ram", 3) == 0)
-            continue;
+        char size_path[300], size[32];
+        snprintf(size_path, sizeof size_path, "/sys/block/%s/size", name);
+        if (name[0] == '.' || strncmp(name, "ram", 3) == 0 ||
+            vp_read_text_file(size_path, size, sizeof size) <= 0 || atoll(size) == 0)
+            continue; /* loop devices count only while something is attached */
         monitor->disk_names[monitor->disk_name_count++] = strdup(name);
     }
     closedir(dir);

@@ -7,13 +7,19 @@
 
 #include "core/units.h"
 
-const char *vp_option_type_name(enum vp_option_type type)
+bool vp_option_is_flag(const struct vp_option *option)
 {
-    switch (type) {
+    return option->type == VP_OPT_CHOICE && strcmp(option->choices, "off|on") == 0;
+}
+
+const char *vp_option_type_name(const struct vp_option *option)
+{
+    switch (option->type) {
     case VP_OPT_COUNT: return "count";
     case VP_OPT_SIZE: return "size";
     case VP_OPT_SIZE_LIST: return "size list";
-    case VP_OPT_CHOICE: return "choice";
+    case VP_OPT_CHOICE: return vp_option_is_flag(option) ? "flag" : "choice";
+    case VP_OPT_TEXT: return "text";
     }
     return "?";
 }
@@ -30,7 +36,12 @@ static void describe_number(const struct vp_option *option, double value, char *
 void vp_option_describe(const struct vp_option *option, char *buf, size_t len)
 {
     if (option->type == VP_OPT_CHOICE) {
-        snprintf(buf, len, "one of %s", option->choices);
+        snprintf(buf, len, vp_option_is_flag(option) ? "on or off (--%s alone: on)" : "one of %s",
+                 vp_option_is_flag(option) ? option->name : option->choices);
+        return;
+    }
+    if (option->type == VP_OPT_TEXT) {
+        snprintf(buf, len, "text of 1 to %d bytes", VP_TEXT_LEN - 1);
         return;
     }
     char low[32], high[32];
@@ -56,8 +67,8 @@ static int parse_choice(const struct vp_option *option, const char *text,
     while (*cursor) {
         size_t word_len = strcspn(cursor, "|");
         if (word_len == text_len && strncmp(cursor, text, word_len) == 0 &&
-            word_len < sizeof value->choice_text) {
-            memcpy(value->choice_text, text, word_len + 1);
+            word_len < sizeof value->text) {
+            memcpy(value->text, text, word_len + 1);
             return 0;
         }
         cursor += word_len;
@@ -108,6 +119,11 @@ int vp_option_parse(const struct vp_option *option, const char *text,
         break;
     case VP_OPT_CHOICE:
         status = parse_choice(option, text, &parsed);
+        break;
+    case VP_OPT_TEXT:
+        status = text[0] && strlen(text) < sizeof parsed.text ? 0 : -1;
+        if (status == 0)
+            strcpy(parsed.text, text);
         break;
     }
     if (status == 0 && (option->type == VP_OPT_COUNT || option->type == VP_OPT_SIZE) &&
@@ -164,7 +180,12 @@ uint64_t vp_param_number(const struct vp_params *params, const char *name)
     return require(params, name)->number;
 }
 
-const char *vp_param_choice(const struct vp_params *params, const char *name)
+const char *vp_param_text(const struct vp_params *params, const char *name)
 {
-    return require(params, name)->choice_text;
+    return require(params, name)->text;
+}
+
+bool vp_param_on(const struct vp_params *params, const char *name)
+{
+    return strcmp(require(params, name)->text, "on") == 0;
 }

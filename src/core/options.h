@@ -16,8 +16,12 @@ enum vp_option_type {
     VP_OPT_COUNT,     /* whole number, k/m/g = 10^3/10^6/10^9 */
     VP_OPT_SIZE,      /* bytes, k/m/g/t = powers of 1024 */
     VP_OPT_SIZE_LIST, /* comma-separated sizes; a sweep: one result per value */
-    VP_OPT_CHOICE,    /* one word of a '|'-separated list */
+    VP_OPT_CHOICE,    /* one word of a '|'-separated list; "off|on" is a flag:
+                         --NAME alone means on */
+    VP_OPT_TEXT,      /* free text such as a path, 1 to VP_TEXT_LEN - 1 bytes */
 };
+
+#define VP_TEXT_LEN 1024
 
 struct vp_option {
     const char *name;
@@ -30,7 +34,7 @@ struct vp_option {
 
 struct vp_param_value {
     uint64_t number;          /* COUNT, SIZE; for SIZE_LIST the current sweep point */
-    char choice_text[32];     /* CHOICE */
+    char text[VP_TEXT_LEN];   /* CHOICE, TEXT */
     uint64_t list[VP_MAX_LIST];
     size_t list_len;
     bool given;               /* set from the command line, not a default */
@@ -55,12 +59,16 @@ int vp_params_find(const struct vp_params *params, const char *name);
 
 /* Typed accessors; asking for an option the table lacks is a programming error (abort). */
 uint64_t vp_param_number(const struct vp_params *params, const char *name);
-const char *vp_param_choice(const struct vp_params *params, const char *name);
+const char *vp_param_text(const struct vp_params *params, const char *name);
+/* A flag ("off|on" choice) is on. */
+bool vp_param_on(const struct vp_params *params, const char *name);
+/* An "off|on" choice: given alone on the command line, it means on. */
+bool vp_option_is_flag(const struct vp_option *option);
 
 /* Describes the accepted form of an option ("a size such as 64k or 1g, 4k..64g"). */
 void vp_option_describe(const struct vp_option *option, char *buf, size_t len);
 
-/* Type name for listings: "count", "size", "size list", "choice". */
-const char *vp_option_type_name(enum vp_option_type type);
+/* Type name for listings: "count", "size", "size list", "choice", "flag", "text". */
+const char *vp_option_type_name(const struct vp_option *option);
 
 #endif

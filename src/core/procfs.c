@@ -170,3 +170,39 @@ int vp_parse_pid_stat(const char *text, char *comm, size_t comm_len, uint64_t *c
     *cpu_ticks = utime + stime;
     return 0;
 }
+
+/* Whether mount_point (no trailing slash but for "/") contains path. */
+static int mount_contains(const char *mount_point, const char *path)
+{
+    size_t len = strlen(mount_point);
+    if (strcmp(mount_point, "/") == 0)
+        return path[0] == '/';
+    return strncmp(mount_point, path, len) == 0 && (path[len] == '/' || path[len] == '\0');
+}
+
+int vp_parse_mountinfo(const char *text, const char *path, char *mount_point,
+                       size_t mount_len, char *fstype, size_t fstype_len)
+{
+    size_t best = 0;
+    int found = -1;
+    for (const char *line = text; line && *line; line = next_line(line)) {
+        /* id parent major:minor root mount-point options [optional...] - fstype source */
+        char point[1024], type[64];
+        const char *separator = strstr(line, " - ");
+        const char *newline = strchr(line, '\n');
+        if (!separator || (newline && separator > newline))
+            continue;
+        if (sscanf(line, "%*s %*s %*s %*s %1023s", point) != 1 ||
+            sscanf(separator + 3, "%63s", type) != 1)
+            continue;
+        size_t len = strlen(point);
+        if (!mount_contains(point, path) || len < best || len >= mount_len ||
+            strlen(type) >= fstype_len)
+            continue;
+        best = len;
+        strcpy(mount_point, point);
+        strcpy(fstype, type);
+        found = 0;
+    }
+    return found;
+}

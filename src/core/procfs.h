@@ -38,6 +38,12 @@ int vp_parse_diskstats(const char *text, const char *const *allowed, size_t allo
 /* /proc/PID/stat: command name and utime + stime in ticks. */
 int vp_parse_pid_stat(const char *text, char *comm, size_t comm_len, uint64_t *cpu_ticks);
 
+/* The mount holding path (an absolute, resolved path) in /proc/self/mountinfo text:
+ * the longest mount point that is a prefix of path. Returns 0 and fills the mount
+ * point, the filesystem type and the source, or -1. */
+int vp_parse_mountinfo(const char *text, const char *path, char *mount_point,
+                       size_t mount_len, char *fstype, size_t fstype_len);
+
 /* Reads a whole small file (at most cap - 1 bytes) as a NUL-terminated string.
  * Returns the length, or -1 when it cannot be read. */
 long vp_read_text_file(const char *path, char *buf, size_t cap);

@@ -23,7 +23,7 @@ static void defaults_fill_params(void **state)
     vp_params_init(&params, table, 4);
     assert_int_equal(vp_param_number(&params, "size"), 268435456);
     assert_int_equal(vp_param_number(&params, "passes"), 2);
-    assert_string_equal(vp_param_choice(&params, "mode"), "byte");
+    assert_string_equal(vp_param_text(&params, "mode"), "byte");
     int sweep = vp_params_find(&params, "sizes");
     assert_int_equal(params.values[sweep].list_len, 2);
     assert_int_equal(params.values[sweep].list[1], 1048576);
@@ -44,7 +44,7 @@ static void values_are_validated_with_the_accepted_form(void **state)
     assert_non_null(strstr(err, "one of byte|wide|nt"));
     assert_int_equal(vp_option_parse(&table[2], "by", &value, err, sizeof err), -1);
     assert_int_equal(vp_option_parse(&table[2], "nt", &value, err, sizeof err), 0);
-    assert_string_equal(value.choice_text, "nt");
+    assert_string_equal(value.text, "nt");
     const char *bad_lists[] = { "", ",", "16k,", ",16k", "16k,,1m", "1k", "16k,2g" };
     for (size_t i = 0; i < sizeof bad_lists / sizeof bad_lists[0]; i++)
         assert_int_equal(vp_option_parse(&table[3], bad_lists[i], &value, err, sizeof err), -1);

@@ -1,0 +1,489 @@
+/* disk.*: iozone's six tests (-i0 -i1 -i2) as dd/iozone users know them, measured
+ * honestly. Each job has its own file under --path. Timed separately: open, the I/O
+ * loop, fsync and close; throughput is end to end (what dd reports), io_throughput the
+ * I/O loop alone. Every operation's latency goes into the mergeable histogram and its
+ * completion instant into the engine's op log (stonewalled aggregates). Files are laid
+ * out with incompressible data before any read, dropped from the page cache before
+ * buffered reads, and removed on every exit path unless --keep. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "bench/disk_io.h"
+#include "core/clock.h"
+#include "core/procfs.h"
+#include "core/units.h"
+
+enum disk_test { TEST_WRITE, TEST_REWRITE, TEST_READ, TEST_REREAD, TEST_RANDREAD, TEST_RANDWRITE };
+
+static const struct vp_option disk_options[] = {
+    { "path", VP_OPT_TEXT, ".", 0, 0, NULL,
+      "directory for the jobs' files: any mounted filesystem (local disk, NFS, GPFS...)" },
+    { "size", VP_OPT_SIZE, "64m", 4096, 17592186044416.0, NULL,
+      "bytes per job, a multiple of --bs (the seeds used 10g and 8g)" },
+    { "bs", VP_OPT_SIZE, "64k", 512, 67108864.0, NULL, "bytes per operation (record size)" },
+    { "direct", VP_OPT_CHOICE, "auto", 0, 0, "auto|on|off",
+      "O_DIRECT: auto uses it where the filesystem allows and says so where not" },
+    { "sync", VP_OPT_CHOICE, "off", 0, 0, "off|on", "open with O_SYNC (iozone -+r)" },
+    { "fsync", VP_OPT_CHOICE, "on", 0, 0, "off|on",
+      "writes: fsync before close, inside the timed span (iozone -e)" },
+    { "iodepth", VP_OPT_COUNT, "1", 1, 1024, NULL, "operations in flight (io_uring only)" },
+    { "engine", VP_OPT_CHOICE, "psync", 0, 0, "psync|io_uring",
+      "psync: pread/pwrite; io_uring: liburing with --iodepth" },
+    { "seed", VP_OPT_COUNT, "1", 0, 1e18, NULL, "seed for random offsets and data" },
+    { "verify", VP_OPT_CHOICE, "off", 0, 0, "off|on",
+      "check every block read, and read back every write untimed; a mismatch fails" },
+    { "drop-caches", VP_OPT_CHOICE, "off", 0, 0, "off|on",
+      "also write 1 to /proc/sys/vm/drop_caches before reads (root)" },
+    { "keep", VP_OPT_CHOICE, "off", 0, 0, "off|on",
+      "keep the files, named virtperf-jobN.dat, for --reuse" },
+    { "reuse", VP_OPT_CHOICE, "off", 0, 0, "off|on",
+      "reads: read kept virtperf-jobN.dat files instead of laying out new ones" },
+};
+
+static const struct vp_metric disk_metrics[] = {
+    { "throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+      "size / (open + I/O + fsync + close): the end-to-end rate dd reports" },
+    { "io_throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "size / the I/O loop alone" },
+    { "iops", "ops/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "operations / the I/O loop" },
+    { "latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "seconds per operation (mean; percentiles in its distribution)" },
+    { "open_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "open(2)" },
+    { "io_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the I/O loop" },
+    { "fsync_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "fsync(2) (0 when not done)" },
+    { "close_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "close(2)" },
+};
+
+/* Decided in the parent (validate/setup) and inherited by the forked jobs. */
+static struct {
+    int direct_usable;
+    char fstype[64];
+    char mount_point[1024];
+} probe;
+
+struct disk_state {
+    enum disk_test test;
+    struct disk_file file;
+    uint64_t *order; /* block order for random tests */
+    unsigned rep;
+};
+
+static enum disk_test test_of(const struct vp_job *job);
+
+static void job_file_name(const struct vp_params *params, unsigned job, pid_t owner,
+                          char *buf, size_t len)
+{
+    if (vp_param_on(params, "keep") || vp_param_on(params, "reuse"))
+        snprintf(buf, len, "%s/virtperf-job%u.dat", vp_param_text(params, "path"), job);
+    else
+        snprintf(buf, len, "%s/virtperf-%d-job%u.dat", vp_param_text(params, "path"),
+                 (int)owner, job);
+}
+
+static int is_write_test(enum disk_test test)
+{
+    return test == TEST_WRITE || test == TEST_REWRITE || test == TEST_RANDWRITE;
+}
+
+/* The filesystem holding path, from /proc/self/mountinfo. */
+static void find_filesystem(const char *path)
+{
+    char resolved[PATH_MAX], *mountinfo = malloc(1 << 20);
+    if (!mountinfo)
+        abort();
+    snprintf(probe.fstype, sizeof probe.fstype, "unknown filesystem");
+    snprintf(probe.mount_point, sizeof probe.mount_point, "%s", path);
+    if (realpath(path, resolved) && vp_read_text_file("/proc/self/mountinfo", mountinfo, 1 << 20) >= 0)
+        vp_parse_mountinfo(mountinfo, resolved, probe.mount_point, sizeof probe.mount_point,
+                           probe.fstype, sizeof probe.fstype);
+    free(mountinfo);
+}
+
+/* Whether the filesystem accepts O_DIRECT I/O of bs bytes (some refuse the open, some
+ * the I/O). */
+static int direct_works(const char *path, uint64_t bs)
+{
+    char name[PATH_MAX];
+    snprintf(name, sizeof name, "%s/virtperf-%d-probe.dat", path, (int)getpid());
+    int fd = open(name, O_CREAT | O_TRUNC | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return 0;
+    unlink(name);
+    void *buffer = NULL;
+    int works = posix_memalign(&buffer, 4096, bs) == 0;
+    if (works) {
+        memset(buffer, 0, bs);
+        works = pwrite(fd, buffer, bs, 0) == (ssize_t)bs;
+    }
+    free(buffer);
+    close(fd);
+    return works;
+}
+
+static int disk_validate(const struct vp_params *params, unsigned max_jobs, char *err,
+                         size_t err_len)
+{
+    const char *path = vp_param_text(params, "path");
+    uint64_t size = vp_param_number(params, "size"), bs = vp_param_number(params, "bs");
+    struct stat info;
+    if (stat(path, &info) != 0 || !S_ISDIR(info.st_mode)) {
+        snprintf(err, err_len, "--path %s: %s; accepted: an existing directory", path,
+                 errno == ENOENT || errno == ENOTDIR ? "no such directory" : "not a directory");
+        return -1;
+    }
+    find_filesystem(path);
+    if (access(path, W_OK) != 0) {
+        snprintf(err, err_len, "--path %s (%s): not writable: %s", path, probe.fstype,
+                 strerror(errno));
+        return -1;
+    }
+    if (size % bs != 0) {
+        snprintf(err, err_len, "--size %llu is not a multiple of --bs %llu",
+                 (unsigned long long)size, (unsigned long long)bs);
+        return -1;
+    }
+    if (vp_param_number(params, "iodepth") > 1 &&
+        strcmp(vp_param_text(params, "engine"), "io_uring") != 0) {
+        snprintf(err, err_len, "--iodepth above 1 needs --engine=io_uring (psync does one "
+                 "operation at a time)");
+        return -1;
+    }
+    if (strcmp(vp_param_text(params, "engine"), "io_uring") == 0 &&
+        disk_io_uring_check(err, err_len) != 0)
+        return -1;
+    struct statvfs space;
+    if (statvfs(path, &space) == 0 && !vp_param_on(params, "reuse")) {
+        double free_bytes = (double)space.f_bavail * (double)space.f_frsize;
+        double needed = (double)size * max_jobs * 1.02 + 16.0 * 1048576;
+        if (free_bytes < needed) {
+            char want[32], have[32], each[32];
+            vp_format_bytes(needed, want, sizeof want);
+            vp_format_bytes(free_bytes, have, sizeof have);
+            vp_format_bytes((double)size, each, sizeof each);
+            snprintf(err, err_len, "--path %s (%s): needs %s for %u jobs x %s, %s free",
+                     path, probe.fstype, want, max_jobs, each, have);
+            return -1;
+        }
+    }
+    probe.direct_usable = strcmp(vp_param_text(params, "direct"), "off") != 0 &&
+                          direct_works(path, bs);
+    if (strcmp(vp_param_text(params, "direct"), "on") == 0 && !probe.direct_usable) {
+        snprintf(err, err_len, "--direct=on: %s at %s refuses O_DIRECT for %llu-byte "
+                 "operations; accepted there: --direct=auto or --direct=off", probe.fstype,
+                 probe.mount_point, (unsigned long long)bs);
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t disk_ops_per_rep(const struct vp_params *params)
+{
+    return vp_param_number(params, "size") / vp_param_number(params, "bs");
+}
+
+static struct disk_options options_of(const struct vp_job *job)
+{
+    const struct vp_params *params = job->params;
+    return (struct disk_options){
+        .size = vp_param_number(params, "size"),
+        .bs = vp_param_number(params, "bs"),
+        .direct = probe.direct_usable,
+        .sync = vp_param_on(params, "sync"),
+        .fsync = vp_param_on(params, "fsync"),
+        .iodepth = (unsigned)vp_param_number(params, "iodepth"),
+        .io_uring = strcmp(vp_param_text(params, "engine"), "io_uring") == 0,
+        .verify = vp_param_on(params, "verify"),
+        .seed = vp_param_number(params, "seed") * 1000003 + job->index,
+    };
+}
+
+/* Block order: sequential, or a seeded random permutation (every block once). */
+static uint64_t *block_order(uint64_t blocks, uint64_t seed, int random)
+{
+    uint64_t *order = malloc(blocks * sizeof *order);
+    if (!order)
+        abort();
+    for (uint64_t i = 0; i < blocks; i++)
+        order[i] = i;
+    uint64_t state = seed | 1;
+    for (uint64_t i = blocks - 1; random && i > 0; i--) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        uint64_t j = state % (i + 1);
+        uint64_t swap = order[i];
+        order[i] = order[j];
+        order[j] = swap;
+    }
+    return order;
+}
+
+static int drop_caches_if_asked(struct vp_job *job, struct disk_state *state)
+{
+    if (disk_file_drop_cache(&state->file, job->error, sizeof job->error) != 0)
+        return -1;
+    if (vp_param_on(job->params, "drop-caches")) {
+        int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || write(fd, "1", 1) != 1) {
+            snprintf(job->error, sizeof job->error,
+                     "--drop-caches: cannot write /proc/sys/vm/drop_caches: %s (needs root)",
+                     strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        close(fd);
+    }
+    return 0;
+}
+
+static int disk_prepare(struct vp_job *job)
+{
+    struct disk_state *state = calloc(1, sizeof *state);
+    if (!state)
+        abort();
+    job->state = state;
+    state->test = test_of(job);
+    char name[PATH_MAX];
+    job_file_name(job->params, job->index, getppid(), name, sizeof name);
+    struct disk_options options = options_of(job);
+    job->op_bytes = options.bs;
+    if (disk_file_init(&state->file, name, &options, job->error, sizeof job->error) != 0)
+        return -1;
+    int random = state->test == TEST_RANDREAD || state->test == TEST_RANDWRITE;
+    state->order = block_order(options.size / options.bs, options.seed, random);
+    if (state->test == TEST_WRITE) {
+        unlink(name);
+        return 0;
+    }
+    if (!(vp_param_on(job->params, "reuse") && !is_write_test(state->test)) &&
+        disk_file_layout(&state->file, job->error, sizeof job->error) != 0)
+        return -1;
+    if (is_write_test(state->test))
+        return 0;
+    if (drop_caches_if_asked(job, state) != 0)
+        return -1;
+    if (state->test == TEST_REREAD) { /* reread: the second read of a file just read */
+        struct disk_timing ignored;
+        return disk_file_run(&state->file, DISK_READ, state->order, 0, NULL, NULL, &ignored,
+                             job->error, sizeof job->error);
+    }
+    return 0;
+}
+
+static int disk_measure(struct vp_job *job, double *values)
+{
+    struct disk_state *state = job->state;
+    /* Rewrites carry a new generation each time, so a verify proves this pass landed. */
+    unsigned generation = state->test == TEST_REWRITE || state->test == TEST_RANDWRITE
+                              ? state->rep + 1 : 0;
+    enum disk_direction direction = is_write_test(state->test) ? DISK_WRITE : DISK_READ;
+    struct disk_timing timing;
+    if (disk_file_run(&state->file, direction, state->order, generation, job->histogram, job,
+                      &timing, job->error, sizeof job->error) != 0)
+        return -1;
+    double size = (double)state->file.options.size;
+    double ops = (double)(state->file.options.size / state->file.options.bs);
+    double total = timing.open_s + timing.io_s + timing.fsync_s + timing.close_s;
+    values[0] = size / total;
+    values[1] = size / timing.io_s;
+    values[2] = ops / timing.io_s;
+    values[3] = timing.op_sum_s / ops;
+    values[4] = timing.open_s;
+    values[5] = timing.io_s;
+    values[6] = timing.fsync_s;
+    values[7] = timing.close_s;
+    return 0;
+}
+
+static int disk_after_rep(struct vp_job *job)
+{
+    struct disk_state *state = job->state;
+    unsigned generation = state->test == TEST_REWRITE || state->test == TEST_RANDWRITE
+                              ? state->rep + 1 : 0;
+    state->rep++;
+    if (is_write_test(state->test) && state->file.options.verify &&
+        disk_file_verify(&state->file, generation, job->error, sizeof job->error) != 0)
+        return -1;
+    if (state->test == TEST_WRITE && !vp_param_on(job->params, "keep"))
+        unlink(state->file.name); /* the next repetition is a first write again */
+    if (state->test == TEST_READ || state->test == TEST_RANDREAD)
+        return drop_caches_if_asked(job, state);
+    return 0;
+}
+
+static void disk_release(struct vp_job *job)
+{
+    struct disk_state *state = job->state;
+    free(state->order);
+    disk_file_free(&state->file);
+    free(state);
+}
+
+static void disk_teardown(const struct vp_params *params, unsigned jobs)
+{
+    if (vp_param_on(params, "keep") || vp_param_on(params, "reuse"))
+        return;
+    for (unsigned job = 0; job < jobs; job++) {
+        char name[PATH_MAX];
+        job_file_name(params, job, getpid(), name, sizeof name);
+        unlink(name);
+    }
+}
+
+/* The whole block device under path ("vda" for a filesystem on /dev/vda1), or "" when
+ * the filesystem has none (tmpfs, NFS, FUSE). */
+static void device_of(const char *path, char *name, size_t len)
+{
+    struct stat info;
+    char link[64], resolved[PATH_MAX];
+    name[0] = '\0';
+    if (stat(path, &info) != 0 || major(info.st_dev) == 0)
+        return;
+    snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(info.st_dev), minor(info.st_dev));
+    if (!realpath(link, resolved))
+        return;
+    char partition[PATH_MAX + 16];
+    snprintf(partition, sizeof partition, "%s/partition", resolved);
+    if (access(partition, F_OK) == 0)
+        *strrchr(resolved, '/') = '\0'; /* a partition: its disk is the parent */
+    snprintf(name, len, "%s", strrchr(resolved, '/') + 1);
+}
+
+/* Bytes a rate column moved: the sum of rate x sample interval. */
+static double integrate(const json_t *monitor, const char *column)
+{
+    const json_t *series = json_object_get(monitor, "series");
+    const json_t *times = json_object_get(series, "t"), *rates = json_object_get(series, column);
+    double total = 0, previous = 0;
+    for (size_t i = 0; i < json_array_size(times) && i < json_array_size(rates); i++) {
+        double at = json_number_value(json_array_get(times, i));
+        total += json_number_value(json_array_get(rates, i)) * (at - previous);
+        previous = at;
+    }
+    return total;
+}
+
+static void add_warning(json_t *result, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void add_warning(json_t *result, const char *format, ...)
+{
+    char line[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(line, sizeof line, format, args);
+    va_end(args);
+    json_t *warnings = json_object_get(result, "warnings");
+    if (!warnings) {
+        warnings = json_array();
+        json_object_set_new(result, "warnings", warnings);
+    }
+    json_array_append_new(warnings, json_string(line));
+}
+
+/* Puts the device's own counters beside the benchmark's figures and flags what they
+ * cannot explain: reads the device never saw were served from a cache. */
+static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
+{
+    const char *path = vp_param_text(params, "path");
+    if (strcmp(vp_param_text(params, "direct"), "off") != 0 && !probe.direct_usable)
+        add_warning(result, "O_DIRECT refused by %s at %s: buffered I/O, page cache dropped "
+                    "before reads", probe.fstype, probe.mount_point);
+    char device[64], column[128];
+    device_of(path, device, sizeof device);
+    const json_t *monitor = json_object_get(result, "monitor");
+    snprintf(column, sizeof column, "disk.%s.read", device);
+    if (!device[0] || !json_object_get(json_object_get(monitor, "series"), column)) {
+        add_warning(result, "no block device counters for %s at %s: reads may be served "
+                    "from memory and cannot be checked", probe.fstype, probe.mount_point);
+        return;
+    }
+    double read_bytes = integrate(monitor, column);
+    snprintf(column, sizeof column, "disk.%s.write", device);
+    double write_bytes = integrate(monitor, column);
+    snprintf(column, sizeof column, "disk.%s.util", device);
+    double util = json_number_value(json_object_get(
+        json_object_get(json_object_get(monitor, "summary"), column), "mean"));
+    json_object_set_new(result, "device",
+                        json_pack("{s:s,s:s,s:s,s:f,s:f,s:f}", "name", device, "fstype",
+                                  probe.fstype, "mount", probe.mount_point, "read_bytes",
+                                  read_bytes, "write_bytes", write_bytes, "util_mean", util));
+    const char *bench = json_string_value(json_object_get(result, "bench"));
+    double read_by_jobs = (double)vp_param_number(params, "size") * jobs *
+                          (double)json_integer_value(json_object_get(result, "reps"));
+    if (strstr(bench, "read") && read_bytes < 0.5 * read_by_jobs) {
+        char jobs_read[32], device_read[32];
+        vp_format_bytes(read_by_jobs, jobs_read, sizeof jobs_read);
+        vp_format_bytes(read_bytes, device_read, sizeof device_read);
+        add_warning(result, "served from cache: the jobs read %s but device %s read %s",
+                    jobs_read, device, device_read);
+    }
+}
+
+#define DISK_DESCRIPTION(what)                                                              \
+    what " Each job has its own file under --path. Timed separately: open, the I/O loop, "  \
+    "fsync (writes, --fsync=on) and close; throughput is end to end (dd's figure), "        \
+    "io_throughput the I/O loop alone. Per-operation latencies form a mergeable histogram " \
+    "(p50..p99.99, max). stonewall_throughput counts bytes done while every job ran; "      \
+    "span_throughput all bytes over first start..last done. Files are removed afterwards "  \
+    "unless --keep."
+
+#define DISK_BENCH(symbol, bench_name, bench_summary, what)                                 \
+    const struct vp_bench symbol = {                                                        \
+        .name = bench_name,                                                                 \
+        .summary = bench_summary,                                                           \
+        .description = DISK_DESCRIPTION(what),                                              \
+        .options = disk_options,                                                            \
+        .option_count = sizeof disk_options / sizeof disk_options[0],                       \
+        .metrics = disk_metrics,                                                            \
+        .metric_count = sizeof disk_metrics / sizeof disk_metrics[0],                       \
+        .distribution_metric = "latency",                                                   \
+        .ops_per_rep = disk_ops_per_rep,                                                    \
+        .validate = disk_validate,                                                          \
+        .prepare = disk_prepare,                                                            \
+        .measure = disk_measure,                                                            \
+        .after_rep = disk_after_rep,                                                        \
+        .release = disk_release,                                                            \
+        .annotate = disk_annotate,                                                          \
+        .teardown = disk_teardown,                                                          \
+    }
+
+DISK_BENCH(vp_bench_disk_write, "disk.write", "first (allocating) sequential write per job",
+           "Creates each file and writes it sequentially (iozone -i0 write); the file is "
+           "deleted after each repetition so every repetition allocates.");
+DISK_BENCH(vp_bench_disk_rewrite, "disk.rewrite", "sequential overwrite of an existing file",
+           "Overwrites a fully laid-out file sequentially (iozone -i0 rewrite).");
+DISK_BENCH(vp_bench_disk_read, "disk.read", "sequential read, page cache dropped first",
+           "Reads a file laid out with incompressible data, dropped from the page cache "
+           "before every repetition (iozone -i1 read).");
+DISK_BENCH(vp_bench_disk_reread, "disk.reread", "sequential read of a file just read",
+           "Reads a file that was just read (iozone -i1 reread): what caches give.");
+DISK_BENCH(vp_bench_disk_randread, "disk.randread", "random-order reads of every block",
+           "Reads every --bs block once in a seeded random order (iozone -i2 random read).");
+DISK_BENCH(vp_bench_disk_randwrite, "disk.randwrite", "random-order overwrite of every block",
+           "Overwrites every --bs block once in a seeded random order (iozone -i2 random "
+           "write).");
+
+static enum disk_test test_of(const struct vp_job *job)
+{
+    static const struct { const struct vp_bench *bench; enum disk_test test; } tests[] = {
+        { &vp_bench_disk_write, TEST_WRITE }, { &vp_bench_disk_rewrite, TEST_REWRITE },
+        { &vp_bench_disk_read, TEST_READ }, { &vp_bench_disk_reread, TEST_REREAD },
+        { &vp_bench_disk_randread, TEST_RANDREAD }, { &vp_bench_disk_randwrite, TEST_RANDWRITE },
+    };
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (tests[i].bench == job->bench)
+            return tests[i].test;
+    abort();
+}

@@ -1,0 +1,59 @@
+/* File I/O for the disk benchmarks: incompressible, per-block-unique data; sequential or
+ * ordered block I/O through pread/pwrite or io_uring; per-operation timing into the
+ * histogram and the engine's op log; layout, cache dropping and read-back checks. */
+#ifndef VP_DISK_IO_H
+#define VP_DISK_IO_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/bench.h"
+
+enum disk_direction { DISK_READ, DISK_WRITE };
+
+struct disk_options {
+    uint64_t size, bs, seed;
+    unsigned iodepth;
+    int direct, sync, fsync, io_uring, verify;
+};
+
+struct disk_file {
+    char name[PATH_MAX];
+    struct disk_options options;
+    unsigned char *pattern;  /* bs random bytes: the body of every block */
+    unsigned char *buffers;  /* iodepth aligned buffers of bs bytes */
+    unsigned char *expected; /* one block as it should read back */
+};
+
+/* Seconds spent in each timed part of one pass over the file. */
+struct disk_timing {
+    double open_s, io_s, fsync_s, close_s;
+    double op_sum_s; /* sum of the operations' latencies */
+};
+
+int disk_file_init(struct disk_file *file, const char *name, const struct disk_options *options,
+                   char *err, size_t err_len);
+void disk_file_free(struct disk_file *file);
+
+/* Writes the whole file (generation 0) untimed, syncs and closes it. */
+int disk_file_layout(struct disk_file *file, char *err, size_t err_len);
+/* Flushes the file and drops its pages from the page cache. */
+int disk_file_drop_cache(struct disk_file *file, char *err, size_t err_len);
+
+/* One timed pass: opens (creating on write), does size/bs operations on the blocks in
+ * order[], fsyncs writes when asked, closes. Records each operation's latency into
+ * histogram and its completion into job's op log when they are not NULL. With verify,
+ * checks every block read against what generation wrote. */
+int disk_file_run(struct disk_file *file, enum disk_direction direction, const uint64_t *order,
+                  unsigned generation, struct vp_histogram *histogram, struct vp_job *job,
+                  struct disk_timing *timing, char *err, size_t err_len);
+
+/* Reads the whole file back untimed; -1 with the first bad offset when a block does not
+ * hold what generation wrote. */
+int disk_file_verify(struct disk_file *file, unsigned generation, char *err, size_t err_len);
+
+/* 0 when --engine=io_uring can work here, else -1 and why. */
+int disk_io_uring_check(char *err, size_t err_len);
+
+#endif
