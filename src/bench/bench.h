@@ -62,6 +62,7 @@ struct vp_bench {
     const struct vp_metric *metrics;
     size_t metric_count;
     bool uses_duration;       /* honours --duration */
+    bool in_quick_suite;      /* run by a plain `virtperf run` (and `make run`) */
     const char *sweep_option; /* a VP_OPT_SIZE_LIST option giving one result per value */
     const char *sweep_param;  /* the name each point's single value is stored under */
     const char *distribution_metric; /* the metric whose per-op histogram is kept */

@@ -87,6 +87,7 @@ static int cpu_measure(struct vp_job *job, double *values)
 
 const struct vp_bench vp_bench_cpu = {
     .name = "cpu",
+    .in_quick_suite = true,
     .summary = "verified integer + floating-point work per job (ops/s)",
     .description =
         "Each job runs --ops iterations, in 1M-op chunks, of a dependent integer "

@@ -246,11 +246,14 @@ int disk_file_run(struct disk_file *file, enum disk_direction direction, const u
         status = run_psync(file, fd, direction, order, generation, histogram, job,
                            &timing->op_sum_s, err, err_len);
     int64_t io_end = vp_now_ns();
-    if (status == 0 && direction == DISK_WRITE && file->options.fsync && fsync(fd) != 0) {
-        snprintf(err, err_len, "fsync %s: %s", file->name, strerror(errno));
-        status = -1;
+    int64_t synced = io_end;
+    if (status == 0 && direction == DISK_WRITE && file->options.fsync) {
+        if (fsync(fd) != 0) {
+            snprintf(err, err_len, "fsync %s: %s", file->name, strerror(errno));
+            status = -1;
+        }
+        synced = vp_now_ns();
     }
-    int64_t synced = vp_now_ns();
     if (close(fd) != 0 && status == 0) {
         snprintf(err, err_len, "close %s: %s", file->name, strerror(errno));
         status = -1;

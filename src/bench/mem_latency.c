@@ -133,6 +133,7 @@ static void latency_release(struct vp_job *job)
 
 const struct vp_bench vp_bench_mem_latency = {
     .name = "mem.latency",
+    .in_quick_suite = true,
     .summary = "dependent-load latency over a random cycle, per working-set size (s)",
     .description =
         "Each job links 64-byte lines of a --sizes buffer into one random cycle "

@@ -149,6 +149,7 @@ static void stream_release(struct vp_job *job)
 
 const struct vp_bench vp_bench_mem_stream = {
     .name = "mem.stream",
+    .in_quick_suite = true,
     .summary = "STREAM copy/scale/add/triad bandwidth per job (B/s)",
     .description =
         "Three arrays of --size bytes per job, first-touched by the pinned job. Each "

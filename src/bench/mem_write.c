@@ -142,6 +142,7 @@ static int write_measure(struct vp_job *job, double *values)
 
 const struct vp_bench vp_bench_mem_write = {
     .name = "mem.write",
+    .in_quick_suite = true,
     .summary = "write a buffer N times, byte by byte or wide (seed 000's memory test)",
     .description =
         "Each job maps --size of fresh memory. first_touch times one store per page (the "

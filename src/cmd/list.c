@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/presets.h"
 #include "cmd/common.h"
 #include "core/result.h"
 
@@ -56,6 +57,17 @@ int cmd_list(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < vp_bench_count; i++)
-        printf("%-14s %s\n", vp_benches[i]->name, vp_benches[i]->summary);
+        printf("%-14s %s%s\n", vp_benches[i]->name, vp_benches[i]->summary,
+               vp_benches[i]->in_quick_suite ? "  [quick suite]" : "");
+    printf("\npresets (virtperf run PRESET; given options override the preset's):\n");
+    for (size_t i = 0; i < vp_preset_count; i++) {
+        const struct vp_preset *preset = &vp_presets[i];
+        printf("%-14s %s\n%-14s", preset->name, preset->summary, "");
+        for (size_t b = 0; preset->benches[b]; b++)
+            printf(" %s", preset->benches[b]);
+        for (size_t o = 0; preset->options[o].name; o++)
+            printf(" --%s=%s", preset->options[o].name, preset->options[o].value);
+        printf("\n");
+    }
     return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/presets.h"
 #include "cmd/common.h"
 #include "core/engine.h"
 #include "core/sysinfo.h"
@@ -21,9 +22,10 @@
 static const char run_usage[] =
     "usage: virtperf run [BENCH...] [options] [--BENCH-OPTION=VALUE...]\n"
     "\n"
-    "Runs each BENCH (a name such as mem.stream, or a family such as mem; none: the quick\n"
-    "suite of every benchmark) at every job count of --jobs, stores each result and prints\n"
-    "a table. 'virtperf list BENCH' shows a benchmark's own options.\n"
+    "Runs each BENCH (a name such as mem.stream, a family such as mem or disk, a preset\n"
+    "such as dd or iozone; none: the quick suite of cpu and memory benchmarks) at every job\n"
+    "count of --jobs, stores each result and prints a table. 'virtperf list BENCH' shows a\n"
+    "benchmark's own options; 'virtperf list' the presets.\n"
     "\n"
     "  --jobs SPEC        job counts: 4, 1,2,4 or 1..8 (a list is a sweep)  [1]\n"
     "  --pin SPEC         none | compact | spread | CPU list such as 0,2,4-6  [none]\n"
@@ -89,9 +91,30 @@ static unsigned parse_whole(const char *flag, const char *text, unsigned min, un
     return (unsigned)value;
 }
 
+/* A preset's options go before the user's, so the user's override them. */
+static void apply_preset(struct run_request *request, const struct vp_preset *preset)
+{
+    size_t added = 0;
+    while (preset->options[added].name)
+        added++;
+    if (request->given_count + added > MAX_GIVEN_OPTIONS)
+        vp_usage_error("run: too many benchmark options (at most %d)", MAX_GIVEN_OPTIONS);
+    memmove(request->given + added, request->given, request->given_count * sizeof *request->given);
+    for (size_t i = 0; i < added; i++)
+        request->given[i] = (struct given_option){ preset->options[i].name, preset->options[i].value };
+    request->given_count += added;
+    for (size_t b = 0; preset->benches[b] && request->bench_count < MAX_SELECTED; b++)
+        request->benches[request->bench_count++] = vp_bench_find(preset->benches[b]);
+}
+
 static void select_benches(struct run_request *request, int count, char **words)
 {
     for (int i = 0; i < count; i++) {
+        const struct vp_preset *preset = vp_preset_find(words[i]);
+        if (preset) {
+            apply_preset(request, preset);
+            continue;
+        }
         size_t before = request->bench_count;
         size_t word_len = strlen(words[i]);
         for (size_t b = 0; b < vp_bench_count; b++) {
@@ -106,13 +129,14 @@ static void select_benches(struct run_request *request, int count, char **words)
                 strncat(known, b ? ", " : "", sizeof known - strlen(known) - 1);
                 strncat(known, vp_benches[b]->name, sizeof known - strlen(known) - 1);
             }
-            vp_usage_error("unknown benchmark '%s'; accepted: %s, or a family such as mem",
-                           words[i], known);
+            vp_usage_error("unknown benchmark '%s'; accepted: %s, a family such as mem, or "
+                           "a preset (dd, iozone)", words[i], known);
         }
     }
     if (request->bench_count == 0)
         for (size_t b = 0; b < vp_bench_count; b++)
-            request->benches[request->bench_count++] = vp_benches[b];
+            if (vp_benches[b]->in_quick_suite)
+                request->benches[request->bench_count++] = vp_benches[b];
 }
 
 static void parse_request(struct run_request *request, int argc, char **argv)

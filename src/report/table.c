@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "core/options.h"
 #include "core/units.h"
 
 static const char *string_at(const json_t *object, const char *key)
@@ -19,7 +20,33 @@ static double number_at(const json_t *object, const char *key)
     return json_is_number(value) ? json_number_value(value) : NAN;
 }
 
-/* "size=256 MiB passes=2 mode=byte", sizes in binary units where the bench says so. */
+/* The option of a known bench stored under key (a sweep option under its point name). */
+static const struct vp_option *option_for(const struct vp_bench *bench, const char *key)
+{
+    for (size_t i = 0; bench && i < bench->option_count; i++) {
+        const struct vp_option *option = &bench->options[i];
+        const char *stored = option->type == VP_OPT_SIZE_LIST ? bench->sweep_param : option->name;
+        if (strcmp(stored, key) == 0)
+            return option;
+    }
+    return NULL;
+}
+
+/* Whether value is the option's default (sweep points are always shown). */
+static int is_default(const struct vp_option *option, const json_t *value)
+{
+    struct vp_param_value parsed;
+    char err[VP_ERROR_LEN];
+    if (!option || option->type == VP_OPT_SIZE_LIST ||
+        vp_option_parse(option, option->default_text, &parsed, err, sizeof err) != 0)
+        return 0;
+    if (json_is_string(value))
+        return strcmp(parsed.text, json_string_value(value)) == 0;
+    return json_is_integer(value) && (uint64_t)json_integer_value(value) == parsed.number;
+}
+
+/* "size=256 MiB passes=200": the params that differ from the defaults, sizes in binary
+ * units where the bench says so. */
 static void describe_params(const json_t *result, char *buf, size_t len)
 {
     const struct vp_bench *bench = vp_bench_find(string_at(result, "bench"));
@@ -28,17 +55,13 @@ static void describe_params(const json_t *result, char *buf, size_t len)
     const json_t *value;
     buf[0] = '\0';
     json_object_foreach((json_t *)json_object_get(result, "params"), key, value) {
-        char text[64];
-        int is_size = 0;
-        for (size_t i = 0; bench && i < bench->option_count; i++) {
-            const struct vp_option *option = &bench->options[i];
-            const char *stored = option->type == VP_OPT_SIZE_LIST ? bench->sweep_param : option->name;
-            if (strcmp(stored, key) == 0)
-                is_size = option->type == VP_OPT_SIZE || option->type == VP_OPT_SIZE_LIST;
-        }
+        const struct vp_option *option = option_for(bench, key);
+        if (is_default(option, value))
+            continue;
+        char text[VP_TEXT_LEN];
         if (json_is_string(value))
             snprintf(text, sizeof text, "%s", json_string_value(value));
-        else if (is_size)
+        else if (option && (option->type == VP_OPT_SIZE || option->type == VP_OPT_SIZE_LIST))
             vp_format_bytes(json_number_value(value), text, sizeof text);
         else
             snprintf(text, sizeof text, "%.10g", json_number_value(value));
@@ -49,9 +72,38 @@ static void describe_params(const json_t *result, char *buf, size_t len)
     }
 }
 
+static void print_distribution(FILE *out, const char *name, const json_t *distribution)
+{
+    static const char *const keys[] = { "p50", "p90", "p99", "p99.9", "p99.99", "max" };
+    fprintf(out, "  %-20s", name);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        char value[32];
+        vp_format_seconds(number_at(distribution, keys[i]), value, sizeof value);
+        fprintf(out, " %s %s", keys[i], value);
+    }
+    fprintf(out, "  (%lld ops)\n", (long long)json_integer_value(json_object_get(distribution, "count")));
+}
+
+static void print_annotations(FILE *out, const json_t *result)
+{
+    const json_t *device = json_object_get(result, "device");
+    if (device) {
+        char read[32], written[32];
+        vp_format_bytes(number_at(device, "read_bytes"), read, sizeof read);
+        vp_format_bytes(number_at(device, "write_bytes"), written, sizeof written);
+        fprintf(out, "  device %s (%s at %s): read %s, written %s, util %.1f%%\n",
+                string_at(device, "name"), string_at(device, "fstype"), string_at(device, "mount"),
+                read, written, number_at(device, "util_mean"));
+    }
+    size_t i;
+    const json_t *line;
+    json_array_foreach(json_object_get(result, "warnings"), i, line)
+        fprintf(out, "  warning: %s\n", json_string_value(line));
+}
+
 static void print_metrics(FILE *out, const json_t *metrics)
 {
-    fprintf(out, "  %-12s %14s %8s %14s %14s  %s\n", "metric", "mean", "cv", "min", "max",
+    fprintf(out, "  %-20s %14s %8s %14s %14s  %s\n", "metric", "mean", "cv", "min", "max",
                  "n, better");
     const char *name;
     const json_t *metric;
@@ -64,9 +116,17 @@ static void print_metrics(FILE *out, const json_t *metrics)
         double mean_value = number_at(metric, "mean");
         snprintf(cv, sizeof cv, "%.1f%%",
                  mean_value != 0 ? 100 * number_at(metric, "stddev") / fabs(mean_value) : 0.0);
-        fprintf(out, "  %-12s %14s %8s %14s %14s  %lld, %s\n", name, mean, cv, low, high,
+        fprintf(out, "  %-20s %14s %8s %14s %14s  %lld, %s\n", name, mean, cv, low, high,
                 (long long)json_integer_value(json_object_get(metric, "n")),
                 string_at(metric, "better"));
+    }
+    json_object_foreach((json_t *)metrics, name, metric) {
+        const json_t *distribution = json_object_get(metric, "distribution");
+        if (distribution) {
+            char label[64];
+            snprintf(label, sizeof label, "%s per op", name);
+            print_distribution(out, label, distribution);
+        }
     }
 }
 
@@ -133,5 +193,6 @@ void vp_print_result(FILE *out, const json_t *result)
     print_per_job(out, json_object_get(result, "per_job"), metrics);
     if (json_object_get(result, "monitor"))
         print_monitor(out, json_object_get(result, "monitor"));
+    print_annotations(out, result);
     fputc('\n', out);
 }

@@ -5,10 +5,12 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/bench.h"
 #include "core/engine.h"
+#include "core/histogram.h"
 #include "core/stats.h"
 
 #define MAX_NAME 64
@@ -152,6 +154,64 @@ static int check_metric_values(struct checker *checker, const json_t *metric, co
     return 0;
 }
 
+/* A latency histogram: sorted, in-range buckets whose counts add up to count, and
+ * statistics that agree with them. */
+static int check_distribution(struct checker *checker, const json_t *distribution,
+                              const char *path)
+{
+    char at[300];
+    snprintf(at, sizeof at, "%s.distribution", path);
+    if (!json_is_object(distribution))
+        return fail(checker, "%s: accepted: an object", at);
+    if (check_integer(checker, distribution, at, "sub_bucket_bits", VP_HISTOGRAM_SUB_BITS,
+                      VP_HISTOGRAM_SUB_BITS, 1) != 0 ||
+        check_integer(checker, distribution, at, "count", 0, (json_int_t)1 << 62, 1) != 0)
+        return -1;
+    static const char *const stats[] = { "min", "max", "mean", "stddev", "p50", "p90", "p99",
+                                          "p99.9", "p99.99" };
+    for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++)
+        if (check_number(checker, distribution, at, stats[i], 0, 1e9, 1) != 0)
+            return -1;
+    const json_t *buckets = json_object_get(distribution, "buckets");
+    if (!json_is_array(buckets) || json_array_size(buckets) > VP_HISTOGRAM_BUCKETS)
+        return fail(checker, "%s.buckets: accepted: an array of at most %d [index, count] pairs",
+                    at, VP_HISTOGRAM_BUCKETS);
+    json_int_t previous = -1, total = 0;
+    size_t i;
+    const json_t *pair;
+    json_array_foreach(buckets, i, pair) {
+        const json_t *index = json_array_get(pair, 0), *count = json_array_get(pair, 1);
+        if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(index) ||
+            !json_is_integer(count) || json_integer_value(index) <= previous ||
+            json_integer_value(index) >= VP_HISTOGRAM_BUCKETS || json_integer_value(count) < 1 ||
+            json_integer_value(count) > ((json_int_t)1 << 62) - total)
+            return fail(checker, "%s.buckets[%zu]: accepted: [index, count], indexes rising "
+                        "below %d, counts of at least 1", at, i, VP_HISTOGRAM_BUCKETS);
+        previous = json_integer_value(index);
+        total += json_integer_value(count);
+    }
+    if (total != json_integer_value(json_object_get(distribution, "count")))
+        return fail(checker, "%s.count: does not match its buckets (%lld)", at, (long long)total);
+    struct vp_histogram *histogram = malloc(sizeof *histogram);
+    if (!histogram)
+        abort();
+    vp_histogram_from_json(distribution, histogram);
+    json_t *derived = vp_histogram_json(histogram);
+    free(histogram);
+    static const char *const percentiles[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+    for (size_t p = 0; p < sizeof percentiles / sizeof percentiles[0]; p++) {
+        double want = json_number_value(json_object_get(derived, percentiles[p]));
+        double got = json_number_value(json_object_get(distribution, percentiles[p]));
+        if (fabs(got - want) > 1e-9 * fmax(want, 1e-9)) {
+            json_decref(derived);
+            return fail(checker, "%s.%s: does not match its buckets (want %.17g)", at,
+                        percentiles[p], want);
+        }
+    }
+    json_decref(derived);
+    return 0;
+}
+
 static int check_metrics(struct checker *checker, const json_t *metrics, const char *path,
                          int with_definitions)
 {
@@ -176,7 +236,43 @@ static int check_metrics(struct checker *checker, const json_t *metrics, const c
             return -1;
         if (check_metric_values(checker, metric, at) != 0)
             return -1;
+        const json_t *distribution = json_object_get(metric, "distribution");
+        if (distribution && check_distribution(checker, distribution, at) != 0)
+            return -1;
     }
+    return 0;
+}
+
+/* Warnings: short lines; device: the block device's counters beside the figures. */
+static int check_annotations(struct checker *checker, const json_t *result, const char *path)
+{
+    const json_t *warnings = json_object_get(result, "warnings");
+    if (warnings) {
+        if (!json_is_array(warnings) || json_array_size(warnings) > 64)
+            return fail(checker, "%s.warnings: accepted: an array of at most 64 strings", path);
+        size_t i;
+        const json_t *line;
+        json_array_foreach(warnings, i, line) {
+            if (!json_is_string(line) || json_string_length(line) > MAX_TEXT ||
+                strlen(json_string_value(line)) != json_string_length(line))
+                return fail(checker, "%s.warnings[%zu]: accepted: a string of at most %d bytes",
+                            path, i, MAX_TEXT);
+        }
+    }
+    const json_t *device = json_object_get(result, "device");
+    if (!device)
+        return 0;
+    char at[256];
+    snprintf(at, sizeof at, "%s.device", path);
+    if (!json_is_object(device))
+        return fail(checker, "%s: accepted: an object", at);
+    if (check_string(checker, device, at, "name", MAX_NAME, 1) != 0 ||
+        check_string(checker, device, at, "fstype", MAX_NAME, 1) != 0 ||
+        check_string(checker, device, at, "mount", MAX_TEXT, 1) != 0 ||
+        check_number(checker, device, at, "read_bytes", 0, 1e300, 1) != 0 ||
+        check_number(checker, device, at, "write_bytes", 0, 1e300, 1) != 0 ||
+        check_number(checker, device, at, "util_mean", 0, 100, 1) != 0)
+        return -1;
     return 0;
 }
 
@@ -333,7 +429,7 @@ int vp_result_validate(const json_t *result, const char *path, char *err, size_t
     const json_t *timing = json_object_get(result, "timing");
     if ((ok || timing) && check_timing(&checker, timing, path) != 0)
         return -1;
-    return 0;
+    return check_annotations(&checker, result, path);
 }
 
 int vp_document_validate(const json_t *document, char *err, size_t err_len)

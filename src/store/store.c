@@ -75,6 +75,14 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
 
     "CREATE INDEX results_by_run ON results(run_id, seq);"
     "CREATE INDEX runs_by_label ON runs(label, started_at);",
+
+    /* Disk results: warnings and device counters, per-operation latency histograms. */
+    "ALTER TABLE results ADD COLUMN warnings_json TEXT;"
+    "ALTER TABLE results ADD COLUMN device_json TEXT;"
+    "CREATE TABLE metric_distributions ("
+    "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
+    "  metric TEXT NOT NULL, histogram_json TEXT NOT NULL,"
+    "  PRIMARY KEY (result_id, metric));",
 };
 
 static int set_error(char *err, size_t err_len, const char *what, sqlite3 *db)
@@ -328,6 +336,15 @@ static int insert_metrics(struct vp_store *store, int64_t result_id, const json_
                           " VALUES (?, ?, ?, ?)", result_id, -1, name,
                           json_object_get(metric, "values")) != 0)
             return -1;
+        const json_t *distribution = json_object_get(metric, "distribution");
+        if (distribution) {
+            char *text = json_dumps(distribution, JSON_COMPACT);
+            int rc = run_statement(store, "INSERT INTO metric_distributions VALUES (?, ?, ?)",
+                                   "itt", result_id, name, text);
+            free(text);
+            if (rc != 0)
+                return -1;
+        }
     }
     return 0;
 }
@@ -400,8 +417,9 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
                            "INSERT INTO results (run_id, seq, bench, params_json, jobs, pin, reps,"
                            " warmup, duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
-                           " monitor_samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                           " ?, ?, ?)", -1, &statement, NULL) != SQLITE_OK)
+                           " monitor_samples, warnings_json, device_json) VALUES (?, ?, ?, ?, ?,"
+                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &statement,
+                           NULL) != SQLITE_OK)
         return -1;
     char *params_text = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
     const json_t *monitor = json_object_get(result, "monitor");
@@ -428,8 +446,17 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
     bind_optional(statement, 16, json_object_get(result, "last_done_s"));
     bind_optional(statement, 17, json_object_get(monitor, "hz"));
     bind_optional(statement, 18, json_object_get(monitor, "samples"));
+    char *warnings_text = NULL, *device_text = NULL;
+    if (json_object_get(result, "warnings"))
+        warnings_text = json_dumps(json_object_get(result, "warnings"), JSON_COMPACT);
+    if (json_object_get(result, "device"))
+        device_text = json_dumps(json_object_get(result, "device"), JSON_COMPACT);
+    sqlite3_bind_text(statement, 19, warnings_text, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(statement, 20, device_text, -1, SQLITE_TRANSIENT);
     int status = sqlite3_step(statement);
     sqlite3_finalize(statement);
+    free(warnings_text);
+    free(device_text);
     free(params_text);
     *result_id = sqlite3_last_insert_rowid(store->db);
     return status == SQLITE_DONE ? 0 : -1;
@@ -590,6 +617,13 @@ int vp_store_list_runs(struct vp_store *store,
 
 /* ---- export ---- */
 
+static void set_if_present(json_t *object, const char *key, json_t *value)
+{
+    if (value)
+        json_object_set_new(object, key, value);
+}
+
+
 static json_t *column_json(sqlite3_stmt *statement, int index)
 {
     switch (sqlite3_column_type(statement, index)) {
@@ -623,6 +657,21 @@ static void load_values(struct vp_store *store, int64_t result_id, int64_t job,
     vp_metric_set_stats(into, values, n);
 }
 
+static json_t *load_distribution(struct vp_store *store, int64_t result_id, const char *metric)
+{
+    sqlite3_stmt *statement;
+    json_t *distribution = NULL;
+    if (sqlite3_prepare_v2(store->db, "SELECT histogram_json FROM metric_distributions"
+                           " WHERE result_id = ? AND metric = ?", -1, &statement, NULL) != SQLITE_OK)
+        return NULL;
+    sqlite3_bind_int64(statement, 1, result_id);
+    sqlite3_bind_text(statement, 2, metric, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(statement) == SQLITE_ROW)
+        distribution = json_loads((const char *)sqlite3_column_text(statement, 0), 0, NULL);
+    sqlite3_finalize(statement);
+    return distribution;
+}
+
 static json_t *load_metrics(struct vp_store *store, int64_t result_id, json_t **names)
 {
     json_t *metrics = json_object();
@@ -638,6 +687,7 @@ static json_t *load_metrics(struct vp_store *store, int64_t result_id, json_t **
                                    "better", sqlite3_column_text(statement, 2), "aggregate",
                                    sqlite3_column_text(statement, 3));
         load_values(store, result_id, -1, name, metric);
+        set_if_present(metric, "distribution", load_distribution(store, result_id, name));
         json_object_set_new(metrics, name, metric);
         json_array_append_new(*names, json_string(name));
     }
@@ -718,12 +768,6 @@ static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz
                      series, "summary", summary);
 }
 
-static void set_if_present(json_t *object, const char *key, json_t *value)
-{
-    if (value)
-        json_object_set_new(object, key, value);
-}
-
 static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
 {
     int64_t result_id = sqlite3_column_int64(row, 0);
@@ -757,6 +801,11 @@ static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
         json_object_set_new(result, "monitor",
                             load_monitor(store, result_id, sqlite3_column_double(row, 15),
                                          sqlite3_column_int64(row, 16)));
+    for (int column = 17; column <= 18; column++) {
+        const char *text = (const char *)sqlite3_column_text(row, column);
+        if (text)
+            set_if_present(result, column == 17 ? "warnings" : "device", json_loads(text, 0, NULL));
+    }
     return result;
 }
 
@@ -787,7 +836,8 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
     if (sqlite3_prepare_v2(store->db, "SELECT id, bench, params_json, jobs, pin, reps, warmup,"
                            " duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
-                           " monitor_samples FROM results WHERE run_id = ? ORDER BY seq", -1,
+                           " monitor_samples, warnings_json, device_json FROM results"
+                           " WHERE run_id = ? ORDER BY seq", -1,
                            &statement, NULL) == SQLITE_OK) {
         sqlite3_bind_int64(statement, 1, run_id);
         while (sqlite3_step(statement) == SQLITE_ROW)

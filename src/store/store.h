@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VP_SCHEMA_VERSION 2
+#define VP_SCHEMA_VERSION 3
 
 struct vp_store;
 

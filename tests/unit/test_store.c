@@ -115,7 +115,7 @@ static void set_user_version(int version, const char *extra_sql)
 {
     sqlite3 *db;
     assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
-    char sql[256];
+    char sql[1024];
     snprintf(sql, sizeof sql, "%s PRAGMA user_version = %d;", extra_sql, version);
     assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
@@ -144,11 +144,14 @@ static void migrations_bring_old_databases_forward(void **state)
     assert_true(index_exists("results_by_run"));
     /* A version-1 database (before the indexes) is migrated on open, keeping its runs. */
     set_user_version(1, "DROP INDEX results_by_run; DROP INDEX runs_by_label;"
+                        "ALTER TABLE results DROP COLUMN warnings_json;"
+                        "ALTER TABLE results DROP COLUMN device_json;"
+                        "DROP TABLE metric_distributions;"
                         "INSERT INTO runs (uuid, started_at, status, host_json)"
                         " VALUES ('old', 'then', 'ok', '{}');");
     assert_false(index_exists("results_by_run"));
     store = open_store();
-    assert_int_equal(vp_store_schema_version(store), 2);
+    assert_int_equal(vp_store_schema_version(store), VP_SCHEMA_VERSION);
     int64_t found;
     char err[VP_ERROR_LEN + 256];
     assert_int_equal(vp_store_resolve_run(store, "old", &found, err, sizeof err), 0);
