@@ -1,4 +1,5 @@
-/* libFuzzer target: the /proc parsers on arbitrary text (a container or an odd kernel
+/* libFuzzer target: the /proc parsers (stat, vmstat, net/dev, diskstats, PID stat,
+ * mountinfo) on arbitrary text (a container or an odd kernel
  * can show anything there). */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vp_parse_diskstats(text, allowed, 2, devices, &count);
     vp_parse_diskstats(text, NULL, 0, devices, &count);
     if (vp_parse_pid_stat(text, comm, sizeof comm, &a) == 0 && strlen(comm) >= sizeof comm)
+        __builtin_trap();
+    char mount_point[64], fstype[16];
+    if (vp_parse_mountinfo(text, "/srv/data/x", mount_point, sizeof mount_point, fstype,
+                           sizeof fstype) == 0 &&
+        (strlen(mount_point) >= sizeof mount_point || strlen(fstype) >= sizeof fstype))
         __builtin_trap();
     free(text);
     return 0;

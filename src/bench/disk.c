@@ -116,9 +116,9 @@ static int direct_works(const char *path, uint64_t bs)
     char name[PATH_MAX];
     snprintf(name, sizeof name, "%s/virtperf-%d-probe.dat", path, (int)getpid());
     int fd = open(name, O_CREAT | O_TRUNC | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
+    unlink(name); /* some filesystems create the file, then refuse O_DIRECT */
     if (fd < 0)
         return 0;
-    unlink(name);
     void *buffer = NULL;
     int works = posix_memalign(&buffer, 4096, bs) == 0;
     if (works) {
@@ -162,7 +162,8 @@ static int disk_validate(const struct vp_params *params, unsigned max_jobs, char
         disk_io_uring_check(err, err_len) != 0)
         return -1;
     struct statvfs space;
-    if (statvfs(path, &space) == 0 && !vp_param_on(params, "reuse")) {
+    /* Filesystems that report no size (ramfs, some FUSE) cannot be checked. */
+    if (statvfs(path, &space) == 0 && space.f_blocks > 0 && !vp_param_on(params, "reuse")) {
         double free_bytes = (double)space.f_bavail * (double)space.f_frsize;
         double needed = (double)size * max_jobs * 1.02 + 16.0 * 1048576;
         if (free_bytes < needed) {

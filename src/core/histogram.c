@@ -69,8 +69,10 @@ uint64_t vp_histogram_percentile(const struct vp_histogram *histogram, double pc
     if (histogram->count == 0)
         return 0;
     uint64_t rank = (uint64_t)ceil(pct / 100.0 * (double)histogram->count);
-    if (rank < 1)
-        rank = 1;
+    if (rank <= 1)
+        return histogram->min_ns; /* the extremes are known exactly */
+    if (rank >= histogram->count)
+        return histogram->max_ns;
     uint64_t seen = 0;
     for (size_t i = 0; i < VP_HISTOGRAM_BUCKETS; i++) {
         seen += histogram->buckets[i];

@@ -31,7 +31,8 @@ uint64_t vp_histogram_bucket_low(size_t bucket);
 uint64_t vp_histogram_bucket_high(size_t bucket);
 
 /* The value at percentile pct (0..100) by nearest rank: the midpoint of the bucket
- * holding that rank, clamped to the exact min and max. 0 when empty. */
+ * holding that rank, clamped to the exact min and max; the first and last ranks are the
+ * exact min and max. 0 when empty. */
 uint64_t vp_histogram_percentile(const struct vp_histogram *histogram, double pct);
 
 /* {"unit": "s", "count", "min", "max", "mean", "stddev", "p50", "p90", "p99",

@@ -85,6 +85,29 @@ static void pid_stat_survives_odd_command_names(void **state)
     assert_int_equal(vp_parse_pid_stat("42 (x) S 1 2", comm, sizeof comm, &ticks), -1);
 }
 
+static void mountinfo_finds_the_longest_mount(void **state)
+{
+    (void)state;
+    const char *text = "22 1 0:21 / / rw - ext4 /dev/vda1 rw\n"
+                       "30 22 0:40 / /srv rw,relatime - nfs server:/export rw\n"
+                       "31 30 7:0 / /srv/data rw shared:5 - xfs /dev/loop0 rw\n"
+                       "32 22 0:41 / /srv/database rw - tmpfs tmpfs rw\n"
+                       "garbage line without separator\n";
+    char mount_point[64], fstype[16];
+    assert_int_equal(vp_parse_mountinfo(text, "/srv/data/run1", mount_point, sizeof mount_point,
+                                        fstype, sizeof fstype), 0);
+    assert_string_equal(mount_point, "/srv/data");
+    assert_string_equal(fstype, "xfs");
+    assert_int_equal(vp_parse_mountinfo(text, "/srv/dat", mount_point, sizeof mount_point,
+                                        fstype, sizeof fstype), 0);
+    assert_string_equal(fstype, "nfs"); /* /srv/data is not a prefix of /srv/dat */
+    assert_int_equal(vp_parse_mountinfo(text, "/home", mount_point, sizeof mount_point, fstype,
+                                        sizeof fstype), 0);
+    assert_string_equal(mount_point, "/");
+    assert_int_equal(vp_parse_mountinfo("nothing\n", "/x", mount_point, sizeof mount_point,
+                                        fstype, sizeof fstype), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -93,6 +116,7 @@ int main(void)
         cmocka_unit_test(net_dev_reads_rx_and_tx_bytes),
         cmocka_unit_test(diskstats_keeps_allowed_devices),
         cmocka_unit_test(pid_stat_survives_odd_command_names),
+        cmocka_unit_test(mountinfo_finds_the_longest_mount),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,105 @@
+#!/bin/bash
+# disk.*: on a small loop-mounted ext4 (and a tmpfs), exact operation counts and bytes,
+# --verify catching a corrupted file, free-space, path and O_DIRECT refusals (ramfs has
+# no O_DIRECT; tmpfs has it since Linux 6.6), ENOSPC,
+# Ctrl-C and killed jobs leaving no file behind, the cache warning, io_uring.
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ] || ! command -v mkfs.ext4 >/dev/null; then
+    echo "skip: test_disk.sh needs root and mkfs.ext4 (e2fsprogs) for its loop filesystem"
+    exit 0
+fi
+MNT="$WORK/ext4"
+RAMFS="$WORK/ramfs"
+RO="$WORK/readonly"
+mkdir -p "$MNT" "$RAMFS" "$RO"
+cleanup() {
+    umount "$MNT" "$RAMFS" "$RO" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+truncate -s 96M "$WORK/fs.img"
+mkfs.ext4 -q -F "$WORK/fs.img"
+if ! mount -o loop "$WORK/fs.img" "$MNT" 2>"$WORK/err"; then
+    echo "skip: test_disk.sh: this machine refuses loop mounts: $(cat "$WORK/err")"
+    exit 0
+fi
+mount -t ramfs ramfs "$RAMFS"
+mount -t tmpfs -o size=1m,ro tmpfs "$RO"
+
+leftovers() { find "$1" -name 'virtperf-*' | tr '\n' ' '; }
+
+# Exact counts: every operation of every job and measured repetition is in the histogram,
+# and the device saw at least the bytes the jobs wrote (O_DIRECT, fsync on).
+expect_status 0 "$VP" run disk.write disk.read --path "$MNT" --size 8m --bs 64k --jobs 2 --reps 2 --quiet --json "$WORK/doc.json"
+json_check "$WORK/doc.json" 'all(r["status"] == "ok" and r["metrics"]["latency"]["distribution"]["count"] == 128 * 2 * 2 for r in d["results"])' "histogram counts are not ops x jobs x reps"
+json_check "$WORK/doc.json" '(lambda r: r["device"]["write_bytes"] >= 0.9 * 2 * 2 * 8 * 2**20 and r["device"]["fstype"] == "ext4" and "warnings" not in r)(d["results"][0])' "device counters for disk.write"
+json_check "$WORK/doc.json" '(lambda r: r["device"]["read_bytes"] >= 0.9 * 2 * 2 * 8 * 2**20 and "warnings" not in r)(d["results"][1])' "device counters for disk.read"
+json_check "$WORK/doc.json" 'all(set(("throughput", "io_throughput", "iops", "latency", "open_time", "io_time", "fsync_time", "close_time", "stonewall_throughput", "span_throughput")) <= set(r["metrics"]) for r in d["results"])' "disk metric names"
+json_check "$WORK/doc.json" 'all(r["metrics"]["io_throughput"]["mean"] >= r["metrics"]["throughput"]["mean"] and abs(r["metrics"]["iops"]["mean"] * 65536 / r["metrics"]["io_throughput"]["mean"] - 1) < 1e-6 for r in d["results"])' "io_throughput, throughput and iops disagree"
+json_check "$WORK/doc.json" 'd["results"][0]["metrics"]["fsync_time"]["mean"] > 0 and d["results"][1]["metrics"]["fsync_time"]["mean"] == 0' "fsync timed on writes only"
+[ -z "$(leftovers "$MNT")" ] || fail "files left after a run: $(leftovers "$MNT")"
+
+# Buffered reread comes from the page cache, and says so.
+expect_status 0 "$VP" run disk.reread --path "$MNT" --size 8m --direct=off --reps 2 --quiet --json "$WORK/reread.json"
+json_check "$WORK/reread.json" 'any("served from cache" in w for w in d["results"][0].get("warnings", []))' "buffered reread not flagged as served from cache"
+
+# --keep leaves exactly --size bytes; --verify passes on it, then catches a corrupted byte.
+expect_status 0 "$VP" run disk.write --path "$MNT" --size 4m --keep --reps 1 --warmup 0 --quiet
+[ "$(stat -c %s "$MNT/virtperf-job0.dat")" = 4194304 ] || fail "kept file is not 4 MiB"
+expect_status 0 "$VP" run disk.read --path "$MNT" --size 4m --reuse --verify --reps 1 --quiet
+printf 'X' | dd of="$MNT/virtperf-job0.dat" bs=1 seek=3000000 conv=notrunc status=none
+expect_status 1 "$VP" run disk.read --path "$MNT" --size 4m --reuse --verify --reps 1 --quiet --json "$WORK/verify.json"
+json_check "$WORK/verify.json" '"byte 3000000 does not hold what was written" in d["results"][0]["error"]' "--verify missed the corrupted byte"
+expect_status 0 "$VP" run disk.rewrite disk.randwrite --path "$MNT" --size 4m --bs 4k --verify --reps 2 --quiet
+rm -f "$MNT/virtperf-job0.dat"
+
+# Refusals: exit 2, one line, nothing written.
+runs_before=$(run_count)
+expect_usage_error "GiB for 1 jobs x 1 GiB, " "$VP" run disk.write --path "$MNT" --size 1g
+expect_contains "$WORK/err" "(ext4)"
+expect_usage_error "no such directory" "$VP" run disk.read --path "$WORK/nowhere"
+expect_usage_error "not a directory" "$VP" run disk.read --path "$WORK/fs.img"
+expect_usage_error "not writable" "$VP" run disk.write --path "$RO"
+expect_usage_error "--size 100000 is not a multiple of --bs 65536" "$VP" run disk.write --path "$MNT" --size 100000
+expect_usage_error "--iodepth above 1 needs --engine=io_uring" "$VP" run disk.randread --path "$MNT" --iodepth 4
+expect_usage_error "--direct=on: ramfs at $RAMFS refuses O_DIRECT" "$VP" run disk.write --path "$RAMFS" --size 4m --direct=on
+[ "$(run_count)" -eq "$runs_before" ] || fail "refused runs were stored"
+expect_status 0 "$VP" run disk.write disk.read --path "$RAMFS" --size 4m --reps 2 --quiet --json "$WORK/ramfs.json"
+json_check "$WORK/ramfs.json" 'all(any("O_DIRECT refused by ramfs" in w for w in r["warnings"]) and any("no block device counters for ramfs" in w for w in r["warnings"]) for r in d["results"])' "ramfs fallback not said"
+[ -z "$(leftovers "$RAMFS")" ] || fail "files left on ramfs: $(leftovers "$RAMFS")"
+
+# io_uring with requests in flight.
+expect_status 0 "$VP" run disk.randread --path "$MNT" --size 8m --bs 4k --engine io_uring --iodepth 8 --reps 2 --quiet --json "$WORK/uring.json"
+json_check "$WORK/uring.json" 'd["results"][0]["metrics"]["latency"]["distribution"]["count"] == 2048 * 2' "io_uring op count"
+
+# ENOSPC: the filesystem fills up after the free-space check passed (another writer
+# takes what is left); the result fails with the errno text and the file goes.
+"$VP" run disk.write --path "$MNT" --size 40m --bs 4k --sync=on --reps 1 --warmup 0 --quiet >"$WORK/full.out" 2>&1 &
+runner=$!
+for _ in $(seq 1 100); do [ -n "$(leftovers "$MNT")" ] && break; sleep 0.05; done
+free_kib=$(df -k --output=avail "$MNT" | tail -1)
+fallocate -l "$((free_kib - 256))K" "$MNT/filler" 2>/dev/null || dd if=/dev/zero of="$MNT/filler" bs=1M status=none 2>/dev/null
+wait $runner
+[ $? -eq 1 ] || fail "a full filesystem: want exit 1: $(cat "$WORK/full.out")"
+grep -q "No space left on device" "$WORK/full.out" || fail "ENOSPC not reported: $(cat "$WORK/full.out")"
+[ -z "$(leftovers "$MNT")" ] || fail "files left after ENOSPC: $(leftovers "$MNT")"
+rm -f "$MNT/filler"
+
+# Ctrl-C and a killed job: no file left behind.
+"$VP" run disk.write --path "$MNT" --size 32m --bs 4k --sync=on --reps 100 --quiet >/dev/null 2>&1 &
+runner=$!
+for _ in $(seq 1 100); do [ -n "$(leftovers "$MNT")" ] && break; sleep 0.05; done
+[ -n "$(leftovers "$MNT")" ] || fail "disk.write never created its file"
+kill -INT $runner
+wait $runner
+[ $? -eq 130 ] || fail "SIGINT during disk.write: want exit 130"
+[ -z "$(leftovers "$MNT")" ] || fail "files left after SIGINT: $(leftovers "$MNT")"
+"$VP" run disk.write --path "$MNT" --size 16m --bs 4k --sync=on --reps 100 --jobs 2 --quiet >/dev/null 2>&1 &
+runner=$!
+for _ in $(seq 1 100); do [ -n "$(leftovers "$MNT")" ] && break; sleep 0.05; done
+kill -KILL "$(pgrep -P $runner | head -1)"
+wait $runner
+[ $? -eq 1 ] || fail "a killed disk job: want exit 1"
+[ -z "$(leftovers "$MNT")" ] || fail "files left after a killed job: $(leftovers "$MNT")"
+finish
