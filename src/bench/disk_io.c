@@ -279,7 +279,18 @@ int disk_file_layout(struct disk_file *file, char *err, size_t err_len)
     file->options.sync = 0;
     file->options.fsync = 1;
     file->options.verify = 0;
-    unlink(file->name); /* a fresh, fully allocated file, never sparse extents */
+    /* A fresh file, its space reserved in one go (contiguous extents, as fio lays out
+     * files) and then fully written: never sparse, never read from unwritten extents. */
+    unlink(file->name);
+    int fd = open(file->name, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, err_len, "open %s: %s", file->name, strerror(errno));
+        free(order);
+        file->options = wanted;
+        return -1;
+    }
+    posix_fallocate(fd, 0, (off_t)file->options.size); /* best effort: not every fs can */
+    close(fd);
     struct disk_timing ignored;
     int status = disk_file_run(file, DISK_WRITE, order, 0, NULL, NULL, &ignored, err, err_len);
     file->options = wanted;
