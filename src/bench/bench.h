@@ -38,6 +38,7 @@ struct vp_job {
     unsigned index;                 /* 0 .. count-1 */
     unsigned count;                 /* jobs started together */
     const struct vp_params *params; /* options as given, defaults otherwise */
+    unsigned rep, rep_count;        /* this repetition (warm-ups first) and how many */
     double duration;                /* --duration in seconds, 0 when not given */
     void *state;                    /* the benchmark's own, set by prepare */
     char error[VP_ERROR_LEN];       /* reason, when a callback returns -1 */

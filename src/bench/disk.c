@@ -22,6 +22,7 @@
 #include "bench/disk_io.h"
 #include "core/clock.h"
 #include "core/procfs.h"
+#include "core/random.h"
 #include "core/units.h"
 
 enum disk_test { TEST_WRITE, TEST_REWRITE, TEST_READ, TEST_REREAD, TEST_RANDREAD, TEST_RANDWRITE };
@@ -75,7 +76,6 @@ struct disk_state {
     enum disk_test test;
     struct disk_file file;
     uint64_t *order; /* block order for random tests */
-    unsigned rep;
 };
 
 static enum disk_test test_of(const struct vp_job *job);
@@ -218,10 +218,7 @@ static uint64_t *block_order(uint64_t blocks, uint64_t seed, int random)
         order[i] = i;
     uint64_t state = seed | 1;
     for (uint64_t i = blocks - 1; random && i > 0; i--) {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        uint64_t j = state % (i + 1);
+        uint64_t j = vp_xorshift64(&state) % (i + 1);
         uint64_t swap = order[i];
         order[i] = order[j];
         order[j] = swap;
@@ -282,12 +279,18 @@ static int disk_prepare(struct vp_job *job)
     return 0;
 }
 
+/* Rewrites carry a new generation each repetition, so a verify proves that pass landed;
+ * laid-out files and first writes are generation 0. */
+static unsigned generation_of(const struct vp_job *job)
+{
+    const struct disk_state *state = job->state;
+    return state->test == TEST_REWRITE || state->test == TEST_RANDWRITE ? job->rep + 1 : 0;
+}
+
 static int disk_measure(struct vp_job *job, double *values)
 {
     struct disk_state *state = job->state;
-    /* Rewrites carry a new generation each time, so a verify proves this pass landed. */
-    unsigned generation = state->test == TEST_REWRITE || state->test == TEST_RANDWRITE
-                              ? state->rep + 1 : 0;
+    unsigned generation = generation_of(job);
     enum disk_direction direction = is_write_test(state->test) ? DISK_WRITE : DISK_READ;
     struct disk_timing timing;
     if (disk_file_run(&state->file, direction, state->order, generation, job->histogram, job,
@@ -310,13 +313,11 @@ static int disk_measure(struct vp_job *job, double *values)
 static int disk_after_rep(struct vp_job *job)
 {
     struct disk_state *state = job->state;
-    unsigned generation = state->test == TEST_REWRITE || state->test == TEST_RANDWRITE
-                              ? state->rep + 1 : 0;
-    state->rep++;
     if (is_write_test(state->test) && state->file.options.verify &&
-        disk_file_verify(&state->file, generation, job->error, sizeof job->error) != 0)
+        disk_file_verify(&state->file, generation_of(job), job->error, sizeof job->error) != 0)
         return -1;
-    if (state->test == TEST_WRITE && !vp_param_on(job->params, "keep"))
+    bool last = job->rep + 1 == job->rep_count;
+    if (state->test == TEST_WRITE && !(last && vp_param_on(job->params, "keep")))
         unlink(state->file.name); /* the next repetition is a first write again */
     if (state->test == TEST_READ || state->test == TEST_RANDREAD)
         return drop_caches_if_asked(job, state);

@@ -14,18 +14,10 @@
 #endif
 
 #include "core/clock.h"
+#include "core/random.h"
 
 #define STAMP_EVERY 4096 /* bytes: every 4 KiB of a block carries its own stamp */
 #define STAMP_MAGIC 0x7669727470657266ULL /* "virtperf" */
-
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t x = *state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *state = x;
-}
 
 int disk_file_init(struct disk_file *file, const char *name, const struct disk_options *options,
                    char *err, size_t err_len)
@@ -47,7 +39,7 @@ int disk_file_init(struct disk_file *file, const char *name, const struct disk_o
     file->expected = expected;
     uint64_t state = options->seed * 0x9E3779B97F4A7C15ULL + 1;
     for (size_t i = 0; i + 8 <= bs; i += 8) {
-        uint64_t word = next_random(&state);
+        uint64_t word = vp_xorshift64(&state);
         memcpy(file->pattern + i, &word, 8);
     }
     return 0;

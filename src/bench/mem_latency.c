@@ -9,6 +9,7 @@
 
 #include "bench/bench.h"
 #include "core/clock.h"
+#include "core/random.h"
 
 #define LINE 64
 
@@ -29,15 +30,6 @@ struct chase {
     size_t bytes;
 };
 
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t x = *state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *state = x;
-}
-
 /* Links line i to line order[i+1] for a random single cycle over all lines. */
 static void link_random_cycle(struct chase *chase, uint64_t seed)
 {
@@ -48,7 +40,7 @@ static void link_random_cycle(struct chase *chase, uint64_t seed)
         order[i] = i;
     uint64_t state = seed | 1;
     for (size_t i = chase->count - 1; i > 0; i--) { /* Sattolo: j < i gives one cycle */
-        size_t j = (size_t)(next_random(&state) % i);
+        size_t j = (size_t)(vp_xorshift64(&state) % i);
         size_t swap = order[i];
         order[i] = order[j];
         order[j] = swap;

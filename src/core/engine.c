@@ -219,6 +219,7 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
 
     struct vp_job job = {
         .bench = bench, .index = index, .count = shared->jobs, .params = params,
+        .rep_count = shared->reps,
         .duration = settings->duration, .histogram = histogram_of(shared, index),
         .op_log = op_log_of(shared, index), .op_log_len = &slot->op_log_len,
         .op_log_cap = shared->op_log_cap,
@@ -238,6 +239,7 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
         if (rep == settings->warmup && job.histogram)
             vp_histogram_reset(job.histogram); /* the warm-up's operations do not count */
         slot->op_log_len = 0;
+        job.rep = rep;
         vp_sleep_until_ns(shared->start_at[rep]);
         struct rep_record *record = record_of(shared, index, rep);
         record->start_ns = vp_now_ns();
