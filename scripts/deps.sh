@@ -4,9 +4,9 @@
 # (default: build).  Not root and something missing: prints the apt-get line, exits 1.
 set -eu
 
-build_pkgs="meson ninja-build pkg-config gcc libsqlite3-dev libjansson-dev libhwloc-dev liburing-dev"
+build_pkgs="meson ninja-build pkg-config gcc libsqlite3-dev libjansson-dev libhwloc-dev liburing-dev libssl-dev"
 test_pkgs="$build_pkgs libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils"
-peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux"
+peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf"
 
 [ $# -gt 0 ] || set -- build
 wanted=""

@@ -12,7 +12,7 @@
 #include "core/histogram.h"
 #include "core/options.h"
 
-#define VP_MAX_METRICS 8
+#define VP_MAX_METRICS 12
 
 enum vp_better { VP_HIGHER_IS_BETTER, VP_LOWER_IS_BETTER };
 
@@ -63,6 +63,7 @@ struct vp_bench {
     const struct vp_metric *metrics;
     size_t metric_count;
     bool uses_duration;       /* honours --duration */
+    double default_duration;  /* seconds per repetition without --duration (0: none) */
     bool in_quick_suite;      /* run by a plain `virtperf run` (and `make run`) */
     const char *sweep_option; /* a VP_OPT_SIZE_LIST option giving one result per value */
     const char *sweep_param;  /* the name each point's single value is stored under */

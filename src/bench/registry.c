@@ -9,6 +9,7 @@ extern const struct vp_bench vp_bench_mem_stream;
 extern const struct vp_bench vp_bench_mem_latency;
 extern const struct vp_bench vp_bench_disk_write, vp_bench_disk_rewrite, vp_bench_disk_read,
     vp_bench_disk_reread, vp_bench_disk_randread, vp_bench_disk_randwrite;
+extern const struct vp_bench vp_bench_net_stream, vp_bench_net_rr, vp_bench_net_connect;
 
 const struct vp_bench *const vp_benches[] = {
     &vp_bench_cpu,
@@ -21,6 +22,9 @@ const struct vp_bench *const vp_benches[] = {
     &vp_bench_disk_reread,
     &vp_bench_disk_randread,
     &vp_bench_disk_randwrite,
+    &vp_bench_net_stream,
+    &vp_bench_net_rr,
+    &vp_bench_net_connect,
 };
 const size_t vp_bench_count = sizeof vp_benches / sizeof vp_benches[0];
 

@@ -39,5 +39,6 @@ int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_results(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

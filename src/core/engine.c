@@ -220,7 +220,7 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
     struct vp_job job = {
         .bench = bench, .index = index, .count = shared->jobs, .params = params,
         .rep_count = shared->reps,
-        .duration = settings->duration, .histogram = histogram_of(shared, index),
+        .duration = settings->duration > 0 ? settings->duration : bench->default_duration, .histogram = histogram_of(shared, index),
         .op_log = op_log_of(shared, index), .op_log_len = &slot->op_log_len,
         .op_log_cap = shared->op_log_cap,
     };
@@ -446,8 +446,9 @@ static json_t *result_skeleton(const struct vp_bench *bench, const struct vp_par
                                vp_params_json(bench, params), "jobs", (int)jobs, "pin",
                                settings->pin_spec, "reps", (int)settings->reps, "warmup",
                                (int)settings->warmup, "started_at", started);
-    if (bench->uses_duration && settings->duration > 0)
-        json_object_set_new(result, "duration_s", json_real(settings->duration));
+    double duration = settings->duration > 0 ? settings->duration : bench->default_duration;
+    if (bench->uses_duration && duration > 0)
+        json_object_set_new(result, "duration_s", json_real(duration));
     return result;
 }
 

@@ -20,6 +20,7 @@ const char *vp_option_type_name(const struct vp_option *option)
     case VP_OPT_SIZE_LIST: return "size list";
     case VP_OPT_CHOICE: return vp_option_is_flag(option) ? "flag" : "choice";
     case VP_OPT_TEXT: return "text";
+    case VP_OPT_DURATION: return "duration";
     }
     return "?";
 }
@@ -45,6 +46,12 @@ void vp_option_describe(const struct vp_option *option, char *buf, size_t len)
         return;
     }
     char low[32], high[32];
+    if (option->type == VP_OPT_DURATION) {
+        vp_format_seconds(option->min, low, sizeof low);
+        vp_format_seconds(option->max, high, sizeof high);
+        snprintf(buf, len, "a duration such as 500ms or 2s, from %s to %s", low, high);
+        return;
+    }
     describe_number(option, option->min, low, sizeof low);
     describe_number(option, option->max, high, sizeof high);
     const char *form = option->type == VP_OPT_COUNT
@@ -125,6 +132,13 @@ int vp_option_parse(const struct vp_option *option, const char *text,
         if (status == 0)
             strcpy(parsed.text, text);
         break;
+    case VP_OPT_DURATION: {
+        double seconds;
+        status = vp_parse_duration(text, &seconds) == 0 && seconds >= option->min &&
+                         seconds <= option->max ? 0 : -1;
+        parsed.number = status == 0 ? (uint64_t)(seconds * 1e9 + 0.5) : 0;
+        break;
+    }
     }
     if (status == 0 && (option->type == VP_OPT_COUNT || option->type == VP_OPT_SIZE) &&
         !number_in_range(option, parsed.number))
@@ -178,6 +192,11 @@ static const struct vp_param_value *require(const struct vp_params *params, cons
 uint64_t vp_param_number(const struct vp_params *params, const char *name)
 {
     return require(params, name)->number;
+}
+
+double vp_param_seconds(const struct vp_params *params, const char *name)
+{
+    return (double)require(params, name)->number / 1e9;
 }
 
 const char *vp_param_text(const struct vp_params *params, const char *name)

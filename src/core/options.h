@@ -19,6 +19,8 @@ enum vp_option_type {
     VP_OPT_CHOICE,    /* one word of a '|'-separated list; "off|on" is a flag:
                          --NAME alone means on */
     VP_OPT_TEXT,      /* free text such as a path, 1 to VP_TEXT_LEN - 1 bytes */
+    VP_OPT_DURATION,  /* seconds with s/ms/us suffixes; number holds nanoseconds and
+                         min/max are in seconds */
 };
 
 #define VP_TEXT_LEN 1024
@@ -59,6 +61,7 @@ int vp_params_find(const struct vp_params *params, const char *name);
 
 /* Typed accessors; asking for an option the table lacks is a programming error (abort). */
 uint64_t vp_param_number(const struct vp_params *params, const char *name);
+double vp_param_seconds(const struct vp_params *params, const char *name);
 const char *vp_param_text(const struct vp_params *params, const char *name);
 /* A flag ("off|on" choice) is on. */
 bool vp_param_on(const struct vp_params *params, const char *name);

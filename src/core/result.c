@@ -16,6 +16,8 @@ json_t *vp_params_json(const struct vp_bench *bench, const struct vp_params *par
             key = bench->sweep_param;
         if (option->type == VP_OPT_CHOICE || option->type == VP_OPT_TEXT)
             json_object_set_new(object, key, json_string(value->text));
+        else if (option->type == VP_OPT_DURATION)
+            json_object_set_new(object, key, json_real((double)value->number / 1e9));
         else
             json_object_set_new(object, key, json_integer((json_int_t)value->number));
     }

@@ -42,6 +42,8 @@ static int is_default(const struct vp_option *option, const json_t *value)
         return 0;
     if (json_is_string(value))
         return strcmp(parsed.text, json_string_value(value)) == 0;
+    if (option->type == VP_OPT_DURATION)
+        return json_is_real(value) && json_real_value(value) == (double)parsed.number / 1e9;
     return json_is_integer(value) && (uint64_t)json_integer_value(value) == parsed.number;
 }
 
@@ -63,6 +65,8 @@ static void describe_params(const json_t *result, char *buf, size_t len)
             snprintf(text, sizeof text, "%s", json_string_value(value));
         else if (option && (option->type == VP_OPT_SIZE || option->type == VP_OPT_SIZE_LIST))
             vp_format_bytes(json_number_value(value), text, sizeof text);
+        else if (option && option->type == VP_OPT_DURATION)
+            vp_format_seconds(json_number_value(value), text, sizeof text);
         else
             snprintf(text, sizeof text, "%.10g", json_number_value(value));
         int written = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", key, text);

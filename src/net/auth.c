@@ -1,0 +1,49 @@
+/* Key files, nonces and HMAC-SHA256 through OpenSSL. */
+#include "net/auth.h"
+
+#include <errno.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <stdio.h>
+#include <string.h>
+
+int vp_auth_load_key(const char *path, uint8_t *key, size_t *key_len, char *err,
+                     size_t err_len)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(err, err_len, "--key-file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t len = fread(key, 1, VP_KEY_MAX, file);
+    int longer = fgetc(file) != EOF;
+    fclose(file);
+    if (len > 0 && key[len - 1] == '\n')
+        len--;
+    if (len == 0 || longer) {
+        snprintf(err, err_len, "--key-file %s: accepted: a file of 1 to %d bytes (the shared "
+                 "secret)", path, VP_KEY_MAX);
+        return -1;
+    }
+    *key_len = len;
+    return 0;
+}
+
+int vp_auth_nonce(uint8_t nonce[VP_NONCE_BYTES])
+{
+    return RAND_bytes(nonce, VP_NONCE_BYTES) == 1 ? 0 : -1;
+}
+
+void vp_auth_mac(const uint8_t *key, size_t key_len, const uint8_t nonce[VP_NONCE_BYTES],
+                 uint8_t mac[VP_MAC_BYTES])
+{
+    unsigned int mac_len = VP_MAC_BYTES;
+    HMAC(EVP_sha256(), key, (int)key_len, nonce, VP_NONCE_BYTES, mac, &mac_len);
+}
+
+int vp_auth_equal(const uint8_t a[VP_MAC_BYTES], const uint8_t b[VP_MAC_BYTES])
+{
+    return CRYPTO_memcmp(a, b, VP_MAC_BYTES) == 0;
+}

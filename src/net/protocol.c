@@ -1,0 +1,209 @@
+/* Frame header and payload encoding and validation for protocol version 1. */
+#include "net/protocol.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const uint8_t magic[4] = { 'V', 'P', 'R', 'F' };
+
+static void put16(uint8_t *out, uint16_t value)
+{
+    out[0] = (uint8_t)(value >> 8);
+    out[1] = (uint8_t)value;
+}
+
+static void put32(uint8_t *out, uint32_t value)
+{
+    for (int i = 0; i < 4; i++)
+        out[i] = (uint8_t)(value >> (24 - 8 * i));
+}
+
+static void put64(uint8_t *out, uint64_t value)
+{
+    for (int i = 0; i < 8; i++)
+        out[i] = (uint8_t)(value >> (56 - 8 * i));
+}
+
+static uint16_t get16(const uint8_t *in)
+{
+    return (uint16_t)((in[0] << 8) | in[1]);
+}
+
+static uint32_t get32(const uint8_t *in)
+{
+    return (uint32_t)in[0] << 24 | (uint32_t)in[1] << 16 | (uint32_t)in[2] << 8 | in[3];
+}
+
+static uint64_t get64(const uint8_t *in)
+{
+    return (uint64_t)get32(in) << 32 | get32(in + 4);
+}
+
+const char *vp_frame_type_name(uint8_t type)
+{
+    static const char *const names[VP_FRAME_TYPE_COUNT] = {
+        "?", "HELLO", "CHALLENGE", "AUTH", "WELCOME", "TEST", "READY", "DATA", "END",
+        "RESULT", "REQUEST", "RESPONSE", "ERROR",
+    };
+    return type < VP_FRAME_TYPE_COUNT ? names[type] : "?";
+}
+
+/* Smallest and largest payload each type may carry. */
+static void length_limits(uint8_t type, uint32_t *min, uint32_t *max)
+{
+    *min = 0;
+    *max = 0;
+    switch (type) {
+    case VP_FRAME_HELLO: case VP_FRAME_WELCOME: case VP_FRAME_END: break;
+    case VP_FRAME_CHALLENGE: *min = *max = VP_NONCE_BYTES + 1; break;
+    case VP_FRAME_AUTH: *min = *max = VP_MAC_BYTES; break;
+    case VP_FRAME_TEST: *min = *max = VP_TEST_REQUEST_BYTES; break;
+    case VP_FRAME_READY: *min = *max = VP_TEST_READY_BYTES; break;
+    case VP_FRAME_RESULT: *min = *max = VP_TEST_RESULT_BYTES; break;
+    case VP_FRAME_DATA: case VP_FRAME_REQUEST: case VP_FRAME_RESPONSE:
+        *max = VP_MESSAGE_MAX;
+        break;
+    case VP_FRAME_ERROR: *max = VP_ERROR_TEXT_MAX; break;
+    default: break;
+    }
+}
+
+void vp_frame_encode_header(uint8_t out[VP_FRAME_HEADER_BYTES], uint8_t type, uint32_t length)
+{
+    memcpy(out, magic, 4);
+    out[4] = VP_PROTOCOL_VERSION;
+    out[5] = type;
+    put16(out + 6, 0);
+    put32(out + 8, length);
+}
+
+int vp_frame_decode_header(const uint8_t in[VP_FRAME_HEADER_BYTES], struct vp_frame_header *out,
+                           char *err, size_t err_len)
+{
+    if (memcmp(in, magic, 4) != 0) {
+        snprintf(err, err_len, "not a virtperf peer (bad frame magic)");
+        return -1;
+    }
+    out->version = in[4];
+    out->type = in[5];
+    out->flags = get16(in + 6);
+    out->length = get32(in + 8);
+    if (out->version != VP_PROTOCOL_VERSION) {
+        snprintf(err, err_len, "protocol version %u not supported (this end speaks %u)",
+                 out->version, VP_PROTOCOL_VERSION);
+        return -1;
+    }
+    if (out->type == 0 || out->type >= VP_FRAME_TYPE_COUNT) {
+        snprintf(err, err_len, "unknown frame type %u", out->type);
+        return -1;
+    }
+    if (out->flags != 0) {
+        snprintf(err, err_len, "frame flags 0x%x not supported", out->flags);
+        return -1;
+    }
+    uint32_t min, max;
+    length_limits(out->type, &min, &max);
+    if (out->length > max) {
+        snprintf(err, err_len, "message too long: %s of %u bytes (at most %u)",
+                 vp_frame_type_name(out->type), out->length, max);
+        return -1;
+    }
+    if (out->length < min) {
+        snprintf(err, err_len, "message too short: %s of %u bytes (needs %u)",
+                 vp_frame_type_name(out->type), out->length, min);
+        return -1;
+    }
+    return 0;
+}
+
+void vp_test_request_encode(const struct vp_test_request *request,
+                            uint8_t out[VP_TEST_REQUEST_BYTES])
+{
+    memset(out, 0, VP_TEST_REQUEST_BYTES);
+    out[0] = request->kind;
+    put32(out + 4, request->duration_ms);
+    put32(out + 8, request->omit_ms);
+    put32(out + 12, request->message_size);
+    put32(out + 16, request->response_size);
+    put32(out + 20, request->window);
+}
+
+int vp_test_request_decode(const uint8_t *in, size_t len, struct vp_test_request *out,
+                           char *err, size_t err_len)
+{
+    if (len != VP_TEST_REQUEST_BYTES) {
+        snprintf(err, err_len, "TEST of %zu bytes (needs %d)", len, VP_TEST_REQUEST_BYTES);
+        return -1;
+    }
+    out->kind = in[0];
+    out->duration_ms = get32(in + 4);
+    out->omit_ms = get32(in + 8);
+    out->message_size = get32(in + 12);
+    out->response_size = get32(in + 16);
+    out->window = get32(in + 20);
+    if (out->kind < VP_TEST_STREAM_TO_SERVER || out->kind > VP_TEST_CONNECT || in[1] || in[2] ||
+        in[3]) {
+        snprintf(err, err_len, "unknown test kind %u", in[0]);
+        return -1;
+    }
+    if ((uint64_t)out->duration_ms + out->omit_ms > VP_TEST_MAX_MS) {
+        snprintf(err, err_len, "test of %u ms above the server's cap of %u s",
+                 out->duration_ms + out->omit_ms, VP_TEST_MAX_MS / 1000);
+        return -1;
+    }
+    if (out->message_size < 1 || out->message_size > VP_MESSAGE_MAX ||
+        out->response_size > VP_MESSAGE_MAX || out->window > (256u << 20)) {
+        snprintf(err, err_len, "message size %u, response size %u or window %u out of range "
+                 "(messages 1..%u bytes, window at most 256 MiB)", out->message_size,
+                 out->response_size, out->window, VP_MESSAGE_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+void vp_test_ready_encode(const struct vp_test_ready *ready, uint8_t out[VP_TEST_READY_BYTES])
+{
+    put32(out, ready->send_buffer);
+    put32(out + 4, ready->receive_buffer);
+}
+
+int vp_test_ready_decode(const uint8_t *in, size_t len, struct vp_test_ready *out)
+{
+    if (len != VP_TEST_READY_BYTES)
+        return -1;
+    out->send_buffer = get32(in);
+    out->receive_buffer = get32(in + 4);
+    return 0;
+}
+
+void vp_test_result_encode(const struct vp_test_result *result,
+                           uint8_t out[VP_TEST_RESULT_BYTES])
+{
+    put64(out, result->bytes);
+    put64(out + 8, result->elapsed_ns);
+    put64(out + 16, result->transactions);
+    for (int i = 0; i < VP_CPU_FIELDS; i++)
+        put64(out + 24 + 8 * i, result->cpu_ticks[i]);
+    put32(out + 24 + 8 * VP_CPU_FIELDS, result->ticks_per_second);
+}
+
+int vp_test_result_decode(const uint8_t *in, size_t len, struct vp_test_result *out)
+{
+    if (len != VP_TEST_RESULT_BYTES)
+        return -1;
+    out->bytes = get64(in);
+    out->elapsed_ns = get64(in + 8);
+    out->transactions = get64(in + 16);
+    for (int i = 0; i < VP_CPU_FIELDS; i++)
+        out->cpu_ticks[i] = get64(in + 24 + 8 * i);
+    out->ticks_per_second = get32(in + 24 + 8 * VP_CPU_FIELDS);
+    return out->ticks_per_second > 0 && out->ticks_per_second <= 100000 ? 0 : -1;
+}
+
+void vp_error_text_decode(const uint8_t *in, size_t len, char *out, size_t out_len)
+{
+    size_t n = len < out_len - 1 ? len : out_len - 1;
+    for (size_t i = 0; i < n; i++)
+        out[i] = in[i] >= 0x20 && in[i] < 0x7f ? (char)in[i] : '?';
+    out[n] = '\0';
+}

@@ -1,0 +1,90 @@
+/* virtperf's wire protocol, version 1: length-prefixed binary frames with explicit field
+ * sizes, big-endian. Header (12 bytes): magic "VPRF", version u8, type u8, flags u16,
+ * payload length u32. Every frame is checked by one decoder before any field is used:
+ * magic, version, known type, and a length allowed for that type. */
+#ifndef VP_PROTOCOL_H
+#define VP_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VP_PROTOCOL_VERSION 1
+#define VP_FRAME_HEADER_BYTES 12
+#define VP_MESSAGE_MAX (4u << 20)   /* largest DATA, REQUEST or RESPONSE payload */
+#define VP_NONCE_BYTES 32
+#define VP_MAC_BYTES 32
+#define VP_TEST_MAX_MS (3600u * 1000) /* hard cap on any test's duration */
+#define VP_ERROR_TEXT_MAX 256
+
+enum vp_frame_type {
+    VP_FRAME_HELLO = 1,  /* client -> server: first frame, carries the client's version */
+    VP_FRAME_CHALLENGE,  /* server -> client: nonce[32], auth_required u8 */
+    VP_FRAME_AUTH,       /* client -> server: HMAC-SHA256(key, nonce) */
+    VP_FRAME_WELCOME,    /* server -> client: authenticated */
+    VP_FRAME_TEST,       /* client -> server: struct vp_test_request */
+    VP_FRAME_READY,      /* server -> client: struct vp_test_ready */
+    VP_FRAME_DATA,       /* either way: payload counted, never interpreted */
+    VP_FRAME_END,        /* either way: the data phase is over */
+    VP_FRAME_RESULT,     /* server -> client: struct vp_test_result */
+    VP_FRAME_REQUEST,    /* client -> server: a request of the request/response test */
+    VP_FRAME_RESPONSE,   /* server -> client: its response */
+    VP_FRAME_ERROR,      /* either way: a refusal, as text; the sender then closes */
+    VP_FRAME_TYPE_COUNT
+};
+
+enum vp_test_kind {
+    VP_TEST_STREAM_TO_SERVER = 1, /* client sends DATA, server counts */
+    VP_TEST_STREAM_FROM_SERVER,   /* server sends DATA, client counts */
+    VP_TEST_RR,                   /* REQUEST -> RESPONSE until END */
+    VP_TEST_CONNECT,              /* server answers RESULT at once and closes */
+};
+
+struct vp_frame_header {
+    uint8_t version, type;
+    uint16_t flags;
+    uint32_t length;
+};
+
+#define VP_TEST_REQUEST_BYTES 24
+struct vp_test_request {
+    uint8_t kind;
+    uint32_t duration_ms, omit_ms, message_size, response_size, window;
+};
+
+#define VP_TEST_READY_BYTES 8
+struct vp_test_ready {
+    uint32_t send_buffer, receive_buffer; /* what the kernel gave the server's socket */
+};
+
+#define VP_CPU_FIELDS 8 /* user nice system idle iowait irq softirq steal (ticks) */
+#define VP_TEST_RESULT_BYTES (8 * 3 + 8 * VP_CPU_FIELDS + 4)
+struct vp_test_result {
+    uint64_t bytes, elapsed_ns, transactions;
+    uint64_t cpu_ticks[VP_CPU_FIELDS]; /* the server's /proc/stat deltas over the test */
+    uint32_t ticks_per_second;
+};
+
+void vp_frame_encode_header(uint8_t out[VP_FRAME_HEADER_BYTES], uint8_t type, uint32_t length);
+
+/* Checks magic, version, type and the length allowed for the type. On refusal returns
+ * -1 with a message fit for an ERROR frame ("version 2 not supported ...",
+ * "message too long ..."). */
+int vp_frame_decode_header(const uint8_t in[VP_FRAME_HEADER_BYTES], struct vp_frame_header *out,
+                           char *err, size_t err_len);
+
+void vp_test_request_encode(const struct vp_test_request *request,
+                            uint8_t out[VP_TEST_REQUEST_BYTES]);
+/* Refuses unknown kinds, durations above the cap, sizes out of range. */
+int vp_test_request_decode(const uint8_t *in, size_t len, struct vp_test_request *out,
+                           char *err, size_t err_len);
+void vp_test_ready_encode(const struct vp_test_ready *ready, uint8_t out[VP_TEST_READY_BYTES]);
+int vp_test_ready_decode(const uint8_t *in, size_t len, struct vp_test_ready *out);
+void vp_test_result_encode(const struct vp_test_result *result,
+                           uint8_t out[VP_TEST_RESULT_BYTES]);
+int vp_test_result_decode(const uint8_t *in, size_t len, struct vp_test_result *out);
+/* An ERROR payload as printable text (anything else becomes '?'). */
+void vp_error_text_decode(const uint8_t *in, size_t len, char *out, size_t out_len);
+
+const char *vp_frame_type_name(uint8_t type);
+
+#endif

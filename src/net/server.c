@@ -1,0 +1,412 @@
+/* The serve loop: listening, session threads, handshake, and the four tests. */
+#define _GNU_SOURCE
+#include "net/server.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "net/auth.h"
+#include "net/wire.h"
+
+#define ERROR_LEN 256
+
+struct server {
+    const struct vp_serve_config *config;
+    pthread_mutex_t lock;
+    pthread_cond_t idle;
+    unsigned active;
+    int *session_fds; /* max_sessions slots, -1 when free */
+};
+
+struct session {
+    struct server *server;
+    int fd;
+    unsigned slot;
+    char peer[INET6_ADDRSTRLEN + 8];
+};
+
+static void log_line(const struct server *server, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void log_line(const struct server *server, const char *format, ...)
+{
+    if (!server->config->log)
+        return;
+    char stamp[32];
+    vp_utc_timestamp(stamp, sizeof stamp);
+    va_list args;
+    va_start(args, format);
+    flockfile(stderr);
+    fprintf(stderr, "%s virtperf serve: ", stamp);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    funlockfile(stderr);
+    va_end(args);
+}
+
+/* HELLO, CHALLENGE, AUTH, WELCOME: nothing else is accepted before. */
+static int handshake(struct session *session, char *err, size_t err_len)
+{
+    const struct vp_serve_config *config = session->server->config;
+    struct vp_frame_header header;
+    if (vp_wire_recv_header(session->fd, &header, err, err_len) != 0)
+        return -1;
+    if (header.type != VP_FRAME_HELLO) {
+        snprintf(err, err_len, "expected HELLO, received %s", vp_frame_type_name(header.type));
+        return -1;
+    }
+    uint8_t challenge[VP_NONCE_BYTES + 1];
+    if (vp_auth_nonce(challenge) != 0) {
+        snprintf(err, err_len, "no random nonce available");
+        return -1;
+    }
+    challenge[VP_NONCE_BYTES] = config->key != NULL;
+    uint8_t mac[VP_MAC_BYTES];
+    if (vp_wire_send(session->fd, VP_FRAME_CHALLENGE, challenge, sizeof challenge, err, err_len) != 0 ||
+        vp_wire_expect(session->fd, VP_FRAME_AUTH, mac, sizeof mac, NULL, err, err_len) != 0)
+        return -1;
+    if (config->key) {
+        uint8_t want[VP_MAC_BYTES];
+        vp_auth_mac(config->key, config->key_len, challenge, want);
+        if (!vp_auth_equal(mac, want)) {
+            snprintf(err, err_len, "authentication failed: wrong key (see --key-file)");
+            return -1;
+        }
+    }
+    return vp_wire_send(session->fd, VP_FRAME_WELCOME, NULL, 0, err, err_len);
+}
+
+static int64_t deadline_after(uint32_t ms)
+{
+    return vp_now_ns() + (int64_t)ms * 1000000;
+}
+
+/* Counts DATA until END; bytes before omit_ms are not counted. */
+static int receive_stream(struct session *session, const struct vp_test_request *request,
+                          struct vp_test_result *result, char *err, size_t err_len)
+{
+    uint64_t cpu_before[VP_CPU_FIELDS], cpu_after[VP_CPU_FIELDS];
+    int64_t counting_from = 0, omit_until = 0;
+    for (;;) {
+        struct vp_frame_header header;
+        if (vp_wire_recv_header(session->fd, &header, err, err_len) != 0)
+            return -1;
+        int64_t now = vp_now_ns();
+        if (header.type == VP_FRAME_END)
+            break;
+        if (header.type != VP_FRAME_DATA) {
+            snprintf(err, err_len, "expected DATA or END, received %s",
+                     vp_frame_type_name(header.type));
+            return -1;
+        }
+        if (!omit_until)
+            omit_until = now + (int64_t)request->omit_ms * 1000000;
+        if (vp_wire_discard(session->fd, header.length, err, err_len) != 0)
+            return -1;
+        if (now >= omit_until) {
+            if (!counting_from) {
+                counting_from = now;
+                vp_cpu_snapshot(cpu_before);
+            }
+            result->bytes += header.length;
+        }
+    }
+    int64_t end = vp_now_ns();
+    vp_cpu_snapshot(cpu_after);
+    result->elapsed_ns = counting_from ? (uint64_t)(end - counting_from) : 0;
+    for (int i = 0; i < VP_CPU_FIELDS; i++)
+        result->cpu_ticks[i] = counting_from ? cpu_after[i] - cpu_before[i] : 0;
+    return 0;
+}
+
+/* Sends DATA for omit + duration, then END. */
+static int send_stream(struct session *session, const struct vp_test_request *request,
+                       struct vp_test_result *result, char *err, size_t err_len)
+{
+    uint8_t *message = calloc(1, request->message_size);
+    if (!message) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    uint64_t cpu_before[VP_CPU_FIELDS], cpu_after[VP_CPU_FIELDS];
+    int64_t omit_until = deadline_after(request->omit_ms);
+    int64_t end = deadline_after(request->omit_ms + request->duration_ms), counting_from = 0;
+    int status = 0;
+    for (int64_t now = vp_now_ns(); now < end && status == 0; now = vp_now_ns()) {
+        if (now >= omit_until && !counting_from) {
+            counting_from = now;
+            vp_cpu_snapshot(cpu_before);
+        }
+        status = vp_wire_send(session->fd, VP_FRAME_DATA, message, request->message_size, err,
+                              err_len);
+        if (status == 0 && counting_from)
+            result->bytes += request->message_size;
+    }
+    free(message);
+    if (status != 0 || vp_wire_send(session->fd, VP_FRAME_END, NULL, 0, err, err_len) != 0)
+        return -1;
+    vp_cpu_snapshot(cpu_after);
+    result->elapsed_ns = counting_from ? (uint64_t)(vp_now_ns() - counting_from) : 0;
+    for (int i = 0; i < VP_CPU_FIELDS; i++)
+        result->cpu_ticks[i] = counting_from ? cpu_after[i] - cpu_before[i] : 0;
+    return 0;
+}
+
+/* Answers each REQUEST with a RESPONSE of response_size bytes until END. */
+static int answer_requests(struct session *session, const struct vp_test_request *request,
+                           struct vp_test_result *result, char *err, size_t err_len)
+{
+    uint8_t *response = calloc(1, request->response_size ? request->response_size : 1);
+    if (!response) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    uint64_t cpu_before[VP_CPU_FIELDS], cpu_after[VP_CPU_FIELDS];
+    vp_cpu_snapshot(cpu_before);
+    int64_t start = vp_now_ns();
+    int status = 0;
+    for (;;) {
+        struct vp_frame_header header;
+        if ((status = vp_wire_recv_header(session->fd, &header, err, err_len)) != 0)
+            break;
+        if (header.type == VP_FRAME_END)
+            break;
+        if (header.type != VP_FRAME_REQUEST) {
+            snprintf(err, err_len, "expected REQUEST or END, received %s",
+                     vp_frame_type_name(header.type));
+            status = -1;
+            break;
+        }
+        if ((status = vp_wire_discard(session->fd, header.length, err, err_len)) != 0 ||
+            (status = vp_wire_send(session->fd, VP_FRAME_RESPONSE, response,
+                                   request->response_size, err, err_len)) != 0)
+            break;
+        result->transactions++;
+        result->bytes += header.length + request->response_size;
+    }
+    free(response);
+    vp_cpu_snapshot(cpu_after);
+    result->elapsed_ns = (uint64_t)(vp_now_ns() - start);
+    for (int i = 0; i < VP_CPU_FIELDS; i++)
+        result->cpu_ticks[i] = cpu_after[i] - cpu_before[i];
+    return status;
+}
+
+static void apply_window(int fd, uint32_t window, struct vp_test_ready *ready)
+{
+    if (window) {
+        int size = (int)window;
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+    }
+    int value = 0;
+    socklen_t len = sizeof value;
+    getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &value, &len);
+    ready->send_buffer = (uint32_t)value;
+    len = sizeof value;
+    getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &value, &len);
+    ready->receive_buffer = (uint32_t)value;
+}
+
+static int run_test(struct session *session, char *err, size_t err_len, char *summary,
+                    size_t summary_len)
+{
+    uint8_t payload[VP_TEST_REQUEST_BYTES];
+    uint32_t len;
+    struct vp_test_request request;
+    if (vp_wire_expect(session->fd, VP_FRAME_TEST, payload, sizeof payload, &len, err, err_len) != 0 ||
+        vp_test_request_decode(payload, len, &request, err, err_len) != 0)
+        return -1;
+    struct vp_test_ready ready;
+    apply_window(session->fd, request.window, &ready);
+    uint8_t encoded_ready[VP_TEST_READY_BYTES];
+    vp_test_ready_encode(&ready, encoded_ready);
+    if (vp_wire_send(session->fd, VP_FRAME_READY, encoded_ready, sizeof encoded_ready, err, err_len) != 0)
+        return -1;
+    struct vp_test_result result = { .ticks_per_second = (uint32_t)sysconf(_SC_CLK_TCK) };
+    int status = 0;
+    switch (request.kind) {
+    case VP_TEST_STREAM_TO_SERVER: status = receive_stream(session, &request, &result, err, err_len); break;
+    case VP_TEST_STREAM_FROM_SERVER: status = send_stream(session, &request, &result, err, err_len); break;
+    case VP_TEST_RR: status = answer_requests(session, &request, &result, err, err_len); break;
+    default: break; /* CONNECT: the result at once */
+    }
+    if (status != 0)
+        return -1;
+    uint8_t encoded[VP_TEST_RESULT_BYTES];
+    vp_test_result_encode(&result, encoded);
+    snprintf(summary, summary_len, "test %u: %llu bytes, %llu transactions in %.3f s",
+             request.kind, (unsigned long long)result.bytes,
+             (unsigned long long)result.transactions, (double)result.elapsed_ns / 1e9);
+    return vp_wire_send(session->fd, VP_FRAME_RESULT, encoded, sizeof encoded, err, err_len);
+}
+
+static void release_session(struct session *session)
+{
+    struct server *server = session->server;
+    pthread_mutex_lock(&server->lock);
+    server->session_fds[session->slot] = -1;
+    server->active--;
+    pthread_cond_broadcast(&server->idle);
+    pthread_mutex_unlock(&server->lock);
+    close(session->fd);
+    free(session);
+}
+
+static void *session_thread(void *arg)
+{
+    struct session *session = arg;
+    char err[ERROR_LEN] = "", summary[160] = "";
+    vp_wire_set_timeout(session->fd, session->server->config->idle_timeout_s);
+    int one = 1;
+    setsockopt(session->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (handshake(session, err, sizeof err) != 0 || run_test(session, err, sizeof err, summary,
+                                                             sizeof summary) != 0) {
+        vp_wire_send_error(session->fd, err);
+        log_line(session->server, "%s: refused or failed: %s", session->peer, err);
+    } else {
+        log_line(session->server, "%s: %s", session->peer, summary);
+    }
+    release_session(session);
+    return NULL;
+}
+
+static int listen_on(const struct vp_serve_config *config, char *err, size_t err_len)
+{
+    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                              .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+    struct addrinfo *found = NULL;
+    char port[8];
+    snprintf(port, sizeof port, "%u", config->port);
+    int rc = getaddrinfo(config->bind ? config->bind : "::", port, &hints, &found);
+    if (rc != 0 && !config->bind)
+        rc = getaddrinfo("0.0.0.0", port, &hints, &found); /* no IPv6 here */
+    if (rc != 0) {
+        snprintf(err, err_len, "--bind %s: %s", config->bind ? config->bind : "(all)", gai_strerror(rc));
+        return -1;
+    }
+    int fd = socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int one = 1, zero = 0;
+    if (fd >= 0) {
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (found->ai_family == AF_INET6)
+            setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+    }
+    if (fd < 0 || bind(fd, found->ai_addr, found->ai_addrlen) != 0 || listen(fd, 256) != 0) {
+        snprintf(err, err_len, "cannot listen on %s port %u: %s",
+                 config->bind ? config->bind : "all addresses", config->port, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(found);
+    return fd;
+}
+
+static void describe_peer(const struct sockaddr_storage *address, char *buf, size_t len)
+{
+    char host[INET6_ADDRSTRLEN] = "?", port[8] = "?";
+    getnameinfo((const struct sockaddr *)address, sizeof *address, host, sizeof host, port,
+                sizeof port, NI_NUMERICHOST | NI_NUMERICSERV);
+    snprintf(buf, len, "%s:%s", host, port);
+}
+
+/* Starts a session thread for fd, or refuses it when every slot is taken. */
+static void start_session(struct server *server, int fd, const struct sockaddr_storage *from)
+{
+    pthread_mutex_lock(&server->lock);
+    unsigned slot = 0;
+    while (slot < server->config->max_sessions && server->session_fds[slot] >= 0)
+        slot++;
+    if (slot == server->config->max_sessions) {
+        pthread_mutex_unlock(&server->lock);
+        char text[96];
+        snprintf(text, sizeof text, "server busy: %u sessions running (--max-sessions)",
+                 server->config->max_sessions);
+        vp_wire_set_timeout(fd, 1);
+        vp_wire_send_error(fd, text);
+        close(fd);
+        return;
+    }
+    server->session_fds[slot] = fd;
+    server->active++;
+    pthread_mutex_unlock(&server->lock);
+    struct session *session = calloc(1, sizeof *session);
+    if (!session)
+        abort();
+    *session = (struct session){ .server = server, .fd = fd, .slot = slot };
+    describe_peer(from, session->peer, sizeof session->peer);
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attributes, 256 * 1024);
+    pthread_t thread;
+    if (pthread_create(&thread, &attributes, session_thread, session) != 0)
+        release_session(session);
+    pthread_attr_destroy(&attributes);
+}
+
+int vp_serve(const struct vp_serve_config *config, volatile sig_atomic_t *stop, int ready_fd,
+             char *err, size_t err_len)
+{
+    int listener = listen_on(config, err, err_len);
+    if (listener < 0)
+        return -1;
+    struct sockaddr_storage bound;
+    socklen_t bound_len = sizeof bound;
+    getsockname(listener, (struct sockaddr *)&bound, &bound_len);
+    uint16_t port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
+                                                      : ((struct sockaddr_in *)&bound)->sin_port);
+    if (ready_fd >= 0) {
+        uint8_t encoded[2] = { (uint8_t)(port >> 8), (uint8_t)port };
+        if (write(ready_fd, encoded, 2) != 2) {
+            close(listener);
+            snprintf(err, err_len, "cannot report the port");
+            return -1;
+        }
+    }
+    struct server server = { .config = config, .lock = PTHREAD_MUTEX_INITIALIZER,
+                             .idle = PTHREAD_COND_INITIALIZER };
+    server.session_fds = malloc(config->max_sessions * sizeof *server.session_fds);
+    if (!server.session_fds)
+        abort();
+    for (unsigned i = 0; i < config->max_sessions; i++)
+        server.session_fds[i] = -1;
+    log_line(&server, "listening on %s port %u (%s, at most %u sessions)",
+             config->bind ? config->bind : "all addresses", port,
+             config->key ? "key required" : "no key", config->max_sessions);
+    while (!*stop) {
+        struct pollfd waiting = { .fd = listener, .events = POLLIN };
+        if (poll(&waiting, 1, 200) <= 0)
+            continue;
+        struct sockaddr_storage from;
+        socklen_t from_len = sizeof from;
+        int fd = accept4(listener, (struct sockaddr *)&from, &from_len, SOCK_CLOEXEC);
+        if (fd >= 0)
+            start_session(&server, fd, &from);
+    }
+    close(listener);
+    /* Ends every session: their blocked reads and writes return at once. */
+    pthread_mutex_lock(&server.lock);
+    for (unsigned i = 0; i < config->max_sessions; i++)
+        if (server.session_fds[i] >= 0)
+            shutdown(server.session_fds[i], SHUT_RDWR);
+    while (server.active > 0)
+        pthread_cond_wait(&server.idle, &server.lock);
+    pthread_mutex_unlock(&server.lock);
+    free(server.session_fds);
+    log_line(&server, "stopped");
+    return 0;
+}

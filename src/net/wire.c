@@ -1,0 +1,168 @@
+/* Socket I/O of protocol frames with timeouts and bounded buffers. */
+#include "net/wire.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "core/procfs.h"
+
+void vp_wire_set_timeout(int fd, double seconds)
+{
+    struct timeval timeout = { (time_t)seconds, (suseconds_t)((seconds - (time_t)seconds) * 1e6) };
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+}
+
+static int io_error(char *err, size_t err_len, const char *what, int error)
+{
+    if (error == EAGAIN || error == EWOULDBLOCK)
+        snprintf(err, err_len, "%s: the peer stalled (timed out)", what);
+    else
+        snprintf(err, err_len, "%s: %s", what, strerror(error));
+    return -1;
+}
+
+int vp_wire_read_full(int fd, void *buf, size_t len, char *err, size_t err_len)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t got = recv(fd, (char *)buf + done, len - done, 0);
+        if (got == 0) {
+            snprintf(err, err_len, "the peer closed the connection");
+            return -1;
+        }
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return io_error(err, err_len, "receive", errno);
+        }
+        done += (size_t)got;
+    }
+    return 0;
+}
+
+int vp_wire_write_full(int fd, const void *buf, size_t len, char *err, size_t err_len)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t sent = send(fd, (const char *)buf + done, len - done, MSG_NOSIGNAL);
+        if (sent < 0) {
+            if (errno == EINTR)
+                continue;
+            return io_error(err, err_len, "send", errno);
+        }
+        done += (size_t)sent;
+    }
+    return 0;
+}
+
+/* Header and payload leave in one sendmsg, so TCP_NODELAY never sends a lone header. */
+int vp_wire_send(int fd, uint8_t type, const void *payload, uint32_t len, char *err,
+                 size_t err_len)
+{
+    uint8_t header[VP_FRAME_HEADER_BYTES];
+    vp_frame_encode_header(header, type, len);
+    struct iovec parts[2] = {
+        { .iov_base = header, .iov_len = sizeof header },
+        { .iov_base = (void *)payload, .iov_len = len },
+    };
+    struct msghdr message = { .msg_iov = parts, .msg_iovlen = len ? 2 : 1 };
+    size_t left = sizeof header + len;
+    while (left > 0) {
+        ssize_t sent = sendmsg(fd, &message, MSG_NOSIGNAL);
+        if (sent < 0) {
+            if (errno == EINTR)
+                continue;
+            return io_error(err, err_len, "send", errno);
+        }
+        left -= (size_t)sent;
+        while (sent > 0 && message.msg_iovlen > 0) { /* skip what went out */
+            size_t part = message.msg_iov[0].iov_len < (size_t)sent ? message.msg_iov[0].iov_len
+                                                                    : (size_t)sent;
+            message.msg_iov[0].iov_base = (char *)message.msg_iov[0].iov_base + part;
+            message.msg_iov[0].iov_len -= part;
+            sent -= (ssize_t)part;
+            if (message.msg_iov[0].iov_len == 0) {
+                message.msg_iov++;
+                message.msg_iovlen--;
+            }
+        }
+    }
+    return 0;
+}
+
+void vp_wire_send_error(int fd, const char *text)
+{
+    char ignored[64];
+    size_t len = strlen(text);
+    vp_wire_send(fd, VP_FRAME_ERROR, text, (uint32_t)(len > VP_ERROR_TEXT_MAX ? VP_ERROR_TEXT_MAX : len),
+                 ignored, sizeof ignored);
+}
+
+int vp_wire_recv_header(int fd, struct vp_frame_header *header, char *err, size_t err_len)
+{
+    uint8_t raw[VP_FRAME_HEADER_BYTES];
+    if (vp_wire_read_full(fd, raw, sizeof raw, err, err_len) != 0)
+        return -1;
+    return vp_frame_decode_header(raw, header, err, err_len);
+}
+
+int vp_wire_discard(int fd, uint32_t len, char *err, size_t err_len)
+{
+    char chunk[65536];
+    while (len > 0) {
+        uint32_t part = len < sizeof chunk ? len : (uint32_t)sizeof chunk;
+        if (vp_wire_read_full(fd, chunk, part, err, err_len) != 0)
+            return -1;
+        len -= part;
+    }
+    return 0;
+}
+
+int vp_wire_expect(int fd, uint8_t want, void *payload, uint32_t cap, uint32_t *len, char *err,
+                   size_t err_len)
+{
+    struct vp_frame_header header;
+    if (vp_wire_recv_header(fd, &header, err, err_len) != 0)
+        return -1;
+    if (header.type == VP_FRAME_ERROR) {
+        uint8_t text[VP_ERROR_TEXT_MAX];
+        char printable[VP_ERROR_TEXT_MAX + 1];
+        if (vp_wire_read_full(fd, text, header.length, err, err_len) != 0)
+            return -1;
+        vp_error_text_decode(text, header.length, printable, sizeof printable);
+        snprintf(err, err_len, "peer: %s", printable);
+        return -1;
+    }
+    if (header.type != want) {
+        snprintf(err, err_len, "expected %s, received %s", vp_frame_type_name(want),
+                 vp_frame_type_name(header.type));
+        return -1;
+    }
+    if (header.length > cap) {
+        snprintf(err, err_len, "message too long: %s of %u bytes (at most %u here)",
+                 vp_frame_type_name(header.type), header.length, cap);
+        return -1;
+    }
+    if (len)
+        *len = header.length;
+    return vp_wire_read_full(fd, payload, header.length, err, err_len);
+}
+
+void vp_cpu_snapshot(uint64_t ticks[VP_CPU_FIELDS])
+{
+    char text[16384];
+    struct vp_proc_stat stat;
+    memset(ticks, 0, VP_CPU_FIELDS * sizeof *ticks);
+    if (vp_read_text_file("/proc/stat", text, sizeof text) < 0 || vp_parse_proc_stat(text, &stat) != 0)
+        return;
+    const struct vp_cpu_ticks *c = &stat.cpu;
+    uint64_t fields[VP_CPU_FIELDS] = { c->user, c->nice, c->system, c->idle, c->iowait, c->irq,
+                                       c->softirq, c->steal };
+    memcpy(ticks, fields, sizeof fields);
+}

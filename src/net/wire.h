@@ -1,0 +1,35 @@
+/* Frames over a socket: whole reads and writes with timeouts, sending and receiving
+ * checked frames, discarding payloads in bounded chunks, and the /proc/stat CPU
+ * snapshot both ends report. */
+#ifndef VP_WIRE_H
+#define VP_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "net/protocol.h"
+
+/* Every blocking read and write on fd gives up after seconds without progress. */
+void vp_wire_set_timeout(int fd, double seconds);
+
+int vp_wire_read_full(int fd, void *buf, size_t len, char *err, size_t err_len);
+int vp_wire_write_full(int fd, const void *buf, size_t len, char *err, size_t err_len);
+
+int vp_wire_send(int fd, uint8_t type, const void *payload, uint32_t len, char *err,
+                 size_t err_len);
+/* Sends an ERROR frame with text, best effort (the peer may be gone). */
+void vp_wire_send_error(int fd, const char *text);
+
+int vp_wire_recv_header(int fd, struct vp_frame_header *header, char *err, size_t err_len);
+/* Reads and drops len payload bytes in chunks of at most 64 KiB. */
+int vp_wire_discard(int fd, uint32_t len, char *err, size_t err_len);
+
+/* Receives one frame of type want whose payload fits in cap bytes (its length in *len).
+ * An ERROR frame from the peer becomes "peer: TEXT"; another type is refused. */
+int vp_wire_expect(int fd, uint8_t want, void *payload, uint32_t cap, uint32_t *len, char *err,
+                   size_t err_len);
+
+/* The machine's CPU time from /proc/stat, in ticks (protocol order). */
+void vp_cpu_snapshot(uint64_t ticks[VP_CPU_FIELDS]);
+
+#endif
