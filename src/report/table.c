@@ -99,6 +99,13 @@ static void print_annotations(FILE *out, const json_t *result)
                 string_at(device, "name"), string_at(device, "fstype"), string_at(device, "mount"),
                 read, written, number_at(device, "util_mean"));
     }
+    const json_t *peer = json_object_get(result, "peer");
+    if (peer)
+        fprintf(out, "  peer %s port %lld via %s (%s, MTU %lld, driver %s, congestion %s)\n",
+                string_at(peer, "address"), (long long)json_integer_value(json_object_get(peer, "port")),
+                string_at(peer, "interface"), string_at(peer, "local_address"),
+                (long long)json_integer_value(json_object_get(peer, "mtu")),
+                string_at(peer, "driver"), string_at(peer, "congestion"));
     size_t i;
     const json_t *line;
     json_array_foreach(json_object_get(result, "warnings"), i, line)

@@ -259,6 +259,21 @@ static int check_annotations(struct checker *checker, const json_t *result, cons
                             path, i, MAX_TEXT);
         }
     }
+    const json_t *peer = json_object_get(result, "peer");
+    if (peer) {
+        char peer_at[256];
+        snprintf(peer_at, sizeof peer_at, "%s.peer", path);
+        if (!json_is_object(peer))
+            return fail(checker, "%s: accepted: an object", peer_at);
+        static const char *const texts[] = { "address", "local_address", "interface", "driver",
+                                             "congestion" };
+        for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+            if (check_string(checker, peer, peer_at, texts[i], 256, 1) != 0)
+                return -1;
+        if (check_integer(checker, peer, peer_at, "port", 0, 65535, 1) != 0 ||
+            check_integer(checker, peer, peer_at, "mtu", 0, 1 << 20, 1) != 0)
+            return -1;
+    }
     const json_t *device = json_object_get(result, "device");
     if (!device)
         return 0;

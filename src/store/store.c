@@ -76,9 +76,11 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
     "CREATE INDEX results_by_run ON results(run_id, seq);"
     "CREATE INDEX runs_by_label ON runs(label, started_at);",
 
-    /* Disk results: warnings and device counters, per-operation latency histograms. */
+    /* Disk and net results: warnings, device counters, the peer's route, per-operation
+     * latency histograms. */
     "ALTER TABLE results ADD COLUMN warnings_json TEXT;"
     "ALTER TABLE results ADD COLUMN device_json TEXT;"
+    "ALTER TABLE results ADD COLUMN peer_json TEXT;"
     "CREATE TABLE metric_distributions ("
     "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
     "  metric TEXT NOT NULL, histogram_json TEXT NOT NULL,"
@@ -417,8 +419,9 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
                            "INSERT INTO results (run_id, seq, bench, params_json, jobs, pin, reps,"
                            " warmup, duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
-                           " monitor_samples, warnings_json, device_json) VALUES (?, ?, ?, ?, ?,"
-                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &statement,
+                           " monitor_samples, warnings_json, device_json, peer_json) VALUES (?,"
+                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
+                           &statement,
                            NULL) != SQLITE_OK)
         return -1;
     char *params_text = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
@@ -446,17 +449,17 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
     bind_optional(statement, 16, json_object_get(result, "last_done_s"));
     bind_optional(statement, 17, json_object_get(monitor, "hz"));
     bind_optional(statement, 18, json_object_get(monitor, "samples"));
-    char *warnings_text = NULL, *device_text = NULL;
-    if (json_object_get(result, "warnings"))
-        warnings_text = json_dumps(json_object_get(result, "warnings"), JSON_COMPACT);
-    if (json_object_get(result, "device"))
-        device_text = json_dumps(json_object_get(result, "device"), JSON_COMPACT);
-    sqlite3_bind_text(statement, 19, warnings_text, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(statement, 20, device_text, -1, SQLITE_TRANSIENT);
+    static const char *const annotations[] = { "warnings", "device", "peer" };
+    char *annotation_texts[3] = { NULL, NULL, NULL };
+    for (int i = 0; i < 3; i++) {
+        if (json_object_get(result, annotations[i]))
+            annotation_texts[i] = json_dumps(json_object_get(result, annotations[i]), JSON_COMPACT);
+        sqlite3_bind_text(statement, 19 + i, annotation_texts[i], -1, SQLITE_TRANSIENT);
+    }
     int status = sqlite3_step(statement);
     sqlite3_finalize(statement);
-    free(warnings_text);
-    free(device_text);
+    for (int i = 0; i < 3; i++)
+        free(annotation_texts[i]);
     free(params_text);
     *result_id = sqlite3_last_insert_rowid(store->db);
     return status == SQLITE_DONE ? 0 : -1;
@@ -801,10 +804,11 @@ static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
         json_object_set_new(result, "monitor",
                             load_monitor(store, result_id, sqlite3_column_double(row, 15),
                                          sqlite3_column_int64(row, 16)));
-    for (int column = 17; column <= 18; column++) {
-        const char *text = (const char *)sqlite3_column_text(row, column);
+    static const char *const annotations[] = { "warnings", "device", "peer" };
+    for (int i = 0; i < 3; i++) {
+        const char *text = (const char *)sqlite3_column_text(row, 17 + i);
         if (text)
-            set_if_present(result, column == 17 ? "warnings" : "device", json_loads(text, 0, NULL));
+            set_if_present(result, annotations[i], json_loads(text, 0, NULL));
     }
     return result;
 }
@@ -836,7 +840,7 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
     if (sqlite3_prepare_v2(store->db, "SELECT id, bench, params_json, jobs, pin, reps, warmup,"
                            " duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
-                           " monitor_samples, warnings_json, device_json FROM results"
+                           " monitor_samples, warnings_json, device_json, peer_json FROM results"
                            " WHERE run_id = ? ORDER BY seq", -1,
                            &statement, NULL) == SQLITE_OK) {
         sqlite3_bind_int64(statement, 1, run_id);

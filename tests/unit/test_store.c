@@ -146,6 +146,7 @@ static void migrations_bring_old_databases_forward(void **state)
     set_user_version(1, "DROP INDEX results_by_run; DROP INDEX runs_by_label;"
                         "ALTER TABLE results DROP COLUMN warnings_json;"
                         "ALTER TABLE results DROP COLUMN device_json;"
+                        "ALTER TABLE results DROP COLUMN peer_json;"
                         "DROP TABLE metric_distributions;"
                         "INSERT INTO runs (uuid, started_at, status, host_json)"
                         " VALUES ('old', 'then', 'ok', '{}');");

@@ -1,0 +1,34 @@
+/* libFuzzer target: the frame decoder and every payload decoder on arbitrary bytes, as
+ * a hostile peer would send them to `virtperf serve` or to a client. */
+#include <stdint.h>
+#include <string.h>
+
+#include "net/protocol.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char err[256];
+    struct vp_frame_header header;
+    if (size >= VP_FRAME_HEADER_BYTES &&
+        vp_frame_decode_header(data, &header, err, sizeof err) == 0) {
+        if (header.length > VP_MESSAGE_MAX || header.type == 0 || header.type >= VP_FRAME_TYPE_COUNT)
+            __builtin_trap(); /* the decoder let through what it promised to refuse */
+    }
+    const uint8_t *payload = size > VP_FRAME_HEADER_BYTES ? data + VP_FRAME_HEADER_BYTES : data;
+    size_t payload_len = size > VP_FRAME_HEADER_BYTES ? size - VP_FRAME_HEADER_BYTES : size;
+    struct vp_test_request request;
+    if (vp_test_request_decode(payload, payload_len, &request, err, sizeof err) == 0 &&
+        (request.message_size == 0 || request.message_size > VP_MESSAGE_MAX ||
+         (uint64_t)request.duration_ms + request.omit_ms > VP_TEST_MAX_MS))
+        __builtin_trap();
+    struct vp_test_ready ready;
+    vp_test_ready_decode(payload, payload_len, &ready);
+    struct vp_test_result result;
+    vp_test_result_decode(payload, payload_len, &result);
+    char text[VP_ERROR_TEXT_MAX + 1];
+    vp_error_text_decode(payload, payload_len < VP_ERROR_TEXT_MAX ? payload_len : VP_ERROR_TEXT_MAX,
+                         text, sizeof text);
+    if (strlen(text) > VP_ERROR_TEXT_MAX)
+        __builtin_trap();
+    return 0;
+}
