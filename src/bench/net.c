@@ -6,7 +6,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <ifaddrs.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -193,6 +196,22 @@ static void net_teardown(const struct vp_params *params, unsigned jobs)
     }
 }
 
+/* The driver behind a network interface as ethtool reports it (virtio_net, veth, e1000),
+ * "none" for interfaces without one (loopback). */
+static void interface_driver(const char *interface, char *driver, size_t len)
+{
+    struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
+    struct ifreq request;
+    memset(&request, 0, sizeof request);
+    snprintf(request.ifr_name, sizeof request.ifr_name, "%s", interface);
+    request.ifr_data = (void *)&info;
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    int found = fd >= 0 && ioctl(fd, SIOCETHTOOL, &request) == 0 && info.driver[0];
+    if (fd >= 0)
+        close(fd);
+    snprintf(driver, len, "%s", found ? info.driver : "none");
+}
+
 /* The client side's route to the peer: local interface, its MTU and driver, and the
  * congestion control in use. */
 static void net_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
@@ -228,16 +247,11 @@ static void net_annotate(const struct vp_params *params, unsigned jobs, json_t *
         }
         freeifaddrs(list);
     }
-    char path[128], mtu[16] = "", driver_link[512], driver[64] = "virtual";
+    char path[128], mtu[16] = "", driver[64];
     snprintf(path, sizeof path, "/sys/class/net/%s/mtu", interface);
     if (vp_read_text_file(path, mtu, sizeof mtu) < 0)
         mtu[0] = '\0';
-    snprintf(path, sizeof path, "/sys/class/net/%s/device/driver", interface);
-    ssize_t got = readlink(path, driver_link, sizeof driver_link - 1);
-    if (got > 0) {
-        driver_link[got] = '\0';
-        snprintf(driver, sizeof driver, "%s", strrchr(driver_link, '/') + 1);
-    }
+    interface_driver(interface, driver, sizeof driver);
     json_object_set_new(result, "peer",
                         json_pack("{s:s,s:i,s:s,s:s,s:i,s:s,s:s}", "address", peer.host, "port",
                                   peer.port, "local_address", address, "interface", interface,

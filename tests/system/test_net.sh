@@ -1,0 +1,135 @@
+#!/bin/bash
+# net.*: every benchmark on loopback with sane figures and bytes matching on both ends;
+# virtperf serve with a key (right, wrong, missing), version mismatch both ways, refused,
+# unreachable and dying peers, hostile clients, SIGTERM; and, in two network namespaces
+# joined by a veth pair, a tbf 1 Gbit/s limit seen by net.stream.
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+PORT=$((20000 + $$ % 20000))
+SERVE_PID=
+NETNS_A=vptest-a-$$
+NETNS_B=vptest-b-$$
+cleanup() {
+    [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null
+    ip netns del "$NETNS_A" 2>/dev/null
+    ip netns del "$NETNS_B" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+serve() { # ARGS...: starts virtperf serve on $PORT, log in $WORK/serve.log
+    "$VP" serve --bind 127.0.0.1 --port "$PORT" "$@" 2>"$WORK/serve.log" &
+    SERVE_PID=$!
+    for _ in $(seq 1 100); do
+        grep -q listening "$WORK/serve.log" && return 0
+        sleep 0.05
+    done
+    fail "serve did not start: $(cat "$WORK/serve.log")"
+}
+
+stop_serve() {
+    kill -TERM "$SERVE_PID"
+    wait "$SERVE_PID"
+    status=$?
+    SERVE_PID=
+    return $status
+}
+
+# Embedded loopback server: every benchmark, sane figures, both ends count the same bytes.
+expect_status 0 "$VP" run net.stream net.rr net.connect --duration 300ms --reps 2 --quiet --json "$WORK/loop.json"
+json_check "$WORK/loop.json" '(lambda m: 1e7 < m["throughput"]["mean"] < 1e12 and m["bytes_sent"]["values"] == m["bytes_received"]["values"] and m["window"]["mean"] > 0 and 0 < m["client_cpu"]["mean"] <= 100 and m["server_demand"]["mean"] > 0)(d["results"][0]["metrics"])' "net.stream figures"
+json_check "$WORK/loop.json" '(lambda m: 1e-6 < m["latency"]["mean"] < 0.1 and m["rate"]["mean"] > 100 and m["latency"]["distribution"]["count"] > 50 and m["latency"]["distribution"]["p99"] >= m["latency"]["distribution"]["p50"])(d["results"][1]["metrics"])' "net.rr figures"
+json_check "$WORK/loop.json" '(lambda m: 1e-7 < m["latency"]["mean"] < 0.1 and m["rate"]["mean"] > 10)(d["results"][2]["metrics"])' "net.connect figures"
+json_check "$WORK/loop.json" 'all(r["peer"]["interface"] == "lo" and r["peer"]["address"] == "127.0.0.1" and r["peer"]["mtu"] > 0 and r["peer"]["congestion"] for r in d["results"])' "peer route not recorded"
+expect_status 0 "$VP" run net.stream --reverse --streams 2 --duration 300ms --reps 2 --quiet --json "$WORK/reverse.json"
+expect_status 0 "$VP" run net.stream --bidir --window 256k --duration 300ms --reps 2 --jobs 2 --quiet --json "$WORK/bidir.json"
+for doc in reverse bidir; do
+    json_check "$WORK/$doc.json" '(lambda m: m["bytes_sent"]["values"] == m["bytes_received"]["values"] and m["throughput"]["mean"] > 1e7)(d["results"][0]["metrics"])' "net.stream --$doc: bytes differ between the ends"
+done
+json_check "$WORK/bidir.json" 'd["results"][0]["params"]["window"] == 262144 and d["results"][0]["metrics"]["window"]["mean"] >= 262144' "requested and actual window"
+expect_status 0 "$VP" run net.rr --rate 2000 --duration 500ms --reps 2 --quiet --json "$WORK/open.json"
+json_check "$WORK/open.json" '(lambda m: 900 < m["rate"]["mean"] < 2100 and m["latency"]["distribution"]["count"] == 2000)(d["results"][0]["metrics"])' "open-loop net.rr: rate or transaction count"
+
+# A server with a key: the right key works, a wrong or missing one is refused clearly.
+printf 'correct horse battery staple\n' >"$WORK/key"
+printf 'wrong\n' >"$WORK/wrong"
+serve --key-file "$WORK/key" --max-sessions 400 --idle-timeout 3s
+expect_status 0 "$VP" run net.rr --peer 127.0.0.1:$PORT --key-file "$WORK/key" --duration 200ms --reps 1 --quiet
+expect_status 1 "$VP" run net.rr --peer 127.0.0.1:$PORT --key-file "$WORK/wrong" --duration 200ms --reps 1 --quiet --json "$WORK/wrongkey.json"
+json_check "$WORK/wrongkey.json" '"peer: authentication failed: wrong key" in d["results"][0]["error"]' "wrong key not reported"
+expect_status 1 "$VP" run net.connect --peer 127.0.0.1:$PORT --duration 200ms --reps 1 --quiet --json "$WORK/nokey.json"
+json_check "$WORK/nokey.json" '"the server requires a key" in d["results"][0]["error"]' "missing key not reported"
+expect_usage_error "--key-file $WORK/none: No such file" "$VP" run net.rr --key-file "$WORK/none"
+expect_usage_error "--peer: 'host:99999' is not valid" "$VP" run net.rr --peer host:99999
+
+# Version mismatch, both ways.
+[ "$(python3 "$HERE/net_hostile.py" version $PORT)" = "protocol version 2 not supported (this end speaks 1)" ] || fail "server did not refuse version 2 clearly"
+python3 "$HERE/net_hostile.py" fake-server $((PORT + 1)) &
+fake=$!
+sleep 0.3
+expect_status 1 "$VP" run net.rr --peer 127.0.0.1:$((PORT + 1)) --duration 200ms --reps 1 --warmup 0 --quiet --json "$WORK/oldserver.json"
+wait $fake
+json_check "$WORK/oldserver.json" '"protocol version 2 not supported (this end speaks 1)" in d["results"][0]["error"]' "client did not report the server's version"
+
+# Hostile clients: hundreds of bad and silent connections; a valid test still passes
+# meanwhile, every bad frame gets an ERROR, and the server's memory stays bounded.
+rss_before=$(awk '/VmRSS/ {print $2}' /proc/$SERVE_PID/status)
+python3 "$HERE/net_hostile.py" flood $PORT 4 >"$WORK/flood.out" &
+flood=$!
+sleep 0.5
+expect_status 0 "$VP" run net.rr --peer 127.0.0.1:$PORT --key-file "$WORK/key" --duration 200ms --reps 1 --quiet
+rss_during=$(awk '/VmRSS/ {print $2}' /proc/$SERVE_PID/status)
+wait $flood
+[ "$(cat "$WORK/flood.out")" = 200 ] || fail "hostile frames answered with ERROR: $(cat "$WORK/flood.out") of 200"
+[ "$rss_during" -lt $((rss_before + 131072)) ] || fail "server memory grew from ${rss_before} to ${rss_during} KiB"
+kill -0 "$SERVE_PID" || fail "the server died under hostile input"
+grep -q "the peer stalled" "$WORK/serve.log" || fail "silent connections were not timed out"
+
+# Refused, dying and stalling peers: one clear line, the result failed.
+expect_status 1 "$VP" run net.stream --peer 127.0.0.1:$((PORT + 2)) --duration 200ms --reps 1 --quiet --json "$WORK/refused.json"
+json_check "$WORK/refused.json" '"Connection refused" in d["results"][0]["error"]' "refused connection not reported"
+"$VP" run net.stream --peer 127.0.0.1:$PORT --key-file "$WORK/key" --duration 5s --reps 1 --warmup 0 --quiet --json "$WORK/dying.json" >/dev/null 2>&1 &
+client=$!
+sleep 1
+kill -KILL "$SERVE_PID"
+wait "$SERVE_PID" 2>/dev/null
+SERVE_PID=
+wait $client
+[ $? -eq 1 ] || fail "a dying peer: want exit 1"
+json_check "$WORK/dying.json" 'd["results"][0]["status"] == "failed" and ("reset" in d["results"][0]["error"] or "closed" in d["results"][0]["error"] or "Broken pipe" in d["results"][0]["error"])' "dying peer not reported"
+
+# SIGTERM: a clean stop with sessions open.
+serve --idle-timeout 30s
+python3 -c "import socket,time; s=socket.create_connection(('127.0.0.1', $PORT)); time.sleep(5)" &
+holder=$!
+sleep 0.3
+stop_serve || fail "serve did not exit 0 on SIGTERM"
+grep -q stopped "$WORK/serve.log" || fail "serve did not log its stop"
+kill $holder 2>/dev/null
+
+# Two hosts in network namespaces: tbf at 1 Gbit/s on the link shows in net.stream, and
+# an address nobody answers fails within the timeout.
+if [ "$(id -u)" -ne 0 ] || ! ip netns add "$NETNS_A" 2>/dev/null; then
+    echo "skip: the namespace part of test_net.sh needs root and ip netns"
+    finish
+fi
+ip netns add "$NETNS_B"
+ip link add vpa$$ netns "$NETNS_A" type veth peer name vpb$$ netns "$NETNS_B"
+ip -n "$NETNS_A" addr add 198.18.0.1/24 dev vpa$$
+ip -n "$NETNS_B" addr add 198.18.0.2/24 dev vpb$$
+ip -n "$NETNS_A" link set vpa$$ up
+ip -n "$NETNS_B" link set vpb$$ up
+ip -n "$NETNS_A" link set lo up
+ip -n "$NETNS_B" link set lo up
+ip netns exec "$NETNS_A" tc qdisc add dev vpa$$ root tbf rate 1gbit burst 256kb latency 50ms
+ip netns exec "$NETNS_B" "$VP" serve --bind 198.18.0.2 --port 7310 2>"$WORK/ns-serve.log" &
+ns_serve=$!
+sleep 0.5
+ip netns exec "$NETNS_A" "$VP" run net.stream --peer 198.18.0.2 --duration 2s --omit 500ms --reps 2 --quiet --json "$WORK/tbf.json" >/dev/null 2>&1 || fail "net.stream across the namespaces failed"
+json_check "$WORK/tbf.json" '(lambda t: 0.85e9 / 8 < t < 1.0e9 / 8)(d["results"][0]["metrics"]["throughput"]["mean"])' "tbf 1gbit not seen: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["metrics"]["throughput"]["mean"] * 8 / 1e9, "Gbit/s")' "$WORK/tbf.json" 2>&1)"
+json_check "$WORK/tbf.json" 'd["results"][0]["peer"]["interface"] == "vpa'$$'" and d["results"][0]["peer"]["driver"] == "veth"' "peer interface in the namespace"
+ip netns exec "$NETNS_A" "$VP" run net.rr --peer 198.18.0.99 --duration 200ms --reps 1 --quiet --json "$WORK/unreach.json" >/dev/null 2>&1
+json_check "$WORK/unreach.json" '"cannot connect to 198.18.0.99" in d["results"][0]["error"]' "unreachable peer not reported"
+kill $ns_serve
+wait $ns_serve
+finish
