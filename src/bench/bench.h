@@ -52,7 +52,22 @@ struct vp_job {
     uint64_t *op_log_len;
     uint64_t op_log_cap;
     uint64_t op_bytes;
+    /* Benchmarks with an interval_series count bytes per second of the repetition here
+     * (vp_job_count_interval; any thread of the job may call it). */
+    uint64_t *intervals;
+    size_t interval_count;
+    int64_t interval_origin_ns;
 };
+
+/* Adds bytes to the one-second interval that now_ns falls in. */
+static inline void vp_job_count_interval(struct vp_job *job, int64_t now_ns, uint64_t bytes)
+{
+    if (!job->intervals || now_ns < job->interval_origin_ns)
+        return;
+    size_t index = (size_t)((now_ns - job->interval_origin_ns) / 1000000000);
+    if (index < job->interval_count)
+        __atomic_fetch_add(&job->intervals[index], bytes, __ATOMIC_RELAXED);
+}
 
 struct vp_bench {
     const char *name;
@@ -68,6 +83,7 @@ struct vp_bench {
     const char *sweep_option; /* a VP_OPT_SIZE_LIST option giving one result per value */
     const char *sweep_param;  /* the name each point's single value is stored under */
     const char *distribution_metric; /* the metric whose per-op histogram is kept */
+    const char *interval_series; /* what the per-second byte counts are, or NULL */
     /* Operations one job does per repetition (bounds the op log; optional). */
     uint64_t (*ops_per_rep)(const struct vp_params *params);
 

@@ -294,6 +294,7 @@ static void cpu_delta(const uint64_t *before, const uint64_t *after, uint64_t *d
 /* ---- net.stream ---- */
 
 struct stream {
+    struct vp_job *job;          /* for its per-second byte counts */
     int fd;
     int sending;                 /* this end sends */
     double duration_s, omit_s;
@@ -322,6 +323,7 @@ static void *stream_sender(struct stream *stream)
             stream->failed = 1;
             break;
         }
+        vp_job_count_interval(stream->job, vp_now_ns(), stream->message_size);
         if (now >= counting_from)
             stream->bytes += stream->message_size;
     }
@@ -353,6 +355,7 @@ static void stream_receiver(struct stream *stream)
             stream->failed = 1;
             return;
         }
+        vp_job_count_interval(stream->job, vp_now_ns(), header.length);
         if (now >= omit_until) {
             if (!counting_from)
                 counting_from = now;
@@ -383,7 +386,7 @@ static void *stream_thread(void *arg)
     return NULL;
 }
 
-static int open_stream(struct stream *stream, int sending, const struct vp_job *job)
+static int open_stream(struct stream *stream, int sending, struct vp_job *job)
 {
     const struct vp_params *params = job->params;
     struct vp_peer local = peer;
@@ -397,6 +400,7 @@ static int open_stream(struct stream *stream, int sending, const struct vp_job *
     };
     struct vp_test_ready ready;
     memset(stream, 0, sizeof *stream);
+    stream->job = job;
     stream->sending = sending;
     stream->duration_s = job->duration;
     stream->omit_s = vp_param_seconds(params, "omit");
@@ -701,6 +705,8 @@ const struct vp_bench vp_bench_net_stream = {
     .option_count = sizeof stream_options / sizeof stream_options[0],
     .metrics = stream_metrics,
     .metric_count = sizeof stream_metrics / sizeof stream_metrics[0],
+    .interval_series = "payload bytes per second the client sent (received with --reverse; "
+                       "both with --bidir), from the repetition's start",
     NET_BENCH_COMMON,
     .measure = stream_measure,
 };

@@ -88,6 +88,7 @@ struct shared {
     size_t size;
     unsigned jobs, reps;
     size_t histogram_bytes, op_log_cap;
+    size_t interval_count; /* per-second counters per repetition (0: none) */
     struct control *control;
     int64_t *start_at;
 };
@@ -109,10 +110,15 @@ static size_t records_bytes(const struct shared *shared)
     return cache_lines((size_t)shared->reps * sizeof(struct rep_record));
 }
 
+static size_t intervals_bytes(const struct shared *shared)
+{
+    return cache_lines(shared->interval_count * shared->reps * sizeof(uint64_t));
+}
+
 static size_t job_stride(const struct shared *shared)
 {
     return slot_bytes() + records_bytes(shared) + shared->histogram_bytes +
-           cache_lines(shared->op_log_cap * sizeof(int64_t));
+           cache_lines(shared->op_log_cap * sizeof(int64_t)) + intervals_bytes(shared);
 }
 
 static size_t jobs_offset(const struct shared *shared)
@@ -148,14 +154,27 @@ static int64_t *op_log_of(const struct shared *shared, unsigned job)
                        shared->histogram_bytes);
 }
 
+/* The per-second counters of one job's repetition. */
+static uint64_t *intervals_of(const struct shared *shared, unsigned job, unsigned rep)
+{
+    if (!shared->interval_count)
+        return NULL;
+    char *base = (char *)slot_of(shared, job) + slot_bytes() + records_bytes(shared) +
+                 shared->histogram_bytes + cache_lines(shared->op_log_cap * sizeof(int64_t));
+    return (uint64_t *)base + (size_t)rep * shared->interval_count;
+}
+
 static int shared_map(struct shared *shared, const struct vp_bench *bench,
-                      const struct vp_params *params, unsigned jobs, unsigned reps)
+                      const struct vp_params *params, unsigned jobs, unsigned reps,
+                      double duration)
 {
     shared->jobs = jobs;
     shared->reps = reps;
     shared->histogram_bytes =
         bench->distribution_metric ? cache_lines(sizeof(struct vp_histogram)) : 0;
     shared->op_log_cap = bench->ops_per_rep ? bench->ops_per_rep(params) : 0;
+    /* The repetition's seconds plus room for warm-up options (at most a minute). */
+    shared->interval_count = bench->interval_series ? (size_t)ceil(duration) + 62 : 0;
     shared->size = jobs_offset(shared) + jobs * job_stride(shared);
     shared->base = mmap(NULL, shared->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                         -1, 0);
@@ -240,6 +259,9 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
             vp_histogram_reset(job.histogram); /* the warm-up's operations do not count */
         slot->op_log_len = 0;
         job.rep = rep;
+        job.intervals = intervals_of(shared, index, rep);
+        job.interval_count = shared->interval_count;
+        job.interval_origin_ns = shared->start_at[rep];
         vp_sleep_until_ns(shared->start_at[rep]);
         struct rep_record *record = record_of(shared, index, rep);
         record->start_ns = vp_now_ns();
@@ -509,6 +531,32 @@ static void add_aggregate_rates(json_t *result, const double *stonewall, const d
     json_object_set_new(metrics, span_metric.name, metric_json(&span_metric, span, measured));
 }
 
+/* Sums the jobs' per-second counts of each measured repetition, trailing empty seconds
+ * dropped: {"interval_s": 1, "unit": "B/s", "what", "reps": [[...], ...]}. */
+static void add_intervals(json_t *result, const struct vp_bench *bench,
+                          const struct shared *shared, unsigned warmup)
+{
+    json_t *reps = json_array();
+    for (unsigned rep = warmup; rep < shared->reps; rep++) {
+        size_t used = 0;
+        json_t *series = json_array();
+        for (size_t i = 0; i < shared->interval_count; i++) {
+            uint64_t total = 0;
+            for (unsigned job = 0; job < shared->jobs; job++)
+                total += intervals_of(shared, job, rep)[i];
+            if (total)
+                used = i + 1;
+            json_array_append_new(series, json_real((double)total));
+        }
+        while (json_array_size(series) > used)
+            json_array_remove(series, json_array_size(series) - 1);
+        json_array_append_new(reps, series);
+    }
+    json_object_set_new(result, "intervals",
+                        json_pack("{s:f,s:s,s:s,s:o}", "interval_s", 1.0, "unit", "B/s", "what",
+                                  bench->interval_series, "reps", reps));
+}
+
 /* Merges every job's histogram into the distribution of the bench's metric. */
 static void add_distribution(json_t *result, const struct vp_bench *bench,
                              const struct shared *shared)
@@ -535,7 +583,8 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
         return finish(result, "failed", reason);
     unsigned total_reps = settings->warmup + settings->reps;
     struct shared shared;
-    if (shared_map(&shared, bench, params, jobs, total_reps) != 0)
+    if (shared_map(&shared, bench, params, jobs, total_reps,
+                   settings->duration > 0 ? settings->duration : bench->default_duration) != 0)
         return finish(result, "failed", "cannot map shared memory for the jobs");
     if (bench->setup && bench->setup(params, reason, sizeof reason) != 0) {
         munmap(shared.base, shared.size);
@@ -614,6 +663,8 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
             add_aggregate_rates(result, stonewall, span, settings->reps);
         if (bench->distribution_metric)
             add_distribution(result, bench, &shared);
+        if (shared.interval_count)
+            add_intervals(result, bench, &shared, settings->warmup);
         add_timing(result, &shared, settings->warmup);
         json_object_set_new(result, "monitor", monitor_json);
         monitor_json = NULL;

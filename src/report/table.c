@@ -99,6 +99,20 @@ static void print_annotations(FILE *out, const json_t *result)
                 string_at(device, "name"), string_at(device, "fstype"), string_at(device, "mount"),
                 read, written, number_at(device, "util_mean"));
     }
+    const json_t *intervals = json_object_get(result, "intervals");
+    const json_t *reps = json_object_get(intervals, "reps");
+    if (json_array_size(reps) > 0) {
+        const json_t *last = json_array_get(reps, json_array_size(reps) - 1);
+        fprintf(out, "  per second (last repetition):");
+        size_t i;
+        const json_t *value;
+        json_array_foreach(last, i, value) {
+            char rate[32];
+            vp_format_value(json_number_value(value), string_at(intervals, "unit"), rate, sizeof rate);
+            fprintf(out, " %s", rate);
+        }
+        fputc('\n', out);
+    }
     const json_t *peer = json_object_get(result, "peer");
     if (peer)
         fprintf(out, "  peer %s port %lld via %s (%s, MTU %lld, driver %s, congestion %s)\n",

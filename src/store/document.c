@@ -259,6 +259,29 @@ static int check_annotations(struct checker *checker, const json_t *result, cons
                             path, i, MAX_TEXT);
         }
     }
+    const json_t *intervals = json_object_get(result, "intervals");
+    if (intervals) {
+        char at[256];
+        snprintf(at, sizeof at, "%s.intervals", path);
+        const json_t *reps = json_object_get(intervals, "reps");
+        if (!json_is_object(intervals) ||
+            check_number(checker, intervals, at, "interval_s", 0.001, 3600, 1) != 0 ||
+            check_string(checker, intervals, at, "unit", 16, 1) != 0 ||
+            check_string(checker, intervals, at, "what", MAX_TEXT, 1) != 0)
+            return json_is_object(intervals) ? -1 : fail(checker, "%s: accepted: an object", at);
+        if (!json_is_array(reps) || json_array_size(reps) > VP_MAX_REPS)
+            return fail(checker, "%s.reps: accepted: an array of at most %d series", at,
+                        VP_MAX_REPS);
+        size_t i;
+        const json_t *series;
+        json_array_foreach(reps, i, series) {
+            char series_at[300];
+            size_t count;
+            snprintf(series_at, sizeof series_at, "%s.reps[%zu]", at, i);
+            if (check_number_array(checker, series, series_at, 100000, &count) != 0)
+                return -1;
+        }
+    }
     const json_t *peer = json_object_get(result, "peer");
     if (peer) {
         char peer_at[256];

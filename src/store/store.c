@@ -20,6 +20,11 @@ struct vp_store {
     sqlite3 *db;
 };
 
+/* Optional parts of a result kept whole as JSON, in their columns' order (from 19 on
+ * insert, 17 on export). */
+static const char *const annotations[] = { "warnings", "device", "peer", "intervals" };
+#define ANNOTATION_COUNT 4
+
 /* Migration k brings a database from user_version k to k + 1. Never edit a shipped one:
  * add the next. */
 static const char *const migrations[VP_SCHEMA_VERSION] = {
@@ -81,6 +86,7 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
     "ALTER TABLE results ADD COLUMN warnings_json TEXT;"
     "ALTER TABLE results ADD COLUMN device_json TEXT;"
     "ALTER TABLE results ADD COLUMN peer_json TEXT;"
+    "ALTER TABLE results ADD COLUMN intervals_json TEXT;"
     "CREATE TABLE metric_distributions ("
     "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
     "  metric TEXT NOT NULL, histogram_json TEXT NOT NULL,"
@@ -419,8 +425,9 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
                            "INSERT INTO results (run_id, seq, bench, params_json, jobs, pin, reps,"
                            " warmup, duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
-                           " monitor_samples, warnings_json, device_json, peer_json) VALUES (?,"
-                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
+                           " monitor_samples, warnings_json, device_json, peer_json,"
+                           " intervals_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                           " ?, ?, ?, ?, ?, ?, ?, ?)", -1,
                            &statement,
                            NULL) != SQLITE_OK)
         return -1;
@@ -449,16 +456,15 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
     bind_optional(statement, 16, json_object_get(result, "last_done_s"));
     bind_optional(statement, 17, json_object_get(monitor, "hz"));
     bind_optional(statement, 18, json_object_get(monitor, "samples"));
-    static const char *const annotations[] = { "warnings", "device", "peer" };
-    char *annotation_texts[3] = { NULL, NULL, NULL };
-    for (int i = 0; i < 3; i++) {
+    char *annotation_texts[ANNOTATION_COUNT] = { NULL };
+    for (int i = 0; i < ANNOTATION_COUNT; i++) {
         if (json_object_get(result, annotations[i]))
             annotation_texts[i] = json_dumps(json_object_get(result, annotations[i]), JSON_COMPACT);
         sqlite3_bind_text(statement, 19 + i, annotation_texts[i], -1, SQLITE_TRANSIENT);
     }
     int status = sqlite3_step(statement);
     sqlite3_finalize(statement);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < ANNOTATION_COUNT; i++)
         free(annotation_texts[i]);
     free(params_text);
     *result_id = sqlite3_last_insert_rowid(store->db);
@@ -804,8 +810,7 @@ static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
         json_object_set_new(result, "monitor",
                             load_monitor(store, result_id, sqlite3_column_double(row, 15),
                                          sqlite3_column_int64(row, 16)));
-    static const char *const annotations[] = { "warnings", "device", "peer" };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < ANNOTATION_COUNT; i++) {
         const char *text = (const char *)sqlite3_column_text(row, 17 + i);
         if (text)
             set_if_present(result, annotations[i], json_loads(text, 0, NULL));
@@ -840,7 +845,8 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
     if (sqlite3_prepare_v2(store->db, "SELECT id, bench, params_json, jobs, pin, reps, warmup,"
                            " duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
-                           " monitor_samples, warnings_json, device_json, peer_json FROM results"
+                           " monitor_samples, warnings_json, device_json, peer_json,"
+                           " intervals_json FROM results"
                            " WHERE run_id = ? ORDER BY seq", -1,
                            &statement, NULL) == SQLITE_OK) {
         sqlite3_bind_int64(statement, 1, run_id);
