@@ -4,7 +4,9 @@
  * closed loop or at a fixed --rate measured from the scheduled send time. net.connect:
  * connection setup latency and rate. */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <ifaddrs.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
@@ -53,6 +55,11 @@ static const struct vp_option stream_options[] = {
     { "reverse", VP_OPT_CHOICE, "off", 0, 0, "off|on", "the server sends, the client receives" },
     { "bidir", VP_OPT_CHOICE, "off", 0, 0, "off|on",
       "both directions at once (each stream becomes one connection each way)" },
+    { "udp", VP_OPT_CHOICE, "off", 0, 0, "off|on",
+      "UDP datagrams client to server (--msg-size defaults to 1460 then), with loss and "
+      "jitter" },
+    { "rate", VP_OPT_COUNT, "0", 0, 1e12, NULL,
+      "--udp: bits per second per stream, k/m/g = 10^3/10^6/10^9 (0: as fast as it goes)" },
 };
 
 static const struct vp_metric stream_metrics[] = {
@@ -66,6 +73,8 @@ static const struct vp_metric stream_metrics[] = {
     { "client_demand", "us/MB", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "client CPU microseconds per MB" },
     { "server_demand", "us/MB", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "server CPU microseconds per MB" },
     { "window", "B", VP_HIGHER_IS_BETTER, VP_AGG_MEAN, "socket buffer the kernel gave the client" },
+    { "loss", "%", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "--udp: datagrams sent but not received" },
+    { "jitter", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "--udp: RFC 3550 interarrival jitter" },
 };
 
 static const struct vp_option rr_options[] = {
@@ -74,6 +83,9 @@ static const struct vp_option rr_options[] = {
     { "response-size", VP_OPT_SIZE, "350", 0, 4194304.0, NULL, "response bytes" },
     { "rate", VP_OPT_COUNT, "0", 0, 1e6, NULL,
       "requests per second per job, open loop (0: closed loop, one at a time)" },
+    { "udp", VP_OPT_CHOICE, "off", 0, 0, "off|on",
+      "requests and responses as UDP datagrams (closed loop); a response missing after 1 s "
+      "counts as lost" },
 };
 
 static const struct vp_metric rr_metrics[] = {
@@ -82,6 +94,7 @@ static const struct vp_metric rr_metrics[] = {
     { "rate", "ops/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "transactions per second" },
     { "client_cpu", "%", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "machine CPU busy on the client side" },
     { "server_cpu", "%", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "machine CPU busy on the server side" },
+    { "loss", "%", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "--udp: requests without a response" },
 };
 
 static const struct vp_option connect_options[] = { PEER_OPTIONS };
@@ -157,11 +170,60 @@ static int load_peer(const struct vp_params *params, char *err, size_t err_len)
     return vp_peer_parse(where, VP_DEFAULT_PORT, &peer, err, err_len);
 }
 
+/* The message size of a stream: --msg-size, or 1460 for UDP when not given. */
+static uint32_t stream_message_size(const struct vp_params *params)
+{
+    int index = vp_params_find(params, "msg-size");
+    if (vp_param_on(params, "udp") && !params->values[index].given)
+        return 1460;
+    return (uint32_t)vp_param_number(params, "msg-size");
+}
+
+static int udp_options_valid(const struct vp_params *params, char *err, size_t err_len)
+{
+    int udp = vp_params_find(params, "udp") >= 0 && vp_param_on(params, "udp");
+    int streaming = vp_params_find(params, "streams") >= 0;
+    if (!udp) {
+        if (streaming && vp_param_number(params, "rate") > 0) {
+            snprintf(err, err_len, "--rate on net.stream needs --udp (TCP paces itself)");
+            return -1;
+        }
+        return 0;
+    }
+    if (streaming) {
+        uint32_t size = stream_message_size(params);
+        if (vp_param_on(params, "reverse") || vp_param_on(params, "bidir") ||
+            vp_param_seconds(params, "omit") > 0) {
+            snprintf(err, err_len, "--udp: --reverse, --bidir and --omit are TCP only");
+            return -1;
+        }
+        if (size < VP_UDP_MESSAGE_MIN || size > VP_UDP_MESSAGE_MAX) {
+            snprintf(err, err_len, "--msg-size %u: accepted with --udp: %d to %d bytes", size,
+                     VP_UDP_MESSAGE_MIN, VP_UDP_MESSAGE_MAX);
+            return -1;
+        }
+        return 0;
+    }
+    uint64_t size = vp_param_number(params, "size");
+    uint64_t response = vp_param_number(params, "response-size");
+    if (vp_param_number(params, "rate") > 0) {
+        snprintf(err, err_len, "--udp: open-loop --rate is TCP only for now");
+        return -1;
+    }
+    if (size < VP_UDP_MESSAGE_MIN || size > VP_UDP_MESSAGE_MAX || response < 8 ||
+        response > VP_UDP_MESSAGE_MAX) {
+        snprintf(err, err_len, "--udp: accepted: --size %d to %d bytes and --response-size 8 "
+                 "to %d bytes", VP_UDP_MESSAGE_MIN, VP_UDP_MESSAGE_MAX, VP_UDP_MESSAGE_MAX);
+        return -1;
+    }
+    return 0;
+}
+
 static int net_validate(const struct vp_params *params, unsigned max_jobs, char *err,
                         size_t err_len)
 {
     (void)max_jobs;
-    if (load_peer(params, err, err_len) != 0)
+    if (load_peer(params, err, err_len) != 0 || udp_options_valid(params, err, err_len) != 0)
         return -1;
     struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *found = NULL;
     int rc = getaddrinfo(peer.host, NULL, &hints, &found);
@@ -296,6 +358,9 @@ static void cpu_delta(const uint64_t *before, const uint64_t *after, uint64_t *d
 struct stream {
     struct vp_job *job;          /* for its per-second byte counts */
     int fd;
+    int udp_fd;                  /* --udp: the datagram socket; -1 otherwise */
+    uint64_t rate_bps;           /* --udp: pacing, 0 unpaced */
+    uint64_t datagrams;          /* --udp: datagrams sent */
     int sending;                 /* this end sends */
     double duration_s, omit_s;
     uint32_t message_size;
@@ -365,10 +430,85 @@ static void stream_receiver(struct stream *stream)
     stream->elapsed_s = counting_from ? (double)(vp_now_ns() - counting_from) / 1e9 : 0;
 }
 
+static void put64_be(uint8_t *out, uint64_t value)
+{
+    for (int i = 0; i < 8; i++)
+        out[i] = (uint8_t)(value >> (56 - 8 * i));
+}
+
+static uint64_t get64_be(const uint8_t *in)
+{
+    uint64_t value = 0;
+    for (int i = 0; i < 8; i++)
+        value = value << 8 | in[i];
+    return value;
+}
+
+/* A UDP socket connected to the peer's address (the TCP connection's) and port. */
+static int connect_udp(int tcp_fd, uint32_t port, char *err, size_t err_len)
+{
+    struct sockaddr_storage address;
+    socklen_t len = sizeof address;
+    getpeername(tcp_fd, (struct sockaddr *)&address, &len);
+    if (address.ss_family == AF_INET6)
+        ((struct sockaddr_in6 *)&address)->sin6_port = htons((uint16_t)port);
+    else
+        ((struct sockaddr_in *)&address)->sin_port = htons((uint16_t)port);
+    int fd = socket(address.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&address, len) != 0) {
+        snprintf(err, err_len, "UDP socket to port %u: %s", port, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Sends numbered, timestamped datagrams for the duration, paced to rate_bps if set. A
+ * datagram the kernel refuses for want of buffer space (ENOBUFS) is not counted as sent. */
+static void udp_sender(struct stream *stream)
+{
+    uint8_t *datagram = calloc(1, stream->message_size);
+    if (!datagram)
+        abort();
+    int64_t start = vp_now_ns(), end = start + (int64_t)(stream->duration_s * 1e9);
+    double gap_ns = stream->rate_bps ? stream->message_size * 8.0 * 1e9 / (double)stream->rate_bps : 0;
+    for (uint64_t attempt = 0;; attempt++) {
+        int64_t now = vp_now_ns();
+        if (gap_ns > 0) {
+            int64_t due = start + (int64_t)((double)attempt * gap_ns);
+            if (due > now) {
+                vp_sleep_until_ns(due);
+                now = vp_now_ns();
+            }
+        }
+        if (now >= end)
+            break;
+        put64_be(datagram, stream->datagrams);
+        put64_be(datagram + 8, (uint64_t)now);
+        if (send(stream->udp_fd, datagram, stream->message_size, 0) < 0) {
+            if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR)
+                continue;
+            snprintf(stream->error, VP_ERROR_LEN, "UDP send: %s", strerror(errno));
+            stream->failed = 1;
+            break;
+        }
+        stream->datagrams++;
+        stream->bytes += stream->message_size;
+        vp_job_count_interval(stream->job, now, stream->message_size);
+    }
+    free(datagram);
+}
+
 static void *stream_thread(void *arg)
 {
     struct stream *stream = arg;
-    if (stream->sending) {
+    if (stream->udp_fd >= 0) {
+        udp_sender(stream);
+        if (!stream->failed &&
+            vp_wire_send(stream->fd, VP_FRAME_END, NULL, 0, stream->error, VP_ERROR_LEN) != 0)
+            stream->failed = 1;
+    } else if (stream->sending) {
         stream_sender(stream);
         if (!stream->failed &&
             vp_wire_send(stream->fd, VP_FRAME_END, NULL, 0, stream->error, VP_ERROR_LEN) != 0)
@@ -391,15 +531,19 @@ static int open_stream(struct stream *stream, int sending, struct vp_job *job)
     const struct vp_params *params = job->params;
     struct vp_peer local = peer;
     local.window = (uint32_t)vp_param_number(params, "window");
+    int udp = vp_param_on(params, "udp");
     struct vp_test_request request = {
         .kind = sending ? VP_TEST_STREAM_TO_SERVER : VP_TEST_STREAM_FROM_SERVER,
+        .transport = udp ? VP_TRANSPORT_UDP : VP_TRANSPORT_TCP,
         .duration_ms = (uint32_t)(job->duration * 1000),
         .omit_ms = (uint32_t)(vp_param_seconds(params, "omit") * 1000),
-        .message_size = (uint32_t)vp_param_number(params, "msg-size"),
+        .message_size = stream_message_size(params),
         .window = local.window,
     };
     struct vp_test_ready ready;
     memset(stream, 0, sizeof *stream);
+    stream->udp_fd = -1;
+    stream->rate_bps = vp_param_number(params, "rate");
     stream->job = job;
     stream->sending = sending;
     stream->duration_s = job->duration;
@@ -408,9 +552,17 @@ static int open_stream(struct stream *stream, int sending, struct vp_job *job)
     stream->fd = vp_client_open_test(&local, &request, &ready, stream->error, VP_ERROR_LEN);
     if (stream->fd < 0)
         return -1;
+    if (udp && (stream->udp_fd = connect_udp(stream->fd, ready.udp_port, stream->error,
+                                             VP_ERROR_LEN)) < 0)
+        return -1;
+    if (udp && local.window) {
+        int requested = (int)local.window;
+        setsockopt(stream->udp_fd, SOL_SOCKET, SO_SNDBUF, &requested, sizeof requested);
+    }
     int size = 0;
     socklen_t size_len = sizeof size;
-    getsockopt(stream->fd, SOL_SOCKET, sending ? SO_SNDBUF : SO_RCVBUF, &size, &size_len);
+    getsockopt(udp ? stream->udp_fd : stream->fd, SOL_SOCKET, sending ? SO_SNDBUF : SO_RCVBUF,
+               &size, &size_len);
     stream->window = (uint32_t)size;
     return 0;
 }
@@ -445,13 +597,20 @@ static int stream_measure(struct vp_job *job, double *values)
     cpu_delta(cpu_before, cpu_after, client);
 
     double throughput = 0, sent = 0, received = 0, retransmits = 0, window = 0;
-    double server_cpu = 0, server_steal = 0, server_demand = 0;
+    double server_cpu = 0, server_steal = 0, server_demand = 0, loss = 0, jitter = 0;
     for (unsigned i = 0; i < count && status == 0; i++) {
         struct stream *stream = &all[i];
         if (stream->failed) {
             snprintf(job->error, sizeof job->error, "net.stream: %.200s", stream->error);
             status = -1;
             break;
+        }
+        if (stream->udp_fd >= 0) {
+            loss += stream->datagrams
+                        ? 100.0 * (double)(stream->datagrams - stream->result.transactions) /
+                              (double)stream->datagrams
+                        : 0;
+            jitter += (double)stream->result.jitter_ns / 1e9;
         }
         double stream_received = stream->sending ? (double)stream->result.bytes : (double)stream->bytes;
         double stream_elapsed = stream->sending ? (double)stream->result.elapsed_ns / 1e9
@@ -467,9 +626,13 @@ static int stream_measure(struct vp_job *job, double *values)
         server_demand += demand(stream->result.cpu_ticks, stream->result.ticks_per_second,
                                 stream_received) / count;
     }
-    for (unsigned i = 0; i < opened; i++)
+    int udp = count > 0 && all[0].udp_fd >= 0;
+    for (unsigned i = 0; i < opened; i++) {
         if (all[i].fd > 0)
             close(all[i].fd);
+        if (all[i].udp_fd > 0)
+            close(all[i].udp_fd);
+    }
     free(all);
     free(threads);
     if (status != 0)
@@ -477,13 +640,15 @@ static int stream_measure(struct vp_job *job, double *values)
     values[0] = throughput;
     values[1] = sent;
     values[2] = received;
-    values[3] = retransmits;
+    values[3] = udp ? NAN : retransmits; /* TCP's figure; UDP does not retransmit */
     values[4] = busy_percent(client);
     values[5] = server_cpu / count;
     values[6] = server_steal / count;
     values[7] = demand(client, (double)sysconf(_SC_CLK_TCK), received);
     values[8] = server_demand;
     values[9] = window / count;
+    values[10] = udp ? loss / count : NAN; /* UDP's figures; TCP has neither */
+    values[11] = udp ? jitter / count : NAN;
     return 0;
 }
 
@@ -491,7 +656,9 @@ static int stream_measure(struct vp_job *job, double *values)
 
 struct rr_state {
     int fd;
+    int udp_fd; /* --udp: the datagram socket; -1 otherwise */
     uint8_t *request;
+    uint8_t *response;
 };
 
 static int rr_prepare(struct vp_job *job)
@@ -501,22 +668,62 @@ static int rr_prepare(struct vp_job *job)
         abort();
     job->state = state;
     state->request = calloc(1, vp_param_number(job->params, "size"));
-    if (!state->request)
+    state->response = calloc(1, vp_param_number(job->params, "response-size") + 1);
+    if (!state->request || !state->response)
         abort();
     return 0;
 }
 
 static int rr_open(struct vp_job *job, struct rr_state *state)
 {
+    int udp = vp_param_on(job->params, "udp");
     struct vp_test_request request = {
         .kind = VP_TEST_RR,
+        .transport = udp ? VP_TRANSPORT_UDP : VP_TRANSPORT_TCP,
         .duration_ms = (uint32_t)(job->duration * 1000),
         .message_size = (uint32_t)vp_param_number(job->params, "size"),
         .response_size = (uint32_t)vp_param_number(job->params, "response-size"),
     };
     struct vp_test_ready ready;
+    state->udp_fd = -1;
     state->fd = vp_client_open_test(&peer, &request, &ready, job->error, sizeof job->error);
-    return state->fd < 0 ? -1 : 0;
+    if (state->fd < 0)
+        return -1;
+    if (udp && (state->udp_fd = connect_udp(state->fd, ready.udp_port, job->error,
+                                            sizeof job->error)) < 0) {
+        close(state->fd);
+        return -1;
+    }
+    return 0;
+}
+
+#define UDP_RESPONSE_TIMEOUT_NS 1000000000 /* a response later than this counts as lost */
+
+/* One numbered request datagram and its response; 1 when it came back, 0 when it was
+ * lost, -1 on error. Late responses to earlier requests are skipped. */
+static int rr_udp_exchange(struct vp_job *job, struct rr_state *state, uint64_t sequence,
+                           uint32_t size, uint32_t expect, uint8_t *response)
+{
+    put64_be(state->request, sequence);
+    put64_be(state->request + 8, (uint64_t)vp_now_ns());
+    if (send(state->udp_fd, state->request, size, 0) < 0 && errno != ENOBUFS) {
+        snprintf(job->error, sizeof job->error, "net.rr: UDP send: %s", strerror(errno));
+        return -1;
+    }
+    int64_t give_up = vp_now_ns() + UDP_RESPONSE_TIMEOUT_NS;
+    for (int64_t now = vp_now_ns(); now < give_up; now = vp_now_ns()) {
+        struct pollfd waiting = { .fd = state->udp_fd, .events = POLLIN };
+        if (poll(&waiting, 1, (int)((give_up - now) / 1000000) + 1) <= 0)
+            continue;
+        ssize_t got = recv(state->udp_fd, response, expect, 0);
+        if (got < 0 && errno != ECONNREFUSED && errno != EINTR) {
+            snprintf(job->error, sizeof job->error, "net.rr: UDP receive: %s", strerror(errno));
+            return -1;
+        }
+        if (got == (ssize_t)expect && get64_be(response) == sequence)
+            return 1;
+    }
+    return 0;
 }
 
 static int rr_exchange(struct vp_job *job, struct rr_state *state, uint32_t size, uint32_t expect)
@@ -624,7 +831,21 @@ static int rr_measure(struct vp_job *job, double *values)
     vp_cpu_snapshot(cpu_before);
     int64_t start = vp_now_ns(), deadline = start + (int64_t)(job->duration * 1e9);
     int status = 0;
-    if (rate > 0) {
+    uint64_t lost = 0;
+    if (state->udp_fd >= 0) {
+        for (int64_t now = start; now < deadline && status == 0; now = vp_now_ns()) {
+            status = rr_udp_exchange(job, state, transactions + lost, size, expect, state->response);
+            int64_t done = vp_now_ns();
+            if (status == 1) {
+                vp_histogram_record(job->histogram, (uint64_t)(done - now));
+                latency_sum += (double)(done - now) / 1e9;
+                transactions++;
+            } else if (status == 0) {
+                lost++;
+            }
+            status = status < 0 ? -1 : 0;
+        }
+    } else if (rate > 0) {
         status = rr_open_loop(job, state, rate, &transactions, &latency_sum);
     } else {
         for (int64_t now = start; now < deadline && status == 0; transactions++) {
@@ -643,12 +864,15 @@ static int rr_measure(struct vp_job *job, double *values)
                         vp_client_result(state->fd, &result, job->error, sizeof job->error) != 0))
         status = -1;
     close(state->fd);
+    if (state->udp_fd >= 0)
+        close(state->udp_fd);
     if (status != 0)
         return -1;
     values[0] = transactions ? latency_sum / (double)transactions : 0;
     values[1] = (double)transactions / elapsed;
     values[2] = busy_percent(client);
     values[3] = busy_percent(result.cpu_ticks);
+    values[4] = state->udp_fd >= 0 ? 100.0 * (double)lost / (double)(lost + transactions) : NAN;
     return 0;
 }
 
@@ -656,6 +880,7 @@ static void rr_release(struct vp_job *job)
 {
     struct rr_state *state = job->state;
     free(state->request);
+    free(state->response);
     free(state);
 }
 

@@ -405,6 +405,17 @@ static json_t *metric_json(const struct vp_metric *metric, const double *values,
     return object;
 }
 
+/* A benchmark writes NAN for a metric a run cannot measure (loss over TCP, say): the
+ * metric is then left out of the result rather than given an invented value. */
+static bool metric_measured(const struct shared *shared, size_t metric, unsigned warmup)
+{
+    for (unsigned job = 0; job < shared->jobs; job++)
+        for (unsigned rep = warmup; rep < shared->reps; rep++)
+            if (isnan(record_of(shared, job, rep)->values[metric]))
+                return false;
+    return true;
+}
+
 static void add_metrics(json_t *result, const struct vp_bench *bench,
                         const struct shared *shared, unsigned warmup)
 {
@@ -415,6 +426,8 @@ static void add_metrics(json_t *result, const struct vp_bench *bench,
     json_t *metrics = json_object();
     for (size_t m = 0; m < bench->metric_count; m++) {
         const struct vp_metric *metric = &bench->metrics[m];
+        if (!metric_measured(shared, m, warmup))
+            continue;
         for (unsigned r = 0; r < measured; r++) {
             double combined = 0;
             for (unsigned job = 0; job < shared->jobs; job++)
@@ -434,6 +447,8 @@ static void add_metrics(json_t *result, const struct vp_bench *bench,
         const struct job_slot *slot = slot_of(shared, job);
         json_t *job_metrics = json_object();
         for (size_t m = 0; m < bench->metric_count; m++) {
+            if (!metric_measured(shared, m, warmup))
+                continue;
             for (unsigned r = 0; r < measured; r++)
                 values[r] = record_of(shared, job, warmup + r)->values[m];
             json_t *object = json_object();

@@ -121,6 +121,7 @@ void vp_test_request_encode(const struct vp_test_request *request,
 {
     memset(out, 0, VP_TEST_REQUEST_BYTES);
     out[0] = request->kind;
+    out[1] = request->transport;
     put32(out + 4, request->duration_ms);
     put32(out + 8, request->omit_ms);
     put32(out + 12, request->message_size);
@@ -136,14 +137,29 @@ int vp_test_request_decode(const uint8_t *in, size_t len, struct vp_test_request
         return -1;
     }
     out->kind = in[0];
+    out->transport = in[1];
     out->duration_ms = get32(in + 4);
     out->omit_ms = get32(in + 8);
     out->message_size = get32(in + 12);
     out->response_size = get32(in + 16);
     out->window = get32(in + 20);
-    if (out->kind < VP_TEST_STREAM_TO_SERVER || out->kind > VP_TEST_CONNECT || in[1] || in[2] ||
-        in[3]) {
+    if (out->kind < VP_TEST_STREAM_TO_SERVER || out->kind > VP_TEST_CONNECT || in[2] || in[3]) {
         snprintf(err, err_len, "unknown test kind %u", in[0]);
+        return -1;
+    }
+    if (out->transport > VP_TRANSPORT_UDP ||
+        (out->transport == VP_TRANSPORT_UDP && out->kind != VP_TEST_STREAM_TO_SERVER &&
+         out->kind != VP_TEST_RR)) {
+        snprintf(err, err_len, "transport %u not supported for test kind %u", in[1], in[0]);
+        return -1;
+    }
+    if (out->transport == VP_TRANSPORT_UDP &&
+        (out->message_size < VP_UDP_MESSAGE_MIN || out->message_size > VP_UDP_MESSAGE_MAX ||
+         (out->kind == VP_TEST_RR && (out->response_size < 8 ||
+                                      out->response_size > VP_UDP_MESSAGE_MAX)))) {
+        snprintf(err, err_len, "UDP messages of %u and %u bytes out of range (%d..%d, "
+                 "responses at least 8)", out->message_size, out->response_size,
+                 VP_UDP_MESSAGE_MIN, VP_UDP_MESSAGE_MAX);
         return -1;
     }
     if ((uint64_t)out->duration_ms + out->omit_ms > VP_TEST_MAX_MS) {
@@ -165,6 +181,7 @@ void vp_test_ready_encode(const struct vp_test_ready *ready, uint8_t out[VP_TEST
 {
     put32(out, ready->send_buffer);
     put32(out + 4, ready->receive_buffer);
+    put32(out + 8, ready->udp_port);
 }
 
 int vp_test_ready_decode(const uint8_t *in, size_t len, struct vp_test_ready *out)
@@ -173,7 +190,8 @@ int vp_test_ready_decode(const uint8_t *in, size_t len, struct vp_test_ready *ou
         return -1;
     out->send_buffer = get32(in);
     out->receive_buffer = get32(in + 4);
-    return 0;
+    out->udp_port = get32(in + 8);
+    return out->udp_port <= 65535 ? 0 : -1;
 }
 
 void vp_test_result_encode(const struct vp_test_result *result,
@@ -182,9 +200,10 @@ void vp_test_result_encode(const struct vp_test_result *result,
     put64(out, result->bytes);
     put64(out + 8, result->elapsed_ns);
     put64(out + 16, result->transactions);
+    put64(out + 24, result->jitter_ns);
     for (int i = 0; i < VP_CPU_FIELDS; i++)
-        put64(out + 24 + 8 * i, result->cpu_ticks[i]);
-    put32(out + 24 + 8 * VP_CPU_FIELDS, result->ticks_per_second);
+        put64(out + 32 + 8 * i, result->cpu_ticks[i]);
+    put32(out + 32 + 8 * VP_CPU_FIELDS, result->ticks_per_second);
 }
 
 int vp_test_result_decode(const uint8_t *in, size_t len, struct vp_test_result *out)
@@ -194,9 +213,10 @@ int vp_test_result_decode(const uint8_t *in, size_t len, struct vp_test_result *
     out->bytes = get64(in);
     out->elapsed_ns = get64(in + 8);
     out->transactions = get64(in + 16);
+    out->jitter_ns = get64(in + 24);
     for (int i = 0; i < VP_CPU_FIELDS; i++)
-        out->cpu_ticks[i] = get64(in + 24 + 8 * i);
-    out->ticks_per_second = get32(in + 24 + 8 * VP_CPU_FIELDS);
+        out->cpu_ticks[i] = get64(in + 32 + 8 * i);
+    out->ticks_per_second = get32(in + 32 + 8 * VP_CPU_FIELDS);
     return out->ticks_per_second > 0 && out->ticks_per_second <= 100000 ? 0 : -1;
 }
 

@@ -15,6 +15,8 @@
 #define VP_MAC_BYTES 32
 #define VP_TEST_MAX_MS (3600u * 1000) /* hard cap on any test's duration */
 #define VP_ERROR_TEXT_MAX 256
+#define VP_UDP_MESSAGE_MIN 16    /* a datagram carries its sequence number and send time */
+#define VP_UDP_MESSAGE_MAX 65507
 
 enum vp_frame_type {
     VP_FRAME_HELLO = 1,  /* client -> server: first frame, carries the client's version */
@@ -45,21 +47,26 @@ struct vp_frame_header {
     uint32_t length;
 };
 
+enum vp_transport { VP_TRANSPORT_TCP = 0, VP_TRANSPORT_UDP = 1 };
+
 #define VP_TEST_REQUEST_BYTES 24
 struct vp_test_request {
     uint8_t kind;
+    uint8_t transport; /* UDP: data travels in datagrams; the TCP connection controls */
     uint32_t duration_ms, omit_ms, message_size, response_size, window;
 };
 
-#define VP_TEST_READY_BYTES 8
+#define VP_TEST_READY_BYTES 12
 struct vp_test_ready {
     uint32_t send_buffer, receive_buffer; /* what the kernel gave the server's socket */
+    uint32_t udp_port;                    /* UDP tests: where to send the datagrams */
 };
 
 #define VP_CPU_FIELDS 8 /* user nice system idle iowait irq softirq steal (ticks) */
-#define VP_TEST_RESULT_BYTES (8 * 3 + 8 * VP_CPU_FIELDS + 4)
+#define VP_TEST_RESULT_BYTES (8 * 4 + 8 * VP_CPU_FIELDS + 4)
 struct vp_test_result {
-    uint64_t bytes, elapsed_ns, transactions;
+    uint64_t bytes, elapsed_ns, transactions; /* UDP stream: transactions = datagrams */
+    uint64_t jitter_ns;                       /* UDP stream: RFC 3550 interarrival jitter */
     uint64_t cpu_ticks[VP_CPU_FIELDS]; /* the server's /proc/stat deltas over the test */
     uint32_t ticks_per_second;
 };

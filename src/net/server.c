@@ -93,12 +93,33 @@ static int64_t deadline_after(uint32_t ms)
     return vp_now_ns() + (int64_t)ms * 1000000;
 }
 
+/* The span a result covers: its CPU ticks and elapsed time. */
+struct cpu_span {
+    int64_t from;
+    uint64_t before[VP_CPU_FIELDS];
+};
+
+static void span_start(struct cpu_span *span)
+{
+    span->from = vp_now_ns();
+    vp_cpu_snapshot(span->before);
+}
+
+static void span_finish(const struct cpu_span *span, struct vp_test_result *result)
+{
+    uint64_t after[VP_CPU_FIELDS];
+    vp_cpu_snapshot(after);
+    result->elapsed_ns = span->from ? (uint64_t)(vp_now_ns() - span->from) : 0;
+    for (int i = 0; i < VP_CPU_FIELDS; i++)
+        result->cpu_ticks[i] = span->from && after[i] >= span->before[i] ? after[i] - span->before[i] : 0;
+}
+
 /* Counts DATA until END; bytes before omit_ms are not counted. */
 static int receive_stream(struct session *session, const struct vp_test_request *request,
                           struct vp_test_result *result, char *err, size_t err_len)
 {
-    uint64_t cpu_before[VP_CPU_FIELDS], cpu_after[VP_CPU_FIELDS];
-    int64_t counting_from = 0, omit_until = 0;
+    struct cpu_span span = { 0 };
+    int64_t omit_until = 0;
     for (;;) {
         struct vp_frame_header header;
         if (vp_wire_recv_header(session->fd, &header, err, err_len) != 0)
@@ -116,18 +137,12 @@ static int receive_stream(struct session *session, const struct vp_test_request 
         if (vp_wire_discard(session->fd, header.length, err, err_len) != 0)
             return -1;
         if (now >= omit_until) {
-            if (!counting_from) {
-                counting_from = now;
-                vp_cpu_snapshot(cpu_before);
-            }
+            if (!span.from)
+                span_start(&span);
             result->bytes += header.length;
         }
     }
-    int64_t end = vp_now_ns();
-    vp_cpu_snapshot(cpu_after);
-    result->elapsed_ns = counting_from ? (uint64_t)(end - counting_from) : 0;
-    for (int i = 0; i < VP_CPU_FIELDS; i++)
-        result->cpu_ticks[i] = counting_from ? cpu_after[i] - cpu_before[i] : 0;
+    span_finish(&span, result);
     return 0;
 }
 
@@ -140,27 +155,22 @@ static int send_stream(struct session *session, const struct vp_test_request *re
         snprintf(err, err_len, "out of memory");
         return -1;
     }
-    uint64_t cpu_before[VP_CPU_FIELDS], cpu_after[VP_CPU_FIELDS];
+    struct cpu_span span = { 0 };
     int64_t omit_until = deadline_after(request->omit_ms);
-    int64_t end = deadline_after(request->omit_ms + request->duration_ms), counting_from = 0;
+    int64_t end = deadline_after(request->omit_ms + request->duration_ms);
     int status = 0;
     for (int64_t now = vp_now_ns(); now < end && status == 0; now = vp_now_ns()) {
-        if (now >= omit_until && !counting_from) {
-            counting_from = now;
-            vp_cpu_snapshot(cpu_before);
-        }
+        if (now >= omit_until && !span.from)
+            span_start(&span);
         status = vp_wire_send(session->fd, VP_FRAME_DATA, message, request->message_size, err,
                               err_len);
-        if (status == 0 && counting_from)
+        if (status == 0 && span.from)
             result->bytes += request->message_size;
     }
     free(message);
     if (status != 0 || vp_wire_send(session->fd, VP_FRAME_END, NULL, 0, err, err_len) != 0)
         return -1;
-    vp_cpu_snapshot(cpu_after);
-    result->elapsed_ns = counting_from ? (uint64_t)(vp_now_ns() - counting_from) : 0;
-    for (int i = 0; i < VP_CPU_FIELDS; i++)
-        result->cpu_ticks[i] = counting_from ? cpu_after[i] - cpu_before[i] : 0;
+    span_finish(&span, result);
     return 0;
 }
 
@@ -173,9 +183,8 @@ static int answer_requests(struct session *session, const struct vp_test_request
         snprintf(err, err_len, "out of memory");
         return -1;
     }
-    uint64_t cpu_before[VP_CPU_FIELDS], cpu_after[VP_CPU_FIELDS];
-    vp_cpu_snapshot(cpu_before);
-    int64_t start = vp_now_ns();
+    struct cpu_span span;
+    span_start(&span);
     int status = 0;
     for (;;) {
         struct vp_frame_header header;
@@ -197,10 +206,174 @@ static int answer_requests(struct session *session, const struct vp_test_request
         result->bytes += header.length + request->response_size;
     }
     free(response);
-    vp_cpu_snapshot(cpu_after);
-    result->elapsed_ns = (uint64_t)(vp_now_ns() - start);
-    for (int i = 0; i < VP_CPU_FIELDS; i++)
-        result->cpu_ticks[i] = cpu_after[i] - cpu_before[i];
+    span_finish(&span, result);
+    return status;
+}
+
+/* ---- UDP: datagrams on their own socket, the TCP connection says when it ends ---- */
+
+static uint64_t get64_be(const uint8_t *in)
+{
+    uint64_t value = 0;
+    for (int i = 0; i < 8; i++)
+        value = value << 8 | in[i];
+    return value;
+}
+
+/* A UDP socket on the session's local address and a free port. */
+static int open_udp(struct session *session, uint32_t window, uint32_t *port)
+{
+    struct sockaddr_storage local;
+    socklen_t local_len = sizeof local;
+    getsockname(session->fd, (struct sockaddr *)&local, &local_len);
+    if (local.ss_family == AF_INET6)
+        ((struct sockaddr_in6 *)&local)->sin6_port = 0;
+    else
+        ((struct sockaddr_in *)&local)->sin_port = 0;
+    int fd = socket(local.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&local, local_len) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (window) {
+        int size = (int)window;
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+    }
+    local_len = sizeof local;
+    getsockname(fd, (struct sockaddr *)&local, &local_len);
+    *port = ntohs(local.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&local)->sin6_port
+                                              : ((struct sockaddr_in *)&local)->sin_port);
+    return fd;
+}
+
+/* Datagrams are taken only from the address the TCP session comes from. */
+static int same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+    if (a->ss_family != b->ss_family)
+        return 0;
+    if (a->ss_family == AF_INET6)
+        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+                      &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
+    return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+           ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+}
+
+/* Waits for a datagram or for the control connection; returns 1 for a datagram, 0 when
+ * END arrived, -1 on error or silence past the idle timeout. */
+static int wait_udp(struct session *session, int udp_fd, char *err, size_t err_len)
+{
+    struct pollfd waiting[2] = { { .fd = udp_fd, .events = POLLIN },
+                                 { .fd = session->fd, .events = POLLIN } };
+    int rc = poll(waiting, 2, (int)(session->server->config->idle_timeout_s * 1000));
+    if (rc == 0) {
+        snprintf(err, err_len, "receive: the peer stalled (timed out)");
+        return -1;
+    }
+    if (rc < 0 || waiting[1].revents) {
+        struct vp_frame_header header;
+        if (rc < 0 || vp_wire_recv_header(session->fd, &header, err, err_len) != 0)
+            return -1;
+        if (header.type != VP_FRAME_END) {
+            snprintf(err, err_len, "expected END, received %s", vp_frame_type_name(header.type));
+            return -1;
+        }
+        return 0;
+    }
+    return 1;
+}
+
+/* Counts datagrams and their payload, and the interarrival jitter (RFC 3550: the
+ * smoothed change in transit time, so the two clocks need not agree). */
+static int receive_udp_stream(struct session *session, int udp_fd,
+                              const struct vp_test_request *request,
+                              struct vp_test_result *result, char *err, size_t err_len)
+{
+    uint8_t *datagram = malloc(VP_UDP_MESSAGE_MAX + 1);
+    if (!datagram) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    struct sockaddr_storage client;
+    socklen_t client_len = sizeof client;
+    getpeername(session->fd, (struct sockaddr *)&client, &client_len);
+    struct cpu_span span = { 0 };
+    int64_t omit_until = 0, previous_transit = 0;
+    double jitter = 0;
+    int status;
+    while ((status = wait_udp(session, udp_fd, err, err_len)) == 1) {
+        struct sockaddr_storage from;
+        socklen_t from_len = sizeof from;
+        ssize_t got;
+        while ((got = recvfrom(udp_fd, datagram, VP_UDP_MESSAGE_MAX + 1, MSG_DONTWAIT,
+                               (struct sockaddr *)&from, &from_len)) >= 0) {
+            int64_t now = vp_now_ns();
+            from_len = sizeof from;
+            if (got != (ssize_t)request->message_size || !same_host(&from, &client))
+                continue; /* not this session's: never counted, never answered */
+            if (!omit_until)
+                omit_until = now + (int64_t)request->omit_ms * 1000000;
+            if (now < omit_until)
+                continue;
+            if (!span.from)
+                span_start(&span);
+            int64_t transit = now - (int64_t)get64_be(datagram + 8);
+            if (result->transactions > 0) {
+                double change = (double)(transit - previous_transit);
+                jitter += ((change < 0 ? -change : change) - jitter) / 16;
+            }
+            previous_transit = transit;
+            result->transactions++;
+            result->bytes += (uint64_t)got;
+        }
+    }
+    free(datagram);
+    span_finish(&span, result);
+    result->jitter_ns = (uint64_t)jitter;
+    return status;
+}
+
+/* Answers each request datagram with response_size bytes carrying its sequence number. */
+static int answer_udp_requests(struct session *session, int udp_fd,
+                               const struct vp_test_request *request,
+                               struct vp_test_result *result, char *err, size_t err_len)
+{
+    uint8_t *datagram = malloc(VP_UDP_MESSAGE_MAX + 1);
+    uint8_t *response = calloc(1, request->response_size);
+    if (!datagram || !response) {
+        free(datagram);
+        free(response);
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    struct sockaddr_storage client;
+    socklen_t client_len = sizeof client;
+    getpeername(session->fd, (struct sockaddr *)&client, &client_len);
+    struct cpu_span span;
+    span_start(&span);
+    int status;
+    while ((status = wait_udp(session, udp_fd, err, err_len)) == 1) {
+        struct sockaddr_storage from;
+        socklen_t from_len = sizeof from;
+        ssize_t got;
+        while ((got = recvfrom(udp_fd, datagram, VP_UDP_MESSAGE_MAX + 1, MSG_DONTWAIT,
+                               (struct sockaddr *)&from, &from_len)) >= 0) {
+            socklen_t reply_len = from_len;
+            from_len = sizeof from;
+            if (got != (ssize_t)request->message_size || !same_host(&from, &client))
+                continue;
+            memcpy(response, datagram, 8);
+            if (sendto(udp_fd, response, request->response_size, 0, (struct sockaddr *)&from,
+                       reply_len) == (ssize_t)request->response_size) {
+                result->transactions++;
+                result->bytes += (uint64_t)got + request->response_size;
+            }
+        }
+    }
+    free(datagram);
+    free(response);
+    span_finish(&span, result);
     return status;
 }
 
@@ -229,26 +402,42 @@ static int run_test(struct session *session, char *err, size_t err_len, char *su
     if (vp_wire_expect(session->fd, VP_FRAME_TEST, payload, sizeof payload, &len, err, err_len) != 0 ||
         vp_test_request_decode(payload, len, &request, err, err_len) != 0)
         return -1;
-    struct vp_test_ready ready;
-    apply_window(session->fd, request.window, &ready);
+    struct vp_test_ready ready = { 0 };
+    int udp_fd = -1;
+    if (request.transport == VP_TRANSPORT_UDP) {
+        udp_fd = open_udp(session, request.window, &ready.udp_port);
+        if (udp_fd < 0) {
+            snprintf(err, err_len, "cannot open a UDP socket: %s", strerror(errno));
+            return -1;
+        }
+        apply_window(udp_fd, 0, &ready);
+    } else {
+        apply_window(session->fd, request.window, &ready);
+    }
     uint8_t encoded_ready[VP_TEST_READY_BYTES];
     vp_test_ready_encode(&ready, encoded_ready);
-    if (vp_wire_send(session->fd, VP_FRAME_READY, encoded_ready, sizeof encoded_ready, err, err_len) != 0)
-        return -1;
     struct vp_test_result result = { .ticks_per_second = (uint32_t)sysconf(_SC_CLK_TCK) };
-    int status = 0;
-    switch (request.kind) {
-    case VP_TEST_STREAM_TO_SERVER: status = receive_stream(session, &request, &result, err, err_len); break;
-    case VP_TEST_STREAM_FROM_SERVER: status = send_stream(session, &request, &result, err, err_len); break;
-    case VP_TEST_RR: status = answer_requests(session, &request, &result, err, err_len); break;
-    default: break; /* CONNECT: the result at once */
-    }
+    int status = vp_wire_send(session->fd, VP_FRAME_READY, encoded_ready, sizeof encoded_ready,
+                              err, err_len);
+    if (status == 0 && udp_fd >= 0)
+        status = request.kind == VP_TEST_RR
+                     ? answer_udp_requests(session, udp_fd, &request, &result, err, err_len)
+                     : receive_udp_stream(session, udp_fd, &request, &result, err, err_len);
+    else if (status == 0 && request.kind == VP_TEST_STREAM_TO_SERVER)
+        status = receive_stream(session, &request, &result, err, err_len);
+    else if (status == 0 && request.kind == VP_TEST_STREAM_FROM_SERVER)
+        status = send_stream(session, &request, &result, err, err_len);
+    else if (status == 0 && request.kind == VP_TEST_RR)
+        status = answer_requests(session, &request, &result, err, err_len);
+    /* CONNECT: the result at once */
+    if (udp_fd >= 0)
+        close(udp_fd);
     if (status != 0)
         return -1;
     uint8_t encoded[VP_TEST_RESULT_BYTES];
     vp_test_result_encode(&result, encoded);
-    snprintf(summary, summary_len, "test %u: %llu bytes, %llu transactions in %.3f s",
-             request.kind, (unsigned long long)result.bytes,
+    snprintf(summary, summary_len, "test %u%s: %llu bytes, %llu transactions in %.3f s",
+             request.kind, udp_fd >= 0 ? " (udp)" : "", (unsigned long long)result.bytes,
              (unsigned long long)result.transactions, (double)result.elapsed_ns / 1e9);
     return vp_wire_send(session->fd, VP_FRAME_RESULT, encoded, sizeof encoded, err, err_len);
 }

@@ -51,6 +51,20 @@ json_check "$WORK/bidir.json" 'd["results"][0]["params"]["window"] == 262144 and
 expect_status 0 "$VP" run net.rr --rate 2000 --duration 500ms --reps 2 --quiet --json "$WORK/open.json"
 json_check "$WORK/open.json" '(lambda m: 900 < m["rate"]["mean"] < 2100 and m["latency"]["distribution"]["count"] == 2000)(d["results"][0]["metrics"])' "open-loop net.rr: rate or transaction count"
 
+# UDP: paced datagrams arrive at the asked rate with loss and jitter measured; TCP-only
+# and UDP-only figures are left out where they mean nothing.
+expect_status 0 "$VP" run net.stream --udp --rate 100m --duration 500ms --reps 2 --quiet --json "$WORK/udp.json"
+json_check "$WORK/udp.json" '(lambda m: 0.9 * 12.5e6 < m["throughput"]["mean"] < 1.1 * 12.5e6 and 0 <= m["loss"]["mean"] < 5 and m["jitter"]["mean"] >= 0 and "retransmits" not in m)(d["results"][0]["metrics"])' "UDP stream at 100 Mbit/s"
+json_check "$WORK/loop.json" '"loss" not in d["results"][0]["metrics"] and "jitter" not in d["results"][0]["metrics"] and "loss" not in d["results"][1]["metrics"]' "TCP results carry UDP-only metrics"
+# A tiny receive buffer on the server drops datagrams an unpaced sender pours in.
+expect_status 0 "$VP" run net.stream --udp --window 4k --duration 500ms --reps 2 --quiet --json "$WORK/udploss.json"
+json_check "$WORK/udploss.json" '(lambda m: m["loss"]["mean"] > 0 and m["bytes_received"]["mean"] < m["bytes_sent"]["mean"] and abs(m["loss"]["mean"] - 100 * (1 - m["bytes_received"]["mean"] / m["bytes_sent"]["mean"])) < 1)(d["results"][0]["metrics"])' "UDP loss not measured"
+expect_status 0 "$VP" run net.rr --udp --duration 300ms --reps 2 --quiet --json "$WORK/udprr.json"
+json_check "$WORK/udprr.json" '(lambda m: 1e-6 < m["latency"]["mean"] < 0.1 and m["loss"]["mean"] < 5 and m["latency"]["distribution"]["count"] > 50)(d["results"][0]["metrics"])' "UDP request/response"
+expect_usage_error "--udp: --reverse, --bidir and --omit are TCP only" "$VP" run net.stream --udp --reverse
+expect_usage_error "--rate on net.stream needs --udp" "$VP" run net.stream --rate 1g
+expect_usage_error "--msg-size 100000: accepted with --udp: 16 to 65507 bytes" "$VP" run net.stream --udp --msg-size 100000
+
 # A server with a key: the right key works, a wrong or missing one is refused clearly.
 printf 'correct horse battery staple\n' >"$WORK/key"
 printf 'wrong\n' >"$WORK/wrong"
@@ -129,6 +143,9 @@ sleep 0.5
 ip netns exec "$NETNS_A" "$VP" run net.stream --peer 198.18.0.2 --duration 2s --omit 500ms --reps 2 --quiet --json "$WORK/tbf.json" >/dev/null 2>&1 || fail "net.stream across the namespaces failed"
 json_check "$WORK/tbf.json" '(lambda t: 0.85e9 / 8 < t < 1.0e9 / 8)(d["results"][0]["metrics"]["throughput"]["mean"])' "tbf 1gbit not seen: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["metrics"]["throughput"]["mean"] * 8 / 1e9, "Gbit/s")' "$WORK/tbf.json" 2>&1)"
 json_check "$WORK/tbf.json" 'd["results"][0]["peer"]["interface"] == "vpa'$$'" and d["results"][0]["peer"]["driver"] == "veth"' "peer interface in the namespace"
+ip netns exec "$NETNS_A" "$VP" run net.stream --udp --rate 2g --peer 198.18.0.2 --duration 1s --reps 2 --quiet --json "$WORK/tbfudp.json" >/dev/null 2>&1 || fail "UDP across the namespaces failed"
+# A local qdisc pushes back on the sender (no loss here): the rate is what passes the link.
+json_check "$WORK/tbfudp.json" '(lambda m: 0.5e9 / 8 < m["throughput"]["mean"] < 1.0e9 / 8 and m["bytes_received"]["mean"] <= m["bytes_sent"]["mean"])(d["results"][0]["metrics"])' "UDP through a 1 Gbit/s tbf"
 ip netns exec "$NETNS_A" "$VP" run net.rr --peer 198.18.0.99 --duration 200ms --reps 1 --quiet --json "$WORK/unreach.json" >/dev/null 2>&1
 json_check "$WORK/unreach.json" '"cannot connect to 198.18.0.99" in d["results"][0]["error"]' "unreachable peer not reported"
 kill $ns_serve
