@@ -113,6 +113,32 @@ wait $client
 [ $? -eq 1 ] || fail "a dying peer: want exit 1"
 json_check "$WORK/dying.json" 'd["results"][0]["status"] == "failed" and ("reset" in d["results"][0]["error"] or "closed" in d["results"][0]["error"] or "Broken pipe" in d["results"][0]["error"])' "dying peer not reported"
 
+# A peer that stops answering (SIGSTOP): the client gives up within its 10 s timeout.
+serve --key-file "$WORK/key"
+"$VP" run net.rr --peer 127.0.0.1:$PORT --key-file "$WORK/key" --duration 30s --reps 1 --warmup 0 --quiet --json "$WORK/stall.json" >/dev/null 2>&1 &
+client=$!
+sleep 1
+kill -STOP "$SERVE_PID"
+started=$(date +%s)
+wait $client
+[ $? -eq 1 ] || fail "a stalled peer: want exit 1"
+[ $(($(date +%s) - started)) -le 15 ] || fail "a stalled peer took more than 15 s to give up"
+json_check "$WORK/stall.json" '"the peer stalled (timed out)" in d["results"][0]["error"]' "stall not reported"
+kill -CONT "$SERVE_PID"
+stop_serve
+
+# Ctrl-C: the jobs and the embedded server go, the sockets with them.
+"$VP" run net.stream --streams 2 --duration 20s --reps 1 --warmup 0 --quiet >/dev/null 2>&1 &
+runner=$!
+sleep 1
+children=$(pgrep -P $runner | tr '\n' ' ')
+kill -INT $runner
+wait $runner
+[ $? -eq 130 ] || fail "SIGINT during net.stream: want exit 130"
+for pid in $children; do
+    kill -0 "$pid" 2>/dev/null && fail "process $pid (job or embedded server) survived SIGINT"
+done
+
 # SIGTERM: a clean stop with sessions open.
 serve --idle-timeout 30s
 python3 -c "import socket,time; s=socket.create_connection(('127.0.0.1', $PORT)); time.sleep(5)" &
