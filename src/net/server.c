@@ -284,11 +284,24 @@ static int wait_udp(struct session *session, int udp_fd, char *err, size_t err_l
     return 1;
 }
 
-/* Counts datagrams and their payload, and the interarrival jitter (RFC 3550: the
- * smoothed change in transit time, so the two clocks need not agree). */
-static int receive_udp_stream(struct session *session, int udp_fd,
-                              const struct vp_test_request *request,
-                              struct vp_test_result *result, char *err, size_t err_len)
+/* What a UDP test does with each datagram that is this session's. */
+struct udp_handler {
+    void (*take)(struct udp_handler *handler, const uint8_t *datagram, size_t len,
+                 const struct sockaddr_storage *from, socklen_t from_len, int64_t now);
+    int udp_fd;
+    const struct vp_test_request *request;
+    struct vp_test_result *result;
+    struct cpu_span span;
+    int64_t omit_until, previous_transit;
+    double jitter;
+    uint8_t *response;
+};
+
+/* Receives datagrams until END on the control connection. Only datagrams of the agreed
+ * size from the host of the TCP session are handled: others are never counted nor
+ * answered. */
+static int serve_udp(struct session *session, struct udp_handler *handler, char *err,
+                     size_t err_len)
 {
     uint8_t *datagram = malloc(VP_UDP_MESSAGE_MAX + 1);
     if (!datagram) {
@@ -298,82 +311,81 @@ static int receive_udp_stream(struct session *session, int udp_fd,
     struct sockaddr_storage client;
     socklen_t client_len = sizeof client;
     getpeername(session->fd, (struct sockaddr *)&client, &client_len);
-    struct cpu_span span = { 0 };
-    int64_t omit_until = 0, previous_transit = 0;
-    double jitter = 0;
     int status;
-    while ((status = wait_udp(session, udp_fd, err, err_len)) == 1) {
+    while ((status = wait_udp(session, handler->udp_fd, err, err_len)) == 1) {
         struct sockaddr_storage from;
         socklen_t from_len = sizeof from;
         ssize_t got;
-        while ((got = recvfrom(udp_fd, datagram, VP_UDP_MESSAGE_MAX + 1, MSG_DONTWAIT,
+        while ((got = recvfrom(handler->udp_fd, datagram, VP_UDP_MESSAGE_MAX + 1, MSG_DONTWAIT,
                                (struct sockaddr *)&from, &from_len)) >= 0) {
-            int64_t now = vp_now_ns();
+            if (got == (ssize_t)handler->request->message_size && same_host(&from, &client))
+                handler->take(handler, datagram, (size_t)got, &from, from_len, vp_now_ns());
             from_len = sizeof from;
-            if (got != (ssize_t)request->message_size || !same_host(&from, &client))
-                continue; /* not this session's: never counted, never answered */
-            if (!omit_until)
-                omit_until = now + (int64_t)request->omit_ms * 1000000;
-            if (now < omit_until)
-                continue;
-            if (!span.from)
-                span_start(&span);
-            int64_t transit = now - (int64_t)get64_be(datagram + 8);
-            if (result->transactions > 0) {
-                double change = (double)(transit - previous_transit);
-                jitter += ((change < 0 ? -change : change) - jitter) / 16;
-            }
-            previous_transit = transit;
-            result->transactions++;
-            result->bytes += (uint64_t)got;
         }
     }
     free(datagram);
-    span_finish(&span, result);
-    result->jitter_ns = (uint64_t)jitter;
     return status;
 }
 
-/* Answers each request datagram with response_size bytes carrying its sequence number. */
-static int answer_udp_requests(struct session *session, int udp_fd,
-                               const struct vp_test_request *request,
-                               struct vp_test_result *result, char *err, size_t err_len)
+/* Stream: counts datagrams and payload, and the interarrival jitter (RFC 3550: the
+ * smoothed change in transit time, so the two clocks need not agree). */
+static void take_stream_datagram(struct udp_handler *handler, const uint8_t *datagram,
+                                 size_t len, const struct sockaddr_storage *from,
+                                 socklen_t from_len, int64_t now)
 {
-    uint8_t *datagram = malloc(VP_UDP_MESSAGE_MAX + 1);
-    uint8_t *response = calloc(1, request->response_size);
-    if (!datagram || !response) {
-        free(datagram);
-        free(response);
-        snprintf(err, err_len, "out of memory");
-        return -1;
+    (void)from;
+    (void)from_len;
+    struct vp_test_result *result = handler->result;
+    if (!handler->omit_until)
+        handler->omit_until = now + (int64_t)handler->request->omit_ms * 1000000;
+    if (now < handler->omit_until)
+        return;
+    if (!handler->span.from)
+        span_start(&handler->span);
+    int64_t transit = now - (int64_t)get64_be(datagram + 8);
+    if (result->transactions > 0) {
+        double change = (double)(transit - handler->previous_transit);
+        handler->jitter += ((change < 0 ? -change : change) - handler->jitter) / 16;
     }
-    struct sockaddr_storage client;
-    socklen_t client_len = sizeof client;
-    getpeername(session->fd, (struct sockaddr *)&client, &client_len);
-    struct cpu_span span;
-    span_start(&span);
-    int status;
-    while ((status = wait_udp(session, udp_fd, err, err_len)) == 1) {
-        struct sockaddr_storage from;
-        socklen_t from_len = sizeof from;
-        ssize_t got;
-        while ((got = recvfrom(udp_fd, datagram, VP_UDP_MESSAGE_MAX + 1, MSG_DONTWAIT,
-                               (struct sockaddr *)&from, &from_len)) >= 0) {
-            socklen_t reply_len = from_len;
-            from_len = sizeof from;
-            if (got != (ssize_t)request->message_size || !same_host(&from, &client))
-                continue;
-            memcpy(response, datagram, 8);
-            if (sendto(udp_fd, response, request->response_size, 0, (struct sockaddr *)&from,
-                       reply_len) == (ssize_t)request->response_size) {
-                result->transactions++;
-                result->bytes += (uint64_t)got + request->response_size;
-            }
+    handler->previous_transit = transit;
+    result->transactions++;
+    result->bytes += len;
+}
+
+/* Request/response: answers with response_size bytes carrying the request's number. */
+static void take_request_datagram(struct udp_handler *handler, const uint8_t *datagram,
+                                  size_t len, const struct sockaddr_storage *from,
+                                  socklen_t from_len, int64_t now)
+{
+    (void)now;
+    uint32_t size = handler->request->response_size;
+    memcpy(handler->response, datagram, 8);
+    if (sendto(handler->udp_fd, handler->response, size, 0, (const struct sockaddr *)from,
+               from_len) == (ssize_t)size) {
+        handler->result->transactions++;
+        handler->result->bytes += len + size;
+    }
+}
+
+static int run_udp_test(struct session *session, int udp_fd, const struct vp_test_request *request,
+                        struct vp_test_result *result, char *err, size_t err_len)
+{
+    struct udp_handler handler = { .udp_fd = udp_fd, .request = request, .result = result };
+    if (request->kind == VP_TEST_RR) {
+        handler.take = take_request_datagram;
+        handler.response = calloc(1, request->response_size);
+        if (!handler.response) {
+            snprintf(err, err_len, "out of memory");
+            return -1;
         }
+        span_start(&handler.span);
+    } else {
+        handler.take = take_stream_datagram;
     }
-    free(datagram);
-    free(response);
-    span_finish(&span, result);
+    int status = serve_udp(session, &handler, err, err_len);
+    free(handler.response);
+    span_finish(&handler.span, result);
+    result->jitter_ns = (uint64_t)handler.jitter;
     return status;
 }
 
@@ -420,9 +432,7 @@ static int run_test(struct session *session, char *err, size_t err_len, char *su
     int status = vp_wire_send(session->fd, VP_FRAME_READY, encoded_ready, sizeof encoded_ready,
                               err, err_len);
     if (status == 0 && udp_fd >= 0)
-        status = request.kind == VP_TEST_RR
-                     ? answer_udp_requests(session, udp_fd, &request, &result, err, err_len)
-                     : receive_udp_stream(session, udp_fd, &request, &result, err, err_len);
+        status = run_udp_test(session, udp_fd, &request, &result, err, err_len);
     else if (status == 0 && request.kind == VP_TEST_STREAM_TO_SERVER)
         status = receive_stream(session, &request, &result, err, err_len);
     else if (status == 0 && request.kind == VP_TEST_STREAM_FROM_SERVER)
