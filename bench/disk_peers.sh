@@ -18,7 +18,8 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"; rm -f "$DIR"/virtperf-* "$DIR"/fio-peer.*' EXIT
 export VIRTPERF_DB="$WORK/peers.db"
 
-# virtperf BENCH SIZE BS JOBS -> "bytes_per_s iops p50_s"
+# virtperf BENCH SIZE BS JOBS -> "bytes_per_s iops p50_s"; with several jobs the rate is
+# all bytes over first start .. last done (span_throughput), as fio's group figure is.
 virtperf_case() {
     build/virtperf run "$1" --path "$DIR" --size "$2" --bs "$3" --jobs "$4" --direct=on \
         --reps 1 --warmup 0 --quiet --json "$WORK/vp.json" >/dev/null
@@ -26,7 +27,9 @@ virtperf_case() {
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 m = r["metrics"]
-print(m["io_throughput"]["mean"], m["iops"]["mean"], m["latency"]["distribution"]["p50"])
+rate = m["io_throughput"]["mean"] if r["jobs"] == 1 else m["span_throughput"]["mean"]
+iops = m["iops"]["mean"] * rate / m["io_throughput"]["mean"]
+print(rate, iops, m["latency"]["distribution"]["p50"])
 PY
 }
 

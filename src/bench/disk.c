@@ -23,6 +23,7 @@
 #include "core/clock.h"
 #include "core/procfs.h"
 #include "core/random.h"
+#include "core/sysinfo.h"
 #include "core/units.h"
 
 enum disk_test { TEST_WRITE, TEST_REWRITE, TEST_READ, TEST_REREAD, TEST_RANDREAD, TEST_RANDWRITE };
@@ -362,6 +363,13 @@ static void device_of(const char *path, char *name, size_t len)
     snprintf(name, len, "%s", strrchr(resolved, '/') + 1);
 }
 
+/* The mean of a metric of a result. */
+static double number_at_path(const json_t *result, const char *metric)
+{
+    return json_number_value(json_object_get(
+        json_object_get(json_object_get(result, "metrics"), metric), "mean"));
+}
+
 /* Bytes a rate column moved: the sum of rate x sample interval. */
 static double integrate(const json_t *monitor, const char *column)
 {
@@ -394,14 +402,26 @@ static void add_warning(json_t *result, const char *format, ...)
     json_array_append_new(warnings, json_string(line));
 }
 
-/* Puts the device's own counters beside the benchmark's figures and flags what they
- * cannot explain: reads the device never saw were served from a cache. */
+/* Puts the device's own counters beside the benchmark's figures and flags reads they
+ * cannot explain: at memory speed, or more than the device itself read. Both mean a
+ * cache served them. */
 static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
 {
     const char *path = vp_param_text(params, "path");
     if (strcmp(vp_param_text(params, "direct"), "off") != 0 && !probe.direct_usable)
         add_warning(result, "O_DIRECT refused by %s at %s: buffered I/O, page cache dropped "
                     "before reads", probe.fstype, probe.mount_point);
+    const char *bench = json_string_value(json_object_get(result, "bench"));
+    int reads = strstr(bench, "read") != NULL;
+    double per_job = number_at_path(result, "io_throughput") / jobs;
+    double copy = vp_memory_copy_bandwidth();
+    if (reads && per_job >= 0.5 * copy) {
+        char rate[32], ceiling[32];
+        vp_format_value(per_job, "B/s", rate, sizeof rate);
+        vp_format_value(copy, "B/s", ceiling, sizeof ceiling);
+        add_warning(result, "served from cache: %s per job is memory speed (this machine "
+                    "copies memory at %s)", rate, ceiling);
+    }
     char device[64], column[128];
     device_of(path, device, sizeof device);
     const json_t *monitor = json_object_get(result, "monitor");
@@ -421,10 +441,9 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
                         json_pack("{s:s,s:s,s:s,s:f,s:f,s:f}", "name", device, "fstype",
                                   probe.fstype, "mount", probe.mount_point, "read_bytes",
                                   read_bytes, "write_bytes", write_bytes, "util_mean", util));
-    const char *bench = json_string_value(json_object_get(result, "bench"));
     double read_by_jobs = (double)vp_param_number(params, "size") * jobs *
                           (double)json_integer_value(json_object_get(result, "reps"));
-    if (strstr(bench, "read") && read_bytes < 0.5 * read_by_jobs) {
+    if (reads && read_bytes < 0.5 * read_by_jobs) {
         char jobs_read[32], device_read[32];
         vp_format_bytes(read_by_jobs, jobs_read, sizeof jobs_read);
         vp_format_bytes(read_bytes, device_read, sizeof device_read);

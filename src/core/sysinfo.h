@@ -14,6 +14,10 @@ json_t *vp_sysinfo_collect(const struct vp_topology *topology);
 /* Advisories derived from a fingerprint: an array of one-line strings. */
 json_t *vp_sysinfo_advisories(const json_t *fingerprint);
 
+/* Bytes per second one CPU copies between two 64 MiB buffers (best of three), measured
+ * once per process: the fastest any "disk" read served from memory can be. */
+double vp_memory_copy_bandwidth(void);
+
 /* The hypervisor's CPUID leaf 0x40000000 signature ("KVMKVMKVM", "TCGTCGTCGTCG"), or ""
  * when the hypervisor bit is clear. */
 void vp_cpuid_hypervisor_signature(char *buf, size_t len);
