@@ -243,63 +243,68 @@ static int check_metrics(struct checker *checker, const json_t *metrics, const c
     return 0;
 }
 
-/* Warnings: short lines; device: the block device's counters beside the figures. */
-static int check_annotations(struct checker *checker, const json_t *result, const char *path)
+static int check_warnings(struct checker *checker, const json_t *warnings, const char *path)
 {
-    const json_t *warnings = json_object_get(result, "warnings");
-    if (warnings) {
-        if (!json_is_array(warnings) || json_array_size(warnings) > 64)
-            return fail(checker, "%s.warnings: accepted: an array of at most 64 strings", path);
-        size_t i;
-        const json_t *line;
-        json_array_foreach(warnings, i, line) {
-            if (!json_is_string(line) || json_string_length(line) > MAX_TEXT ||
-                strlen(json_string_value(line)) != json_string_length(line))
-                return fail(checker, "%s.warnings[%zu]: accepted: a string of at most %d bytes",
-                            path, i, MAX_TEXT);
-        }
+    if (!json_is_array(warnings) || json_array_size(warnings) > 64)
+        return fail(checker, "%s.warnings: accepted: an array of at most 64 strings", path);
+    size_t i;
+    const json_t *line;
+    json_array_foreach(warnings, i, line) {
+        if (!json_is_string(line) || json_string_length(line) > MAX_TEXT ||
+            strlen(json_string_value(line)) != json_string_length(line))
+            return fail(checker, "%s.warnings[%zu]: accepted: a string of at most %d bytes", path,
+                        i, MAX_TEXT);
     }
-    const json_t *intervals = json_object_get(result, "intervals");
-    if (intervals) {
-        char at[256];
-        snprintf(at, sizeof at, "%s.intervals", path);
-        const json_t *reps = json_object_get(intervals, "reps");
-        if (!json_is_object(intervals) ||
-            check_number(checker, intervals, at, "interval_s", 0.001, 3600, 1) != 0 ||
-            check_string(checker, intervals, at, "unit", 16, 1) != 0 ||
-            check_string(checker, intervals, at, "what", MAX_TEXT, 1) != 0)
-            return json_is_object(intervals) ? -1 : fail(checker, "%s: accepted: an object", at);
-        if (!json_is_array(reps) || json_array_size(reps) > VP_MAX_REPS)
-            return fail(checker, "%s.reps: accepted: an array of at most %d series", at,
-                        VP_MAX_REPS);
-        size_t i;
-        const json_t *series;
-        json_array_foreach(reps, i, series) {
-            char series_at[300];
-            size_t count;
-            snprintf(series_at, sizeof series_at, "%s.reps[%zu]", at, i);
-            if (check_number_array(checker, series, series_at, 100000, &count) != 0)
-                return -1;
-        }
-    }
-    const json_t *peer = json_object_get(result, "peer");
-    if (peer) {
-        char peer_at[256];
-        snprintf(peer_at, sizeof peer_at, "%s.peer", path);
-        if (!json_is_object(peer))
-            return fail(checker, "%s: accepted: an object", peer_at);
-        static const char *const texts[] = { "address", "local_address", "interface", "driver",
-                                             "congestion" };
-        for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
-            if (check_string(checker, peer, peer_at, texts[i], 256, 1) != 0)
-                return -1;
-        if (check_integer(checker, peer, peer_at, "port", 0, 65535, 1) != 0 ||
-            check_integer(checker, peer, peer_at, "mtu", 0, 1 << 20, 1) != 0)
+    return 0;
+}
+
+/* Per-second byte counts of each repetition. */
+static int check_intervals(struct checker *checker, const json_t *intervals, const char *path)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s.intervals", path);
+    if (!json_is_object(intervals))
+        return fail(checker, "%s: accepted: an object", at);
+    if (check_number(checker, intervals, at, "interval_s", 0.001, 3600, 1) != 0 ||
+        check_string(checker, intervals, at, "unit", 16, 1) != 0 ||
+        check_string(checker, intervals, at, "what", MAX_TEXT, 1) != 0)
+        return -1;
+    const json_t *reps = json_object_get(intervals, "reps");
+    if (!json_is_array(reps) || json_array_size(reps) > VP_MAX_REPS)
+        return fail(checker, "%s.reps: accepted: an array of at most %d series", at, VP_MAX_REPS);
+    size_t i;
+    const json_t *series;
+    json_array_foreach(reps, i, series) {
+        char series_at[300];
+        size_t count;
+        snprintf(series_at, sizeof series_at, "%s.reps[%zu]", at, i);
+        if (check_number_array(checker, series, series_at, 100000, &count) != 0)
             return -1;
     }
-    const json_t *device = json_object_get(result, "device");
-    if (!device)
-        return 0;
+    return 0;
+}
+
+/* The client's route to a network peer. */
+static int check_peer(struct checker *checker, const json_t *peer, const char *path)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s.peer", path);
+    if (!json_is_object(peer))
+        return fail(checker, "%s: accepted: an object", at);
+    static const char *const texts[] = { "address", "local_address", "interface", "driver",
+                                         "congestion" };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        if (check_string(checker, peer, at, texts[i], 256, 1) != 0)
+            return -1;
+    if (check_integer(checker, peer, at, "port", 0, 65535, 1) != 0 ||
+        check_integer(checker, peer, at, "mtu", 0, 1 << 20, 1) != 0)
+        return -1;
+    return 0;
+}
+
+/* The block device's own counters beside a disk result's figures. */
+static int check_device(struct checker *checker, const json_t *device, const char *path)
+{
     char at[256];
     snprintf(at, sizeof at, "%s.device", path);
     if (!json_is_object(device))
@@ -310,6 +315,21 @@ static int check_annotations(struct checker *checker, const json_t *result, cons
         check_number(checker, device, at, "read_bytes", 0, 1e300, 1) != 0 ||
         check_number(checker, device, at, "write_bytes", 0, 1e300, 1) != 0 ||
         check_number(checker, device, at, "util_mean", 0, 100, 1) != 0)
+        return -1;
+    return 0;
+}
+
+/* The optional parts some benchmarks add to a result. */
+static int check_annotations(struct checker *checker, const json_t *result, const char *path)
+{
+    const json_t *part;
+    if ((part = json_object_get(result, "warnings")) && check_warnings(checker, part, path) != 0)
+        return -1;
+    if ((part = json_object_get(result, "intervals")) && check_intervals(checker, part, path) != 0)
+        return -1;
+    if ((part = json_object_get(result, "peer")) && check_peer(checker, part, path) != 0)
+        return -1;
+    if ((part = json_object_get(result, "device")) && check_device(checker, part, path) != 0)
         return -1;
     return 0;
 }

@@ -50,12 +50,36 @@ static inline json_t *fixture_result(void)
         "timing", timing);
 }
 
+/* The optional parts disk and net results carry, added to a result. */
+static inline void fixture_add_annotations(json_t *result)
+{
+    json_object_set_new(result, "warnings", json_pack("[s]", "served from cache: test"));
+    json_object_set_new(result, "device",
+                        json_pack("{s:s,s:s,s:s,s:f,s:f,s:f}", "name", "vda", "fstype", "ext4",
+                                  "mount", "/", "read_bytes", 1048576.0, "write_bytes", 0.0,
+                                  "util_mean", 12.5));
+    json_object_set_new(result, "peer",
+                        json_pack("{s:s,s:i,s:s,s:s,s:i,s:s,s:s}", "address", "198.18.0.2",
+                                  "port", 7310, "local_address", "198.18.0.1", "interface",
+                                  "veth0", "mtu", 1500, "driver", "veth", "congestion", "cubic"));
+    json_object_set_new(result, "intervals",
+                        json_pack("{s:f,s:s,s:s,s:[[f,f],[f]]}", "interval_s", 1.0, "unit", "B/s",
+                                  "what", "bytes sent", "reps", 1e9, 5e8, 1.2e9));
+}
+
+static inline json_t *annotated_result(void)
+{
+    json_t *result = fixture_result();
+    fixture_add_annotations(result);
+    return result;
+}
+
 static inline json_t *fixture_document(const char *run_id)
 {
     return json_pack("{s:s,s:{s:s,s:s,s:s,s:s,s:{s:s}},s:[o]}", "schema", "virtperf/1", "run",
                      "id", run_id, "label", "bare", "started_at", "2026-11-29T20:00:00Z",
                      "status", "ok", "host", "hostname", "testhost", "results",
-                     fixture_result());
+                     annotated_result());
 }
 
 #endif

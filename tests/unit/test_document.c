@@ -55,6 +55,10 @@ static void short_series(json_t *d)
 }
 static void too_many_jobs_listed(json_t *d) { json_object_set_new(first_result(d), "jobs", json_integer(1)); }
 static void metrics_missing(json_t *d) { json_object_del(first_result(d), "metrics"); }
+static void warnings_not_strings(json_t *d) { json_object_set_new(first_result(d), "warnings", json_pack("[i]", 3)); }
+static void util_above_100(json_t *d) { json_object_set_new(json_object_get(first_result(d), "device"), "util_mean", json_real(250)); }
+static void peer_port_too_big(json_t *d) { json_object_set_new(json_object_get(first_result(d), "peer"), "port", json_integer(70000)); }
+static void interval_not_number(json_t *d) { json_array_set_new(json_array_get(json_object_get(json_object_get(first_result(d), "intervals"), "reps"), 0), 0, json_string("x")); }
 
 static void malformed_documents_are_refused(void **state)
 {
@@ -76,6 +80,10 @@ static void malformed_documents_are_refused(void **state)
         { short_series, "results[0].monitor.series.t: has 1 values" },
         { too_many_jobs_listed, "results[0].per_job: accepted: an array of at most 1" },
         { metrics_missing, "results[0].metrics: accepted: an object" },
+        { warnings_not_strings, "results[0].warnings[0]: accepted: a string" },
+        { util_above_100, "results[0].device.util_mean: accepted: a number from 0 to 100" },
+        { peer_port_too_big, "results[0].peer.port: accepted: a whole number from 0 to 65535" },
+        { interval_not_number, "results[0].intervals.reps[0][0]: accepted: a finite number" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *document = fixture_document("abc123");

@@ -48,7 +48,7 @@ static void results_round_trip_through_the_database(void **state)
     int64_t run_id;
     assert_int_equal(vp_store_begin_run(store, "bare", "virtperf run", host, &run_id, err,
                                         sizeof err), 0);
-    json_t *result = fixture_result();
+    json_t *result = annotated_result();
     assert_int_equal(vp_store_add_result(store, run_id, result, err, sizeof err), 0);
     assert_int_equal(vp_store_finish_run(store, run_id, "ok"), 0);
 
