@@ -15,6 +15,7 @@ static const struct subcommand subcommands[] = {
     { "list", cmd_list, "list benchmarks, or one benchmark's options and metrics" },
     { "sysinfo", cmd_sysinfo, "print this environment's fingerprint and advisories" },
     { "results", cmd_results, "list, show, export, import or delete stored runs" },
+    { "compare", cmd_compare, "penalties of candidate runs against a base, with 95% intervals" },
     { "serve", cmd_serve, "serve the net benchmarks' clients (port 7310)" },
 };
 #define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
@@ -41,6 +42,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < SUBCOMMAND_COUNT; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);
-    vp_usage_error("unknown command '%s'; accepted: run, list, sysinfo, results, serve (see "
+    vp_usage_error("unknown command '%s'; accepted: run, list, sysinfo, results, compare, serve (see "
                    "'virtperf --help')", argv[1]);
 }

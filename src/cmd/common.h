@@ -40,5 +40,6 @@ int cmd_list(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

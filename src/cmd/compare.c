@@ -1,0 +1,142 @@
+/* `virtperf compare BASE CAND [CAND...]`: penalties with confidence intervals. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/common.h"
+#include "core/units.h"
+#include "report/compare.h"
+
+static const char compare_usage[] =
+    "usage: virtperf compare BASE CAND [CAND...] [--margin PCT] [--json FILE|-] [--db PATH]\n"
+    "\n"
+    "Compares stored runs (a run id, uuid, label or 'latest' each): results are matched by\n"
+    "benchmark, params and job count. Per metric: the centre of each side (mean for rates,\n"
+    "median for times and latencies), the ratio CAND/BASE with a 95% interval (Welch t on\n"
+    "logarithms below 10 repetitions a side, percentile bootstrap from 10), the penalty\n"
+    "(positive: the candidate is worse), a Mann-Whitney p adjusted by Benjamini-Hochberg\n"
+    "across the table, a verdict, and flags for numbers not to trust. Fewer than 5\n"
+    "repetitions a side: no verdict.\n"
+    "\n"
+    "  --margin PCT     differences inside +-PCT count as none  [2]\n"
+    "  --json FILE|-    also write the comparison as JSON\n";
+
+static void print_row(const json_t *row)
+{
+    char base[32];
+    const char *unit = json_string_value(json_object_get(row, "unit"));
+    vp_format_value(json_number_value(json_object_get(json_object_get(row, "base"), "value")),
+                    unit, base, sizeof base);
+    printf("%-12s jobs=%-3lld %-20s %-6s %12s", json_string_value(json_object_get(row, "bench")),
+           (long long)json_integer_value(json_object_get(row, "jobs")),
+           json_string_value(json_object_get(row, "metric")),
+           json_string_value(json_object_get(row, "centre")), base);
+    size_t i;
+    const json_t *cell;
+    json_array_foreach(json_object_get(row, "candidates"), i, cell) {
+        const json_t *ci = json_object_get(cell, "ci");
+        if (!ci) {
+            printf("  | %s", json_string_value(json_object_get(cell, "verdict")));
+            continue;
+        }
+        char value[32];
+        vp_format_value(json_number_value(json_object_get(cell, "value")), unit, value, sizeof value);
+        printf("  | %12s %+6.1f%% [%.3f, %.3f] p=%.3g %s", value,
+               json_number_value(json_object_get(cell, "penalty_pct")),
+               json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)),
+               json_number_value(json_object_get(cell, "p_adjusted")),
+               json_string_value(json_object_get(cell, "verdict")));
+    }
+    putchar('\n');
+    json_array_foreach(json_object_get(row, "candidates"), i, cell) {
+        size_t f;
+        const json_t *text;
+        json_array_foreach(json_object_get(cell, "flags"), f, text)
+            printf("%47s ! %s (%s)\n", "", json_string_value(text),
+                   json_string_value(json_object_get(cell, "run")));
+    }
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "margin", required_argument, NULL, 'm' },
+        { "json", required_argument, NULL, 'j' },
+        { "db", required_argument, NULL, 'd' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *db = NULL, *json_path = NULL;
+    double margin = 0.02;
+    opterr = 0;
+    int option;
+    while ((option = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (option) {
+        case 'm': {
+            char *end;
+            margin = strtod(optarg, &end) / 100;
+            if (end == optarg || (*end && strcmp(end, "%") != 0) || !(margin >= 0 && margin < 1))
+                vp_usage_error("--margin: '%s' is not valid; accepted: a percentage from 0 to "
+                               "99, such as 2 or 2%%", optarg);
+            break;
+        }
+        case 'j': json_path = optarg; break;
+        case 'd': db = optarg; break;
+        case 'h': fputs(compare_usage, stdout); return 0;
+        default:
+            vp_usage_error("compare: unknown or incomplete option '%s'; see 'virtperf compare "
+                           "--help'", argv[optind - 1]);
+        }
+    }
+    int count = argc - optind;
+    if (count < 2 || count > 64)
+        vp_usage_error("compare: accepted: a base run and 1 to 63 candidate runs (see "
+                       "'virtperf compare --help')");
+    struct vp_json_output output;
+    char err[VP_ERROR_LEN + 4200];
+    if (json_path && vp_json_output_open(&output, json_path, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
+    struct vp_store *store = vp_cli_open_store(db);
+    json_t *documents[64];
+    for (int i = 0; i < count; i++) {
+        int64_t run_id;
+        if (vp_store_resolve_run(store, argv[optind + i], &run_id, err, sizeof err) != 0 ||
+            vp_store_export_run(store, run_id, &documents[i], err, sizeof err) != 0)
+            vp_usage_error("compare: %s", err);
+    }
+    vp_store_close(store);
+    json_t *comparison = vp_compare(documents[0], (const json_t *const *)documents + 1,
+                                    (size_t)count - 1, margin, err, sizeof err);
+    if (!comparison)
+        vp_usage_error("compare: %s", err);
+    if (!json_path || !output.to_stdout) {
+        for (int d = 0; d < count; d++) {
+            const json_t *run = json_object_get(documents[d], "run");
+            const char *label = json_string_value(json_object_get(run, "label"));
+            printf("%s %s (%s, %s)\n", d == 0 ? "base     " : "candidate", label ? label : "-",
+                   json_string_value(json_object_get(run, "id")),
+                   json_string_value(json_object_get(json_object_get(run, "host"), "hostname")));
+        }
+        size_t i;
+        const json_t *item;
+        printf("\npenalty: positive = the candidate is worse; [95%% interval of CAND/BASE]; "
+               "p adjusted (Benjamini-Hochberg)\n\n");
+        json_array_foreach(json_object_get(comparison, "rows"), i, item)
+            print_row(item);
+        json_array_foreach(json_object_get(comparison, "unmatched"), i, item)
+            printf("unmatched: %s\n", json_string_value(item));
+        json_array_foreach(json_object_get(comparison, "fingerprint_differences"), i, item)
+            printf("environment: %s\n", json_string_value(item));
+    }
+    int rc = 0;
+    if (json_path && vp_json_output_commit(&output, comparison, err, sizeof err) != 0) {
+        fprintf(stderr, "virtperf: %s\n", err);
+        rc = 1;
+    }
+    json_decref(comparison);
+    for (int i = 0; i < count; i++)
+        json_decref(documents[i]);
+    return rc;
+}

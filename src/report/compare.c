@@ -1,0 +1,302 @@
+/* Matching results across runs and computing penalties, intervals, tests and flags. */
+#include "report/compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/inference.h"
+#include "core/stats.h"
+
+static const char *text_at(const json_t *object, const char *key)
+{
+    const char *value = json_string_value(json_object_get(object, key));
+    return value ? value : "";
+}
+
+static double number_at(const json_t *object, const char *key)
+{
+    const json_t *value = json_object_get(object, key);
+    return json_is_number(value) ? json_number_value(value) : NAN;
+}
+
+/* bench|params|jobs: what must agree for two results to be compared. */
+static char *match_key(const json_t *result)
+{
+    char *params = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+    size_t len = strlen(params) + 128;
+    char *key = malloc(len);
+    if (!key)
+        abort();
+    snprintf(key, len, "%s|%s|%lld", text_at(result, "bench"), params,
+             (long long)json_integer_value(json_object_get(result, "jobs")));
+    free(params);
+    return key;
+}
+
+/* The last ok result of a run with this key (a later repeat replaces an earlier one). */
+static const json_t *find_match(const json_t *run, const char *key)
+{
+    const json_t *found = NULL;
+    size_t i;
+    const json_t *result;
+    json_array_foreach(json_object_get(run, "results"), i, result) {
+        if (strcmp(text_at(result, "status"), "ok") != 0)
+            continue;
+        char *candidate_key = match_key(result);
+        if (strcmp(candidate_key, key) == 0)
+            found = result;
+        free(candidate_key);
+    }
+    return found;
+}
+
+static size_t values_of(const json_t *metric, double *out, size_t cap)
+{
+    size_t n = 0, i;
+    const json_t *value;
+    json_array_foreach(json_object_get(metric, "values"), i, value)
+        if (n < cap)
+            out[n++] = json_number_value(value);
+    return n;
+}
+
+static void flag(json_t *flags, const char *format, double value)
+{
+    char text[160];
+    snprintf(text, sizeof text, format, value);
+    json_array_append_new(flags, json_string(text));
+}
+
+/* What makes one side's figure doubtful: spread, steal, other load, uneven starts,
+ * cache warnings. */
+static void result_flags(const json_t *result, const json_t *metric, const char *side,
+                         json_t *flags)
+{
+    char format[96];
+    double cv = 100 * number_at(metric, "stddev") / fabs(number_at(metric, "mean"));
+    if (cv > 10) {
+        snprintf(format, sizeof format, "%s: unreliable, CV %%.1f%%%%", side);
+        flag(flags, format, cv);
+    } else if (cv > 5) {
+        snprintf(format, sizeof format, "%s: CV %%.1f%%%% above 5%%%%", side);
+        flag(flags, format, cv);
+    }
+    const json_t *summary = json_object_get(json_object_get(result, "monitor"), "summary");
+    double steal = number_at(json_object_get(summary, "cpu.steal"), "mean");
+    if (steal > 1) {
+        snprintf(format, sizeof format, "%s: steal %%.1f%%%%", side);
+        flag(flags, format, steal);
+    }
+    /* The sampler itself is one running task; more than one beyond the jobs is load
+     * virtperf did not start. */
+    double runq = number_at(json_object_get(summary, "runq"), "mean");
+    double jobs = (double)json_integer_value(json_object_get(result, "jobs"));
+    if (runq > jobs + 1.5) {
+        snprintf(format, sizeof format, "%s: other load, run queue %%.1f for %g jobs", side, jobs);
+        flag(flags, format, runq);
+    }
+    double last = number_at(result, "last_done_s"), first = number_at(result, "first_done_s");
+    double skew = number_at(result, "start_skew_s");
+    if (last > 0 && skew / last > 0.05) {
+        snprintf(format, sizeof format, "%s: start skew %%.1f%%%% of the run", side);
+        flag(flags, format, 100 * skew / last);
+    }
+    if (last > 0 && (last - first) / last > 0.05 && jobs > 1) {
+        snprintf(format, sizeof format, "%s: first/last done %%.0f%%%% apart", side);
+        flag(flags, format, 100 * (last - first) / last);
+    }
+    size_t i;
+    const json_t *warning;
+    json_array_foreach(json_object_get(result, "warnings"), i, warning) {
+        if (strstr(json_string_value(warning), "served from cache")) {
+            snprintf(format, sizeof format, "%s: served from cache", side);
+            json_array_append_new(flags, json_string(format));
+            break;
+        }
+    }
+}
+
+static const char *verdict(double ratio_low, double ratio_high, double p_adjusted, size_t n_min,
+                           int higher_better, double margin, char *buf, size_t len)
+{
+    if (n_min < VP_MIN_REPS_FOR_VERDICT)
+        return "not enough repetitions";
+    if (ratio_low >= 1 - margin && ratio_high <= 1 + margin) {
+        snprintf(buf, len, "within +-%g%%", margin * 100);
+        return buf;
+    }
+    if (p_adjusted < 0.05 && (ratio_high < 1 || ratio_low > 1)) {
+        int worse = higher_better ? ratio_high < 1 : ratio_low > 1;
+        return worse ? "slower" : "faster";
+    }
+    return "no significant difference";
+}
+
+/* One candidate's cell of a row; p_adjusted and verdict are filled in later. */
+static json_t *compare_metric(const json_t *base_result, const json_t *base_metric,
+                              const json_t *candidate_result, const json_t *candidate_metric,
+                              const char *run_id, int higher_better, double *base_centre)
+{
+    double a[1000], b[1000];
+    size_t n_a = values_of(base_metric, a, 1000), n_b = values_of(candidate_metric, b, 1000);
+    enum vp_centre centre = higher_better ? VP_CENTRE_MEAN : VP_CENTRE_MEDIAN;
+    struct vp_ratio_interval interval;
+    json_t *cell = json_pack("{s:s,s:i}", "run", run_id, "n", (int)n_b);
+    json_t *flags = json_array();
+    *base_centre = centre == VP_CENTRE_MEAN ? vp_mean(a, n_a) : vp_percentile(a, n_a, 50);
+    double value = centre == VP_CENTRE_MEAN ? vp_mean(b, n_b) : vp_percentile(b, n_b, 50);
+    json_object_set_new(cell, "value", isfinite(value) ? json_real(value) : json_null());
+    if (vp_ratio_interval(a, n_a, b, n_b, centre, 0x5eed, &interval) == 0) {
+        double penalty = higher_better ? (1 - interval.ratio) * 100 : (interval.ratio - 1) * 100;
+        json_object_set_new(cell, "ratio", json_real(interval.ratio));
+        json_object_set_new(cell, "ci", json_pack("[f,f]", interval.low, interval.high));
+        json_object_set_new(cell, "ci_method", json_string(interval.method));
+        json_object_set_new(cell, "penalty_pct", json_real(penalty));
+        json_object_set_new(cell, "p", json_real(vp_mann_whitney_p(a, n_a, b, n_b)));
+    } else {
+        json_array_append_new(flags, json_string("no ratio: a value is zero or negative"));
+    }
+    result_flags(base_result, base_metric, "base", flags);
+    result_flags(candidate_result, candidate_metric, "candidate", flags);
+    json_object_set_new(cell, "flags", flags);
+    return cell;
+}
+
+/* Fingerprint fields that should match for a fair comparison, where they differ. */
+static json_t *fingerprint_differences(const json_t *base, const json_t *const *candidates,
+                                       size_t count)
+{
+    static const struct { const char *group, *key, *label; } fields[] = {
+        { "cpu", "model", "CPU model" }, { NULL, "kernel", "kernel" },
+        { "cpu", "governor", "frequency governor" }, { "cpu", "caches", "cache sizes" },
+        { "cpu", "threads", "CPU threads" },
+    };
+    json_t *differences = json_array();
+    const json_t *base_host = json_object_get(json_object_get(base, "run"), "host");
+    for (size_t c = 0; c < count; c++) {
+        const json_t *host = json_object_get(json_object_get(candidates[c], "run"), "host");
+        for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+            const json_t *a = fields[f].group ? json_object_get(json_object_get(base_host, fields[f].group), fields[f].key)
+                                              : json_object_get(base_host, fields[f].key);
+            const json_t *b = fields[f].group ? json_object_get(json_object_get(host, fields[f].group), fields[f].key)
+                                              : json_object_get(host, fields[f].key);
+            if ((a || b) && !json_equal(a, b)) {
+                char line[256];
+                snprintf(line, sizeof line, "%s differs between base and %s",
+                         fields[f].label, text_at(json_object_get(candidates[c], "run"), "id"));
+                json_array_append_new(differences, json_string(line));
+            }
+        }
+    }
+    return differences;
+}
+
+json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t candidate_count,
+                   double margin, char *err, size_t err_len)
+{
+    json_t *rows = json_array(), *unmatched = json_array();
+    size_t i;
+    const json_t *base_result;
+    json_array_foreach(json_object_get(base, "results"), i, base_result) {
+        if (strcmp(text_at(base_result, "status"), "ok") != 0)
+            continue;
+        char *key = match_key(base_result);
+        const json_t *matches[64];
+        size_t found = 0;
+        for (size_t c = 0; c < candidate_count && c < 64; c++) {
+            matches[c] = find_match(candidates[c], key);
+            found += matches[c] != NULL;
+        }
+        free(key);
+        if (found < candidate_count) {
+            char line[256];
+            snprintf(line, sizeof line, "%s jobs=%lld: not in every candidate run",
+                     text_at(base_result, "bench"),
+                     (long long)json_integer_value(json_object_get(base_result, "jobs")));
+            json_array_append_new(unmatched, json_string(line));
+            continue;
+        }
+        const char *name;
+        const json_t *base_metric;
+        json_object_foreach(json_object_get(base_result, "metrics"), name, base_metric) {
+            int higher_better = strcmp(text_at(base_metric, "better"), "higher") == 0;
+            json_t *cells = json_array();
+            double base_centre = NAN;
+            for (size_t c = 0; c < candidate_count; c++) {
+                const json_t *candidate_metric =
+                    json_object_get(json_object_get(matches[c], "metrics"), name);
+                if (!candidate_metric)
+                    continue;
+                json_array_append_new(cells, compare_metric(
+                    base_result, base_metric, matches[c], candidate_metric,
+                    text_at(json_object_get(candidates[c], "run"), "id"), higher_better,
+                    &base_centre));
+            }
+            if (json_array_size(cells) == 0) {
+                json_decref(cells);
+                continue;
+            }
+            json_array_append_new(rows, json_pack(
+                "{s:s,s:O,s:I,s:s,s:s,s:s,s:s,s:{s:o,s:I},s:o}", "bench",
+                text_at(base_result, "bench"), "params", json_object_get(base_result, "params"),
+                "jobs", (json_int_t)json_integer_value(json_object_get(base_result, "jobs")), "metric", name,
+                "unit", text_at(base_metric, "unit"), "better", text_at(base_metric, "better"),
+                "centre", higher_better ? "mean" : "median", "base", "value",
+                isfinite(base_centre) ? json_real(base_centre) : json_null(), "n",
+                (json_int_t)json_integer_value(json_object_get(base_metric, "n")), "candidates",
+                cells));
+        }
+    }
+    if (json_array_size(rows) == 0) {
+        snprintf(err, err_len, "no results in common: the runs share no benchmark with the same "
+                 "params and job count (%zu unmatched)", json_array_size(unmatched));
+        json_decref(rows);
+        json_decref(unmatched);
+        return NULL;
+    }
+    /* Benjamini-Hochberg over every test of the table, then the verdicts. */
+    size_t tests = 0, r;
+    json_t *row, *cell;
+    json_array_foreach(rows, r, row)
+        json_array_foreach(json_object_get(row, "candidates"), i, cell)
+            tests += json_object_get(cell, "p") != NULL;
+    double *p = calloc(tests ? tests : 1, sizeof *p);
+    if (!p)
+        abort();
+    size_t k = 0;
+    json_array_foreach(rows, r, row)
+        json_array_foreach(json_object_get(row, "candidates"), i, cell)
+            if (json_object_get(cell, "p"))
+                p[k++] = number_at(cell, "p");
+    vp_benjamini_hochberg(p, tests);
+    k = 0;
+    json_array_foreach(rows, r, row) {
+        int higher_better = strcmp(text_at(row, "better"), "higher") == 0;
+        size_t n_base = (size_t)json_integer_value(json_object_get(json_object_get(row, "base"), "n"));
+        json_array_foreach(json_object_get(row, "candidates"), i, cell) {
+            char buf[64];
+            if (!json_object_get(cell, "p")) {
+                json_object_set_new(cell, "verdict", json_string("no verdict"));
+                continue;
+            }
+            size_t n_min = n_base < (size_t)json_integer_value(json_object_get(cell, "n"))
+                               ? n_base : (size_t)json_integer_value(json_object_get(cell, "n"));
+            json_object_set_new(cell, "p_adjusted", json_real(p[k]));
+            const json_t *ci = json_object_get(cell, "ci");
+            json_object_set_new(cell, "verdict", json_string(verdict(
+                json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)),
+                p[k], n_min, higher_better, margin, buf, sizeof buf)));
+            k++;
+        }
+    }
+    free(p);
+    json_t *ids = json_array();
+    for (size_t c = 0; c < candidate_count; c++)
+        json_array_append_new(ids, json_string(text_at(json_object_get(candidates[c], "run"), "id")));
+    return json_pack("{s:s,s:o,s:f,s:o,s:o,s:o}", "base",
+                     text_at(json_object_get(base, "run"), "id"), "candidates", ids, "margin",
+                     margin, "rows", rows, "unmatched", unmatched, "fingerprint_differences",
+                     fingerprint_differences(base, candidates, candidate_count));
+}
