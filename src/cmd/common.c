@@ -87,3 +87,16 @@ void vp_json_output_abandon(struct vp_json_output *output)
         unlink(output->temp_path);
     output->temp_path[0] = '\0';
 }
+
+json_t *vp_cli_load_run(const char *db, const char *ref)
+{
+    char err[VP_ERROR_LEN + 256];
+    struct vp_store *store = vp_cli_open_store(db);
+    int64_t run_id;
+    json_t *document;
+    if (vp_store_resolve_run(store, ref, &run_id, err, sizeof err) != 0 ||
+        vp_store_export_run(store, run_id, &document, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
+    vp_store_close(store);
+    return document;
+}

@@ -1,6 +1,7 @@
 #!/bin/bash
 # compare: a run with CPU hogs beside its job is found significantly slower than one
-# without, with the contention flagged; bad input is refused clearly.
+# without, with the contention flagged; scaling names a sweep's knee and plan turns it
+# into hosts; bad input is refused clearly.
 . "$(dirname "$0")/lib.sh"
 hogs=()
 cleanup() {
@@ -34,4 +35,25 @@ expect_usage_error "compare: no results in common" "$VP" compare bare other
 expect_usage_error "run 'nosuch': not found" "$VP" compare bare nosuch
 expect_usage_error "compare: accepted: a base run and 1 to 63 candidate runs" "$VP" compare bare
 expect_usage_error "--margin: 'lots' is not valid" "$VP" compare bare contended --margin lots
+# A sweep: the knee and the CPU saturation point; plan arithmetic from it and by hand.
+expect_status 0 "$VP" run cpu --ops=5m --jobs 1..4 --pin spread --reps 3 --label sweep --quiet
+expect_status 0 "$VP" scaling sweep --json "$WORK/scaling.json"
+ncpu=$(nproc)
+# More jobs than CPUs share them, so the knee cannot lie beyond the CPU count.
+json_check "$WORK/scaling.json" '(lambda g: [p["jobs"] for p in g["points"]] == [1, 2, 3, 4] and 1 <= g["knee_jobs"] <= min('$ncpu', 4) and g["points"][0]["efficiency"] == 1 and all(0 < p["fairness"] <= 1 + 1e-9 for p in g["points"]) and g["points"][0]["fairness"] == 1)(d["groups"][0])' "cpu sweep: knee beyond the CPU count"
+if [ "$ncpu" -lt 4 ]; then
+    json_check "$WORK/scaling.json" 'd["groups"][0]["points"]['$ncpu']["efficiency"] < 0.85' "per-job efficiency with more jobs than CPUs"
+fi
+expect_status 0 "$VP" scaling sweep
+expect_contains "$WORK/out" "jobs per host (QoS: per-job >= 0.9x single)"
+expect_status 0 "$VP" plan --workloads 50 --per-host 6 --host-cost 1.5 --current-cost 1
+expect_contains "$WORK/out" "50 workloads at 6 per host (--per-host): 9 hosts, consolidation 5.6:1"
+expect_contains "$WORK/out" "hardware: 9 x 1.5 = 13.5 against 50 x 1 = 50: 73% saved"
+expect_status 0 "$VP" plan --workloads 10 --from sweep --metric cpu:score
+expect_contains "$WORK/out" "the knee of cpu:score"
+expect_usage_error "scaling: the run holds no sweep" "$VP" scaling bare
+expect_usage_error "--qos: 'fast' is not valid" "$VP" scaling sweep --qos fast
+expect_usage_error "plan: accepted: --workloads N and either --per-host N or --from RUN" "$VP" plan --workloads 5
+expect_usage_error "plan: --metric disk.read:iops: not swept" "$VP" plan --workloads 5 --from sweep --metric disk.read:iops
+expect_usage_error "--host-cost and --current-cost go together" "$VP" plan --workloads 5 --per-host 2 --host-cost 3
 finish

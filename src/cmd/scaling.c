@@ -1,0 +1,108 @@
+/* `virtperf scaling RUN`: a --jobs sweep's per-job figures, efficiency, fairness, the
+ * knee under a QoS rule and the CPU saturation point. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/common.h"
+#include "core/units.h"
+#include "report/scaling.h"
+
+static const char scaling_usage[] =
+    "usage: virtperf scaling RUN [--qos RULE] [--json FILE|-] [--db PATH]\n"
+    "\n"
+    "For each benchmark swept over --jobs 1..N in RUN: per-job and aggregate figures\n"
+    "against N, efficiency (per-job figure against one job's), Jain's fairness across jobs,\n"
+    "the knee (the largest N meeting the QoS rule at every N up to it) and the first N at\n"
+    "which the CPUs had no idle time left (under 5%).\n"
+    "\n"
+    "  --qos RULE   per_job>=0.8, p99<=1.5x or p99<=2ms  [rates: per_job>=0.9;\n"
+    "               latencies: p99<=1.2x]\n";
+
+static void print_group(const json_t *group)
+{
+    const char *unit = json_string_value(json_object_get(group, "unit"));
+    printf("%s %s (%s is better)\n", json_string_value(json_object_get(group, "bench")),
+           json_string_value(json_object_get(group, "metric")),
+           json_string_value(json_object_get(group, "better")));
+    printf("  %5s %14s %14s %10s %9s %9s\n", "jobs", "aggregate", "per job", "efficiency",
+           "fairness", "cpu idle");
+    size_t i;
+    const json_t *point;
+    json_array_foreach(json_object_get(group, "points"), i, point) {
+        char aggregate[32], per_job[32];
+        vp_format_value(json_number_value(json_object_get(point, "aggregate")), unit, aggregate,
+                        sizeof aggregate);
+        vp_format_value(json_number_value(json_object_get(point, "per_job")), unit, per_job,
+                        sizeof per_job);
+        const json_t *idle = json_object_get(point, "cpu_idle");
+        printf("  %5.0f %14s %14s %9.0f%% %9.3f %8.1f%%\n",
+               json_number_value(json_object_get(point, "jobs")), aggregate, per_job,
+               100 * json_number_value(json_object_get(point, "efficiency")),
+               json_number_value(json_object_get(point, "fairness")),
+               idle ? json_number_value(idle) : -1.0);
+    }
+    printf("  optimum %lld jobs per host (QoS: %s)",
+           (long long)json_integer_value(json_object_get(group, "knee_jobs")),
+           json_string_value(json_object_get(group, "rule")));
+    const json_t *saturated = json_object_get(group, "saturated_from");
+    if (saturated)
+        printf("; no idle CPU left from %lld jobs", (long long)json_integer_value(saturated));
+    printf("\n\n");
+}
+
+int cmd_scaling(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "qos", required_argument, NULL, 'q' },
+        { "json", required_argument, NULL, 'j' },
+        { "db", required_argument, NULL, 'd' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *db = NULL, *json_path = NULL;
+    struct vp_qos qos = { 0 };
+    char err[VP_ERROR_LEN + 4200];
+    opterr = 0;
+    int option;
+    while ((option = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (option) {
+        case 'q':
+            if (vp_qos_parse(optarg, &qos, err, sizeof err) != 0)
+                vp_usage_error("%s", err);
+            break;
+        case 'j': json_path = optarg; break;
+        case 'd': db = optarg; break;
+        case 'h': fputs(scaling_usage, stdout); return 0;
+        default:
+            vp_usage_error("scaling: unknown or incomplete option '%s'; see 'virtperf scaling "
+                           "--help'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1)
+        vp_usage_error("scaling: accepted: one run (id, uuid, label or latest)");
+    struct vp_json_output output;
+    if (json_path && vp_json_output_open(&output, json_path, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
+    json_t *run = vp_cli_load_run(db, argv[optind]);
+    json_t *scaling = vp_scaling(run, &qos, err, sizeof err);
+    json_decref(run);
+    if (!scaling) {
+        if (json_path)
+            vp_json_output_abandon(&output);
+        vp_usage_error("scaling: %s", err);
+    }
+    if (!json_path || !output.to_stdout) {
+        size_t i;
+        const json_t *group;
+        json_array_foreach(json_object_get(scaling, "groups"), i, group)
+            print_group(group);
+    }
+    int rc = 0;
+    if (json_path && vp_json_output_commit(&output, scaling, err, sizeof err) != 0) {
+        fprintf(stderr, "virtperf: %s\n", err);
+        rc = 1;
+    }
+    json_decref(scaling);
+    return rc;
+}

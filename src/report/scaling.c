@@ -1,0 +1,202 @@
+/* Sweep analysis: per-job figures, efficiency, fairness, knee, CPU saturation. */
+#include "report/scaling.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+
+int vp_qos_parse(const char *text, struct vp_qos *qos, char *err, size_t err_len)
+{
+    char *end;
+    memset(qos, 0, sizeof *qos);
+    qos->given = 1;
+    if (strncmp(text, "per_job>=", 9) == 0) {
+        qos->kind = VP_QOS_RELATIVE;
+        qos->factor = strtod(text + 9, &end);
+        if (end != text + 9 && *end == '\0' && qos->factor > 0 && qos->factor <= 1)
+            return 0;
+    } else if (strncmp(text, "p99<=", 5) == 0) {
+        size_t len = strlen(text + 5);
+        if (len > 1 && text[5 + len - 1] == 'x') {
+            qos->kind = VP_QOS_RELATIVE;
+            qos->factor = strtod(text + 5, &end);
+            if (end == text + 5 + len - 1 && qos->factor >= 1)
+                return 0;
+        } else {
+            qos->kind = VP_QOS_P99_MAX;
+            if (vp_parse_duration(text + 5, &qos->limit) == 0 && qos->limit > 0)
+                return 0;
+        }
+    }
+    snprintf(err, err_len, "--qos: '%s' is not valid; accepted: per_job>=F (0 < F <= 1), "
+             "p99<=Fx (F >= 1) or p99<=DURATION such as p99<=2ms", text);
+    return -1;
+}
+
+static int meets(double value, double single, int higher_better, double factor,
+                 const struct vp_qos *qos)
+{
+    if (qos->kind == VP_QOS_P99_MAX)
+        return value <= qos->limit;
+    return higher_better ? value >= factor * single : value <= factor * single;
+}
+
+size_t vp_knee(const double *values, size_t count, int higher_better, double factor,
+               const struct vp_qos *qos)
+{
+    size_t knee = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!meets(values[i], values[0], higher_better, factor, qos))
+            break;
+        knee = i;
+    }
+    return knee;
+}
+
+double vp_jain_fairness(const double *values, size_t n)
+{
+    double sum = 0, squares = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum += values[i];
+        squares += values[i] * values[i];
+    }
+    return squares > 0 ? sum * sum / ((double)n * squares) : 1;
+}
+
+static double number_at(const json_t *object, const char *key)
+{
+    const json_t *value = json_object_get(object, key);
+    return json_is_number(value) ? json_number_value(value) : NAN;
+}
+
+/* The results of one group (same bench and params), ordered by job count. */
+static size_t collect_group(const json_t *results, const json_t *first, const json_t **group,
+                            size_t cap)
+{
+    size_t count = 0, i;
+    const json_t *result;
+    json_array_foreach(results, i, result) {
+        if (strcmp(json_string_value(json_object_get(result, "status")), "ok") != 0 ||
+            strcmp(json_string_value(json_object_get(result, "bench")),
+                   json_string_value(json_object_get(first, "bench"))) != 0 ||
+            !json_equal(json_object_get(result, "params"), json_object_get(first, "params")) ||
+            count == cap)
+            continue;
+        group[count++] = result;
+    }
+    for (size_t a = 1; a < count; a++) { /* by job count */
+        const json_t *key = group[a];
+        size_t b = a;
+        while (b > 0 && json_integer_value(json_object_get(group[b - 1], "jobs")) >
+                            json_integer_value(json_object_get(key, "jobs"))) {
+            group[b] = group[b - 1];
+            b--;
+        }
+        group[b] = key;
+    }
+    return count;
+}
+
+/* One metric across the group's points, with its knee. */
+static json_t *analyse_metric(const json_t **group, size_t count, const char *name,
+                              const struct vp_qos *qos)
+{
+    const json_t *first_metric = json_object_get(json_object_get(group[0], "metrics"), name);
+    int higher_better = strcmp(json_string_value(json_object_get(first_metric, "better")), "higher") == 0;
+    int summed = strcmp(json_string_value(json_object_get(first_metric, "aggregate")), "sum") == 0;
+    double *per_job = calloc(count, sizeof *per_job), *judged = calloc(count, sizeof *judged);
+    if (!per_job || !judged)
+        abort();
+    int use_p99 = !higher_better && json_object_get(first_metric, "distribution") != NULL;
+    json_t *points = json_array();
+    int saturated_from = 0;
+    for (size_t i = 0; i < count; i++) {
+        const json_t *metric = json_object_get(json_object_get(group[i], "metrics"), name);
+        double jobs = (double)json_integer_value(json_object_get(group[i], "jobs"));
+        double aggregate = number_at(metric, "mean");
+        per_job[i] = summed ? aggregate / jobs : aggregate;
+        double job_means[1024];
+        size_t n = 0, j;
+        const json_t *job;
+        json_array_foreach(json_object_get(group[i], "per_job"), j, job)
+            if (n < 1024)
+                job_means[n++] = number_at(json_object_get(json_object_get(job, "metrics"), name), "mean");
+        json_t *point = json_pack("{s:f,s:f,s:f,s:f}", "jobs", jobs, "aggregate", aggregate,
+                                  "per_job", per_job[i], "fairness", vp_jain_fairness(job_means, n));
+        double p99 = number_at(json_object_get(metric, "distribution"), "p99");
+        if (isfinite(p99))
+            json_object_set_new(point, "p99", json_real(p99));
+        judged[i] = use_p99 ? p99 : per_job[i];
+        double idle = number_at(json_object_get(json_object_get(json_object_get(group[i], "monitor"),
+                                                                "summary"), "cpu.idle"), "mean");
+        if (isfinite(idle)) {
+            json_object_set_new(point, "cpu_idle", json_real(idle));
+            if (idle < 5 && !saturated_from)
+                saturated_from = (int)jobs;
+        }
+        json_array_append_new(points, point);
+    }
+    json_t *point;
+    size_t i;
+    json_array_foreach(points, i, point) {
+        double efficiency = higher_better ? per_job[i] / per_job[0] : per_job[0] / per_job[i];
+        json_object_set_new(point, "efficiency", json_real(isfinite(efficiency) ? efficiency : 0));
+    }
+    double factor = qos->given ? qos->factor : (higher_better ? 0.9 : 1.2);
+    struct vp_qos rule = *qos;
+    if (!qos->given)
+        rule.kind = VP_QOS_RELATIVE;
+    size_t knee = vp_knee(judged, count, higher_better, factor, &rule);
+    char description[96];
+    if (rule.kind == VP_QOS_P99_MAX)
+        snprintf(description, sizeof description, "p99 <= %g ms", rule.limit * 1e3);
+    else if (higher_better)
+        snprintf(description, sizeof description, "per-job >= %gx single", factor);
+    else
+        snprintf(description, sizeof description, "%s <= %gx single", use_p99 ? "p99" : "per-job",
+                 factor);
+    json_t *analysis = json_pack("{s:s,s:s,s:s,s:o,s:I,s:s}", "metric", name, "unit",
+                                 json_string_value(json_object_get(first_metric, "unit")), "better",
+                                 higher_better ? "higher" : "lower", "points", points, "knee_jobs",
+                                 json_integer_value(json_object_get(group[knee], "jobs")), "rule",
+                                 description);
+    if (saturated_from)
+        json_object_set_new(analysis, "saturated_from", json_integer(saturated_from));
+    free(per_job);
+    free(judged);
+    return analysis;
+}
+
+json_t *vp_scaling(const json_t *run, const struct vp_qos *qos, char *err, size_t err_len)
+{
+    const json_t *results = json_object_get(run, "results");
+    json_t *groups = json_array();
+    size_t i;
+    const json_t *result;
+    json_array_foreach(results, i, result) {
+        const json_t *group[256];
+        size_t count = collect_group(results, result, group, 256);
+        /* Each group once (at its first member), a sweep from one job up. */
+        if (count < 2 || group[0] != result ||
+            json_integer_value(json_object_get(group[0], "jobs")) != 1)
+            continue;
+        const char *name;
+        const json_t *metric;
+        json_object_foreach(json_object_get(group[0], "metrics"), name, metric) {
+            json_t *analysis = analyse_metric(group, count, name, qos);
+            json_object_set_new(analysis, "bench", json_deep_copy(json_object_get(group[0], "bench")));
+            json_object_set_new(analysis, "params", json_deep_copy(json_object_get(group[0], "params")));
+            json_array_append_new(groups, analysis);
+        }
+    }
+    if (json_array_size(groups) == 0) {
+        json_decref(groups);
+        snprintf(err, err_len, "the run holds no sweep: run with --jobs 1..N (at least two job "
+                 "counts, starting at 1)");
+        return NULL;
+    }
+    return json_pack("{s:o}", "groups", groups);
+}

@@ -1,0 +1,42 @@
+/* Scaling over a --jobs sweep: per-job and aggregate figures against the job count,
+ * efficiency, Jain's fairness across jobs, the knee (the largest job count that still
+ * meets a QoS rule) and the CPU saturation point from the monitor. */
+#ifndef VP_SCALING_H
+#define VP_SCALING_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+enum vp_qos_kind {
+    VP_QOS_RELATIVE, /* per-job figure at least (higher-better) / at most (lower-better)
+                        factor x its single-job value */
+    VP_QOS_P99_MAX,  /* p99 of the distribution at most limit seconds */
+};
+
+struct vp_qos {
+    enum vp_qos_kind kind;
+    double factor; /* VP_QOS_RELATIVE */
+    double limit;  /* VP_QOS_P99_MAX, seconds */
+    int given;     /* 0: the default rule (0.9x for rates, p99 <= 1.2x for latencies) */
+};
+
+/* "per_job>=0.8", "p99<=2ms", "p99<=1.5x"; 0 or -1 with the accepted forms in err. */
+int vp_qos_parse(const char *text, struct vp_qos *qos, char *err, size_t err_len);
+
+/* Index of the knee in values[0..count) ordered by rising job count, values[0] being the
+ * single-job figure: the largest index such that it and every smaller one meet the
+ * rule. For a relative rule, ok(i) is values[i] >= factor * values[0] (higher_better) or
+ * values[i] <= factor * values[0]; for VP_QOS_P99_MAX, values[i] <= limit. */
+size_t vp_knee(const double *values, size_t count, int higher_better, double factor,
+               const struct vp_qos *qos);
+
+/* Jain's fairness index: (sum x)^2 / (n * sum x^2); 1 when every job got the same. */
+double vp_jain_fairness(const double *values, size_t n);
+
+/* The scaling document of one run: {"groups": [{"bench", "params", "metric", "unit",
+ * "better", "points": [{"jobs", "aggregate", "per_job", "efficiency", "fairness",
+ * "p99"?, "cpu_idle"?}], "knee_jobs", "rule", "saturated_from"?}]}; NULL with err
+ * when the run holds no sweep. */
+json_t *vp_scaling(const json_t *run, const struct vp_qos *qos, char *err, size_t err_len);
+
+#endif

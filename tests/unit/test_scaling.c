@@ -1,0 +1,73 @@
+/* Unit tests for scaling.c: the knee on synthetic curves (flat, linear decay, cliff,
+ * noisy, latency), QoS rules, Jain's fairness. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "report/scaling.h"
+
+static const struct vp_qos default_rule = { .kind = VP_QOS_RELATIVE };
+
+static void knees_of_synthetic_curves(void **state)
+{
+    (void)state;
+    const double flat[] = { 100, 100, 100, 100, 100, 100 };
+    assert_int_equal(vp_knee(flat, 6, 1, 0.9, &default_rule), 5);
+    const double linear[] = { 100, 95, 90, 85, 80, 75 }; /* 90 meets 0.9x exactly */
+    assert_int_equal(vp_knee(linear, 6, 1, 0.9, &default_rule), 2);
+    const double cliff[] = { 100, 99, 98, 97, 98, 40, 30 };
+    assert_int_equal(vp_knee(cliff, 7, 1, 0.9, &default_rule), 4);
+    /* Noise that dips under the rule once stops the knee there, even if it recovers. */
+    const double noisy[] = { 100, 97, 103, 88, 95, 96 };
+    assert_int_equal(vp_knee(noisy, 6, 1, 0.9, &default_rule), 2);
+    const double p99[] = { 1.0e-3, 1.1e-3, 1.19e-3, 1.3e-3, 2e-3 };
+    assert_int_equal(vp_knee(p99, 5, 0, 1.2, &default_rule), 2);
+    const struct vp_qos absolute = { .kind = VP_QOS_P99_MAX, .limit = 1.25e-3, .given = 1 };
+    assert_int_equal(vp_knee(p99, 5, 0, 0, &absolute), 2);
+    const double first_fails[] = { 5e-3 };
+    assert_int_equal(vp_knee(first_fails, 1, 0, 0, &absolute), 0);
+}
+
+static void qos_rules_parse(void **state)
+{
+    (void)state;
+    struct vp_qos qos;
+    char err[256];
+    assert_int_equal(vp_qos_parse("per_job>=0.8", &qos, err, sizeof err), 0);
+    assert_int_equal(qos.kind, VP_QOS_RELATIVE);
+    assert_float_equal(qos.factor, 0.8, 1e-12);
+    assert_int_equal(vp_qos_parse("p99<=2ms", &qos, err, sizeof err), 0);
+    assert_int_equal(qos.kind, VP_QOS_P99_MAX);
+    assert_float_equal(qos.limit, 0.002, 1e-12);
+    assert_int_equal(vp_qos_parse("p99<=1.5x", &qos, err, sizeof err), 0);
+    assert_float_equal(qos.factor, 1.5, 1e-12);
+    const char *bad[] = { "", "per_job>=1.5", "per_job>=0", "p99<=", "p99<=0.5x", "p50<=2ms",
+                          "p99<=fast" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(vp_qos_parse(bad[i], &qos, err, sizeof err), -1);
+    assert_non_null(strstr(err, "accepted: per_job>=F"));
+}
+
+static void jain_fairness_by_hand(void **state)
+{
+    (void)state;
+    const double equal[] = { 5, 5, 5, 5 };
+    assert_float_equal(vp_jain_fairness(equal, 4), 1.0, 1e-12);
+    const double one_takes_all[] = { 10, 0, 0, 0 };
+    assert_float_equal(vp_jain_fairness(one_takes_all, 4), 0.25, 1e-12);
+    const double uneven[] = { 1, 2, 3 }; /* 36 / (3 * 14) */
+    assert_float_equal(vp_jain_fairness(uneven, 3), 36.0 / 42.0, 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(knees_of_synthetic_curves),
+        cmocka_unit_test(qos_rules_parse),
+        cmocka_unit_test(jain_fairness_by_hand),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
