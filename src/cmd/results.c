@@ -12,12 +12,13 @@
 static const char results_usage[] =
     "usage: virtperf results list              [--db PATH]\n"
     "       virtperf results show RUN          [--db PATH]\n"
-    "       virtperf results export RUN [-o FILE|-] [--db PATH]\n"
+    "       virtperf results export RUN [-o FILE|-] [--format json|csv] [--db PATH]\n"
     "       virtperf results import FILE|-     [--db PATH]\n"
     "       virtperf results delete RUN        [--db PATH]\n"
     "\n"
     "RUN is a run id, a run uuid, a label (its latest run) or 'latest'. export writes the\n"
-    "virtperf/1 JSON document (stdout by default); import reads one back, checking every\n"
+    "virtperf/1 JSON document (stdout by default), or with --format csv one row per\n"
+    "result and metric for spreadsheets; import reads a JSON document back, checking every\n"
     "field first: a malformed document is refused and nothing is written.\n";
 
 static void print_run_row(const struct vp_run_row *row, void *context)
@@ -73,7 +74,72 @@ static int results_show(struct vp_store *store, const char *ref)
     return 0;
 }
 
-static int results_export(struct vp_store *store, const char *ref, const char *output_path)
+/* A CSV field, quoted when it holds a comma, quote or newline. */
+static void csv_field(FILE *out, const char *text, int last)
+{
+    if (strpbrk(text, ",\"\n")) {
+        fputc('"', out);
+        for (const char *c = text; *c; c++) {
+            if (*c == '"')
+                fputc('"', out);
+            fputc(*c, out);
+        }
+        fputc('"', out);
+    } else {
+        fputs(text, out);
+    }
+    fputc(last ? '\n' : ',', out);
+}
+
+static void csv_number(FILE *out, const json_t *value, int last)
+{
+    char text[64] = "";
+    if (json_is_number(value))
+        snprintf(text, sizeof text, "%.17g", json_number_value(value));
+    csv_field(out, text, last);
+}
+
+/* One row per result and metric: run, label, bench, params, jobs, status, metric, unit,
+ * better, n, mean, stddev, min, max, p50. */
+static void write_csv(FILE *out, const json_t *document)
+{
+    const json_t *run = json_object_get(document, "run");
+    const char *label = json_string_value(json_object_get(run, "label"));
+    fputs("run,label,bench,params,jobs,status,metric,unit,better,n,mean,stddev,min,max,p50\n", out);
+    size_t i;
+    const json_t *result;
+    json_array_foreach(json_object_get(document, "results"), i, result) {
+        char *params = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+        const char *name;
+        const json_t *metric;
+        json_t *metrics = json_object_get(result, "metrics");
+        json_t *none = json_pack("{s:{}}", "-");
+        json_object_foreach(json_object_size(metrics) ? metrics : none, name, metric) {
+            char jobs[16];
+            snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(result, "jobs")));
+            csv_field(out, json_string_value(json_object_get(run, "id")), 0);
+            csv_field(out, label ? label : "", 0);
+            csv_field(out, json_string_value(json_object_get(result, "bench")), 0);
+            csv_field(out, params, 0);
+            csv_field(out, jobs, 0);
+            csv_field(out, json_string_value(json_object_get(result, "status")), 0);
+            csv_field(out, json_object_size(metrics) ? name : "", 0);
+            csv_field(out, json_string_value(json_object_get(metric, "unit")) ?: "", 0);
+            csv_field(out, json_string_value(json_object_get(metric, "better")) ?: "", 0);
+            csv_number(out, json_object_get(metric, "n"), 0);
+            csv_number(out, json_object_get(metric, "mean"), 0);
+            csv_number(out, json_object_get(metric, "stddev"), 0);
+            csv_number(out, json_object_get(metric, "min"), 0);
+            csv_number(out, json_object_get(metric, "max"), 0);
+            csv_number(out, json_object_get(metric, "p50"), 1);
+        }
+        json_decref(none);
+        free(params);
+    }
+}
+
+static int results_export(struct vp_store *store, const char *ref, const char *output_path,
+                          int csv)
 {
     int64_t run_id = resolve_or_exit(store, ref);
     struct vp_json_output output;
@@ -81,7 +147,22 @@ static int results_export(struct vp_store *store, const char *ref, const char *o
     if (vp_json_output_open(&output, output_path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     json_t *document = export_or_exit(store, run_id);
-    int rc = vp_json_output_commit(&output, document, err, sizeof err);
+    int rc;
+    if (csv) {
+        FILE *out = output.to_stdout ? stdout : fopen(output.temp_path, "w");
+        rc = out ? 0 : -1;
+        if (out) {
+            write_csv(out, document);
+            if (out != stdout && (fclose(out) != 0 || rename(output.temp_path, output.path) != 0))
+                rc = -1;
+        }
+        if (rc != 0) {
+            snprintf(err, sizeof err, "cannot write '%s'", output_path);
+            vp_json_output_abandon(&output);
+        }
+    } else {
+        rc = vp_json_output_commit(&output, document, err, sizeof err);
+    }
     json_decref(document);
     if (rc != 0) {
         fprintf(stderr, "virtperf: %s\n", err);
@@ -146,16 +227,23 @@ int cmd_results(int argc, char **argv)
     static const struct option options[] = {
         { "db", required_argument, NULL, 'd' },
         { "output", required_argument, NULL, 'o' },
+        { "format", required_argument, NULL, 'f' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *db = NULL, *output = "-";
+    int csv = 0;
     opterr = 0;
     int option;
     while ((option = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
         switch (option) {
         case 'd': db = optarg; break;
         case 'o': output = optarg; break;
+        case 'f':
+            if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0)
+                vp_usage_error("--format: '%s' is not valid; accepted: json, csv", optarg);
+            csv = strcmp(optarg, "csv") == 0;
+            break;
         case 'h': fputs(results_usage, stdout); return 0;
         default:
             vp_usage_error("results: unknown or incomplete option '%s'; see 'virtperf results "
@@ -183,7 +271,7 @@ int cmd_results(int argc, char **argv)
     else if (strcmp(action, "show") == 0)
         rc = results_show(store, words[1]);
     else if (strcmp(action, "export") == 0)
-        rc = results_export(store, words[1], output);
+        rc = results_export(store, words[1], output, csv);
     else if (strcmp(action, "import") == 0)
         rc = results_import(store, words[1]);
     else {

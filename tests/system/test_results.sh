@@ -6,6 +6,17 @@
 expect_status 0 "$VP" run cpu --ops=1m --jobs 2 --reps 2 --label bare --quiet
 expect_status 0 "$VP" results export bare -o "$WORK/export.json"
 json_check "$WORK/export.json" 'd["schema"] == "virtperf/1" and d["run"]["label"] == "bare" and d["results"][0]["bench"] == "cpu"' "export document"
+expect_status 0 "$VP" results export bare --format csv -o "$WORK/export.csv"
+python3 - "$WORK/export.csv" "$WORK/export.json" <<'PY' || fail "CSV export does not match the JSON document"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+doc = json.load(open(sys.argv[2]))
+want = [(r["bench"], name, m["mean"]) for r in doc["results"] for name, m in r["metrics"].items()]
+got = [(row["bench"], row["metric"], float(row["mean"])) for row in rows]
+assert got == want, (got, want)
+assert all(row["label"] == "bare" and json.loads(row["params"]) == doc["results"][0]["params"] for row in rows)
+PY
+expect_usage_error "--format: 'xml' is not valid; accepted: json, csv" "$VP" results export bare --format xml
 expect_status 0 "$VP" results import "$WORK/export.json" --db "$WORK/other.db"
 expect_contains "$WORK/out" "imported as run 1"
 expect_status 0 "$VP" results export latest --db "$WORK/other.db" -o "$WORK/again.json"
