@@ -81,6 +81,25 @@ int vp_json_output_commit(struct vp_json_output *output, const json_t *document,
     return 0;
 }
 
+int vp_output_commit_text(struct vp_json_output *output, const char *data, size_t len, char *err,
+                          size_t err_len)
+{
+    FILE *file = output->to_stdout ? stdout : fopen(output->temp_path, "w");
+    int ok = file && fwrite(data, 1, len, file) == len;
+    if (file && file != stdout)
+        ok = fclose(file) == 0 && ok;
+    if (ok && !output->to_stdout)
+        ok = rename(output->temp_path, output->path) == 0;
+    if (!ok) {
+        snprintf(err, err_len, "cannot write '%s': %s", output->to_stdout ? "-" : output->path,
+                 strerror(errno));
+        vp_json_output_abandon(output);
+        return -1;
+    }
+    output->temp_path[0] = '\0';
+    return 0;
+}
+
 void vp_json_output_abandon(struct vp_json_output *output)
 {
     if (output->temp_path[0])

@@ -31,6 +31,9 @@ int vp_json_output_open(struct vp_json_output *output, const char *path, char *e
                         size_t err_len);
 int vp_json_output_commit(struct vp_json_output *output, const json_t *document, char *err,
                           size_t err_len);
+/* Commits text (an HTML page, CSV) the same way. */
+int vp_output_commit_text(struct vp_json_output *output, const char *data, size_t len, char *err,
+                          size_t err_len);
 /* Removes the temporary file when nothing is to be written. */
 void vp_json_output_abandon(struct vp_json_output *output);
 
@@ -43,6 +46,7 @@ int cmd_serve(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_scaling(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Loads a run's document (id, uuid, label or latest) from the store at db, or exits 2. */
 json_t *vp_cli_load_run(const char *db, const char *ref);

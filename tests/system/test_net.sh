@@ -56,8 +56,16 @@ json_check "$WORK/open.json" '(lambda m: 900 < m["rate"]["mean"] < 2100 and m["l
 expect_status 0 "$VP" run net.stream --udp --rate 100m --duration 500ms --reps 2 --quiet --json "$WORK/udp.json"
 json_check "$WORK/udp.json" '(lambda m: 0.9 * 12.5e6 < m["throughput"]["mean"] < 1.1 * 12.5e6 and 0 <= m["loss"]["mean"] < 5 and m["jitter"]["mean"] >= 0 and "retransmits" not in m)(d["results"][0]["metrics"])' "UDP stream at 100 Mbit/s"
 json_check "$WORK/loop.json" '"loss" not in d["results"][0]["metrics"] and "jitter" not in d["results"][0]["metrics"] and "loss" not in d["results"][1]["metrics"]' "TCP results carry UDP-only metrics"
-# A tiny receive buffer on the server drops datagrams an unpaced sender pours in.
-expect_status 0 "$VP" run net.stream --udp --window 4k --duration 500ms --reps 2 --quiet --json "$WORK/udploss.json"
+# A server that stops reading for 300 ms with a tiny receive buffer must drop datagrams.
+serve
+"$VP" run net.stream --udp --peer 127.0.0.1:$PORT --window 4k --rate 200m --duration 1s --reps 1 --warmup 0 --quiet --json "$WORK/udploss.json" >/dev/null 2>&1 &
+client=$!
+sleep 0.4
+kill -STOP "$SERVE_PID"
+sleep 0.3
+kill -CONT "$SERVE_PID"
+wait $client || fail "UDP run against a pausing server failed"
+stop_serve
 json_check "$WORK/udploss.json" '(lambda m: m["loss"]["mean"] > 0 and m["bytes_received"]["mean"] < m["bytes_sent"]["mean"] and abs(m["loss"]["mean"] - 100 * (1 - m["bytes_received"]["mean"] / m["bytes_sent"]["mean"])) < 1)(d["results"][0]["metrics"])' "UDP loss not measured"
 expect_status 0 "$VP" run net.rr --udp --duration 300ms --reps 2 --quiet --json "$WORK/udprr.json"
 json_check "$WORK/udprr.json" '(lambda m: 1e-6 < m["latency"]["mean"] < 0.1 and m["loss"]["mean"] < 5 and m["latency"]["distribution"]["count"] > 50)(d["results"][0]["metrics"])' "UDP request/response"

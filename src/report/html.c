@@ -1,0 +1,358 @@
+/* Assembling the report page from run documents, the comparison and the scaling. */
+#include "report/html.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/histogram.h"
+#include "core/sysinfo.h"
+#include "core/units.h"
+#include "report/compare.h"
+#include "report/scaling.h"
+
+#define MAX_CHARTS 12
+
+static const char style[] =
+    "body{font:14px/1.4 'DejaVu Sans',sans-serif;margin:24px;color:#222;max-width:1100px}"
+    "h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;margin-top:28px}"
+    "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;"
+    "text-align:left;vertical-align:top}th{background:#f2f2f2}.num{text-align:right}"
+    ".slower{color:#a61b1b;font-weight:bold}.faster{color:#1b6e2d;font-weight:bold}"
+    ".flag{color:#8a5a00;font-size:12px}.chart{display:block;margin:10px 0}"
+    ".title{font-size:15px;font-weight:bold}.tick{font-size:11px;fill:#444}"
+    ".label{font-size:12px}.legend{font-size:12px}.grid{stroke:#e3e3e3}.axis{stroke:#888}"
+    ".zero{stroke:#555}.frame{fill:none;stroke:#888}.line{fill:none;stroke-width:2}"
+    ".marker{stroke:#a61b1b;stroke-dasharray:5 4;stroke-width:1.5}"
+    ".marker-label{font-size:12px;fill:#a61b1b}.whisker{stroke:#222;stroke-width:1.5;fill:none}"
+    "@media print{body{margin:0}.chart{page-break-inside:avoid}}";
+
+static const char *text_at(const json_t *object, const char *key)
+{
+    const char *value = json_string_value(json_object_get(object, key));
+    return value ? value : "";
+}
+
+static double number_at(const json_t *object, const char *key)
+{
+    const json_t *value = json_object_get(object, key);
+    return json_is_number(value) ? json_number_value(value) : NAN;
+}
+
+static void cell(struct vp_text *out, const char *text)
+{
+    vp_text_printf(out, "<td>");
+    vp_text_escaped(out, text);
+    vp_text_printf(out, "</td>");
+}
+
+static const char *run_name(const json_t *document)
+{
+    const json_t *run = json_object_get(document, "run");
+    const char *label = json_string_value(json_object_get(run, "label"));
+    return label ? label : text_at(run, "id");
+}
+
+static void environments(struct vp_text *out, json_t *const *documents, size_t count)
+{
+    static const struct { const char *group, *key, *label; } fields[] = {
+        { NULL, "hostname", "host" }, { NULL, "kernel", "kernel" },
+        { NULL, "distribution", "distribution" }, { "cpu", "model", "CPU" },
+        { "hypervisor", "name", "hypervisor" }, { "container", "kind", "container" },
+        { "clock", "clocksource", "clocksource" }, { "cpu", "governor", "governor" },
+    };
+    vp_text_printf(out, "<h2>Environments</h2><table><tr><th></th>");
+    for (size_t d = 0; d < count; d++) {
+        vp_text_printf(out, "<th>");
+        vp_text_escaped(out, run_name(documents[d]));
+        vp_text_printf(out, "</th>");
+    }
+    vp_text_printf(out, "</tr>");
+    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+        vp_text_printf(out, "<tr><th>%s</th>", fields[f].label);
+        for (size_t d = 0; d < count; d++) {
+            const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
+            const json_t *where = fields[f].group ? json_object_get(host, fields[f].group) : host;
+            cell(out, text_at(where, fields[f].key));
+        }
+        vp_text_printf(out, "</tr>");
+    }
+    vp_text_printf(out, "<tr><th>threads, memory</th>");
+    for (size_t d = 0; d < count; d++) {
+        const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
+        char memory[32], line[96];
+        vp_format_bytes(number_at(json_object_get(host, "memory"), "total_bytes"), memory, sizeof memory);
+        snprintf(line, sizeof line, "%lld threads, %s",
+                 (long long)json_integer_value(json_object_get(json_object_get(host, "cpu"), "threads")),
+                 memory);
+        cell(out, line);
+    }
+    vp_text_printf(out, "</tr><tr><th>advisories</th>");
+    for (size_t d = 0; d < count; d++) {
+        json_t *advisories = vp_sysinfo_advisories(json_object_get(json_object_get(documents[d], "run"), "host"));
+        vp_text_printf(out, "<td>");
+        size_t i;
+        const json_t *line;
+        json_array_foreach(advisories, i, line) {
+            vp_text_escaped(out, json_string_value(line));
+            vp_text_printf(out, "<br>");
+        }
+        if (json_array_size(advisories) == 0)
+            vp_text_printf(out, "none");
+        vp_text_printf(out, "</td>");
+        json_decref(advisories);
+    }
+    vp_text_printf(out, "</tr></table>");
+}
+
+/* Penalty with its interval in percent, oriented so positive is worse. */
+static void penalty_interval(const json_t *candidate, int higher_better, double *low, double *high)
+{
+    const json_t *ci = json_object_get(candidate, "ci");
+    double a = json_number_value(json_array_get(ci, 0)), b = json_number_value(json_array_get(ci, 1));
+    *low = higher_better ? (1 - b) * 100 : (a - 1) * 100;
+    *high = higher_better ? (1 - a) * 100 : (b - 1) * 100;
+}
+
+static void verdicts(struct vp_text *out, json_t *const *documents, size_t count, double margin)
+{
+    char err[256];
+    json_t *comparison = vp_compare(documents[0], (const json_t *const *)documents + 1, count - 1,
+                                    margin, err, sizeof err);
+    vp_text_printf(out, "<h2>Verdicts against %s</h2>", run_name(documents[0]));
+    if (!comparison) {
+        vp_text_printf(out, "<p>");
+        vp_text_escaped(out, err);
+        vp_text_printf(out, "</p>");
+        return;
+    }
+    vp_text_printf(out, "<p>Penalty: positive means the candidate is worse. Interval: 95%% of the "
+                        "ratio CAND/BASE. p: Mann-Whitney, Benjamini-Hochberg adjusted.</p>"
+                        "<table><tr><th>benchmark</th><th>jobs</th><th>metric</th><th>base</th>");
+    for (size_t d = 1; d < count; d++) {
+        vp_text_printf(out, "<th>");
+        vp_text_escaped(out, run_name(documents[d]));
+        vp_text_printf(out, "</th>");
+    }
+    vp_text_printf(out, "</tr>");
+    size_t r, c;
+    const json_t *row, *candidate;
+    const char *labels[MAX_CHARTS];
+    char label_text[MAX_CHARTS][96];
+    double values[MAX_CHARTS], lows[MAX_CHARTS], highs[MAX_CHARTS];
+    size_t bars = 0;
+    json_array_foreach(json_object_get(comparison, "rows"), r, row) {
+        int higher_better = strcmp(text_at(row, "better"), "higher") == 0;
+        char base[32], jobs[16];
+        vp_format_value(number_at(json_object_get(row, "base"), "value"), text_at(row, "unit"), base,
+                        sizeof base);
+        snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(row, "jobs")));
+        vp_text_printf(out, "<tr>");
+        cell(out, text_at(row, "bench"));
+        cell(out, jobs);
+        cell(out, text_at(row, "metric"));
+        cell(out, base);
+        json_array_foreach(json_object_get(row, "candidates"), c, candidate) {
+            const char *verdict = text_at(candidate, "verdict");
+            vp_text_printf(out, "<td class=\"%s\">", strcmp(verdict, "slower") == 0 ? "slower"
+                                                     : strcmp(verdict, "faster") == 0 ? "faster" : "");
+            if (json_object_get(candidate, "ci")) {
+                double low, high;
+                penalty_interval(candidate, higher_better, &low, &high);
+                vp_text_printf(out, "%+.1f%% [%+.1f, %+.1f] p=%.3g ",
+                               number_at(candidate, "penalty_pct"), low, high,
+                               number_at(candidate, "p_adjusted"));
+                if (c == 0 && bars < MAX_CHARTS) {
+                    snprintf(label_text[bars], sizeof label_text[bars], "%s %s j%s",
+                             text_at(row, "bench"), text_at(row, "metric"), jobs);
+                    labels[bars] = label_text[bars];
+                    values[bars] = number_at(candidate, "penalty_pct");
+                    lows[bars] = low;
+                    highs[bars] = high;
+                    bars++;
+                }
+            }
+            vp_text_escaped(out, verdict);
+            size_t f;
+            const json_t *flag;
+            json_array_foreach(json_object_get(candidate, "flags"), f, flag) {
+                vp_text_printf(out, "<br><span class=\"flag\">");
+                vp_text_escaped(out, json_string_value(flag));
+                vp_text_printf(out, "</span>");
+            }
+            vp_text_printf(out, "</td>");
+        }
+        vp_text_printf(out, "</tr>");
+    }
+    vp_text_printf(out, "</table>");
+    if (bars > 0) {
+        char title[160];
+        snprintf(title, sizeof title, "Penalty of %s against %s (95%% interval)",
+                 run_name(documents[1]), run_name(documents[0]));
+        struct vp_chart chart = { title, "", "", "penalty (positive: worse)", "%" };
+        vp_svg_bars(out, &chart, labels, values, lows, highs, bars);
+    }
+    json_decref(comparison);
+}
+
+static void scaling_charts(struct vp_text *out, json_t *const *documents, size_t count)
+{
+    size_t charts = 0;
+    for (size_t d = 0; d < count && charts < MAX_CHARTS; d++) {
+        char err[256];
+        struct vp_qos qos = { 0 };
+        json_t *scaling = vp_scaling(documents[d], &qos, err, sizeof err);
+        if (!scaling)
+            continue;
+        if (charts == 0)
+            vp_text_printf(out, "<h2>Scaling</h2>");
+        size_t g;
+        const json_t *group;
+        json_array_foreach(json_object_get(scaling, "groups"), g, group) {
+            if (charts == MAX_CHARTS)
+                break;
+            size_t n = json_array_size(json_object_get(group, "points"));
+            double *x = calloc(n, sizeof *x), *aggregate = calloc(n, sizeof *aggregate);
+            double *per_job = calloc(n, sizeof *per_job);
+            if (!x || !aggregate || !per_job)
+                abort();
+            size_t i;
+            const json_t *point;
+            json_array_foreach(json_object_get(group, "points"), i, point) {
+                x[i] = number_at(point, "jobs");
+                aggregate[i] = number_at(point, "aggregate");
+                per_job[i] = number_at(point, "per_job");
+            }
+            char title[200], marker[96];
+            snprintf(title, sizeof title, "%s: %s %s against jobs", run_name(documents[d]),
+                     text_at(group, "bench"), text_at(group, "metric"));
+            snprintf(marker, sizeof marker, "knee: %lld jobs (%s)",
+                     (long long)json_integer_value(json_object_get(group, "knee_jobs")),
+                     text_at(group, "rule"));
+            struct vp_series series[2] = { { "aggregate", x, aggregate, n },
+                                           { "per job", x, per_job, n } };
+            struct vp_chart chart = { title, "jobs", "", text_at(group, "metric"), text_at(group, "unit") };
+            vp_svg_lines(out, &chart, series, 2,
+                         (double)json_integer_value(json_object_get(group, "knee_jobs")), marker);
+            free(x);
+            free(aggregate);
+            free(per_job);
+            charts++;
+        }
+        json_decref(scaling);
+    }
+}
+
+/* Cumulative share of operations against latency, up to p99.9 so the tail stays legible. */
+static void latency_cdfs(struct vp_text *out, json_t *const *documents, size_t count)
+{
+    size_t charts = 0;
+    for (size_t d = 0; d < count; d++) {
+        size_t r;
+        const json_t *result;
+        json_array_foreach(json_object_get(documents[d], "results"), r, result) {
+            const char *name;
+            const json_t *metric;
+            json_object_foreach(json_object_get(result, "metrics"), name, metric) {
+                const json_t *distribution = json_object_get(metric, "distribution");
+                if (!distribution || charts == MAX_CHARTS)
+                    continue;
+                if (charts++ == 0)
+                    vp_text_printf(out, "<h2>Latency distributions</h2>");
+                const json_t *buckets = json_object_get(distribution, "buckets");
+                size_t n = json_array_size(buckets), used = 0;
+                double *x = calloc(n, sizeof *x), *y = calloc(n, sizeof *y);
+                if (!x || !y)
+                    abort();
+                double total = number_at(distribution, "count"), seen = 0;
+                double limit = number_at(distribution, "p99.9");
+                for (size_t i = 0; i < n; i++) {
+                    const json_t *pair = json_array_get(buckets, i);
+                    double high = (double)vp_histogram_bucket_high(
+                                      (size_t)json_integer_value(json_array_get(pair, 0))) / 1e9;
+                    seen += (double)json_integer_value(json_array_get(pair, 1));
+                    if (high > limit * 1.01 && used > 0)
+                        break;
+                    x[used] = high;
+                    y[used++] = 100 * seen / total;
+                }
+                char title[200], series_name[64];
+                snprintf(title, sizeof title, "%s: %s jobs=%lld %s per operation (CDF to p99.9)",
+                         run_name(documents[d]), text_at(result, "bench"),
+                         (long long)json_integer_value(json_object_get(result, "jobs")), name);
+                snprintf(series_name, sizeof series_name, "%.0f ops", total);
+                struct vp_series series = { series_name, x, y, used };
+                struct vp_chart chart = { title, "latency", "s", "operations at or below", "%" };
+                vp_svg_lines(out, &chart, &series, 1, NAN, NULL);
+                free(x);
+                free(y);
+            }
+        }
+    }
+}
+
+static void monitor_charts(struct vp_text *out, json_t *const *documents, size_t count)
+{
+    static const char *const columns[] = { "cpu.busy", "cpu.steal", "cpu.iowait" };
+    size_t charts = 0;
+    vp_text_printf(out, "<h2>Monitor</h2><p>CPU time of the whole machine while each result "
+                        "was measured (10 Hz unless --monitor-hz said otherwise).</p>");
+    for (size_t d = 0; d < count; d++) {
+        size_t r;
+        const json_t *result;
+        json_array_foreach(json_object_get(documents[d], "results"), r, result) {
+            const json_t *series = json_object_get(json_object_get(result, "monitor"), "series");
+            const json_t *t = json_object_get(series, "t");
+            size_t n = json_array_size(t);
+            if (n == 0 || charts == MAX_CHARTS)
+                continue;
+            double *x = calloc(n, sizeof *x), *y[3];
+            struct vp_series lines[3];
+            for (size_t c = 0; c < 3; c++) {
+                y[c] = calloc(n, sizeof *y[c]);
+                if (!y[c])
+                    abort();
+                for (size_t i = 0; i < n; i++)
+                    y[c][i] = json_number_value(json_array_get(json_object_get(series, columns[c]), i));
+                lines[c] = (struct vp_series){ columns[c], x, y[c], n };
+            }
+            for (size_t i = 0; i < n; i++)
+                x[i] = json_number_value(json_array_get(t, i));
+            char title[200];
+            snprintf(title, sizeof title, "%s: %s jobs=%lld, CPU", run_name(documents[d]),
+                     text_at(result, "bench"),
+                     (long long)json_integer_value(json_object_get(result, "jobs")));
+            struct vp_chart chart = { title, "time since the first measured repetition", "s",
+                                      "CPU", "%" };
+            vp_svg_lines(out, &chart, lines, 3, NAN, NULL);
+            free(x);
+            for (size_t c = 0; c < 3; c++)
+                free(y[c]);
+            charts++;
+        }
+    }
+}
+
+void vp_report_html(json_t *const *documents, size_t count, double margin, struct vp_text *out)
+{
+    char stamp[32];
+    vp_utc_timestamp(stamp, sizeof stamp);
+    vp_text_printf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                        "<title>virtperf report</title><style>%s</style></head><body>"
+                        "<h1>virtperf report</h1><p>Generated %s from %zu run%s:", style, stamp,
+                   count, count == 1 ? "" : "s");
+    for (size_t d = 0; d < count; d++) {
+        vp_text_printf(out, " <b>");
+        vp_text_escaped(out, run_name(documents[d]));
+        vp_text_printf(out, "</b> (%s)", text_at(json_object_get(documents[d], "run"), "started_at"));
+    }
+    vp_text_printf(out, ".</p>");
+    if (count > 1)
+        verdicts(out, documents, count, margin);
+    environments(out, documents, count);
+    scaling_charts(out, documents, count);
+    latency_cdfs(out, documents, count);
+    monitor_charts(out, documents, count);
+    vp_text_printf(out, "</body></html>\n");
+}

@@ -1,0 +1,46 @@
+/* virtperf's small SVG chart module for the HTML report: line charts (with an optional
+ * marked x position, such as a knee), bar charts with interval whiskers, and the text
+ * buffer they write into. Every chart has a title, axis labels with units, ticks at
+ * round values and a legend where there is more than one series. */
+#ifndef VP_SVG_H
+#define VP_SVG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct vp_text {
+    char *data;
+    size_t len, cap;
+};
+
+void vp_text_printf(struct vp_text *text, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Appends s with &, <, > and quotes escaped for HTML and SVG. */
+void vp_text_escaped(struct vp_text *text, const char *s);
+
+struct vp_series {
+    const char *name;
+    const double *x, *y;
+    size_t n;
+};
+
+struct vp_chart {
+    const char *title;
+    const char *x_label, *x_unit; /* units as virtperf names them: "s", "B/s", "%", "" */
+    const char *y_label, *y_unit;
+};
+
+/* Round tick step for a range split in about five: 1, 2 or 5 times a power of ten. */
+double vp_svg_tick_step(double range);
+
+/* A line chart; marker_x (NAN: none) draws a dashed vertical line labelled marker. */
+void vp_svg_lines(struct vp_text *out, const struct vp_chart *chart,
+                  const struct vp_series *series, size_t count, double marker_x,
+                  const char *marker);
+
+/* Horizontal bars (one per label) from zero to value, with a whisker from low to high
+ * where both are finite. */
+void vp_svg_bars(struct vp_text *out, const struct vp_chart *chart, const char *const *labels,
+                 const double *values, const double *low, const double *high, size_t n);
+
+#endif
