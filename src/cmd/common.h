@@ -47,6 +47,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_scaling(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_matrix(int argc, char **argv);
 
 /* Loads a run's document (id, uuid, label or latest) from the store at db, or exits 2. */
 json_t *vp_cli_load_run(const char *db, const char *ref);

@@ -10,6 +10,7 @@
 #include "core/sysinfo.h"
 #include "core/units.h"
 #include "report/compare.h"
+#include "report/matrix.h"
 #include "report/scaling.h"
 
 #define MAX_CHARTS 12
@@ -292,6 +293,47 @@ static void latency_cdfs(struct vp_text *out, json_t *const *documents, size_t c
     }
 }
 
+/* Source x destination heatmaps of network results gathered from several hosts. */
+static void matrix_charts(struct vp_text *out, json_t *const *documents, size_t count)
+{
+    json_t *document = vp_matrices(documents, count);
+    const json_t *all = json_object_get(document, "matrices");
+    size_t charts = 0, m;
+    const json_t *matrix;
+    json_array_foreach(all, m, matrix) {
+        const char *metric = text_at(matrix, "metric");
+        if (strcmp(metric, "throughput") != 0 && strcmp(metric, "latency") != 0)
+            continue;
+        if (charts++ == 0)
+            vp_text_printf(out, "<h2>Matrices</h2>");
+        size_t rows = json_array_size(json_object_get(matrix, "sources"));
+        size_t columns = json_array_size(json_object_get(matrix, "destinations"));
+        const char **row_names = calloc(rows, sizeof *row_names);
+        const char **column_names = calloc(columns, sizeof *column_names);
+        double *values = calloc(rows * columns, sizeof *values);
+        if (!row_names || !column_names || !values)
+            abort();
+        for (size_t r = 0; r < rows; r++) {
+            row_names[r] = json_string_value(json_array_get(json_object_get(matrix, "sources"), r));
+            for (size_t c = 0; c < columns; c++) {
+                const json_t *value = json_array_get(json_array_get(json_object_get(matrix, "values"), r), c);
+                values[r * columns + c] = json_is_number(value) ? json_number_value(value) : NAN;
+            }
+        }
+        for (size_t c = 0; c < columns; c++)
+            column_names[c] = json_string_value(json_array_get(json_object_get(matrix, "destinations"), c));
+        char title[200];
+        snprintf(title, sizeof title, "%s %s, %lld jobs", text_at(matrix, "bench"), metric,
+                 (long long)json_integer_value(json_object_get(matrix, "jobs")));
+        vp_svg_heatmap(out, title, text_at(matrix, "unit"), row_names, rows, column_names,
+                       columns, values, strcmp(text_at(matrix, "better"), "higher") == 0);
+        free(row_names);
+        free(column_names);
+        free(values);
+    }
+    json_decref(document);
+}
+
 static void monitor_charts(struct vp_text *out, json_t *const *documents, size_t count)
 {
     static const char *const columns[] = { "cpu.busy", "cpu.steal", "cpu.iowait" };
@@ -352,6 +394,7 @@ void vp_report_html(json_t *const *documents, size_t count, double margin, struc
         verdicts(out, documents, count, margin);
     environments(out, documents, count);
     scaling_charts(out, documents, count);
+    matrix_charts(out, documents, count);
     latency_cdfs(out, documents, count);
     monitor_charts(out, documents, count);
     vp_text_printf(out, "</body></html>\n");

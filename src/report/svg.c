@@ -240,3 +240,61 @@ void vp_svg_bars(struct vp_text *out, const struct vp_chart *chart, const char *
     vp_text_escaped(out, swapped.x_label);
     vp_text_printf(out, "</text></svg>\n");
 }
+
+void vp_svg_heatmap(struct vp_text *out, const char *title, const char *unit,
+                    const char *const *rows, size_t row_count, const char *const *columns,
+                    size_t column_count, const double *values, int higher_better)
+{
+    const double cell_w = 130, cell_h = 34, left = 150, top = 70;
+    double width = left + cell_w * (double)column_count + 20;
+    double height = top + cell_h * (double)row_count + 20;
+    double low = INFINITY, high = -INFINITY;
+    for (size_t i = 0; i < row_count * column_count; i++) {
+        if (isfinite(values[i])) {
+            low = fmin(low, values[i]);
+            high = fmax(high, values[i]);
+        }
+    }
+    vp_text_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" "
+                        "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\"><title>",
+                   width, height, width, height);
+    vp_text_escaped(out, title);
+    vp_text_printf(out, "</title><rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>"
+                        "<text x=\"10\" y=\"22\" class=\"title\">");
+    vp_text_escaped(out, title);
+    vp_text_printf(out, "</text><text x=\"10\" y=\"%.0f\" class=\"label\">source \\ destination"
+                        "</text>", top - 12);
+    for (size_t c = 0; c < column_count; c++) {
+        vp_text_printf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"label\" text-anchor=\"middle\">",
+                       left + cell_w * ((double)c + 0.5), top - 12);
+        vp_text_escaped(out, columns[c]);
+        vp_text_printf(out, "</text>");
+    }
+    for (size_t r = 0; r < row_count; r++) {
+        double y = top + cell_h * (double)r;
+        vp_text_printf(out, "<text x=\"10\" y=\"%.1f\" class=\"label\">", y + cell_h / 2 + 4);
+        vp_text_escaped(out, rows[r]);
+        vp_text_printf(out, "</text>");
+        for (size_t c = 0; c < column_count; c++) {
+            double value = values[r * column_count + c];
+            double x = left + cell_w * (double)c;
+            if (!isfinite(value)) {
+                vp_text_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
+                                    "fill=\"#f4f4f4\" stroke=\"#fff\"/>", x, y, cell_w, cell_h);
+                continue;
+            }
+            double share = high > low ? (value - low) / (high - low) : 1;
+            if (!higher_better)
+                share = 1 - share;
+            int shade = (int)(235 - 160 * share); /* pale for the worse end, deep for the better */
+            char label[32];
+            vp_format_value(value, unit, label, sizeof label);
+            vp_text_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
+                                "fill=\"rgb(%d,%d,255)\" stroke=\"#fff\"/><text x=\"%.1f\" "
+                                "y=\"%.1f\" class=\"tick\" text-anchor=\"middle\" fill=\"%s\">%s</text>",
+                           x, y, cell_w, cell_h, shade, shade, x + cell_w / 2, y + cell_h / 2 + 4,
+                           share > 0.6 ? "#fff" : "#111", label);
+        }
+    }
+    vp_text_printf(out, "</svg>\n");
+}

@@ -43,4 +43,10 @@ void vp_svg_lines(struct vp_text *out, const struct vp_chart *chart,
 void vp_svg_bars(struct vp_text *out, const struct vp_chart *chart, const char *const *labels,
                  const double *values, const double *low, const double *high, size_t n);
 
+/* A heatmap of rows x columns (values row-major, NAN where missing), each cell shaded by
+ * its value and labelled with it; higher_better darkens the better end. */
+void vp_svg_heatmap(struct vp_text *out, const char *title, const char *unit,
+                    const char *const *rows, size_t row_count, const char *const *columns,
+                    size_t column_count, const double *values, int higher_better);
+
 #endif
