@@ -245,7 +245,7 @@ void vp_svg_heatmap(struct vp_text *out, const char *title, const char *unit,
                     const char *const *rows, size_t row_count, const char *const *columns,
                     size_t column_count, const double *values, int higher_better)
 {
-    const double cell_w = 130, cell_h = 34, left = 150, top = 70;
+    const double cell_w = 170, cell_h = 34, left = 170, top = 84;
     double width = left + cell_w * (double)column_count + 20;
     double height = top + cell_h * (double)row_count + 20;
     double low = INFINITY, high = -INFINITY;
@@ -262,8 +262,8 @@ void vp_svg_heatmap(struct vp_text *out, const char *title, const char *unit,
     vp_text_printf(out, "</title><rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>"
                         "<text x=\"10\" y=\"22\" class=\"title\">");
     vp_text_escaped(out, title);
-    vp_text_printf(out, "</text><text x=\"10\" y=\"%.0f\" class=\"label\">source \\ destination"
-                        "</text>", top - 12);
+    vp_text_printf(out, "</text><text x=\"10\" y=\"%.0f\" class=\"label\">rows: source host, columns: "
+                        "destination</text>", top - 36);
     for (size_t c = 0; c < column_count; c++) {
         vp_text_printf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"label\" text-anchor=\"middle\">",
                        left + cell_w * ((double)c + 0.5), top - 12);
