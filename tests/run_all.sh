@@ -56,12 +56,14 @@ else
 fi
 
 step "system tests"
+export REPORT_SCREENSHOT="$PWD/build/report.png" # test_report.sh keeps its screenshot there
 for test in tests/system/test_*.sh; do
     timeout 300 bash "$test"
     status=$?
     record "$(basename "$test")" $status
 done
 
+unset REPORT_SCREENSHOT
 step "system tests under ASan+UBSan"
 for test in tests/system/test_*.sh; do
     [ "$test" != tests/system/test_stream_codegen.sh ] || continue # checks the release build

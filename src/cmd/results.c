@@ -29,8 +29,22 @@ static void print_run_row(const struct vp_run_row *row, void *context)
            row->uuid);
 }
 
+static void count_run(const struct vp_run_row *row, void *context)
+{
+    (void)row;
+    ++*(int *)context;
+}
+
 static int results_list(struct vp_store *store)
 {
+    int runs = 0;
+    if (vp_store_list_runs(store, count_run, &runs) != 0)
+        return 1;
+    if (runs == 0) {
+        printf("no runs stored yet: 'virtperf run' stores one, 'virtperf results import' "
+               "brings one from another host\n");
+        return 0;
+    }
     printf("%-5s %-20s %-12s %-11s %-7s %-16s %s\n", "id", "started (UTC)", "label", "status",
            "results", "host", "uuid");
     return vp_store_list_runs(store, print_run_row, NULL) == 0 ? 0 : 1;

@@ -334,44 +334,91 @@ static void matrix_charts(struct vp_text *out, json_t *const *documents, size_t 
     json_decref(document);
 }
 
+/* One chart of the monitor columns picked by wanted (at most 6, all-zero ones left out). */
+static int monitor_chart(struct vp_text *out, const json_t *series, const char *title,
+                         int (*wanted)(const char *column), const char *y_label, const char *unit)
+{
+    const json_t *t = json_object_get(series, "t");
+    size_t n = json_array_size(t), count = 0;
+    double *x = calloc(n ? n : 1, sizeof *x), *y[6];
+    struct vp_series lines[6];
+    if (!x)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        x[i] = json_number_value(json_array_get(t, i));
+    const char *column;
+    const json_t *values;
+    json_object_foreach((json_t *)series, column, values) {
+        if (count == 6 || !wanted(column))
+            continue;
+        double peak = 0;
+        y[count] = calloc(n ? n : 1, sizeof *y[count]);
+        if (!y[count])
+            abort();
+        for (size_t i = 0; i < n; i++) {
+            y[count][i] = json_number_value(json_array_get(values, i));
+            peak = fmax(peak, y[count][i]);
+        }
+        if (peak <= 0 && strncmp(column, "cpu.", 4) != 0) {
+            free(y[count]);
+            continue;
+        }
+        lines[count] = (struct vp_series){ column, x, y[count], n };
+        count++;
+    }
+    if (count > 0) {
+        struct vp_chart chart = { title, "time since the first measured repetition", "s",
+                                  y_label, unit };
+        vp_svg_lines(out, &chart, lines, count, NAN, NULL);
+    }
+    for (size_t i = 0; i < count; i++)
+        free(y[i]);
+    free(x);
+    return count > 0;
+}
+
+static int cpu_column(const char *column)
+{
+    return strcmp(column, "cpu.busy") == 0 || strcmp(column, "cpu.steal") == 0 ||
+           strcmp(column, "cpu.iowait") == 0;
+}
+
+static int fault_column(const char *column)
+{
+    return strncmp(column, "faults.", 7) == 0;
+}
+
+static int io_column(const char *column)
+{
+    size_t len = strlen(column);
+    return (strncmp(column, "net.", 4) == 0 || strncmp(column, "disk.", 5) == 0) &&
+           !(len > 5 && strcmp(column + len - 5, ".util") == 0);
+}
+
+/* Per result: the machine's CPU time, page faults, and NIC and disk rates. */
 static void monitor_charts(struct vp_text *out, json_t *const *documents, size_t count)
 {
-    static const char *const columns[] = { "cpu.busy", "cpu.steal", "cpu.iowait" };
-    size_t charts = 0;
-    vp_text_printf(out, "<h2>Monitor</h2><p>CPU time of the whole machine while each result "
-                        "was measured (10 Hz unless --monitor-hz said otherwise).</p>");
+    size_t results = 0;
+    vp_text_printf(out, "<h2>Monitor</h2><p>The whole machine while each result was measured "
+                        "(10 Hz unless --monitor-hz said otherwise); series that stayed at zero "
+                        "are left out.</p>");
     for (size_t d = 0; d < count; d++) {
         size_t r;
         const json_t *result;
         json_array_foreach(json_object_get(documents[d], "results"), r, result) {
             const json_t *series = json_object_get(json_object_get(result, "monitor"), "series");
-            const json_t *t = json_object_get(series, "t");
-            size_t n = json_array_size(t);
-            if (n == 0 || charts == MAX_CHARTS)
+            if (json_array_size(json_object_get(series, "t")) == 0 || results == MAX_CHARTS)
                 continue;
-            double *x = calloc(n, sizeof *x), *y[3];
-            struct vp_series lines[3];
-            for (size_t c = 0; c < 3; c++) {
-                y[c] = calloc(n, sizeof *y[c]);
-                if (!y[c])
-                    abort();
-                for (size_t i = 0; i < n; i++)
-                    y[c][i] = json_number_value(json_array_get(json_object_get(series, columns[c]), i));
-                lines[c] = (struct vp_series){ columns[c], x, y[c], n };
-            }
-            for (size_t i = 0; i < n; i++)
-                x[i] = json_number_value(json_array_get(t, i));
+            results++;
             char title[200];
-            snprintf(title, sizeof title, "%s: %s jobs=%lld, CPU", run_name(documents[d]),
-                     text_at(result, "bench"),
-                     (long long)json_integer_value(json_object_get(result, "jobs")));
-            struct vp_chart chart = { title, "time since the first measured repetition", "s",
-                                      "CPU", "%" };
-            vp_svg_lines(out, &chart, lines, 3, NAN, NULL);
-            free(x);
-            for (size_t c = 0; c < 3; c++)
-                free(y[c]);
-            charts++;
+            const char *name = run_name(documents[d]), *bench = text_at(result, "bench");
+            long long jobs = (long long)json_integer_value(json_object_get(result, "jobs"));
+            snprintf(title, sizeof title, "%s: %s jobs=%lld, CPU", name, bench, jobs);
+            monitor_chart(out, series, title, cpu_column, "CPU", "%");
+            snprintf(title, sizeof title, "%s: %s jobs=%lld, page faults", name, bench, jobs);
+            monitor_chart(out, series, title, fault_column, "faults", "/s");
+            snprintf(title, sizeof title, "%s: %s jobs=%lld, NIC and disk rates", name, bench, jobs);
+            monitor_chart(out, series, title, io_column, "rate", "B/s");
         }
     }
 }

@@ -25,6 +25,8 @@ expect_contains "$WORK/out" "advisories:"
 expect_status 0 "$VP" sysinfo --json
 json_check "$WORK/out" '"cpu" in d["fingerprint"] and isinstance(d["advisories"], list) and d["fingerprint"]["cpu"]["threads"] >= 1' "sysinfo --json lacks the fingerprint"
 
+expect_status 0 "$VP" results list
+expect_contains "$WORK/out" "no runs stored yet"
 expect_usage_error "unknown command 'frobnicate'" "$VP" frobnicate
 expect_usage_error "unknown benchmark 'nosuch'; accepted: cpu, mem.write" "$VP" run nosuch
 expect_usage_error "--jobs: '0' is not valid; accepted: N, a list 1,2,4 or a range 1..8" "$VP" run cpu --jobs 0
