@@ -249,6 +249,23 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
                 cells));
         }
     }
+    /* What the candidates have that the base has not is listed too, never dropped. */
+    for (size_t c = 0; c < candidate_count; c++) {
+        const json_t *result;
+        json_array_foreach(json_object_get(candidates[c], "results"), i, result) {
+            if (strcmp(text_at(result, "status"), "ok") != 0)
+                continue;
+            char *key = match_key(result);
+            if (!find_match(base, key)) {
+                char line[256];
+                snprintf(line, sizeof line, "%s jobs=%lld: only in %s", text_at(result, "bench"),
+                         (long long)json_integer_value(json_object_get(result, "jobs")),
+                         text_at(json_object_get(candidates[c], "run"), "id"));
+                json_array_append_new(unmatched, json_string(line));
+            }
+            free(key);
+        }
+    }
     if (json_array_size(rows) == 0) {
         snprintf(err, err_len, "no results in common: the runs share no benchmark with the same "
                  "params and job count (%zu unmatched)", json_array_size(unmatched));

@@ -21,6 +21,7 @@ hogs=()
 expect_status 0 "$VP" compare bare contended --json "$WORK/compare.json"
 json_check "$WORK/compare.json" '(lambda c: c["verdict"] == "slower" and c["penalty_pct"] > 20 and c["ci"][1] < 1 and c["p_adjusted"] < 0.05 and c["ci_method"] == "t-log")(d["rows"][0]["candidates"][0])' "the contended run is not found slower"
 json_check "$WORK/compare.json" 'any("other load" in f for f in d["rows"][0]["candidates"][0]["flags"])' "the contention is not flagged"
+json_check "$WORK/compare.json" 'd["unmatched"] == []' "nothing should be unmatched"
 json_check "$WORK/compare.json" 'd["rows"][0]["centre"] == "mean" and d["rows"][0]["metric"] == "score" and d["rows"][0]["base"]["n"] == 6' "compare row"
 expect_status 0 "$VP" compare bare contended
 expect_contains "$WORK/out" "slower"
@@ -30,6 +31,9 @@ expect_contains "$WORK/out" "other load"
 expect_status 0 "$VP" run cpu --ops=5m --reps 3 --pin 0 --label short --quiet
 expect_status 0 "$VP" compare bare short --json "$WORK/short.json"
 json_check "$WORK/short.json" 'd["rows"][0]["candidates"][0]["verdict"] == "not enough repetitions"' "verdict with 3 repetitions"
+expect_status 0 "$VP" run cpu mem.latency --ops=5m --sizes=16k --accesses=100k --reps 5 --pin 0 --label wider --quiet
+expect_status 0 "$VP" compare bare wider --json "$WORK/wider.json"
+json_check "$WORK/wider.json" 'any("mem.latency jobs=1: only in" in u for u in d["unmatched"])' "a result only the candidate has is not listed"
 expect_status 0 "$VP" run mem.latency --sizes=16k --accesses=100k --reps 5 --label other --quiet
 expect_usage_error "compare: no results in common" "$VP" compare bare other
 expect_usage_error "run 'nosuch': not found" "$VP" compare bare nosuch
