@@ -119,3 +119,13 @@ json_t *vp_cli_load_run(const char *db, const char *ref)
     vp_store_close(store);
     return document;
 }
+
+double vp_parse_margin(const char *text)
+{
+    char *end;
+    double margin = strtod(text, &end) / 100;
+    if (end == text || (*end && strcmp(end, "%") != 0) || !(margin >= 0 && margin < 1))
+        vp_usage_error("--margin: '%s' is not valid; accepted: a percentage from 0 to 99, such "
+                       "as 2 or 2%%", text);
+    return margin;
+}

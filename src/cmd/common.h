@@ -49,6 +49,9 @@ int cmd_plan(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 
+/* --margin PCT ("2" or "2%") as a fraction; exits 2 unless 0 <= PCT < 100. */
+double vp_parse_margin(const char *text);
+
 /* Loads a run's document (id, uuid, label or latest) from the store at db, or exits 2. */
 json_t *vp_cli_load_run(const char *db, const char *ref);
 

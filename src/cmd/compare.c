@@ -74,14 +74,7 @@ int cmd_compare(int argc, char **argv)
     int option;
     while ((option = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (option) {
-        case 'm': {
-            char *end;
-            margin = strtod(optarg, &end) / 100;
-            if (end == optarg || (*end && strcmp(end, "%") != 0) || !(margin >= 0 && margin < 1))
-                vp_usage_error("--margin: '%s' is not valid; accepted: a percentage from 0 to "
-                               "99, such as 2 or 2%%", optarg);
-            break;
-        }
+        case 'm': margin = vp_parse_margin(optarg); break;
         case 'j': json_path = optarg; break;
         case 'd': db = optarg; break;
         case 'h': fputs(compare_usage, stdout); return 0;

@@ -31,14 +31,7 @@ int cmd_report(int argc, char **argv)
     while ((option = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
         switch (option) {
         case 'o': path = optarg; break;
-        case 'm': {
-            char *end;
-            margin = strtod(optarg, &end) / 100;
-            if (end == optarg || (*end && strcmp(end, "%") != 0) || !(margin >= 0 && margin < 1))
-                vp_usage_error("--margin: '%s' is not valid; accepted: a percentage from 0 to 99",
-                               optarg);
-            break;
-        }
+        case 'm': margin = vp_parse_margin(optarg); break;
         case 'd': db = optarg; break;
         case 'h': fputs(report_usage, stdout); return 0;
         default:

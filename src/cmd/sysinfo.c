@@ -5,6 +5,7 @@
 #include "cmd/common.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
+#include "core/result.h"
 
 static const char sysinfo_usage[] =
     "usage: virtperf sysinfo [--json]\n"
@@ -12,12 +13,6 @@ static const char sysinfo_usage[] =
     "Prints the fingerprint stored with every run (host, kernel, CPU, topology, memory,\n"
     "clocksource, hypervisor, container, NICs, disks) and advisories that explain likely\n"
     "virtualization penalties. --json prints {\"fingerprint\", \"advisories\"}.\n";
-
-static const char *text_at(const json_t *object, const char *key)
-{
-    const char *value = json_string_value(json_object_get(object, key));
-    return value ? value : "";
-}
 
 static void print_human(const json_t *fingerprint, const json_t *advisories)
 {
@@ -27,25 +22,25 @@ static void print_human(const json_t *fingerprint, const json_t *advisories)
     char memory[32];
     vp_format_bytes(json_number_value(json_object_get(json_object_get(fingerprint, "memory"),
                                                       "total_bytes")), memory, sizeof memory);
-    printf("host          %s\nkernel        %s (%s)\ndistribution  %s\n", text_at(fingerprint, "hostname"),
-           text_at(fingerprint, "kernel"), text_at(fingerprint, "arch"),
-           text_at(fingerprint, "distribution"));
+    printf("host          %s\nkernel        %s (%s)\ndistribution  %s\n", vp_json_text(fingerprint, "hostname"),
+           vp_json_text(fingerprint, "kernel"), vp_json_text(fingerprint, "arch"),
+           vp_json_text(fingerprint, "distribution"));
     printf("cpu           %s\ntopology      %lld packages, %lld cores, %lld threads, %lld NUMA nodes\n",
-           text_at(cpu, "model"), (long long)json_integer_value(json_object_get(cpu, "packages")),
+           vp_json_text(cpu, "model"), (long long)json_integer_value(json_object_get(cpu, "packages")),
            (long long)json_integer_value(json_object_get(cpu, "cores")),
            (long long)json_integer_value(json_object_get(cpu, "threads")),
            (long long)json_integer_value(json_object_get(cpu, "numa_nodes")));
     printf("memory        %s\nclocksource   %s\n", memory,
-           text_at(json_object_get(fingerprint, "clock"), "clocksource"));
-    printf("hypervisor    %s (cpuid '%s')\ncontainer     %s\n", text_at(hypervisor, "name"),
-           text_at(hypervisor, "cpuid_signature"), text_at(container, "kind"));
+           vp_json_text(json_object_get(fingerprint, "clock"), "clocksource"));
+    printf("hypervisor    %s (cpuid '%s')\ncontainer     %s\n", vp_json_text(hypervisor, "name"),
+           vp_json_text(hypervisor, "cpuid_signature"), vp_json_text(container, "kind"));
     size_t i;
     const json_t *item;
     json_array_foreach(json_object_get(fingerprint, "nics"), i, item)
-        printf("nic           %s driver %s\n", text_at(item, "name"), text_at(item, "driver"));
+        printf("nic           %s driver %s\n", vp_json_text(item, "name"), vp_json_text(item, "driver"));
     json_array_foreach(json_object_get(fingerprint, "disks"), i, item)
-        printf("disk          %s driver %s scheduler %s\n", text_at(item, "name"),
-               text_at(item, "driver"), text_at(item, "scheduler"));
+        printf("disk          %s driver %s scheduler %s\n", vp_json_text(item, "name"),
+               vp_json_text(item, "driver"), vp_json_text(item, "scheduler"));
     printf("steal         %.2f%% since boot\n",
            json_number_value(json_object_get(fingerprint, "steal_percent_since_boot")));
     printf("\nadvisories:%s\n", json_array_size(advisories) ? "" : " none");

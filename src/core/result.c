@@ -1,6 +1,7 @@
 /* Result-document helpers: params objects and metric statistics. */
 #include "core/result.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "core/stats.h"
@@ -40,6 +41,18 @@ void vp_metric_set_stats(json_t *metric, const double *values, size_t n)
     json_object_set_new(metric, "min", json_real(summary.min));
     json_object_set_new(metric, "max", json_real(summary.max));
     json_object_set_new(metric, "p50", json_real(summary.p50));
+}
+
+const char *vp_json_text(const json_t *object, const char *key)
+{
+    const char *value = json_string_value(json_object_get(object, key));
+    return value ? value : "";
+}
+
+double vp_json_number(const json_t *object, const char *key)
+{
+    const json_t *value = json_object_get(object, key);
+    return json_is_number(value) ? json_number_value(value) : NAN;
 }
 
 const char *vp_better_name(enum vp_better better)

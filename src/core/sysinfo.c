@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/procfs.h"
+#include "core/result.h"
 
 #define SMALL_TEXT 4096
 
@@ -373,12 +374,6 @@ static int in_list(const char *value, const char *const *list)
     return 0;
 }
 
-static const char *string_at(const json_t *object, const char *key)
-{
-    const char *value = json_string_value(json_object_get(object, key));
-    return value ? value : "";
-}
-
 json_t *vp_sysinfo_advisories(const json_t *fingerprint)
 {
     static const char *const emulated_nics[] = { "e1000", "e1000e", "8139too", "8139cp",
@@ -390,29 +385,29 @@ json_t *vp_sysinfo_advisories(const json_t *fingerprint)
     json_t *advisories = json_array();
     char line[512];
     const json_t *hypervisor = json_object_get(fingerprint, "hypervisor");
-    int virtualized = strcmp(string_at(hypervisor, "name"), "none") != 0;
+    int virtualized = strcmp(vp_json_text(hypervisor, "name"), "none") != 0;
 
     size_t i;
     json_t *item;
     json_array_foreach(json_object_get(fingerprint, "nics"), i, item) {
-        if (virtualized && in_list(string_at(item, "driver"), emulated_nics)) {
+        if (virtualized && in_list(vp_json_text(item, "driver"), emulated_nics)) {
             snprintf(line, sizeof line,
                      "NIC %s uses the emulated %s driver: a paravirtual NIC (virtio_net, "
                      "xen-netfront, vmxnet3, hv_netvsc) is often ~10x faster (seed 000: "
-                     "<0.1 vs 0.94 Gbit/s)", string_at(item, "name"), string_at(item, "driver"));
+                     "<0.1 vs 0.94 Gbit/s)", vp_json_text(item, "name"), vp_json_text(item, "driver"));
             json_array_append_new(advisories, json_string(line));
         }
     }
     json_array_foreach(json_object_get(fingerprint, "disks"), i, item) {
-        if (virtualized && in_list(string_at(item, "driver"), emulated_disks)) {
+        if (virtualized && in_list(vp_json_text(item, "driver"), emulated_disks)) {
             snprintf(line, sizeof line,
                      "disk %s uses the emulated %s controller: a paravirtual disk (virtio_blk, "
                      "virtio_scsi, xen-blkfront, pvscsi) avoids an exit per I/O",
-                     string_at(item, "name"), string_at(item, "driver"));
+                     vp_json_text(item, "name"), vp_json_text(item, "driver"));
             json_array_append_new(advisories, json_string(line));
         }
     }
-    const char *clocksource = string_at(json_object_get(fingerprint, "clock"), "clocksource");
+    const char *clocksource = vp_json_text(json_object_get(fingerprint, "clock"), "clocksource");
     if (clocksource[0] && !in_list(clocksource, fast_clocks)) {
         snprintf(line, sizeof line,
                  "clocksource %s has no fast user-space path: every clock read is a system "
@@ -425,15 +420,15 @@ json_t *vp_sysinfo_advisories(const json_t *fingerprint)
                  "steal time %.1f%% since boot: other guests take this guest's CPUs", steal);
         json_array_append_new(advisories, json_string(line));
     }
-    const char *governor = string_at(json_object_get(fingerprint, "cpu"), "governor");
+    const char *governor = vp_json_text(json_object_get(fingerprint, "cpu"), "governor");
     if (governor[0] && strcmp(governor, "performance") != 0) {
         snprintf(line, sizeof line,
                  "CPU frequency governor is %s: clock speed varies with load; use "
                  "'performance' for stable numbers", governor);
         json_array_append_new(advisories, json_string(line));
     }
-    const char *host_poll = string_at(hypervisor, "kvm_halt_poll_ns");
-    const char *guest_poll = string_at(hypervisor, "guest_halt_poll_ns");
+    const char *host_poll = vp_json_text(hypervisor, "kvm_halt_poll_ns");
+    const char *guest_poll = vp_json_text(hypervisor, "guest_halt_poll_ns");
     if (strcmp(host_poll, "0") == 0 || strcmp(guest_poll, "0") == 0) {
         json_array_append_new(advisories, json_string(
             "halt polling is disabled: a vCPU that idles pays a full exit and wake-up, "

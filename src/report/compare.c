@@ -8,18 +8,7 @@
 
 #include "core/inference.h"
 #include "core/stats.h"
-
-static const char *text_at(const json_t *object, const char *key)
-{
-    const char *value = json_string_value(json_object_get(object, key));
-    return value ? value : "";
-}
-
-static double number_at(const json_t *object, const char *key)
-{
-    const json_t *value = json_object_get(object, key);
-    return json_is_number(value) ? json_number_value(value) : NAN;
-}
+#include "core/result.h"
 
 /* bench|params|jobs: what must agree for two results to be compared. */
 static char *match_key(const json_t *result)
@@ -29,7 +18,7 @@ static char *match_key(const json_t *result)
     char *key = malloc(len);
     if (!key)
         abort();
-    snprintf(key, len, "%s|%s|%lld", text_at(result, "bench"), params,
+    snprintf(key, len, "%s|%s|%lld", vp_json_text(result, "bench"), params,
              (long long)json_integer_value(json_object_get(result, "jobs")));
     free(params);
     return key;
@@ -42,7 +31,7 @@ static const json_t *find_match(const json_t *run, const char *key)
     size_t i;
     const json_t *result;
     json_array_foreach(json_object_get(run, "results"), i, result) {
-        if (strcmp(text_at(result, "status"), "ok") != 0)
+        if (strcmp(vp_json_text(result, "status"), "ok") != 0)
             continue;
         char *candidate_key = match_key(result);
         if (strcmp(candidate_key, key) == 0)
@@ -75,7 +64,7 @@ static void result_flags(const json_t *result, const json_t *metric, const char 
                          json_t *flags)
 {
     char format[96];
-    double cv = 100 * number_at(metric, "stddev") / fabs(number_at(metric, "mean"));
+    double cv = 100 * vp_json_number(metric, "stddev") / fabs(vp_json_number(metric, "mean"));
     if (cv > 10) {
         snprintf(format, sizeof format, "%s: unreliable, CV %%.1f%%%%", side);
         flag(flags, format, cv);
@@ -84,21 +73,21 @@ static void result_flags(const json_t *result, const json_t *metric, const char 
         flag(flags, format, cv);
     }
     const json_t *summary = json_object_get(json_object_get(result, "monitor"), "summary");
-    double steal = number_at(json_object_get(summary, "cpu.steal"), "mean");
+    double steal = vp_json_number(json_object_get(summary, "cpu.steal"), "mean");
     if (steal > 1) {
         snprintf(format, sizeof format, "%s: steal %%.1f%%%%", side);
         flag(flags, format, steal);
     }
     /* The sampler itself is one running task; more than one beyond the jobs is load
      * virtperf did not start. */
-    double runq = number_at(json_object_get(summary, "runq"), "mean");
+    double runq = vp_json_number(json_object_get(summary, "runq"), "mean");
     double jobs = (double)json_integer_value(json_object_get(result, "jobs"));
     if (runq > jobs + 1.5) {
         snprintf(format, sizeof format, "%s: other load, run queue %%.1f for %g jobs", side, jobs);
         flag(flags, format, runq);
     }
-    double last = number_at(result, "last_done_s"), first = number_at(result, "first_done_s");
-    double skew = number_at(result, "start_skew_s");
+    double last = vp_json_number(result, "last_done_s"), first = vp_json_number(result, "first_done_s");
+    double skew = vp_json_number(result, "start_skew_s");
     if (last > 0 && skew / last > 0.05) {
         snprintf(format, sizeof format, "%s: start skew %%.1f%%%% of the run", side);
         flag(flags, format, 100 * skew / last);
@@ -185,7 +174,7 @@ static json_t *fingerprint_differences(const json_t *base, const json_t *const *
             if ((a || b) && !json_equal(a, b)) {
                 char line[256];
                 snprintf(line, sizeof line, "%s differs between base and %s",
-                         fields[f].label, text_at(json_object_get(candidates[c], "run"), "id"));
+                         fields[f].label, vp_json_text(json_object_get(candidates[c], "run"), "id"));
                 json_array_append_new(differences, json_string(line));
             }
         }
@@ -200,7 +189,7 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
     size_t i;
     const json_t *base_result;
     json_array_foreach(json_object_get(base, "results"), i, base_result) {
-        if (strcmp(text_at(base_result, "status"), "ok") != 0)
+        if (strcmp(vp_json_text(base_result, "status"), "ok") != 0)
             continue;
         char *key = match_key(base_result);
         const json_t *matches[64];
@@ -213,7 +202,7 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
         if (found < candidate_count) {
             char line[256];
             snprintf(line, sizeof line, "%s jobs=%lld: not in every candidate run",
-                     text_at(base_result, "bench"),
+                     vp_json_text(base_result, "bench"),
                      (long long)json_integer_value(json_object_get(base_result, "jobs")));
             json_array_append_new(unmatched, json_string(line));
             continue;
@@ -221,7 +210,7 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
         const char *name;
         const json_t *base_metric;
         json_object_foreach(json_object_get(base_result, "metrics"), name, base_metric) {
-            int higher_better = strcmp(text_at(base_metric, "better"), "higher") == 0;
+            int higher_better = strcmp(vp_json_text(base_metric, "better"), "higher") == 0;
             json_t *cells = json_array();
             double base_centre = NAN;
             for (size_t c = 0; c < candidate_count; c++) {
@@ -231,7 +220,7 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
                     continue;
                 json_array_append_new(cells, compare_metric(
                     base_result, base_metric, matches[c], candidate_metric,
-                    text_at(json_object_get(candidates[c], "run"), "id"), higher_better,
+                    vp_json_text(json_object_get(candidates[c], "run"), "id"), higher_better,
                     &base_centre));
             }
             if (json_array_size(cells) == 0) {
@@ -240,9 +229,9 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
             }
             json_array_append_new(rows, json_pack(
                 "{s:s,s:O,s:I,s:s,s:s,s:s,s:s,s:{s:o,s:I},s:o}", "bench",
-                text_at(base_result, "bench"), "params", json_object_get(base_result, "params"),
+                vp_json_text(base_result, "bench"), "params", json_object_get(base_result, "params"),
                 "jobs", (json_int_t)json_integer_value(json_object_get(base_result, "jobs")), "metric", name,
-                "unit", text_at(base_metric, "unit"), "better", text_at(base_metric, "better"),
+                "unit", vp_json_text(base_metric, "unit"), "better", vp_json_text(base_metric, "better"),
                 "centre", higher_better ? "mean" : "median", "base", "value",
                 isfinite(base_centre) ? json_real(base_centre) : json_null(), "n",
                 (json_int_t)json_integer_value(json_object_get(base_metric, "n")), "candidates",
@@ -253,14 +242,14 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
     for (size_t c = 0; c < candidate_count; c++) {
         const json_t *result;
         json_array_foreach(json_object_get(candidates[c], "results"), i, result) {
-            if (strcmp(text_at(result, "status"), "ok") != 0)
+            if (strcmp(vp_json_text(result, "status"), "ok") != 0)
                 continue;
             char *key = match_key(result);
             if (!find_match(base, key)) {
                 char line[256];
-                snprintf(line, sizeof line, "%s jobs=%lld: only in %s", text_at(result, "bench"),
+                snprintf(line, sizeof line, "%s jobs=%lld: only in %s", vp_json_text(result, "bench"),
                          (long long)json_integer_value(json_object_get(result, "jobs")),
-                         text_at(json_object_get(candidates[c], "run"), "id"));
+                         vp_json_text(json_object_get(candidates[c], "run"), "id"));
                 json_array_append_new(unmatched, json_string(line));
             }
             free(key);
@@ -286,11 +275,11 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
     json_array_foreach(rows, r, row)
         json_array_foreach(json_object_get(row, "candidates"), i, cell)
             if (json_object_get(cell, "p"))
-                p[k++] = number_at(cell, "p");
+                p[k++] = vp_json_number(cell, "p");
     vp_benjamini_hochberg(p, tests);
     k = 0;
     json_array_foreach(rows, r, row) {
-        int higher_better = strcmp(text_at(row, "better"), "higher") == 0;
+        int higher_better = strcmp(vp_json_text(row, "better"), "higher") == 0;
         size_t n_base = (size_t)json_integer_value(json_object_get(json_object_get(row, "base"), "n"));
         json_array_foreach(json_object_get(row, "candidates"), i, cell) {
             char buf[64];
@@ -311,9 +300,9 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
     free(p);
     json_t *ids = json_array();
     for (size_t c = 0; c < candidate_count; c++)
-        json_array_append_new(ids, json_string(text_at(json_object_get(candidates[c], "run"), "id")));
+        json_array_append_new(ids, json_string(vp_json_text(json_object_get(candidates[c], "run"), "id")));
     return json_pack("{s:s,s:o,s:f,s:o,s:o,s:o}", "base",
-                     text_at(json_object_get(base, "run"), "id"), "candidates", ids, "margin",
+                     vp_json_text(json_object_get(base, "run"), "id"), "candidates", ids, "margin",
                      margin, "rows", rows, "unmatched", unmatched, "fingerprint_differences",
                      fingerprint_differences(base, candidates, candidate_count));
 }

@@ -12,6 +12,7 @@
 #include "report/compare.h"
 #include "report/matrix.h"
 #include "report/scaling.h"
+#include "core/result.h"
 
 #define MAX_CHARTS 12
 
@@ -29,18 +30,6 @@ static const char style[] =
     ".marker-label{font-size:12px;fill:#a61b1b}.whisker{stroke:#222;stroke-width:1.5;fill:none}"
     "@media print{body{margin:0}.chart{page-break-inside:avoid}}";
 
-static const char *text_at(const json_t *object, const char *key)
-{
-    const char *value = json_string_value(json_object_get(object, key));
-    return value ? value : "";
-}
-
-static double number_at(const json_t *object, const char *key)
-{
-    const json_t *value = json_object_get(object, key);
-    return json_is_number(value) ? json_number_value(value) : NAN;
-}
-
 static void cell(struct vp_text *out, const char *text)
 {
     vp_text_printf(out, "<td>");
@@ -52,7 +41,7 @@ static const char *run_name(const json_t *document)
 {
     const json_t *run = json_object_get(document, "run");
     const char *label = json_string_value(json_object_get(run, "label"));
-    return label ? label : text_at(run, "id");
+    return label ? label : vp_json_text(run, "id");
 }
 
 static void environments(struct vp_text *out, json_t *const *documents, size_t count)
@@ -75,7 +64,7 @@ static void environments(struct vp_text *out, json_t *const *documents, size_t c
         for (size_t d = 0; d < count; d++) {
             const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
             const json_t *where = fields[f].group ? json_object_get(host, fields[f].group) : host;
-            cell(out, text_at(where, fields[f].key));
+            cell(out, vp_json_text(where, fields[f].key));
         }
         vp_text_printf(out, "</tr>");
     }
@@ -83,7 +72,7 @@ static void environments(struct vp_text *out, json_t *const *documents, size_t c
     for (size_t d = 0; d < count; d++) {
         const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
         char memory[32], line[96];
-        vp_format_bytes(number_at(json_object_get(host, "memory"), "total_bytes"), memory, sizeof memory);
+        vp_format_bytes(vp_json_number(json_object_get(host, "memory"), "total_bytes"), memory, sizeof memory);
         snprintf(line, sizeof line, "%lld threads, %s",
                  (long long)json_integer_value(json_object_get(json_object_get(host, "cpu"), "threads")),
                  memory);
@@ -144,31 +133,31 @@ static void verdicts(struct vp_text *out, json_t *const *documents, size_t count
     double values[MAX_CHARTS], lows[MAX_CHARTS], highs[MAX_CHARTS];
     size_t bars = 0;
     json_array_foreach(json_object_get(comparison, "rows"), r, row) {
-        int higher_better = strcmp(text_at(row, "better"), "higher") == 0;
+        int higher_better = strcmp(vp_json_text(row, "better"), "higher") == 0;
         char base[32], jobs[16];
-        vp_format_value(number_at(json_object_get(row, "base"), "value"), text_at(row, "unit"), base,
+        vp_format_value(vp_json_number(json_object_get(row, "base"), "value"), vp_json_text(row, "unit"), base,
                         sizeof base);
         snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(row, "jobs")));
         vp_text_printf(out, "<tr>");
-        cell(out, text_at(row, "bench"));
+        cell(out, vp_json_text(row, "bench"));
         cell(out, jobs);
-        cell(out, text_at(row, "metric"));
+        cell(out, vp_json_text(row, "metric"));
         cell(out, base);
         json_array_foreach(json_object_get(row, "candidates"), c, candidate) {
-            const char *verdict = text_at(candidate, "verdict");
+            const char *verdict = vp_json_text(candidate, "verdict");
             vp_text_printf(out, "<td class=\"%s\">", strcmp(verdict, "slower") == 0 ? "slower"
                                                      : strcmp(verdict, "faster") == 0 ? "faster" : "");
             if (json_object_get(candidate, "ci")) {
                 double low, high;
                 penalty_interval(candidate, higher_better, &low, &high);
                 vp_text_printf(out, "%+.1f%% [%+.1f, %+.1f] p=%.3g ",
-                               number_at(candidate, "penalty_pct"), low, high,
-                               number_at(candidate, "p_adjusted"));
+                               vp_json_number(candidate, "penalty_pct"), low, high,
+                               vp_json_number(candidate, "p_adjusted"));
                 if (c == 0 && bars < MAX_CHARTS) {
                     snprintf(label_text[bars], sizeof label_text[bars], "%s %s j%s",
-                             text_at(row, "bench"), text_at(row, "metric"), jobs);
+                             vp_json_text(row, "bench"), vp_json_text(row, "metric"), jobs);
                     labels[bars] = label_text[bars];
-                    values[bars] = number_at(candidate, "penalty_pct");
+                    values[bars] = vp_json_number(candidate, "penalty_pct");
                     lows[bars] = low;
                     highs[bars] = high;
                     bars++;
@@ -221,19 +210,19 @@ static void scaling_charts(struct vp_text *out, json_t *const *documents, size_t
             size_t i;
             const json_t *point;
             json_array_foreach(json_object_get(group, "points"), i, point) {
-                x[i] = number_at(point, "jobs");
-                aggregate[i] = number_at(point, "aggregate");
-                per_job[i] = number_at(point, "per_job");
+                x[i] = vp_json_number(point, "jobs");
+                aggregate[i] = vp_json_number(point, "aggregate");
+                per_job[i] = vp_json_number(point, "per_job");
             }
             char title[200], marker[96];
             snprintf(title, sizeof title, "%s: %s %s against jobs", run_name(documents[d]),
-                     text_at(group, "bench"), text_at(group, "metric"));
+                     vp_json_text(group, "bench"), vp_json_text(group, "metric"));
             snprintf(marker, sizeof marker, "knee: %lld jobs (%s)",
                      (long long)json_integer_value(json_object_get(group, "knee_jobs")),
-                     text_at(group, "rule"));
+                     vp_json_text(group, "rule"));
             struct vp_series series[2] = { { "aggregate", x, aggregate, n },
                                            { "per job", x, per_job, n } };
-            struct vp_chart chart = { title, "jobs", "", text_at(group, "metric"), text_at(group, "unit") };
+            struct vp_chart chart = { title, "jobs", "", vp_json_text(group, "metric"), vp_json_text(group, "unit") };
             vp_svg_lines(out, &chart, series, 2,
                          (double)json_integer_value(json_object_get(group, "knee_jobs")), marker);
             free(x);
@@ -266,8 +255,8 @@ static void latency_cdfs(struct vp_text *out, json_t *const *documents, size_t c
                 double *x = calloc(n, sizeof *x), *y = calloc(n, sizeof *y);
                 if (!x || !y)
                     abort();
-                double total = number_at(distribution, "count"), seen = 0;
-                double limit = number_at(distribution, "p99.9");
+                double total = vp_json_number(distribution, "count"), seen = 0;
+                double limit = vp_json_number(distribution, "p99.9");
                 for (size_t i = 0; i < n; i++) {
                     const json_t *pair = json_array_get(buckets, i);
                     double high = (double)vp_histogram_bucket_high(
@@ -280,7 +269,7 @@ static void latency_cdfs(struct vp_text *out, json_t *const *documents, size_t c
                 }
                 char title[200], series_name[64];
                 snprintf(title, sizeof title, "%s: %s jobs=%lld %s per operation (CDF to p99.9)",
-                         run_name(documents[d]), text_at(result, "bench"),
+                         run_name(documents[d]), vp_json_text(result, "bench"),
                          (long long)json_integer_value(json_object_get(result, "jobs")), name);
                 snprintf(series_name, sizeof series_name, "%.0f ops", total);
                 struct vp_series series = { series_name, x, y, used };
@@ -301,7 +290,7 @@ static void matrix_charts(struct vp_text *out, json_t *const *documents, size_t 
     size_t charts = 0, m;
     const json_t *matrix;
     json_array_foreach(all, m, matrix) {
-        const char *metric = text_at(matrix, "metric");
+        const char *metric = vp_json_text(matrix, "metric");
         if (strcmp(metric, "throughput") != 0 && strcmp(metric, "latency") != 0)
             continue;
         if (charts++ == 0)
@@ -323,10 +312,10 @@ static void matrix_charts(struct vp_text *out, json_t *const *documents, size_t 
         for (size_t c = 0; c < columns; c++)
             column_names[c] = json_string_value(json_array_get(json_object_get(matrix, "destinations"), c));
         char title[200];
-        snprintf(title, sizeof title, "%s %s, %lld jobs", text_at(matrix, "bench"), metric,
+        snprintf(title, sizeof title, "%s %s, %lld jobs", vp_json_text(matrix, "bench"), metric,
                  (long long)json_integer_value(json_object_get(matrix, "jobs")));
-        vp_svg_heatmap(out, title, text_at(matrix, "unit"), row_names, rows, column_names,
-                       columns, values, strcmp(text_at(matrix, "better"), "higher") == 0);
+        vp_svg_heatmap(out, title, vp_json_text(matrix, "unit"), row_names, rows, column_names,
+                       columns, values, strcmp(vp_json_text(matrix, "better"), "higher") == 0);
         free(row_names);
         free(column_names);
         free(values);
@@ -411,7 +400,7 @@ static void monitor_charts(struct vp_text *out, json_t *const *documents, size_t
                 continue;
             results++;
             char title[200];
-            const char *name = run_name(documents[d]), *bench = text_at(result, "bench");
+            const char *name = run_name(documents[d]), *bench = vp_json_text(result, "bench");
             long long jobs = (long long)json_integer_value(json_object_get(result, "jobs"));
             snprintf(title, sizeof title, "%s: %s jobs=%lld, CPU", name, bench, jobs);
             monitor_chart(out, series, title, cpu_column, "CPU", "%");
@@ -434,7 +423,7 @@ void vp_report_html(json_t *const *documents, size_t count, double margin, struc
     for (size_t d = 0; d < count; d++) {
         vp_text_printf(out, " <b>");
         vp_text_escaped(out, run_name(documents[d]));
-        vp_text_printf(out, "</b> (%s)", text_at(json_object_get(documents[d], "run"), "started_at"));
+        vp_text_printf(out, "</b> (%s)", vp_json_text(json_object_get(documents[d], "run"), "started_at"));
     }
     vp_text_printf(out, ".</p>");
     if (count > 1)

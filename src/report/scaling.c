@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "core/result.h"
 
 int vp_qos_parse(const char *text, struct vp_qos *qos, char *err, size_t err_len)
 {
@@ -66,12 +67,6 @@ double vp_jain_fairness(const double *values, size_t n)
     return squares > 0 ? sum * sum / ((double)n * squares) : 1;
 }
 
-static double number_at(const json_t *object, const char *key)
-{
-    const json_t *value = json_object_get(object, key);
-    return json_is_number(value) ? json_number_value(value) : NAN;
-}
-
 /* The results of one group (same bench and params), ordered by job count. */
 static size_t collect_group(const json_t *results, const json_t *first, const json_t **group,
                             size_t cap)
@@ -116,21 +111,21 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
     for (size_t i = 0; i < count; i++) {
         const json_t *metric = json_object_get(json_object_get(group[i], "metrics"), name);
         double jobs = (double)json_integer_value(json_object_get(group[i], "jobs"));
-        double aggregate = number_at(metric, "mean");
+        double aggregate = vp_json_number(metric, "mean");
         per_job[i] = summed ? aggregate / jobs : aggregate;
         double job_means[1024];
         size_t n = 0, j;
         const json_t *job;
         json_array_foreach(json_object_get(group[i], "per_job"), j, job)
             if (n < 1024)
-                job_means[n++] = number_at(json_object_get(json_object_get(job, "metrics"), name), "mean");
+                job_means[n++] = vp_json_number(json_object_get(json_object_get(job, "metrics"), name), "mean");
         json_t *point = json_pack("{s:f,s:f,s:f,s:f}", "jobs", jobs, "aggregate", aggregate,
                                   "per_job", per_job[i], "fairness", vp_jain_fairness(job_means, n));
-        double p99 = number_at(json_object_get(metric, "distribution"), "p99");
+        double p99 = vp_json_number(json_object_get(metric, "distribution"), "p99");
         if (isfinite(p99))
             json_object_set_new(point, "p99", json_real(p99));
         judged[i] = use_p99 ? p99 : per_job[i];
-        double idle = number_at(json_object_get(json_object_get(json_object_get(group[i], "monitor"),
+        double idle = vp_json_number(json_object_get(json_object_get(json_object_get(group[i], "monitor"),
                                                                 "summary"), "cpu.idle"), "mean");
         if (isfinite(idle)) {
             json_object_set_new(point, "cpu_idle", json_real(idle));

@@ -7,18 +7,7 @@
 #include "bench/bench.h"
 #include "core/options.h"
 #include "core/units.h"
-
-static const char *string_at(const json_t *object, const char *key)
-{
-    const char *value = json_string_value(json_object_get(object, key));
-    return value ? value : "";
-}
-
-static double number_at(const json_t *object, const char *key)
-{
-    const json_t *value = json_object_get(object, key);
-    return json_is_number(value) ? json_number_value(value) : NAN;
-}
+#include "core/result.h"
 
 /* The option of a known bench stored under key (a sweep option under its point name). */
 static const struct vp_option *option_for(const struct vp_bench *bench, const char *key)
@@ -51,7 +40,7 @@ static int is_default(const struct vp_option *option, const json_t *value)
  * units where the bench says so. */
 static void describe_params(const json_t *result, char *buf, size_t len)
 {
-    const struct vp_bench *bench = vp_bench_find(string_at(result, "bench"));
+    const struct vp_bench *bench = vp_bench_find(vp_json_text(result, "bench"));
     size_t used = 0;
     const char *key;
     const json_t *value;
@@ -82,7 +71,7 @@ static void print_distribution(FILE *out, const char *name, const json_t *distri
     fprintf(out, "  %-20s", name);
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char value[32];
-        vp_format_seconds(number_at(distribution, keys[i]), value, sizeof value);
+        vp_format_seconds(vp_json_number(distribution, keys[i]), value, sizeof value);
         fprintf(out, " %s %s", keys[i], value);
     }
     fprintf(out, "  (%lld ops)\n", (long long)json_integer_value(json_object_get(distribution, "count")));
@@ -93,11 +82,11 @@ static void print_annotations(FILE *out, const json_t *result)
     const json_t *device = json_object_get(result, "device");
     if (device) {
         char read[32], written[32];
-        vp_format_bytes(number_at(device, "read_bytes"), read, sizeof read);
-        vp_format_bytes(number_at(device, "write_bytes"), written, sizeof written);
+        vp_format_bytes(vp_json_number(device, "read_bytes"), read, sizeof read);
+        vp_format_bytes(vp_json_number(device, "write_bytes"), written, sizeof written);
         fprintf(out, "  device %s (%s at %s): read %s, written %s, util %.1f%%\n",
-                string_at(device, "name"), string_at(device, "fstype"), string_at(device, "mount"),
-                read, written, number_at(device, "util_mean"));
+                vp_json_text(device, "name"), vp_json_text(device, "fstype"), vp_json_text(device, "mount"),
+                read, written, vp_json_number(device, "util_mean"));
     }
     const json_t *intervals = json_object_get(result, "intervals");
     const json_t *reps = json_object_get(intervals, "reps");
@@ -108,7 +97,7 @@ static void print_annotations(FILE *out, const json_t *result)
         const json_t *value;
         json_array_foreach(last, i, value) {
             char rate[32];
-            vp_format_value(json_number_value(value), string_at(intervals, "unit"), rate, sizeof rate);
+            vp_format_value(json_number_value(value), vp_json_text(intervals, "unit"), rate, sizeof rate);
             fprintf(out, " %s", rate);
         }
         fputc('\n', out);
@@ -116,10 +105,10 @@ static void print_annotations(FILE *out, const json_t *result)
     const json_t *peer = json_object_get(result, "peer");
     if (peer)
         fprintf(out, "  peer %s port %lld via %s (%s, MTU %lld, driver %s, congestion %s)\n",
-                string_at(peer, "address"), (long long)json_integer_value(json_object_get(peer, "port")),
-                string_at(peer, "interface"), string_at(peer, "local_address"),
+                vp_json_text(peer, "address"), (long long)json_integer_value(json_object_get(peer, "port")),
+                vp_json_text(peer, "interface"), vp_json_text(peer, "local_address"),
                 (long long)json_integer_value(json_object_get(peer, "mtu")),
-                string_at(peer, "driver"), string_at(peer, "congestion"));
+                vp_json_text(peer, "driver"), vp_json_text(peer, "congestion"));
     size_t i;
     const json_t *line;
     json_array_foreach(json_object_get(result, "warnings"), i, line)
@@ -133,17 +122,17 @@ static void print_metrics(FILE *out, const json_t *metrics)
     const char *name;
     const json_t *metric;
     json_object_foreach((json_t *)metrics, name, metric) {
-        const char *unit = string_at(metric, "unit");
+        const char *unit = vp_json_text(metric, "unit");
         char mean[32], low[32], high[32], cv[16];
-        vp_format_value(number_at(metric, "mean"), unit, mean, sizeof mean);
-        vp_format_value(number_at(metric, "min"), unit, low, sizeof low);
-        vp_format_value(number_at(metric, "max"), unit, high, sizeof high);
-        double mean_value = number_at(metric, "mean");
+        vp_format_value(vp_json_number(metric, "mean"), unit, mean, sizeof mean);
+        vp_format_value(vp_json_number(metric, "min"), unit, low, sizeof low);
+        vp_format_value(vp_json_number(metric, "max"), unit, high, sizeof high);
+        double mean_value = vp_json_number(metric, "mean");
         snprintf(cv, sizeof cv, "%.1f%%",
-                 mean_value != 0 ? 100 * number_at(metric, "stddev") / fabs(mean_value) : 0.0);
+                 mean_value != 0 ? 100 * vp_json_number(metric, "stddev") / fabs(mean_value) : 0.0);
         fprintf(out, "  %-20s %14s %8s %14s %14s  %lld, %s\n", name, mean, cv, low, high,
                 (long long)json_integer_value(json_object_get(metric, "n")),
-                string_at(metric, "better"));
+                vp_json_text(metric, "better"));
     }
     json_object_foreach((json_t *)metrics, name, metric) {
         const json_t *distribution = json_object_get(metric, "distribution");
@@ -161,13 +150,13 @@ static void print_per_job(FILE *out, const json_t *per_job, const json_t *metric
     const json_t *job;
     json_array_foreach(per_job, i, job) {
         fprintf(out, "  job %-3lld cpu %-6s", (long long)json_integer_value(json_object_get(job, "job")),
-                string_at(job, "cpu_binding"));
+                vp_json_text(job, "cpu_binding"));
         const char *name;
         const json_t *metric;
         json_object_foreach((json_t *)json_object_get(job, "metrics"), name, metric) {
             char value[32];
-            const char *unit = string_at(json_object_get(metrics, name), "unit");
-            vp_format_value(number_at(metric, "mean"), unit, value, sizeof value);
+            const char *unit = vp_json_text(json_object_get(metrics, name), "unit");
+            vp_format_value(vp_json_number(metric, "mean"), unit, value, sizeof value);
             fprintf(out, "  %s %s", name, value);
         }
         fputc('\n', out);
@@ -177,11 +166,11 @@ static void print_per_job(FILE *out, const json_t *per_job, const json_t *metric
 static void print_monitor(FILE *out, const json_t *monitor)
 {
     const json_t *summary = json_object_get(monitor, "summary");
-    double busy = number_at(json_object_get(summary, "cpu.busy"), "mean");
-    double busy_max = number_at(json_object_get(summary, "cpu.busy"), "max");
-    double steal = number_at(json_object_get(summary, "cpu.steal"), "mean");
-    double minor = number_at(json_object_get(summary, "faults.minor"), "mean");
-    double switches = number_at(json_object_get(summary, "ctxsw"), "mean");
+    double busy = vp_json_number(json_object_get(summary, "cpu.busy"), "mean");
+    double busy_max = vp_json_number(json_object_get(summary, "cpu.busy"), "max");
+    double steal = vp_json_number(json_object_get(summary, "cpu.steal"), "mean");
+    double minor = vp_json_number(json_object_get(summary, "faults.minor"), "mean");
+    double switches = vp_json_number(json_object_get(summary, "ctxsw"), "mean");
     fprintf(out, "  monitor: cpu busy %.1f%% (max %.1f%%), steal %.2f%%, %.0f faults/s, "
                  "%.0f ctxsw/s, %lld samples\n", busy, busy_max, steal, minor, switches,
             (long long)json_integer_value(json_object_get(monitor, "samples")));
@@ -190,7 +179,7 @@ static void print_monitor(FILE *out, const json_t *monitor)
     json_object_foreach((json_t *)summary, name, column) {
         if (strncmp(name, "watch.", 6) == 0)
             fprintf(out, "  monitor: %s %.1f%% of a CPU (max %.1f%%)\n", name,
-                    number_at(column, "mean"), number_at(column, "max"));
+                    vp_json_number(column, "mean"), vp_json_number(column, "max"));
     }
 }
 
@@ -198,21 +187,21 @@ void vp_print_result(FILE *out, const json_t *result)
 {
     char params[512];
     describe_params(result, params, sizeof params);
-    const char *status = string_at(result, "status");
-    fprintf(out, "%s  jobs=%lld pin=%s %s  [%s]\n", string_at(result, "bench"),
+    const char *status = vp_json_text(result, "status");
+    fprintf(out, "%s  jobs=%lld pin=%s %s  [%s]\n", vp_json_text(result, "bench"),
             (long long)json_integer_value(json_object_get(result, "jobs")),
-            string_at(result, "pin"), params, status);
+            vp_json_text(result, "pin"), params, status);
     if (strcmp(status, "ok") != 0) {
-        fprintf(out, "  %s\n\n", string_at(result, "error"));
+        fprintf(out, "  %s\n\n", vp_json_text(result, "error"));
         return;
     }
     const json_t *metrics = json_object_get(result, "metrics");
     print_metrics(out, metrics);
     char skew[32], skew_max[32], first[32], last[32];
-    vp_format_seconds(number_at(result, "start_skew_s"), skew, sizeof skew);
-    vp_format_seconds(number_at(result, "start_skew_max_s"), skew_max, sizeof skew_max);
-    vp_format_seconds(number_at(result, "first_done_s"), first, sizeof first);
-    vp_format_seconds(number_at(result, "last_done_s"), last, sizeof last);
+    vp_format_seconds(vp_json_number(result, "start_skew_s"), skew, sizeof skew);
+    vp_format_seconds(vp_json_number(result, "start_skew_max_s"), skew_max, sizeof skew_max);
+    vp_format_seconds(vp_json_number(result, "first_done_s"), first, sizeof first);
+    vp_format_seconds(vp_json_number(result, "last_done_s"), last, sizeof last);
     fprintf(out, "  start skew %s (max %s), first done %s, last done %s\n", skew, skew_max,
             first, last);
     print_per_job(out, json_object_get(result, "per_job"), metrics);
