@@ -1,0 +1,200 @@
+/* time.read and time.timer: what reading a clock costs, and how late a timer wakes.
+ * time.read times a calibrated loop of one clock read (the vDSO fast path takes tens of
+ * nanoseconds; a clocksource without one is a system call, in a guest maybe an exit).
+ * time.timer is cyclictest's measurement: sleep to an absolute instant every --interval
+ * and record how late the wake-up came. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <time.h>
+
+#ifdef __x86_64__
+#include <x86intrin.h>
+#endif
+
+#include "bench/bench.h"
+#include "core/calibrate.h"
+#include "core/clock.h"
+
+static const struct vp_option read_options[] = {
+    { "clock", VP_OPT_CHOICE, "monotonic", 0, 0,
+      "realtime|monotonic|monotonic_raw|boottime|gettimeofday|rdtsc",
+      "which clock to read (one per run; rdtsc on x86-64 only)" },
+};
+
+static const struct vp_metric read_metrics[] = {
+    { "cost", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "seconds per read" },
+    { "resolution", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "clock_getres (rdtsc: one tick at the measured rate)" },
+};
+
+struct clock_choice {
+    const char *name;
+    clockid_t id;
+};
+
+static const struct clock_choice clocks[] = {
+    { "realtime", CLOCK_REALTIME }, { "monotonic", CLOCK_MONOTONIC },
+    { "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "boottime", CLOCK_BOOTTIME },
+};
+
+static void read_clock(void *context)
+{
+    struct timespec now;
+    clock_gettime(*(const clockid_t *)context, &now);
+    __asm__ volatile("" : : "r"(&now) : "memory");
+}
+
+static void read_gettimeofday(void *context)
+{
+    struct timeval now;
+    gettimeofday(&now, NULL);
+    __asm__ volatile("" : : "r"(&now), "r"(context) : "memory");
+}
+
+#ifdef __x86_64__
+static void read_tsc(void *context)
+{
+    unsigned long long ticks = __rdtsc();
+    __asm__ volatile("" : : "r"(ticks), "r"(context) : "memory");
+}
+#endif
+
+static int read_validate(const struct vp_params *params, unsigned max_jobs, char *err,
+                         size_t err_len)
+{
+    (void)max_jobs;
+#ifndef __x86_64__
+    if (strcmp(vp_param_text(params, "clock"), "rdtsc") == 0) {
+        snprintf(err, err_len, "time.read --clock=rdtsc: not available on this architecture");
+        return -1;
+    }
+#endif
+    (void)params;
+    (void)err;
+    (void)err_len;
+    return 0;
+}
+
+static int read_measure(struct vp_job *job, double *values)
+{
+    const char *name = vp_param_text(job->params, "clock");
+    uint64_t iterations;
+    for (size_t i = 0; i < sizeof clocks / sizeof clocks[0]; i++) {
+        if (strcmp(name, clocks[i].name) != 0)
+            continue;
+        struct timespec resolution;
+        clock_getres(clocks[i].id, &resolution);
+        values[0] = vp_cost_per_op(read_clock, (void *)&clocks[i].id, &iterations);
+        values[1] = (double)resolution.tv_sec + (double)resolution.tv_nsec / 1e9;
+        return 0;
+    }
+    if (strcmp(name, "gettimeofday") == 0) {
+        values[0] = vp_cost_per_op(read_gettimeofday, NULL, &iterations);
+        values[1] = 1e-6;
+        return 0;
+    }
+#ifdef __x86_64__
+    /* The TSC's rate from the monotonic clock over a millisecond or more. */
+    int64_t start_ns = vp_now_ns();
+    unsigned long long start_ticks = __rdtsc();
+    values[0] = vp_cost_per_op(read_tsc, NULL, &iterations);
+    double hz = (double)(__rdtsc() - start_ticks) / ((double)(vp_now_ns() - start_ns) / 1e9);
+    values[1] = 1 / hz;
+    return 0;
+#else
+    snprintf(job->error, sizeof job->error, "time.read: rdtsc is x86-64 only");
+    return -1;
+#endif
+}
+
+static const struct vp_option timer_options[] = {
+    { "interval", VP_OPT_DURATION, "1ms", 0.00001, 1, NULL, "time between wake-ups" },
+    { "rt", VP_OPT_CHOICE, "off", 0, 0, "off|on",
+      "SCHED_FIFO priority 80 and mlockall, as cyclictest -p80 -m (needs the privilege)" },
+};
+
+static const struct vp_metric timer_metrics[] = {
+    { "latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "how late each wake-up came (mean; percentiles and max in its distribution)" },
+    { "max_latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the latest wake-up of the repetition" },
+};
+
+static int timer_prepare(struct vp_job *job)
+{
+    if (!vp_param_on(job->params, "rt"))
+        return 0;
+    struct sched_param priority = { .sched_priority = 80 };
+    if (sched_setscheduler(0, SCHED_FIFO, &priority) != 0 || mlockall(MCL_CURRENT | MCL_FUTURE) != 0) {
+        snprintf(job->error, sizeof job->error, "time.timer --rt: %s (SCHED_FIFO and mlockall "
+                 "need root or CAP_SYS_NICE and CAP_IPC_LOCK; most containers refuse them)",
+                 strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int timer_measure(struct vp_job *job, double *values)
+{
+    int64_t interval = (int64_t)vp_param_number(job->params, "interval");
+    int64_t start = vp_now_ns(), end = start + (int64_t)(job->duration * 1e9);
+    double sum = 0, latest = 0;
+    uint64_t wakeups = 0;
+    for (int64_t next = start + interval; next < end; next += interval) {
+        vp_sleep_until_ns(next);
+        int64_t late = vp_now_ns() - next;
+        if (late < 0)
+            late = 0;
+        vp_histogram_record(job->histogram, (uint64_t)late);
+        sum += (double)late / 1e9;
+        if ((double)late / 1e9 > latest)
+            latest = (double)late / 1e9;
+        wakeups++;
+        if (vp_now_ns() > next + interval) /* a wake-up later than a period: skip ahead */
+            next += (vp_now_ns() - next) / interval * interval;
+    }
+    if (wakeups == 0) {
+        snprintf(job->error, sizeof job->error, "time.timer: --duration shorter than --interval");
+        return -1;
+    }
+    values[0] = sum / (double)wakeups;
+    values[1] = latest;
+    return 0;
+}
+
+const struct vp_bench vp_bench_time_read = {
+    .name = "time.read",
+    .summary = "cost of reading a clock (vDSO or system call), s per read",
+    .description = "Reads --clock in a calibrated loop (span >= 1000x one clock read and >= "
+                   "1 ms, empty-loop overhead subtracted) and reports its resolution. Compare "
+                   "with the fingerprint's clocksource: tsc and kvm-clock have a fast path, "
+                   "hpet and acpi_pm make every read a system call.",
+    .options = read_options,
+    .option_count = sizeof read_options / sizeof read_options[0],
+    .metrics = read_metrics,
+    .metric_count = sizeof read_metrics / sizeof read_metrics[0],
+    .validate = read_validate,
+    .measure = read_measure,
+};
+
+const struct vp_bench vp_bench_time_timer = {
+    .name = "time.timer",
+    .summary = "timer wake-up latency (cyclictest style), s late per wake-up",
+    .description = "Each job sleeps with clock_nanosleep(TIMER_ABSTIME) to the next multiple "
+                   "of --interval for --duration and records how late it woke (timer slack "
+                   "1 ns). Pin jobs to CPUs with --pin; --rt runs them SCHED_FIFO with "
+                   "memory locked, as cyclictest -p80 -m.",
+    .options = timer_options,
+    .option_count = sizeof timer_options / sizeof timer_options[0],
+    .metrics = timer_metrics,
+    .metric_count = sizeof timer_metrics / sizeof timer_metrics[0],
+    .uses_duration = true,
+    .default_duration = 1.0,
+    .distribution_metric = "latency",
+    .prepare = timer_prepare,
+    .measure = timer_measure,
+};

@@ -1,0 +1,35 @@
+#!/bin/bash
+# vcost.* and time.*: every figure positive and in the order physics says: a system call
+# is cheaper than a fork, a same-CPU switch cheaper than a cross-CPU wake-up, a huge page
+# cheaper per byte to fault than base pages; timers wake late, never early; clock reads
+# cost nanoseconds to microseconds.
+. "$(dirname "$0")/lib.sh"
+
+expect_status 0 "$VP" run vcost.syscall vcost.fork vcost.pagefault time.read time.timer --reps 3 --duration 300ms --quiet --json "$WORK/doc.json"
+json_check "$WORK/doc.json" '(lambda m: all(m[k]["cost"]["mean"] > 0 for k in ("vcost.syscall", "vcost.fork", "vcost.pagefault")) and m["vcost.syscall"]["cost"]["mean"] < m["vcost.fork"]["cost"]["mean"] and m["vcost.syscall"]["cost"]["mean"] < 1e-4)({r["bench"]: r["metrics"] for r in d["results"]})' "syscall / fork / page fault costs"
+json_check "$WORK/doc.json" '(lambda m: 0 < m["cost"]["mean"] < 1e-5 and 0 < m["resolution"]["mean"] <= 1e-3)({r["bench"]: r["metrics"] for r in d["results"]}["time.read"])' "clock read cost"
+json_check "$WORK/doc.json" '(lambda m: 0 < m["latency"]["mean"] < 0.1 and m["max_latency"]["mean"] >= m["latency"]["mean"] and 250 < m["latency"]["distribution"]["count"] <= 3 * 300)({r["bench"]: r["metrics"] for r in d["results"]}["time.timer"])' "timer wake-up latency"
+
+if [ "$(nproc)" -ge 2 ]; then
+    expect_status 0 "$VP" run vcost.ctxswitch --placement=same --reps 3 --quiet --json "$WORK/same.json"
+    expect_status 0 "$VP" run vcost.ctxswitch --placement=cross --reps 3 --quiet --json "$WORK/cross.json"
+    python3 - "$WORK/same.json" "$WORK/cross.json" <<'PY' || fail "a same-CPU switch should cost less than a cross-CPU wake-up"
+import json, sys
+same, cross = (json.load(open(f))["results"][0]["metrics"]["cost"]["mean"] for f in sys.argv[1:])
+assert 0 < same < cross, (same, cross)
+PY
+fi
+if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+    expect_status 0 "$VP" run vcost.pagefault --page=2m --reps 3 --quiet --json "$WORK/huge.json"
+    python3 - "$WORK/doc.json" "$WORK/huge.json" <<'PY' || fail "a 2 MiB fault should cost less per byte than 4 KiB faults"
+import json, sys
+small = [r for r in json.load(open(sys.argv[1]))["results"] if r["bench"] == "vcost.pagefault"][0]
+huge = json.load(open(sys.argv[2]))["results"][0]
+assert huge["metrics"]["cost"]["mean"] / 2**21 < small["metrics"]["cost"]["mean"] / 4096
+PY
+else
+    expect_usage_error "transparent huge pages are off here" "$VP" run vcost.pagefault --page=2m
+fi
+expect_usage_error "--interval: '0' is not valid" "$VP" run time.timer --interval 0
+expect_usage_error "--clock: 'sundial' is not valid" "$VP" run time.read --clock=sundial
+finish
