@@ -1,0 +1,53 @@
+#!/bin/bash
+# Side-by-side: time.timer --rt against cyclictest -p80 -m (rt-tests), one thread pinned
+# to CPU 0, 1 ms interval, same duration, cyclictest --laptop so it leaves
+# /dev/cpu_dma_latency alone as virtperf does; alternating, medians of p50 and p99
+# wake-up latency over ROUNDS. Both run SCHED_FIFO: a normal-priority cyclictest keeps
+# the default 50 us timer slack (virtperf's jobs set 1 ns), which alone adds ~50 us.
+# Usage: bench/timer_peers.sh [ROUNDS] [SECONDS] (defaults 3 and 10). Not a test.
+set -eu
+cd "$(dirname "$0")/.."
+ROUNDS=${1:-3}
+SECONDS_PER_RUN=${2:-10}
+scripts/deps.sh build
+command -v cyclictest >/dev/null || { echo "cyclictest missing: apt-get install rt-tests" >&2; exit 1; }
+[ -f build/build.ninja ] || meson setup build >/dev/null
+ninja -C build >/dev/null
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export VIRTPERF_DB="$WORK/peers.db"
+loops=$((SECONDS_PER_RUN * 1000))
+: >"$WORK/vp.txt"
+: >"$WORK/cyclic.txt"
+for _ in $(seq 1 "$ROUNDS"); do
+    build/virtperf run time.timer --rt --interval 1ms --duration "${SECONDS_PER_RUN}s" --pin 0 \
+        --reps 1 --warmup 0 --quiet --json "$WORK/vp.json" >/dev/null
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["results"][0]["metrics"]["latency"]["distribution"]; print(d["p50"] * 1e6, d["p99"] * 1e6)' "$WORK/vp.json" >>"$WORK/vp.txt"
+    cyclictest -t1 -a0 -p80 -m -i1000 -l"$loops" -q --laptop -h10000 >"$WORK/cyclic.out" 2>&1
+    python3 - "$WORK/cyclic.out" >>"$WORK/cyclic.txt" <<'PY'
+import sys
+counts = {}
+for line in open(sys.argv[1]):
+    fields = line.split()
+    if len(fields) < 2 or not fields[0].isdigit():
+        continue  # comments and cyclictest's warnings
+    latency, count = fields[:2]
+    counts[int(latency)] = int(count)
+total = sum(counts.values())
+def percentile(p):
+    seen = 0
+    for latency in sorted(counts):
+        seen += counts[latency]
+        if seen >= p / 100 * total:
+            return latency
+print(percentile(50), percentile(99))
+PY
+done
+python3 - "$WORK/vp.txt" "$WORK/cyclic.txt" <<'PY'
+import statistics, sys
+vp = [list(map(float, l.split())) for l in open(sys.argv[1])]
+cy = [list(map(float, l.split())) for l in open(sys.argv[2])]
+for i, name in enumerate(("p50", "p99")):
+    v, c = statistics.median(r[i] for r in vp), statistics.median(r[i] for r in cy)
+    print(f"wake-up latency {name}: time.timer {v:.1f} us, cyclictest {c:.1f} us, ratio {v / c:.3f}")
+PY
