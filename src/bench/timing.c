@@ -19,6 +19,7 @@
 #include "bench/bench.h"
 #include "core/calibrate.h"
 #include "core/clock.h"
+#include "core/load.h"
 
 static const struct vp_option read_options[] = {
     { "clock", VP_OPT_CHOICE, "monotonic", 0, 0,
@@ -116,6 +117,7 @@ static const struct vp_option timer_options[] = {
     { "interval", VP_OPT_DURATION, "1ms", 0.00001, 1, NULL, "time between wake-ups" },
     { "rt", VP_OPT_CHOICE, "off", 0, 0, "off|on",
       "SCHED_FIFO priority 80 and mlockall, as cyclictest -p80 -m (needs the privilege)" },
+    VP_LOAD_OPTIONS,
 };
 
 static const struct vp_metric timer_metrics[] = {
@@ -187,7 +189,8 @@ const struct vp_bench vp_bench_time_timer = {
     .description = "Each job sleeps with clock_nanosleep(TIMER_ABSTIME) to the next multiple "
                    "of --interval for --duration and records how late it woke (timer slack "
                    "1 ns). Pin jobs to CPUs with --pin; --rt runs them SCHED_FIFO with "
-                   "memory locked, as cyclictest -p80 -m.",
+                   "memory locked, as cyclictest -p80 -m; --load adds a "
+                   "background load on every CPU.",
     .options = timer_options,
     .option_count = sizeof timer_options / sizeof timer_options[0],
     .metrics = timer_metrics,
@@ -195,6 +198,8 @@ const struct vp_bench vp_bench_time_timer = {
     .uses_duration = true,
     .default_duration = 1.0,
     .distribution_metric = "latency",
+    .setup = vp_load_setup,
     .prepare = timer_prepare,
     .measure = timer_measure,
+    .teardown = vp_load_teardown,
 };

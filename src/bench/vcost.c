@@ -1,9 +1,11 @@
 /* vcost.*: operations that exit to a hypervisor or hurt in a guest, in seconds per
  * operation: a trivial system call, CPUID, first touch of anonymous pages, fork+exit+wait,
- * and a pipe ping-pong context switch on one CPU or across two (the cross-CPU wake-up
- * IPI). Tiny operations run in calibrated loops with the loop overhead subtracted. */
+ * a pipe ping-pong context switch on one CPU or across two (the cross-CPU wake-up IPI),
+ * and a permission change that must shoot down another CPU's TLB. Tiny operations run in calibrated loops with the loop overhead subtracted. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -258,6 +260,96 @@ static void switch_release(struct vp_job *job)
     free(partner);
 }
 
+/* ---- vcost.tlb ---- */
+
+static const struct vp_option tlb_options[] = {
+    { "placement", VP_OPT_CHOICE, "cross", 0, 0, "none|cross",
+      "cross: a second thread of the job keeps writing the process's memory on another CPU, "
+      "so every flush must reach it (an IPI); none: no other thread, a local flush only" },
+};
+
+struct shootdown {
+    char *page;          /* the page whose write permission flips */
+    volatile char *busy; /* the page the other thread keeps writing */
+    size_t page_size;
+    int other_cpu;
+    pthread_t thread;
+    bool has_thread;
+    atomic_bool stop;
+};
+
+static void *keep_mapping_in_use(void *context)
+{
+    struct shootdown *shootdown = context;
+    pin_to(shootdown->other_cpu);
+    while (!atomic_load_explicit(&shootdown->stop, memory_order_relaxed))
+        shootdown->busy[0]++;
+    return NULL;
+}
+
+/* A write makes the page's entry writable and cached; taking write away must flush it
+ * from every CPU running this process; giving it back needs no flush. */
+static void flip_write_permission(void *context)
+{
+    struct shootdown *shootdown = context;
+    shootdown->page[0]++;
+    mprotect(shootdown->page, shootdown->page_size, PROT_READ);
+    mprotect(shootdown->page, shootdown->page_size, PROT_READ | PROT_WRITE);
+}
+
+static int tlb_prepare(struct vp_job *job)
+{
+    struct shootdown *shootdown = calloc(1, sizeof *shootdown);
+    if (!shootdown)
+        abort();
+    job->state = shootdown;
+    shootdown->page_size = (size_t)sysconf(_SC_PAGESIZE);
+    char *pages = mmap(NULL, 2 * shootdown->page_size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int cpu = sched_getcpu();
+    if (pages == MAP_FAILED || pin_to(cpu) != 0) {
+        snprintf(job->error, sizeof job->error, "vcost.tlb: %s", strerror(errno));
+        return -1;
+    }
+    shootdown->page = pages;
+    shootdown->busy = pages + shootdown->page_size;
+    if (strcmp(vp_param_text(job->params, "placement"), "none") == 0)
+        return 0;
+    shootdown->other_cpu = current_cpu_other(cpu);
+    if (shootdown->other_cpu < 0) {
+        snprintf(job->error, sizeof job->error, "vcost.tlb --placement=cross: needs a second "
+                 "CPU this job may use; accepted here: --placement=none");
+        return -1;
+    }
+    if (pthread_create(&shootdown->thread, NULL, keep_mapping_in_use, shootdown) != 0) {
+        snprintf(job->error, sizeof job->error, "vcost.tlb: cannot start the second thread");
+        return -1;
+    }
+    shootdown->has_thread = true;
+    return 0;
+}
+
+static int tlb_measure(struct vp_job *job, double *values)
+{
+    uint64_t iterations;
+    values[0] = vp_cost_per_op(flip_write_permission, job->state, &iterations);
+    return 0;
+}
+
+static void tlb_release(struct vp_job *job)
+{
+    struct shootdown *shootdown = job->state;
+    if (!shootdown)
+        return;
+    if (shootdown->has_thread) {
+        atomic_store(&shootdown->stop, true);
+        pthread_join(shootdown->thread, NULL);
+    }
+    if (shootdown->page)
+        munmap(shootdown->page, 2 * shootdown->page_size);
+    free(shootdown);
+}
+
 const struct vp_bench vp_bench_vcost_syscall = {
     .name = "vcost.syscall",
     .summary = "a trivial raw system call (getppid), s per call",
@@ -314,4 +406,19 @@ const struct vp_bench vp_bench_vcost_ctxswitch = {
     .prepare = switch_prepare,
     .measure = switch_measure,
     .release = switch_release,
+};
+
+const struct vp_bench vp_bench_vcost_tlb = {
+    .name = "vcost.tlb",
+    .summary = "a TLB shootdown: taking write permission away, s per change",
+    .description = "Writes a page, mprotects it read-only and back, in a calibrated loop. "
+                   "--placement=cross keeps a second thread writing the process's memory on "
+                   "another CPU, so each read-only change sends it a flush IPI (an exit in "
+                   "most guests); none measures the same change with a local flush only.",
+    .options = tlb_options,
+    .option_count = sizeof tlb_options / sizeof tlb_options[0],
+    COST_METRICS,
+    .prepare = tlb_prepare,
+    .measure = tlb_measure,
+    .release = tlb_release,
 };

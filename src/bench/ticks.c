@@ -1,0 +1,106 @@
+/* time.ticks: lost timer ticks without a peer. A periodic POSIX timer fires every
+ * --interval; when the job has not taken one expiry's signal before the next comes, the
+ * kernel counts an overrun (timer_getoverrun). Overruns are ticks a tick-driven program
+ * would have lost, the failure seed 000's VMware guests showed under heavy load. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/bench.h"
+#include "core/clock.h"
+#include "core/load.h"
+
+static const struct vp_option ticks_options[] = {
+    { "interval", VP_OPT_DURATION, "1ms", 0.0001, 1, NULL, "the timer's period" },
+    VP_LOAD_OPTIONS,
+};
+
+static const struct vp_metric ticks_metrics[] = {
+    { "lost_ticks", "%", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "expiries that overran (the job had not taken the previous one) per 100 expiries" },
+    { "longest_loss", "ticks", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "the most ticks lost in one gap between deliveries" },
+    { "expiries", "ticks", VP_HIGHER_IS_BETTER, VP_AGG_MEAN,
+      "expiries in the repetition (deliveries plus overruns), the sample size" },
+};
+
+static int ticks_prepare(struct vp_job *job)
+{
+    sigset_t tick;
+    sigemptyset(&tick);
+    sigaddset(&tick, SIGRTMIN);
+    if (sigprocmask(SIG_BLOCK, &tick, NULL) != 0) {
+        snprintf(job->error, sizeof job->error, "time.ticks: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int ticks_measure(struct vp_job *job, double *values)
+{
+    int64_t interval = (int64_t)vp_param_number(job->params, "interval");
+    struct sigevent event = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN };
+    timer_t timer;
+    if (timer_create(CLOCK_MONOTONIC, &event, &timer) != 0) {
+        snprintf(job->error, sizeof job->error, "time.ticks: timer_create: %s", strerror(errno));
+        return -1;
+    }
+    struct timespec period = { interval / 1000000000, interval % 1000000000 };
+    struct itimerspec schedule = { .it_interval = period, .it_value = period };
+    sigset_t tick;
+    sigemptyset(&tick);
+    sigaddset(&tick, SIGRTMIN);
+    int64_t end = vp_now_ns() + (int64_t)(job->duration * 1e9);
+    uint64_t deliveries = 0, overruns = 0, longest = 0;
+    timer_settime(timer, 0, &schedule, NULL);
+    while (vp_now_ns() < end) {
+        siginfo_t info;
+        if (sigwaitinfo(&tick, &info) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        int overrun = timer_getoverrun(timer);
+        deliveries++;
+        if (overrun > 0) {
+            overruns += (uint64_t)overrun;
+            if ((uint64_t)overrun > longest)
+                longest = (uint64_t)overrun;
+        }
+    }
+    timer_delete(timer);
+    struct timespec none = { 0, 0 };
+    while (sigtimedwait(&tick, NULL, &none) > 0) /* a signal queued after the last wait */
+        ;
+    if (deliveries == 0) {
+        snprintf(job->error, sizeof job->error, "time.ticks: no expiry within --duration "
+                 "(it must be longer than --interval)");
+        return -1;
+    }
+    values[0] = 100.0 * (double)overruns / (double)(deliveries + overruns);
+    values[1] = (double)longest;
+    values[2] = (double)(deliveries + overruns);
+    return 0;
+}
+
+const struct vp_bench vp_bench_time_ticks = {
+    .name = "time.ticks",
+    .summary = "lost ticks of a periodic timer (timer_getoverrun), % of expiries",
+    .description = "Each job runs a CLOCK_MONOTONIC POSIX timer every --interval for "
+                   "--duration and waits for its signal; an expiry that comes before the job "
+                   "took the previous one is an overrun, a lost tick. --load runs a cpu, mem "
+                   "or io load on every CPU meanwhile.",
+    .options = ticks_options,
+    .option_count = sizeof ticks_options / sizeof ticks_options[0],
+    .metrics = ticks_metrics,
+    .metric_count = sizeof ticks_metrics / sizeof ticks_metrics[0],
+    .uses_duration = true,
+    .default_duration = 2.0,
+    .setup = vp_load_setup,
+    .prepare = ticks_prepare,
+    .measure = ticks_measure,
+    .teardown = vp_load_teardown,
+};
