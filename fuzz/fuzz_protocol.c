@@ -25,6 +25,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vp_test_ready_decode(payload, payload_len, &ready);
     struct vp_test_result result;
     vp_test_result_decode(payload, payload_len, &result);
+    uint64_t sequence;
+    vp_time_query_decode(payload, payload_len, &sequence);
+    struct vp_time_reply reply;
+    if (vp_time_reply_decode(payload, payload_len, &reply) == 0 && reply.sent_ns < reply.received_ns)
+        __builtin_trap();
     char text[VP_ERROR_TEXT_MAX + 1];
     vp_error_text_decode(payload, payload_len < VP_ERROR_TEXT_MAX ? payload_len : VP_ERROR_TEXT_MAX,
                          text, sizeof text);

@@ -156,18 +156,10 @@ static uint16_t start_embedded_server(char *err, size_t err_len)
 
 static int load_peer(const struct vp_params *params, char *err, size_t err_len)
 {
-    memset(&peer, 0, sizeof peer);
-    peer.timeout_s = PEER_TIMEOUT_S;
-    const char *key_file = vp_param_text(params, "key-file");
-    if (strcmp(key_file, "none") != 0 &&
-        vp_auth_load_key(key_file, peer.key, &peer.key_len, err, err_len) != 0)
-        return -1;
     const char *where = vp_param_text(params, "peer");
-    if (strcmp(where, EMBEDDED) == 0) {
-        snprintf(peer.host, sizeof peer.host, "127.0.0.1");
-        return 0;
-    }
-    return vp_peer_parse(where, VP_DEFAULT_PORT, &peer, err, err_len);
+    return vp_peer_from_options(strcmp(where, EMBEDDED) == 0 ? "127.0.0.1" : where,
+                                vp_param_text(params, "key-file"), PEER_TIMEOUT_S, &peer, err,
+                                err_len);
 }
 
 /* The message size of a stream: --msg-size, or 1460 for UDP when not given. */
@@ -225,13 +217,6 @@ static int net_validate(const struct vp_params *params, unsigned max_jobs, char 
     (void)max_jobs;
     if (load_peer(params, err, err_len) != 0 || udp_options_valid(params, err, err_len) != 0)
         return -1;
-    struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *found = NULL;
-    int rc = getaddrinfo(peer.host, NULL, &hints, &found);
-    if (rc != 0) {
-        snprintf(err, err_len, "--peer %s: cannot resolve: %s", peer.host, gai_strerror(rc));
-        return -1;
-    }
-    freeaddrinfo(found);
     return 0;
 }
 

@@ -10,7 +10,8 @@ extern const struct vp_bench vp_bench_mem_latency;
 extern const struct vp_bench vp_bench_disk_write, vp_bench_disk_rewrite, vp_bench_disk_read,
     vp_bench_disk_reread, vp_bench_disk_randread, vp_bench_disk_randwrite;
 extern const struct vp_bench vp_bench_net_stream, vp_bench_net_rr, vp_bench_net_connect;
-extern const struct vp_bench vp_bench_time_read, vp_bench_time_timer, vp_bench_time_ticks;
+extern const struct vp_bench vp_bench_time_read, vp_bench_time_timer, vp_bench_time_ticks,
+    vp_bench_time_drift;
 extern const struct vp_bench vp_bench_vcost_syscall, vp_bench_vcost_cpuid,
     vp_bench_vcost_pagefault, vp_bench_vcost_fork, vp_bench_vcost_ctxswitch, vp_bench_vcost_tlb;
 
@@ -31,6 +32,7 @@ const struct vp_bench *const vp_benches[] = {
     &vp_bench_time_read,
     &vp_bench_time_timer,
     &vp_bench_time_ticks,
+    &vp_bench_time_drift,
     &vp_bench_vcost_syscall,
     &vp_bench_vcost_cpuid,
     &vp_bench_vcost_pagefault,

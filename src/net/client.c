@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "net/server.h"
 #include "net/wire.h"
 
 int vp_peer_parse(const char *text, uint16_t default_port, struct vp_peer *peer, char *err,
@@ -50,6 +51,26 @@ bad:
     snprintf(err, err_len, "--peer: '%s' is not valid; accepted: HOST, HOST:PORT or [IPV6]:PORT",
              text);
     return -1;
+}
+
+int vp_peer_from_options(const char *where, const char *key_file, double timeout_s,
+                         struct vp_peer *peer, char *err, size_t err_len)
+{
+    memset(peer, 0, sizeof *peer);
+    peer->timeout_s = timeout_s;
+    if (strcmp(key_file, "none") != 0 &&
+        vp_auth_load_key(key_file, peer->key, &peer->key_len, err, err_len) != 0)
+        return -1;
+    if (vp_peer_parse(where, VP_DEFAULT_PORT, peer, err, err_len) != 0)
+        return -1;
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *found = NULL;
+    int rc = getaddrinfo(peer->host, NULL, &hints, &found);
+    if (rc != 0) {
+        snprintf(err, err_len, "--peer %s: cannot resolve: %s", peer->host, gai_strerror(rc));
+        return -1;
+    }
+    freeaddrinfo(found);
+    return 0;
 }
 
 static int connect_within(int fd, const struct sockaddr *address, socklen_t len, double timeout_s)

@@ -22,6 +22,11 @@ struct vp_peer {
 int vp_peer_parse(const char *text, uint16_t default_port, struct vp_peer *peer, char *err,
                   size_t err_len);
 
+/* The peer of --peer TEXT and --key-file PATH ("none": no key): key read, address parsed
+ * and resolvable, every read and write given up after timeout_s. */
+int vp_peer_from_options(const char *where, const char *key_file, double timeout_s,
+                         struct vp_peer *peer, char *err, size_t err_len);
+
 /* A TCP connection to the peer, connected within the timeout, TCP_NODELAY set; the time
  * connect() took goes to *connect_s when not NULL. Returns the fd or -1. */
 int vp_client_connect(const struct vp_peer *peer, double *connect_s, char *err, size_t err_len);

@@ -1,4 +1,4 @@
-/* Frame header and payload encoding and validation for protocol version 1. */
+/* Frame header and payload encoding and validation for protocol version 2. */
 #include "net/protocol.h"
 
 #include <stdio.h>
@@ -43,7 +43,7 @@ const char *vp_frame_type_name(uint8_t type)
 {
     static const char *const names[VP_FRAME_TYPE_COUNT] = {
         "?", "HELLO", "CHALLENGE", "AUTH", "WELCOME", "TEST", "READY", "DATA", "END",
-        "RESULT", "REQUEST", "RESPONSE", "ERROR",
+        "RESULT", "REQUEST", "RESPONSE", "ERROR", "TIME_QUERY", "TIME_REPLY",
     };
     return type < VP_FRAME_TYPE_COUNT ? names[type] : "?";
 }
@@ -64,6 +64,8 @@ static void length_limits(uint8_t type, uint32_t *min, uint32_t *max)
         *max = VP_MESSAGE_MAX;
         break;
     case VP_FRAME_ERROR: *max = VP_ERROR_TEXT_MAX; break;
+    case VP_FRAME_TIME_QUERY: *min = *max = VP_TIME_QUERY_BYTES; break;
+    case VP_FRAME_TIME_REPLY: *min = *max = VP_TIME_REPLY_BYTES; break;
     default: break;
     }
 }
@@ -143,7 +145,7 @@ int vp_test_request_decode(const uint8_t *in, size_t len, struct vp_test_request
     out->message_size = get32(in + 12);
     out->response_size = get32(in + 16);
     out->window = get32(in + 20);
-    if (out->kind < VP_TEST_STREAM_TO_SERVER || out->kind > VP_TEST_CONNECT || in[2] || in[3]) {
+    if (out->kind < VP_TEST_STREAM_TO_SERVER || out->kind > VP_TEST_TIME || in[2] || in[3]) {
         snprintf(err, err_len, "unknown test kind %u", in[0]);
         return -1;
     }
@@ -218,6 +220,36 @@ int vp_test_result_decode(const uint8_t *in, size_t len, struct vp_test_result *
         out->cpu_ticks[i] = get64(in + 32 + 8 * i);
     out->ticks_per_second = get32(in + 32 + 8 * VP_CPU_FIELDS);
     return out->ticks_per_second > 0 && out->ticks_per_second <= 100000 ? 0 : -1;
+}
+
+void vp_time_query_encode(uint64_t sequence, uint8_t out[VP_TIME_QUERY_BYTES])
+{
+    put64(out, sequence);
+}
+
+int vp_time_query_decode(const uint8_t *in, size_t len, uint64_t *sequence)
+{
+    if (len != VP_TIME_QUERY_BYTES)
+        return -1;
+    *sequence = get64(in);
+    return 0;
+}
+
+void vp_time_reply_encode(const struct vp_time_reply *reply, uint8_t out[VP_TIME_REPLY_BYTES])
+{
+    put64(out, reply->sequence);
+    put64(out + 8, (uint64_t)reply->received_ns);
+    put64(out + 16, (uint64_t)reply->sent_ns);
+}
+
+int vp_time_reply_decode(const uint8_t *in, size_t len, struct vp_time_reply *out)
+{
+    if (len != VP_TIME_REPLY_BYTES)
+        return -1;
+    out->sequence = get64(in);
+    out->received_ns = (int64_t)get64(in + 8);
+    out->sent_ns = (int64_t)get64(in + 16);
+    return out->sent_ns >= out->received_ns ? 0 : -1;
 }
 
 void vp_error_text_decode(const uint8_t *in, size_t len, char *out, size_t out_len)

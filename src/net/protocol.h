@@ -1,4 +1,5 @@
-/* virtperf's wire protocol, version 1: length-prefixed binary frames with explicit field
+/* virtperf's wire protocol, version 2 (2 added time.drift's clock exchanges):
+ * length-prefixed binary frames with explicit field
  * sizes, big-endian. Header (12 bytes): magic "VPRF", version u8, type u8, flags u16,
  * payload length u32. Every frame is checked by one decoder before any field is used:
  * magic, version, known type, and a length allowed for that type. */
@@ -8,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VP_PROTOCOL_VERSION 1
+#define VP_PROTOCOL_VERSION 2
 #define VP_FRAME_HEADER_BYTES 12
 #define VP_MESSAGE_MAX (4u << 20)   /* largest DATA, REQUEST or RESPONSE payload */
 #define VP_NONCE_BYTES 32
@@ -31,6 +32,8 @@ enum vp_frame_type {
     VP_FRAME_REQUEST,    /* client -> server: a request of the request/response test */
     VP_FRAME_RESPONSE,   /* server -> client: its response */
     VP_FRAME_ERROR,      /* either way: a refusal, as text; the sender then closes */
+    VP_FRAME_TIME_QUERY, /* client -> server: sequence u64, answered at once */
+    VP_FRAME_TIME_REPLY, /* server -> client: struct vp_time_reply */
     VP_FRAME_TYPE_COUNT
 };
 
@@ -39,6 +42,7 @@ enum vp_test_kind {
     VP_TEST_STREAM_FROM_SERVER,   /* server sends DATA, client counts */
     VP_TEST_RR,                   /* REQUEST -> RESPONSE until END */
     VP_TEST_CONNECT,              /* server answers RESULT at once and closes */
+    VP_TEST_TIME,                 /* TIME_QUERY -> TIME_REPLY until END */
 };
 
 struct vp_frame_header {
@@ -71,10 +75,19 @@ struct vp_test_result {
     uint32_t ticks_per_second;
 };
 
+#define VP_TIME_QUERY_BYTES 8
+#define VP_TIME_REPLY_BYTES 24
+/* The server's CLOCK_REALTIME when the query arrived and when the reply left, in ns since
+ * the epoch, and the query's sequence number echoed. */
+struct vp_time_reply {
+    uint64_t sequence;
+    int64_t received_ns, sent_ns;
+};
+
 void vp_frame_encode_header(uint8_t out[VP_FRAME_HEADER_BYTES], uint8_t type, uint32_t length);
 
 /* Checks magic, version, type and the length allowed for the type. On refusal returns
- * -1 with a message fit for an ERROR frame ("version 2 not supported ...",
+ * -1 with a message fit for an ERROR frame ("version 3 not supported ...",
  * "message too long ..."). */
 int vp_frame_decode_header(const uint8_t in[VP_FRAME_HEADER_BYTES], struct vp_frame_header *out,
                            char *err, size_t err_len);
@@ -89,6 +102,11 @@ int vp_test_ready_decode(const uint8_t *in, size_t len, struct vp_test_ready *ou
 void vp_test_result_encode(const struct vp_test_result *result,
                            uint8_t out[VP_TEST_RESULT_BYTES]);
 int vp_test_result_decode(const uint8_t *in, size_t len, struct vp_test_result *out);
+void vp_time_query_encode(uint64_t sequence, uint8_t out[VP_TIME_QUERY_BYTES]);
+int vp_time_query_decode(const uint8_t *in, size_t len, uint64_t *sequence);
+void vp_time_reply_encode(const struct vp_time_reply *reply, uint8_t out[VP_TIME_REPLY_BYTES]);
+/* Refuses a wrong length and a reply sent before it was received. */
+int vp_time_reply_decode(const uint8_t *in, size_t len, struct vp_time_reply *out);
 /* An ERROR payload as printable text (anything else becomes '?'). */
 void vp_error_text_decode(const uint8_t *in, size_t len, char *out, size_t out_len);
 

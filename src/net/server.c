@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -206,6 +207,50 @@ static int answer_requests(struct session *session, const struct vp_test_request
         result->bytes += header.length + request->response_size;
     }
     free(response);
+    span_finish(&span, result);
+    return status;
+}
+
+static int64_t realtime_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+/* Answers each TIME_QUERY with this machine's wall-clock time on arrival and on
+ * departure, until END: the reference side of time.drift. */
+static int answer_time_queries(struct session *session, struct vp_test_result *result,
+                               char *err, size_t err_len)
+{
+    struct cpu_span span;
+    span_start(&span);
+    int status = 0;
+    for (;;) {
+        struct vp_frame_header header;
+        if ((status = vp_wire_recv_header(session->fd, &header, err, err_len)) != 0)
+            break;
+        int64_t received = realtime_ns();
+        if (header.type == VP_FRAME_END)
+            break;
+        uint8_t query[VP_TIME_QUERY_BYTES], reply[VP_TIME_REPLY_BYTES];
+        struct vp_time_reply answer = { .received_ns = received };
+        if (header.type != VP_FRAME_TIME_QUERY) {
+            snprintf(err, err_len, "expected TIME_QUERY or END, received %s",
+                     vp_frame_type_name(header.type));
+            status = -1;
+            break;
+        }
+        if ((status = vp_wire_read_full(session->fd, query, sizeof query, err, err_len)) != 0)
+            break;
+        vp_time_query_decode(query, sizeof query, &answer.sequence);
+        answer.sent_ns = realtime_ns();
+        vp_time_reply_encode(&answer, reply);
+        if ((status = vp_wire_send(session->fd, VP_FRAME_TIME_REPLY, reply, sizeof reply, err,
+                                   err_len)) != 0)
+            break;
+        result->transactions++;
+    }
     span_finish(&span, result);
     return status;
 }
@@ -439,6 +484,8 @@ static int run_test(struct session *session, char *err, size_t err_len, char *su
         status = send_stream(session, &request, &result, err, err_len);
     else if (status == 0 && request.kind == VP_TEST_RR)
         status = answer_requests(session, &request, &result, err, err_len);
+    else if (status == 0 && request.kind == VP_TEST_TIME)
+        status = answer_time_queries(session, &result, err, err_len);
     /* CONNECT: the result at once */
     if (udp_fd >= 0)
         close(udp_fd);

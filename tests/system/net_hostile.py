@@ -5,16 +5,21 @@
                                       garbage, truncated frames, oversized lengths, a
                                       wrong version, and silent ones held open; prints
                                       how many got an ERROR frame back
-  net_hostile.py version PORT         send a version-2 HELLO; print the ERROR text
-  net_hostile.py fake-server PORT     accept one client and answer as a version-2 server
+  net_hostile.py version PORT         send a HELLO of a version this end does not speak;
+                                      print the ERROR text
+  net_hostile.py fake-server PORT     accept one client and answer as a server of another
+                                      version
 """
 import socket
 import struct
 import sys
 import time
 
+PROTOCOL = 2          # what virtperf speaks
+OTHER = PROTOCOL + 1  # a version it must refuse
 
-def header(frame_type, length, version=1, magic=b"VPRF"):
+
+def header(frame_type, length, version=PROTOCOL, magic=b"VPRF"):
     return magic + bytes([version, frame_type]) + b"\0\0" + struct.pack(">I", length)
 
 
@@ -48,7 +53,7 @@ def flood(port, seconds):
         "truncated": header(1, 0)[:7],
         "oversized": header(7, 0xFFFFFFF0),
         "wrong-first": header(7, 4) + b"abcd",
-        "version": header(1, 0, version=2),
+        "version": header(1, 0, version=OTHER),
         "silent": b"",
     }
     counts = {"garbage": 60, "truncated": 60, "oversized": 60, "wrong-first": 40,
@@ -73,7 +78,7 @@ def flood(port, seconds):
 
 def version(port):
     sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-    sock.sendall(header(1, 0, version=2))
+    sock.sendall(header(1, 0, version=OTHER))
     print(read_error(sock))
 
 
@@ -85,7 +90,7 @@ def fake_server(port):
     listener.settimeout(20)
     conn, _ = listener.accept()
     conn.recv(12)
-    conn.sendall(header(2, 33, version=2) + bytes(33))
+    conn.sendall(header(2, 33, version=OTHER) + bytes(33))
     time.sleep(1)
     conn.close()
 

@@ -86,13 +86,13 @@ expect_usage_error "--key-file $WORK/none: No such file" "$VP" run net.rr --key-
 expect_usage_error "--peer: 'host:99999' is not valid" "$VP" run net.rr --peer host:99999
 
 # Version mismatch, both ways.
-[ "$(python3 "$HERE/net_hostile.py" version $PORT)" = "protocol version 2 not supported (this end speaks 1)" ] || fail "server did not refuse version 2 clearly"
+[ "$(python3 "$HERE/net_hostile.py" version $PORT)" = "protocol version 3 not supported (this end speaks 2)" ] || fail "server did not refuse version 3 clearly"
 python3 "$HERE/net_hostile.py" fake-server $((PORT + 1)) &
 fake=$!
 sleep 0.3
 expect_status 1 "$VP" run net.rr --peer 127.0.0.1:$((PORT + 1)) --duration 200ms --reps 1 --warmup 0 --quiet --json "$WORK/oldserver.json"
 wait $fake
-json_check "$WORK/oldserver.json" '"protocol version 2 not supported (this end speaks 1)" in d["results"][0]["error"]' "client did not report the server's version"
+json_check "$WORK/oldserver.json" '"protocol version 3 not supported (this end speaks 2)" in d["results"][0]["error"]' "client did not report the server's version"
 
 # Hostile clients: hundreds of bad and silent connections; a valid test still passes
 # meanwhile, every bad frame gets an ERROR, and the server's memory stays bounded.

@@ -2,7 +2,8 @@
 # vcost.* and time.*: every figure positive and in the order physics says: a system call
 # is cheaper than a fork, a same-CPU switch cheaper than a cross-CPU wake-up, a huge page
 # cheaper per byte to fault than base pages; timers wake late, never early; clock reads
-# cost nanoseconds to microseconds.
+# cost nanoseconds to microseconds; a TLB shootdown to another CPU costs more than a
+# local flush.
 . "$(dirname "$0")/lib.sh"
 
 expect_status 0 "$VP" run vcost.syscall vcost.fork vcost.pagefault time.read time.timer --reps 3 --duration 300ms --quiet --json "$WORK/doc.json"
@@ -17,6 +18,15 @@ if [ "$(nproc)" -ge 2 ]; then
 import json, sys
 same, cross = (json.load(open(f))["results"][0]["metrics"]["cost"]["mean"] for f in sys.argv[1:])
 assert 0 < same < cross, (same, cross)
+PY
+    # Taking write permission away must flush the TLB of every CPU running the process:
+    # with a second thread on another CPU that is an IPI, dearer than a local flush.
+    expect_status 0 "$VP" run vcost.tlb --placement=none --reps 3 --quiet --json "$WORK/tlb-local.json"
+    expect_status 0 "$VP" run vcost.tlb --placement=cross --reps 3 --quiet --json "$WORK/tlb-cross.json"
+    python3 - "$WORK/tlb-local.json" "$WORK/tlb-cross.json" <<'PY' || fail "a TLB shootdown to another CPU should cost more than a local flush"
+import json, sys
+local, cross = (json.load(open(f))["results"][0]["metrics"]["cost"]["mean"] for f in sys.argv[1:])
+assert 0 < local < cross < 1e-3, (local, cross)
 PY
 fi
 if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then

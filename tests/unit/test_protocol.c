@@ -34,9 +34,9 @@ static void bad_headers_are_refused_with_a_reason(void **state)
     assert_int_equal(vp_frame_decode_header(raw, &header, err, sizeof err), -1);
     assert_non_null(strstr(err, "bad frame magic"));
     vp_frame_encode_header(raw, VP_FRAME_HELLO, 0);
-    raw[4] = 2;
+    raw[4] = 1;
     assert_int_equal(vp_frame_decode_header(raw, &header, err, sizeof err), -1);
-    assert_string_equal(err, "protocol version 2 not supported (this end speaks 1)");
+    assert_string_equal(err, "protocol version 1 not supported (this end speaks 2)");
     vp_frame_encode_header(raw, 99, 0);
     assert_int_equal(vp_frame_decode_header(raw, &header, err, sizeof err), -1);
     assert_non_null(strstr(err, "unknown frame type 99"));
@@ -86,6 +86,40 @@ static void test_requests_round_trip_and_are_checked(void **state)
     assert_non_null(strstr(err, "unknown test kind 9"));
 }
 
+static void time_exchanges_round_trip_and_are_checked(void **state)
+{
+    (void)state;
+    uint8_t query[VP_TIME_QUERY_BYTES], raw[VP_TIME_REPLY_BYTES];
+    uint64_t sequence;
+    vp_time_query_encode(0x0102030405060708ull, query);
+    assert_int_equal(vp_time_query_decode(query, sizeof query, &sequence), 0);
+    assert_true(sequence == 0x0102030405060708ull);
+    assert_int_equal(vp_time_query_decode(query, sizeof query - 1, &sequence), -1);
+    struct vp_time_reply reply = { .sequence = 7, .received_ns = 1795000000123456789,
+                                   .sent_ns = 1795000000123470000 }, back;
+    vp_time_reply_encode(&reply, raw);
+    assert_int_equal(vp_time_reply_decode(raw, sizeof raw, &back), 0);
+    assert_true(back.sequence == 7);
+    assert_true(back.received_ns == reply.received_ns && back.sent_ns == reply.sent_ns);
+    assert_int_equal(vp_time_reply_decode(raw, sizeof raw + 1, &back), -1);
+    reply.sent_ns = reply.received_ns - 1; /* sent before it came: refused */
+    vp_time_reply_encode(&reply, raw);
+    assert_int_equal(vp_time_reply_decode(raw, sizeof raw, &back), -1);
+    uint8_t header_raw[VP_FRAME_HEADER_BYTES];
+    struct vp_frame_header header;
+    char err[256];
+    vp_frame_encode_header(header_raw, VP_FRAME_TIME_REPLY, VP_TIME_REPLY_BYTES + 1);
+    assert_int_equal(vp_frame_decode_header(header_raw, &header, err, sizeof err), -1);
+    assert_non_null(strstr(err, "message too long: TIME_REPLY"));
+    struct vp_test_request request = { .kind = VP_TEST_TIME, .duration_ms = 1000,
+                                       .message_size = 1 }, decoded;
+    uint8_t request_raw[VP_TEST_REQUEST_BYTES];
+    vp_test_request_encode(&request, request_raw);
+    assert_int_equal(vp_test_request_decode(request_raw, sizeof request_raw, &decoded, err, sizeof err), 0);
+    request_raw[0] = VP_TEST_TIME + 1;
+    assert_int_equal(vp_test_request_decode(request_raw, sizeof request_raw, &decoded, err, sizeof err), -1);
+}
+
 static void results_round_trip(void **state)
 {
     (void)state;
@@ -116,6 +150,7 @@ int main(void)
         cmocka_unit_test(headers_round_trip),
         cmocka_unit_test(bad_headers_are_refused_with_a_reason),
         cmocka_unit_test(test_requests_round_trip_and_are_checked),
+        cmocka_unit_test(time_exchanges_round_trip_and_are_checked),
         cmocka_unit_test(results_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,248 @@
+/* time.drift: this machine's wall clock against a reference `virtperf serve`. Every
+ * --interval a burst of NTP-style exchanges (four timestamps each) goes to the peer and
+ * the one with the smallest round trip is kept; drift.c turns the kept samples into
+ * offset, drift in ppm, jitter and steps. Locally it watches for CLOCK_REALTIME steps
+ * (against CLOCK_MONOTONIC) and for either clock going backwards. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "core/clock.h"
+#include "core/drift.h"
+#include "core/load.h"
+#include "net/client.h"
+#include "net/wire.h"
+
+#define NO_PEER "none"
+
+static const struct vp_option drift_options[] = {
+    { "peer", VP_OPT_TEXT, NO_PEER, 0, 0, NULL,
+      "HOST[:PORT] running `virtperf serve` whose clock is the reference (required): the "
+      "hypervisor host or a well-synchronised machine" },
+    { "key-file", VP_OPT_TEXT, "none", 0, 0, NULL,
+      "file holding the shared secret the peer requires (none: no key)" },
+    { "interval", VP_OPT_DURATION, "1s", 0.01, 5, NULL,
+      "time between bursts of exchanges, one kept sample each (at most 5 s: a server "
+      "drops a session idle for its --idle-timeout)" },
+    { "exchanges", VP_OPT_COUNT, "8", 1, 64, NULL,
+      "exchanges per burst; the one with the smallest round trip is kept" },
+    { "step-threshold", VP_OPT_DURATION, "1ms", 0.000001, 3600, NULL,
+      "an offset jump beyond this, after the drift is allowed for, is a step" },
+    { "timeout", VP_OPT_DURATION, "5s", 0.1, 60, NULL,
+      "a peer silent this long has stopped answering: the result fails, keeping in its "
+      "error what was measured so far" },
+    VP_LOAD_OPTIONS,
+};
+
+static const struct vp_metric drift_metrics[] = {
+    { "drift_ppm", "ppm", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "how fast the local clock gains (+) or loses (-) on the reference, least squares "
+      "per step-free segment" },
+    { "offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "local minus reference at the end of the repetition (+: local ahead)" },
+    { "steps", "steps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "offset jumps beyond --step-threshold" },
+    { "offset_start", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the offset of the first sample" },
+    { "max_offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the largest |offset| seen" },
+    { "jitter", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "RMS of the offsets around the fitted drift" },
+    { "error_bound", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "half the largest kept round trip: the true offset lies within this of the measured "
+      "one, however asymmetric the path" },
+    { "local_steps", "steps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "CLOCK_REALTIME jumps against CLOCK_MONOTONIC beyond --step-threshold (settimeofday, "
+      "an NTP step)" },
+    { "backward_jumps", "jumps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "times CLOCK_REALTIME or CLOCK_MONOTONIC read earlier than the read before it" },
+    { "largest_step", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "the largest step, signed (0 without one)" },
+    { "samples", "samples", VP_HIGHER_IS_BETTER, VP_AGG_MEAN, "kept samples (bursts)" },
+};
+
+/* Local clock readings across the repetition, to catch steps and backward jumps. */
+struct local_watch {
+    int64_t last_real, last_mono;
+    unsigned steps, backward;
+};
+
+static int64_t read_ns(clockid_t clock)
+{
+    struct timespec now;
+    clock_gettime(clock, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+static void watch_local(struct local_watch *watch, int64_t real, int64_t mono, double threshold)
+{
+    if (watch->last_mono) {
+        if (real < watch->last_real || mono < watch->last_mono)
+            watch->backward++;
+        int64_t moved = (real - watch->last_real) - (mono - watch->last_mono);
+        if (fabs((double)moved) / 1e9 > threshold)
+            watch->steps++;
+    }
+    watch->last_real = real;
+    watch->last_mono = mono;
+}
+
+static int peer_of(const struct vp_params *params, struct vp_peer *peer, char *err, size_t err_len)
+{
+    const char *where = vp_param_text(params, "peer");
+    if (strcmp(where, NO_PEER) == 0) {
+        snprintf(err, err_len, "time.drift needs --peer HOST[:PORT]: a `virtperf serve` whose "
+                 "clock is the reference (the hypervisor host or a well-synchronised machine)");
+        return -1;
+    }
+    return vp_peer_from_options(where, vp_param_text(params, "key-file"),
+                                vp_param_seconds(params, "timeout"), peer, err, err_len);
+}
+
+static int drift_validate(const struct vp_params *params, unsigned max_jobs, char *err,
+                          size_t err_len)
+{
+    (void)max_jobs;
+    struct vp_peer peer;
+    return peer_of(params, &peer, err, err_len);
+}
+
+static int drift_prepare(struct vp_job *job)
+{
+    struct vp_peer *peer = malloc(sizeof *peer);
+    if (!peer)
+        abort();
+    job->state = peer;
+    return peer_of(job->params, peer, job->error, sizeof job->error);
+}
+
+/* One exchange on an open TIME test. */
+static int exchange(int fd, uint64_t sequence, int64_t origin, struct local_watch *watch,
+                    double threshold, struct vp_time_exchange *out, char *err, size_t err_len)
+{
+    uint8_t query[VP_TIME_QUERY_BYTES], payload[VP_TIME_REPLY_BYTES];
+    vp_time_query_encode(sequence, query);
+    int64_t mono = read_ns(CLOCK_MONOTONIC);
+    out->t1 = read_ns(CLOCK_REALTIME);
+    watch_local(watch, out->t1, mono, threshold);
+    uint32_t len;
+    struct vp_time_reply reply;
+    if (vp_wire_send(fd, VP_FRAME_TIME_QUERY, query, sizeof query, err, err_len) != 0 ||
+        vp_wire_expect(fd, VP_FRAME_TIME_REPLY, payload, sizeof payload, &len, err, err_len) != 0)
+        return -1;
+    out->t4 = read_ns(CLOCK_REALTIME);
+    watch_local(watch, out->t4, read_ns(CLOCK_MONOTONIC), threshold);
+    if (vp_time_reply_decode(payload, len, &reply) != 0 || reply.sequence != sequence) {
+        snprintf(err, err_len, "the peer's TIME_REPLY is malformed (sequence %llu, sent before "
+                 "received, or of the wrong length)", (unsigned long long)reply.sequence);
+        return -1;
+    }
+    out->t2 = reply.received_ns;
+    out->t3 = reply.sent_ns;
+    out->at = (double)(mono - origin) / 1e9;
+    return 0;
+}
+
+static void fill_values(const struct vp_drift_estimate *e, const struct local_watch *watch,
+                        double *values)
+{
+    values[0] = e->drift_ppm; /* NaN with one sample: left out */
+    values[1] = e->offset_end;
+    values[2] = e->steps;
+    values[3] = e->offset_start;
+    values[4] = e->max_offset;
+    values[5] = e->jitter;
+    values[6] = e->error_bound;
+    values[7] = watch->steps;
+    values[8] = watch->backward;
+    values[9] = e->largest_step;
+    values[10] = (double)e->samples;
+}
+
+static int drift_measure(struct vp_job *job, double *values)
+{
+    const struct vp_peer *peer = job->state;
+    double interval = vp_param_seconds(job->params, "interval");
+    double threshold = vp_param_seconds(job->params, "step-threshold");
+    unsigned per_burst = (unsigned)vp_param_number(job->params, "exchanges");
+    size_t windows = (size_t)(job->duration / interval) + 1; /* spanning --duration */
+    char err[120];
+    struct vp_test_request request = { .kind = VP_TEST_TIME, .message_size = 1,
+                                       .duration_ms = (uint32_t)(job->duration * 1000) + 1000 };
+    struct vp_test_ready ready;
+    int fd = vp_client_open_test(peer, &request, &ready, err, sizeof err);
+    if (fd < 0) {
+        snprintf(job->error, sizeof job->error, "time.drift: %.120s", err);
+        return -1;
+    }
+    struct vp_time_sample *samples = calloc(windows, sizeof *samples);
+    struct vp_time_exchange *burst = calloc(per_burst, sizeof *burst);
+    if (!samples || !burst)
+        abort();
+    struct local_watch watch = { 0 };
+    int64_t origin = vp_now_ns();
+    size_t kept = 0;
+    uint64_t sequence = 0;
+    int status = 0;
+    for (; kept < windows && status == 0; kept++) {
+        vp_sleep_until_ns(origin + (int64_t)((double)kept * interval * 1e9));
+        for (unsigned i = 0; i < per_burst && status == 0; i++)
+            status = exchange(fd, ++sequence, origin, &watch, threshold, &burst[i], err, sizeof err);
+        if (status == 0)
+            samples[kept] = vp_time_best_of(burst, per_burst);
+    }
+    struct vp_test_result result;
+    if (status == 0) {
+        if (vp_wire_send(fd, VP_FRAME_END, NULL, 0, err, sizeof err) != 0 ||
+            vp_client_result(fd, &result, err, sizeof err) != 0)
+            status = -1;
+    } else {
+        kept--; /* the window that failed */
+    }
+    close(fd);
+    struct vp_drift_estimate estimate;
+    vp_drift_estimate(samples, kept, threshold, &estimate);
+    if (status != 0) {
+        snprintf(job->error, sizeof job->error,
+                 "time.drift: the peer stopped answering after %.1f s; so far %zu samples: "
+                 "offset %.6f s, drift %.3f ppm, %u steps, error bound %.6f s (%.60s)",
+                 (double)(vp_now_ns() - origin) / 1e9, kept, estimate.offset_end,
+                 estimate.drift_ppm, estimate.steps, estimate.error_bound, err);
+    } else {
+        fill_values(&estimate, &watch, values);
+    }
+    free(samples);
+    free(burst);
+    return status;
+}
+
+static void drift_release(struct vp_job *job)
+{
+    free(job->state);
+    job->state = NULL;
+}
+
+const struct vp_bench vp_bench_time_drift = {
+    .name = "time.drift",
+    .summary = "clock offset, drift (ppm) and steps against a reference virtperf serve",
+    .description = "Every --interval sends --exchanges NTP-style time queries to --peer and "
+                   "keeps the one with the smallest round trip: offset = ((t1-t2)+(t4-t3))/2, "
+                   "true within half the round trip. Over --duration: drift in ppm, offsets, "
+                   "jitter, steps, and local clock steps or backward jumps. --load runs a "
+                   "cpu, mem or io load on every CPU meanwhile (the seed's heavy load).",
+    .options = drift_options,
+    .option_count = sizeof drift_options / sizeof drift_options[0],
+    .metrics = drift_metrics,
+    .metric_count = sizeof drift_metrics / sizeof drift_metrics[0],
+    .uses_duration = true,
+    .default_duration = 30.0,
+    .validate = drift_validate,
+    .setup = vp_load_setup,
+    .prepare = drift_prepare,
+    .measure = drift_measure,
+    .release = drift_release,
+    .teardown = vp_load_teardown,
+};

@@ -1,0 +1,84 @@
+#!/bin/bash
+# time.drift against a virtperf serve on loopback (same clock: offset and drift near zero,
+# no steps), through a relay that delays one direction only (the offset shows the
+# asymmetry and the error bound covers it), through a relay whose reference clock steps
+# (a step reported, the result kept), and with a peer that stops answering (failed, what
+# was measured so far kept in the error); no --peer refused. time.ticks and --load: the
+# load really runs, and leaves no process or file behind.
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+PORT=$((20000 + $$ % 20000))
+RELAY=$((PORT + 1))
+PIDS=
+cleanup() {
+    for pid in $PIDS; do kill -CONT "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+wait_port() { # PORT: until something listens there
+    for _ in $(seq 1 100); do
+        python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), timeout=1)" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    fail "nothing listens on $1"
+}
+
+"$VP" serve --bind 127.0.0.1 --port "$PORT" --quiet 2>"$WORK/serve.log" &
+SERVE_PID=$!
+PIDS="$SERVE_PID"
+wait_port "$PORT"
+
+expect_usage_error "time.drift needs --peer HOST[:PORT]" "$VP" run time.drift
+expect_usage_error "--interval" "$VP" run time.drift --peer 127.0.0.1:$PORT --interval 10s
+expect_usage_error "--load: 'heavy' is not valid" "$VP" run time.ticks --load heavy
+
+# Loopback: both ends read the same clock.
+expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$PORT --duration 3s --interval 500ms --reps 2 --warmup 0 --quiet --json "$WORK/loop.json"
+json_check "$WORK/loop.json" '(lambda m: all(abs(v) < 100e-6 for v in m["offset"]["values"] + m["offset_start"]["values"]) and all(abs(v) < 20 for v in m["drift_ppm"]["values"]) and m["steps"]["values"] == [0, 0] and m["backward_jumps"]["values"] == [0, 0] and m["samples"]["values"] == [7, 7] and all(abs(o) <= b for o, b in zip(m["offset"]["values"], m["error_bound"]["values"])))(d["results"][0]["metrics"])' "loopback drift: offset, drift, steps or error bound"
+
+# 20 ms on the way to the server, none back: offset about -10 ms, bound at least 10 ms.
+python3 "$HERE/time_relay.py" "$RELAY" "$PORT" delay 0.02 &
+PIDS="$PIDS $!"
+wait_port "$RELAY"
+expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$RELAY --duration 2s --interval 500ms --exchanges 2 --reps 1 --warmup 0 --quiet --json "$WORK/asym.json"
+json_check "$WORK/asym.json" '(lambda m: -0.012 < m["offset"]["mean"] < -0.008 and m["error_bound"]["mean"] >= 0.01 and abs(m["offset"]["mean"]) <= m["error_bound"]["mean"] and abs(m["offset_start"]["mean"]) <= m["error_bound"]["mean"] and m["steps"]["mean"] == 0)(d["results"][0]["metrics"])' "asymmetric path: the offset should show it and the error bound cover it"
+
+# The reference steps 50 ms ahead after 1.2 s: one step of about -50 ms, result ok.
+python3 "$HERE/time_relay.py" "$((RELAY + 1))" "$PORT" step 1.2 0.05 &
+PIDS="$PIDS $!"
+wait_port "$((RELAY + 1))"
+expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$((RELAY + 1)) --duration 3s --interval 500ms --reps 1 --warmup 0 --quiet --json "$WORK/step.json"
+json_check "$WORK/step.json" '(lambda m: d["results"][0]["status"] == "ok" and m["steps"]["mean"] == 1 and -0.051 < m["largest_step"]["mean"] < -0.049 and abs(m["drift_ppm"]["mean"]) < 20 and m["max_offset"]["mean"] > 0.049)(d["results"][0]["metrics"])' "a reference step: counted and sized, drift kept"
+
+# The peer stops answering (SIGSTOP) after about a second: failed, the samples so far in the error.
+"$VP" run time.drift --peer 127.0.0.1:$PORT --duration 20s --interval 200ms --timeout 1s --reps 1 --warmup 0 --quiet --json "$WORK/stall.json" >/dev/null 2>&1 &
+client=$!
+sleep 1.2
+kill -STOP "$SERVE_PID"
+wait $client
+[ $? -eq 1 ] || fail "a silent peer: want exit 1"
+kill -CONT "$SERVE_PID"
+json_check "$WORK/stall.json" '(lambda r: r["status"] == "failed" and "the peer stopped answering after" in r["error"] and "so far" in r["error"] and "drift" in r["error"] and "timed out" in r["error"])(d["results"][0])' "a silent peer: failed with what was gathered"
+[ "$(sqlite3 "$VIRTPERF_DB" "SELECT status FROM results ORDER BY id DESC LIMIT 1")" = failed ] || fail "the failed drift result was not stored"
+
+# time.ticks under a cpu load on every CPU: the load runs (the monitor sees busy CPUs),
+# lost ticks are a percentage, and no load process outlives the run.
+expect_status 0 "$VP" run time.ticks --load cpu --duration 1s --reps 2 --warmup 0 --quiet --json "$WORK/ticks.json"
+json_check "$WORK/ticks.json" '(lambda r: r["monitor"]["summary"]["cpu.busy"]["mean"] > 80 and 0 <= r["metrics"]["lost_ticks"]["mean"] <= 100 and 900 <= r["metrics"]["expiries"]["mean"] <= 1001)(d["results"][0])' "time.ticks --load cpu: CPUs not busy or figures off"
+expect_status 0 "$VP" run time.ticks --duration 1s --reps 2 --warmup 0 --quiet --json "$WORK/idle.json"
+json_check "$WORK/idle.json" 'd["results"][0]["monitor"]["summary"]["cpu.busy"]["mean"] < 60' "time.ticks without --load: the CPUs should not be busy"
+sleep 0.2
+[ "$(pgrep -f "^$VP run" | wc -l)" -eq 0 ] || fail "load processes outlived the run"
+
+# --load io writes a file with no name: none is left in /var/tmp, and Ctrl-C stops it all.
+before=$(ls /var/tmp | wc -l)
+"$VP" run time.timer --load io --duration 5s --reps 3 --warmup 0 --quiet --json "$WORK/io.json" >/dev/null 2>&1 &
+client=$!
+sleep 2
+kill -INT $client
+wait $client
+sleep 0.2
+[ "$(pgrep -f "^$VP run" | wc -l)" -eq 0 ] || fail "Ctrl-C left load processes running"
+[ "$(ls /var/tmp | wc -l)" -eq "$before" ] || fail "--load io left a file in /var/tmp"
+finish
