@@ -1,20 +1,93 @@
-/* `virtperf sysinfo [--json]`: the environment fingerprint and its advisories. */
+/* `virtperf sysinfo [--json] [--db PATH]`: the environment fingerprint, its advisories,
+ * and the advisories that this host's stored results explain. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/common.h"
+#include "core/advice.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
 #include "core/result.h"
 
 static const char sysinfo_usage[] =
-    "usage: virtperf sysinfo [--json]\n"
+    "usage: virtperf sysinfo [--json] [--db PATH]\n"
     "\n"
     "Prints the fingerprint stored with every run (host, kernel, CPU, topology, memory,\n"
     "clocksource, hypervisor, container, NICs, disks) and advisories that explain likely\n"
-    "virtualization penalties. --json prints {\"fingerprint\", \"advisories\"}.\n";
+    "virtualization penalties: from the fingerprint, and from the newest stored result of\n"
+    "each benchmark configuration run on this host (late timers, lost ticks, clock steps\n"
+    "and drift, slow clock reads, dear cross-CPU wake-ups). --json prints\n"
+    "{\"fingerprint\", \"advisories\", \"result_advisories\"}.\n"
+    "  --db PATH   results database  [$VIRTPERF_DB or ~/.local/share/virtperf/results.db]\n";
 
-static void print_human(const json_t *fingerprint, const json_t *advisories)
+#define RECENT_RUNS 50
+
+/* The ids of this host's newest runs, oldest first. */
+struct host_runs {
+    const char *hostname;
+    int64_t ids[RECENT_RUNS];
+    size_t count;
+};
+
+static void keep_host_run(const struct vp_run_row *row, void *context)
+{
+    struct host_runs *runs = context;
+    if (strcmp(row->hostname ? row->hostname : "", runs->hostname) != 0)
+        return;
+    if (runs->count == RECENT_RUNS) {
+        memmove(runs->ids, runs->ids + 1, (RECENT_RUNS - 1) * sizeof runs->ids[0]);
+        runs->count--;
+    }
+    runs->ids[runs->count++] = row->id;
+}
+
+/* The newest result of each benchmark and parameter set among this host's recent runs,
+ * and what they explain. A store that does not exist yet explains nothing (and is not
+ * created by looking). */
+static json_t *stored_result_advisories(const char *db_flag, const char *hostname)
+{
+    json_t *advisories = json_array();
+    char path[4096];
+    if (db_flag)
+        snprintf(path, sizeof path, "%s", db_flag);
+    else if (vp_store_default_path(path, sizeof path) != 0)
+        return advisories;
+    if (access(path, F_OK) != 0)
+        return advisories;
+    struct vp_store *store = vp_cli_open_store(path);
+    struct host_runs runs = { .hostname = hostname };
+    vp_store_list_runs(store, keep_host_run, &runs);
+    json_t *newest = json_array(), *seen = json_object();
+    char err[VP_ERROR_LEN];
+    for (size_t r = runs.count; r-- > 0;) {
+        json_t *document;
+        if (vp_store_export_run(store, runs.ids[r], &document, err, sizeof err) != 0)
+            continue;
+        size_t i;
+        json_t *result;
+        json_array_foreach(json_object_get(document, "results"), i, result) {
+            char *params = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+            char key[4096];
+            snprintf(key, sizeof key, "%s %s", vp_json_text(result, "bench"), params ? params : "");
+            free(params);
+            if (json_object_get(seen, key))
+                continue;
+            json_object_set_new(seen, key, json_true());
+            json_array_append(newest, result);
+        }
+        json_decref(document);
+    }
+    vp_result_advisories(newest, advisories);
+    json_decref(newest);
+    json_decref(seen);
+    vp_store_close(store);
+    return advisories;
+}
+
+static void print_human(const json_t *fingerprint, const json_t *advisories,
+                        const json_t *from_results)
 {
     const json_t *cpu = json_object_get(fingerprint, "cpu");
     const json_t *hypervisor = json_object_get(fingerprint, "hypervisor");
@@ -46,19 +119,27 @@ static void print_human(const json_t *fingerprint, const json_t *advisories)
     printf("\nadvisories:%s\n", json_array_size(advisories) ? "" : " none");
     json_array_foreach(advisories, i, item)
         printf("  - %s\n", json_string_value(item));
+    printf("\nfrom this host's stored results:%s\n", json_array_size(from_results) ? "" : " none");
+    json_array_foreach(from_results, i, item)
+        printf("  - %s\n", json_string_value(item));
 }
 
 int cmd_sysinfo(int argc, char **argv)
 {
     int as_json = 0;
+    const char *db = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             as_json = 1;
+        else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            db = argv[++i];
+        else if (strncmp(argv[i], "--db=", 5) == 0)
+            db = argv[i] + 5;
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(sysinfo_usage, stdout);
             return 0;
         } else
-            vp_usage_error("sysinfo: unknown argument '%s'; accepted: --json, --help", argv[i]);
+            vp_usage_error("sysinfo: unknown argument '%s'; accepted: --json, --db PATH, --help", argv[i]);
     }
     char err[VP_ERROR_LEN];
     struct vp_topology *topology;
@@ -66,17 +147,19 @@ int cmd_sysinfo(int argc, char **argv)
         vp_usage_error("%s", err);
     json_t *fingerprint = vp_sysinfo_collect(topology);
     json_t *advisories = vp_sysinfo_advisories(fingerprint);
+    json_t *from_results = stored_result_advisories(db, vp_json_text(fingerprint, "hostname"));
     if (as_json) {
-        json_t *document = json_pack("{s:O,s:O}", "fingerprint", fingerprint, "advisories",
-                                     advisories);
+        json_t *document = json_pack("{s:O,s:O,s:O}", "fingerprint", fingerprint, "advisories",
+                                     advisories, "result_advisories", from_results);
         json_dumpf(document, stdout, JSON_INDENT(2));
         fputc('\n', stdout);
         json_decref(document);
     } else {
-        print_human(fingerprint, advisories);
+        print_human(fingerprint, advisories, from_results);
     }
     json_decref(fingerprint);
     json_decref(advisories);
+    json_decref(from_results);
     vp_topology_free(topology);
     return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/histogram.h"
+#include "core/advice.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
 #include "report/compare.h"
@@ -81,6 +82,7 @@ static void environments(struct vp_text *out, json_t *const *documents, size_t c
     vp_text_printf(out, "</tr><tr><th>advisories</th>");
     for (size_t d = 0; d < count; d++) {
         json_t *advisories = vp_sysinfo_advisories(json_object_get(json_object_get(documents[d], "run"), "host"));
+        vp_result_advisories(json_object_get(documents[d], "results"), advisories);
         vp_text_printf(out, "<td>");
         size_t i;
         const json_t *line;

@@ -51,6 +51,15 @@ wait_port "$((RELAY + 1))"
 expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$((RELAY + 1)) --duration 3s --interval 500ms --reps 1 --warmup 0 --quiet --json "$WORK/step.json"
 json_check "$WORK/step.json" '(lambda m: d["results"][0]["status"] == "ok" and m["steps"]["mean"] == 1 and -0.051 < m["largest_step"]["mean"] < -0.049 and abs(m["drift_ppm"]["mean"]) < 20 and m["max_offset"]["mean"] > 0.049)(d["results"][0]["metrics"])' "a reference step: counted and sized, drift kept"
 
+# What the step explains: sysinfo (from the stored results) and the report say so.
+expect_status 0 "$VP" sysinfo --json
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert any(a.startswith('the clock steps: 1 against the reference') for a in d['result_advisories']), d['result_advisories']" "$WORK/out" || fail "sysinfo did not advise of the clock step"
+expect_status 0 "$VP" report latest -o "$WORK/report.html"
+expect_contains "$WORK/report.html" "the clock steps: 1 against the reference"
+expect_status 0 "$VP" sysinfo --db "$WORK/none.db"
+expect_contains "$WORK/out" "from this host's stored results: none"
+[ ! -e "$WORK/none.db" ] || fail "sysinfo created a database by looking"
+
 # The peer stops answering (SIGSTOP) after about a second: failed, the samples so far in the error.
 "$VP" run time.drift --peer 127.0.0.1:$PORT --duration 20s --interval 200ms --timeout 1s --reps 1 --warmup 0 --quiet --json "$WORK/stall.json" >/dev/null 2>&1 &
 client=$!
