@@ -9,8 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
 SECONDS_PER_RUN=${2:-10}
-scripts/deps.sh build
-command -v cyclictest >/dev/null || { echo "cyclictest missing: apt-get install rt-tests" >&2; exit 1; }
+scripts/deps.sh build peers # cyclictest comes with rt-tests
 [ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build >/dev/null
 WORK=$(mktemp -d)

@@ -7,7 +7,7 @@ set -eu
 build_pkgs="meson ninja-build pkg-config gcc libsqlite3-dev libjansson-dev libhwloc-dev liburing-dev libssl-dev"
 test_pkgs="$build_pkgs libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
     e2fsprogs iproute2 util-linux chromium fonts-dejavu-core"
-peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf"
+peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf"
 
 [ $# -gt 0 ] || set -- build
 wanted=""
