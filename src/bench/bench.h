@@ -80,7 +80,7 @@ struct vp_bench {
     bool uses_duration;       /* honours --duration */
     double default_duration;  /* seconds per repetition without --duration (0: none) */
     bool in_quick_suite;      /* run by a plain `virtperf run` (and `make run`) */
-    const char *sweep_option; /* a VP_OPT_SIZE_LIST option giving one result per value */
+    const char *sweep_option; /* a SIZE_LIST or CHOICE_LIST option: one result per value */
     const char *sweep_param;  /* the name each point's single value is stored under */
     const char *distribution_metric; /* the metric whose per-op histogram is kept */
     const char *interval_series; /* what the per-second byte counts are, or NULL */

@@ -21,10 +21,16 @@
 #include "core/clock.h"
 #include "core/load.h"
 
+#ifdef __x86_64__
+#define EVERY_CLOCK "realtime,monotonic,monotonic_raw,boottime,gettimeofday,rdtsc"
+#else
+#define EVERY_CLOCK "realtime,monotonic,monotonic_raw,boottime,gettimeofday"
+#endif
+
 static const struct vp_option read_options[] = {
-    { "clock", VP_OPT_CHOICE, "monotonic", 0, 0,
+    { "clock", VP_OPT_CHOICE_LIST, EVERY_CLOCK, 0, 0,
       "realtime|monotonic|monotonic_raw|boottime|gettimeofday|rdtsc",
-      "which clock to read (one per run; rdtsc on x86-64 only)" },
+      "the clocks to read, one result each (rdtsc on x86-64 only)" },
 };
 
 static const struct vp_metric read_metrics[] = {
@@ -70,9 +76,12 @@ static int read_validate(const struct vp_params *params, unsigned max_jobs, char
 {
     (void)max_jobs;
 #ifndef __x86_64__
-    if (strcmp(vp_param_text(params, "clock"), "rdtsc") == 0) {
-        snprintf(err, err_len, "time.read --clock=rdtsc: not available on this architecture");
-        return -1;
+    int index = vp_params_find(params, "clock");
+    for (size_t i = 0; i < params->values[index].list_len; i++) {
+        if (params->values[index].list[i] == 5) { /* rdtsc, the sixth choice */
+            snprintf(err, err_len, "time.read --clock=rdtsc: not available on this architecture");
+            return -1;
+        }
     }
 #endif
     (void)params;
@@ -179,6 +188,8 @@ const struct vp_bench vp_bench_time_read = {
     .option_count = sizeof read_options / sizeof read_options[0],
     .metrics = read_metrics,
     .metric_count = sizeof read_metrics / sizeof read_metrics[0],
+    .sweep_option = "clock",
+    .sweep_param = "clock",
     .validate = read_validate,
     .measure = read_measure,
 };

@@ -353,7 +353,7 @@ int cmd_run(int argc, char **argv)
         size_t points = sweep_length(bench, &params);
         for (size_t p = 0; p < points && !vp_engine_interrupted(); p++) {
             if (sweep_index >= 0)
-                params.values[sweep_index].number = params.values[sweep_index].list[p];
+                vp_param_select(&params.options[sweep_index], &params.values[sweep_index], p);
             for (size_t j = 0; j < request.job_count_count && !vp_engine_interrupted(); j++) {
                 json_t *result = vp_engine_run(bench, &params, request.job_counts[j], &settings);
                 vp_progress_clear(&progress);

@@ -21,6 +21,7 @@ const char *vp_option_type_name(const struct vp_option *option)
     case VP_OPT_CHOICE: return vp_option_is_flag(option) ? "flag" : "choice";
     case VP_OPT_TEXT: return "text";
     case VP_OPT_DURATION: return "duration";
+    case VP_OPT_CHOICE_LIST: return "choice list";
     }
     return "?";
 }
@@ -39,6 +40,10 @@ void vp_option_describe(const struct vp_option *option, char *buf, size_t len)
     if (option->type == VP_OPT_CHOICE) {
         snprintf(buf, len, vp_option_is_flag(option) ? "on or off (--%s alone: on)" : "one of %s",
                  vp_option_is_flag(option) ? option->name : option->choices);
+        return;
+    }
+    if (option->type == VP_OPT_CHOICE_LIST) {
+        snprintf(buf, len, "comma-separated words of %s", option->choices);
         return;
     }
     if (option->type == VP_OPT_TEXT) {
@@ -66,23 +71,65 @@ static int number_in_range(const struct vp_option *option, uint64_t value)
     return (double)value >= option->min && (double)value <= option->max;
 }
 
-static int parse_choice(const struct vp_option *option, const char *text,
-                        struct vp_param_value *value)
+/* The position of word (word_len bytes) among the '|'-separated choices, or -1. */
+static int choice_position(const char *choices, const char *word, size_t word_len)
 {
-    size_t text_len = strlen(text);
-    const char *cursor = option->choices;
-    while (*cursor) {
-        size_t word_len = strcspn(cursor, "|");
-        if (word_len == text_len && strncmp(cursor, text, word_len) == 0 &&
-            word_len < sizeof value->text) {
-            memcpy(value->text, text, word_len + 1);
-            return 0;
-        }
-        cursor += word_len;
+    const char *cursor = choices;
+    for (int position = 0; *cursor; position++) {
+        size_t len = strcspn(cursor, "|");
+        if (len == word_len && strncmp(cursor, word, len) == 0)
+            return position;
+        cursor += len;
         if (*cursor == '|')
             cursor++;
     }
     return -1;
+}
+
+/* Copies the choice at position into text. */
+static void choice_at(const char *choices, size_t position, char *text, size_t text_len)
+{
+    const char *cursor = choices;
+    for (size_t i = 0; i < position; i++)
+        cursor += strcspn(cursor, "|") + 1;
+    snprintf(text, text_len, "%.*s", (int)strcspn(cursor, "|"), cursor);
+}
+
+static int parse_choice(const struct vp_option *option, const char *text,
+                        struct vp_param_value *value)
+{
+    if (choice_position(option->choices, text, strlen(text)) < 0 || strlen(text) >= sizeof value->text)
+        return -1;
+    strcpy(value->text, text);
+    return 0;
+}
+
+static int parse_choice_list(const struct vp_option *option, const char *text,
+                             struct vp_param_value *value)
+{
+    const char *cursor = text;
+    size_t count = 0;
+    for (;;) {
+        size_t len = strcspn(cursor, ",");
+        int position = choice_position(option->choices, cursor, len);
+        if (position < 0 || count == VP_MAX_LIST)
+            return -1;
+        value->list[count++] = (uint64_t)position;
+        if (cursor[len] == '\0')
+            break;
+        cursor += len + 1;
+    }
+    value->list_len = count;
+    vp_param_select(option, value, 0);
+    return 0;
+}
+
+void vp_param_select(const struct vp_option *option, struct vp_param_value *value, size_t point)
+{
+    if (option->type == VP_OPT_CHOICE_LIST)
+        choice_at(option->choices, value->list[point], value->text, sizeof value->text);
+    else
+        value->number = value->list[point];
 }
 
 static int parse_size_list(const struct vp_option *option, const char *text,
@@ -126,6 +173,9 @@ int vp_option_parse(const struct vp_option *option, const char *text,
         break;
     case VP_OPT_CHOICE:
         status = parse_choice(option, text, &parsed);
+        break;
+    case VP_OPT_CHOICE_LIST:
+        status = parse_choice_list(option, text, &parsed);
         break;
     case VP_OPT_TEXT:
         status = text[0] && strlen(text) < sizeof parsed.text ? 0 : -1;

@@ -21,6 +21,8 @@ enum vp_option_type {
     VP_OPT_TEXT,      /* free text such as a path, 1 to VP_TEXT_LEN - 1 bytes */
     VP_OPT_DURATION,  /* seconds with s/ms/us suffixes; number holds nanoseconds and
                          min/max are in seconds */
+    VP_OPT_CHOICE_LIST, /* comma-separated words of choices; a sweep: one result per word
+                           (list holds the words' positions, text the current word) */
 };
 
 #define VP_TEXT_LEN 1024
@@ -30,13 +32,13 @@ struct vp_option {
     enum vp_option_type type;
     const char *default_text;
     double min, max;     /* inclusive range for numbers (each list element) */
-    const char *choices; /* VP_OPT_CHOICE only: "byte|wide|nt" */
+    const char *choices; /* VP_OPT_CHOICE and VP_OPT_CHOICE_LIST: "byte|wide|nt" */
     const char *help;
 };
 
 struct vp_param_value {
     uint64_t number;          /* COUNT, SIZE; for SIZE_LIST the current sweep point */
-    char text[VP_TEXT_LEN];   /* CHOICE, TEXT */
+    char text[VP_TEXT_LEN];   /* CHOICE, TEXT; for CHOICE_LIST the current sweep point */
     uint64_t list[VP_MAX_LIST];
     size_t list_len;
     bool given;               /* set from the command line, not a default */
@@ -52,6 +54,9 @@ struct vp_params {
  * the rejected text and the accepted form into err and returns -1. */
 int vp_option_parse(const struct vp_option *option, const char *text,
                     struct vp_param_value *value, char *err, size_t err_len);
+
+/* Makes point (0 .. list_len - 1) of a list option its current value. */
+void vp_param_select(const struct vp_option *option, struct vp_param_value *value, size_t point);
 
 /* Fills params with each option's default (defaults are checked by the unit tests). */
 void vp_params_init(struct vp_params *params, const struct vp_option *options, size_t count);
@@ -71,7 +76,8 @@ bool vp_option_is_flag(const struct vp_option *option);
 /* Describes the accepted form of an option ("a size such as 64k or 1g, 4k..64g"). */
 void vp_option_describe(const struct vp_option *option, char *buf, size_t len);
 
-/* Type name for listings: "count", "size", "size list", "choice", "flag", "text". */
+/* Type name for listings: "count", "size", "size list", "choice", "choice list", "flag",
+ * "text", "duration". */
 const char *vp_option_type_name(const struct vp_option *option);
 
 #endif

@@ -15,7 +15,8 @@ json_t *vp_params_json(const struct vp_bench *bench, const struct vp_params *par
         const char *key = option->name;
         if (bench->sweep_option && strcmp(option->name, bench->sweep_option) == 0)
             key = bench->sweep_param;
-        if (option->type == VP_OPT_CHOICE || option->type == VP_OPT_TEXT)
+        if (option->type == VP_OPT_CHOICE || option->type == VP_OPT_CHOICE_LIST ||
+            option->type == VP_OPT_TEXT)
             json_object_set_new(object, key, json_string(value->text));
         else if (option->type == VP_OPT_DURATION)
             json_object_set_new(object, key, json_real((double)value->number / 1e9));

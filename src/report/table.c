@@ -14,7 +14,8 @@ static const struct vp_option *option_for(const struct vp_bench *bench, const ch
 {
     for (size_t i = 0; bench && i < bench->option_count; i++) {
         const struct vp_option *option = &bench->options[i];
-        const char *stored = option->type == VP_OPT_SIZE_LIST ? bench->sweep_param : option->name;
+        const char *stored = option->type == VP_OPT_SIZE_LIST || option->type == VP_OPT_CHOICE_LIST
+                                 ? bench->sweep_param : option->name;
         if (strcmp(stored, key) == 0)
             return option;
     }
@@ -26,7 +27,7 @@ static int is_default(const struct vp_option *option, const json_t *value)
 {
     struct vp_param_value parsed;
     char err[VP_ERROR_LEN];
-    if (!option || option->type == VP_OPT_SIZE_LIST ||
+    if (!option || option->type == VP_OPT_SIZE_LIST || option->type == VP_OPT_CHOICE_LIST ||
         vp_option_parse(option, option->default_text, &parsed, err, sizeof err) != 0)
         return 0;
     if (json_is_string(value))

@@ -71,11 +71,34 @@ static void every_bench_table_is_consistent(void **state)
         if (bench->sweep_option) {
             int index = vp_params_find(&params, bench->sweep_option);
             assert_true(index >= 0);
-            assert_int_equal(bench->options[index].type, VP_OPT_SIZE_LIST);
+            assert_true(bench->options[index].type == VP_OPT_SIZE_LIST ||
+                        bench->options[index].type == VP_OPT_CHOICE_LIST);
             assert_non_null(bench->sweep_param);
         }
     }
     assert_null(vp_bench_find("no.such"));
+}
+
+/* A choice list is a sweep of words: each point selects its word as the text. */
+static void choice_lists_select_each_word(void **state)
+{
+    (void)state;
+    const struct vp_option clocks = { "clock", VP_OPT_CHOICE_LIST, "a,c", 0, 0, "a|bb|c", "sweep" };
+    struct vp_param_value value;
+    char err[VP_ERROR_LEN];
+    assert_int_equal(vp_option_parse(&clocks, "c,bb,a", &value, err, sizeof err), 0);
+    assert_int_equal(value.list_len, 3);
+    assert_string_equal(value.text, "c");
+    vp_param_select(&clocks, &value, 1);
+    assert_string_equal(value.text, "bb");
+    vp_param_select(&clocks, &value, 2);
+    assert_string_equal(value.text, "a");
+    const char *refused[] = { "", "a,", ",a", "a,,c", "b", "a,d", "bb c" };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(vp_option_parse(&clocks, refused[i], &value, err, sizeof err), -1);
+        assert_non_null(strstr(err, "accepted: comma-separated words of a|bb|c"));
+    }
+    assert_string_equal(vp_option_type_name(&clocks), "choice list");
 }
 
 int main(void)
@@ -84,6 +107,7 @@ int main(void)
         cmocka_unit_test(defaults_fill_params),
         cmocka_unit_test(values_are_validated_with_the_accepted_form),
         cmocka_unit_test(every_bench_table_is_consistent),
+        cmocka_unit_test(choice_lists_select_each_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
