@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 #include "core/clock.h"
 #include "core/procfs.h"
 #include "core/random.h"
+#include "core/result.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
 
@@ -384,24 +384,6 @@ static double integrate(const json_t *monitor, const char *column)
     return total;
 }
 
-static void add_warning(json_t *result, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void add_warning(json_t *result, const char *format, ...)
-{
-    char line[512];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(line, sizeof line, format, args);
-    va_end(args);
-    json_t *warnings = json_object_get(result, "warnings");
-    if (!warnings) {
-        warnings = json_array();
-        json_object_set_new(result, "warnings", warnings);
-    }
-    json_array_append_new(warnings, json_string(line));
-}
-
 /* Puts the device's own counters beside the benchmark's figures and flags reads they
  * cannot explain: at memory speed, or more than the device itself read. Both mean a
  * cache served them. */
@@ -409,7 +391,7 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
 {
     const char *path = vp_param_text(params, "path");
     if (strcmp(vp_param_text(params, "direct"), "off") != 0 && !probe.direct_usable)
-        add_warning(result, "O_DIRECT refused by %s at %s: buffered I/O, page cache dropped "
+        vp_result_warn(result, "O_DIRECT refused by %s at %s: buffered I/O, page cache dropped "
                     "before reads", probe.fstype, probe.mount_point);
     const char *bench = json_string_value(json_object_get(result, "bench"));
     int reads = strstr(bench, "read") != NULL;
@@ -419,7 +401,7 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
         char rate[32], ceiling[32];
         vp_format_value(per_job, "B/s", rate, sizeof rate);
         vp_format_value(copy, "B/s", ceiling, sizeof ceiling);
-        add_warning(result, "served from cache: %s per job is memory speed (this machine "
+        vp_result_warn(result, "served from cache: %s per job is memory speed (this machine "
                     "copies memory at %s)", rate, ceiling);
     }
     char device[64], column[128];
@@ -427,7 +409,7 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
     const json_t *monitor = json_object_get(result, "monitor");
     snprintf(column, sizeof column, "disk.%s.read", device);
     if (!device[0] || !json_object_get(json_object_get(monitor, "series"), column)) {
-        add_warning(result, "no block device counters for %s at %s: reads may be served "
+        vp_result_warn(result, "no block device counters for %s at %s: reads may be served "
                     "from memory and cannot be checked", probe.fstype, probe.mount_point);
         return;
     }
@@ -447,7 +429,7 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
         char jobs_read[32], device_read[32];
         vp_format_bytes(read_by_jobs, jobs_read, sizeof jobs_read);
         vp_format_bytes(read_bytes, device_read, sizeof device_read);
-        add_warning(result, "served from cache: the jobs read %s but device %s read %s",
+        vp_result_warn(result, "served from cache: the jobs read %s but device %s read %s",
                     jobs_read, device, device_read);
     }
 }

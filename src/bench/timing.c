@@ -18,8 +18,12 @@
 
 #include "bench/bench.h"
 #include "core/calibrate.h"
+#include "core/advice.h"
 #include "core/clock.h"
 #include "core/load.h"
+#include "core/result.h"
+#include "core/sysinfo.h"
+#include "core/units.h"
 
 #ifdef __x86_64__
 #define EVERY_CLOCK "realtime,monotonic,monotonic_raw,boottime,gettimeofday,rdtsc"
@@ -122,6 +126,21 @@ static int read_measure(struct vp_job *job, double *values)
 #endif
 }
 
+/* A read slower than a vDSO read gets a warning naming the clocksource behind it. */
+static void read_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
+{
+    (void)jobs;
+    double cost = vp_json_number(json_object_get(json_object_get(result, "metrics"), "cost"), "mean");
+    if (strcmp(vp_param_text(params, "clock"), "rdtsc") == 0 || !(cost > VP_CLOCK_READ_SLOW_S))
+        return;
+    json_t *clock = vp_sysinfo_clock();
+    char figure[32];
+    vp_format_value(cost, "s", figure, sizeof figure);
+    vp_result_warn(result, "%s per read: off the vDSO fast path (clocksource %s; available: %s)",
+                   figure, vp_json_text(clock, "clocksource"), vp_json_text(clock, "available"));
+    json_decref(clock);
+}
+
 static const struct vp_option timer_options[] = {
     { "interval", VP_OPT_DURATION, "1ms", 0.00001, 1, NULL, "time between wake-ups" },
     { "rt", VP_OPT_CHOICE, "off", 0, 0, "off|on",
@@ -192,6 +211,7 @@ const struct vp_bench vp_bench_time_read = {
     .sweep_param = "clock",
     .validate = read_validate,
     .measure = read_measure,
+    .annotate = read_annotate,
 };
 
 const struct vp_bench vp_bench_time_timer = {

@@ -2,6 +2,8 @@
 #include "core/result.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/stats.h"
@@ -64,4 +66,19 @@ const char *vp_better_name(enum vp_better better)
 const char *vp_aggregate_name(enum vp_aggregate aggregate)
 {
     return aggregate == VP_AGG_SUM ? "sum" : "mean";
+}
+
+void vp_result_warn(json_t *result, const char *format, ...)
+{
+    char line[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(line, sizeof line, format, args);
+    va_end(args);
+    json_t *warnings = json_object_get(result, "warnings");
+    if (!warnings) {
+        warnings = json_array();
+        json_object_set_new(result, "warnings", warnings);
+    }
+    json_array_append_new(warnings, json_string(line));
 }

@@ -17,6 +17,9 @@ json_t *vp_params_json(const struct vp_bench *bench, const struct vp_params *par
  * With no values, only "values": [] and "n": 0 (never invented numbers). */
 void vp_metric_set_stats(json_t *metric, const double *values, size_t n);
 
+/* Appends a printf-formatted line to the result's "warnings" (made when absent). */
+void vp_result_warn(json_t *result, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
 /* The string at key, or "" when absent or not a string. */
 const char *vp_json_text(const json_t *object, const char *key);
 /* The number at key, or NAN when absent or not a number. */

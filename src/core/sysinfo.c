@@ -320,7 +320,7 @@ static json_t *disk_info(void)
     return disks;
 }
 
-static json_t *clock_info(void)
+json_t *vp_sysinfo_clock(void)
 {
     char current[64], available[256];
     read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", current,
@@ -361,7 +361,7 @@ json_t *vp_sysinfo_collect(const struct vp_topology *topology)
     return json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:f}", "hostname",
                      names.nodename, "kernel", names.release, "arch", names.machine,
                      "distribution", distribution, "cpu", cpu_info(topology), "memory",
-                     memory_info(), "clock", clock_info(), "hypervisor", hypervisor_info(),
+                     memory_info(), "clock", vp_sysinfo_clock(), "hypervisor", hypervisor_info(),
                      "container", container_info(), "nics", nic_info(), "disks", disk_info(),
                      "steal_percent_since_boot", steal_percent_since_boot());
 }

@@ -14,6 +14,9 @@ json_t *vp_sysinfo_collect(const struct vp_topology *topology);
 /* Advisories derived from a fingerprint: an array of one-line strings. */
 json_t *vp_sysinfo_advisories(const json_t *fingerprint);
 
+/* {"clocksource", "available"}: the kernel's clocksource now and the ones it could use. */
+json_t *vp_sysinfo_clock(void);
+
 /* Bytes per second one CPU copies between two 64 MiB buffers (best of three), measured
  * once per process: the fastest any "disk" read served from memory can be. */
 double vp_memory_copy_bandwidth(void);
