@@ -22,7 +22,7 @@
 static const char run_usage[] =
     "usage: virtperf run [BENCH...] [options] [--BENCH-OPTION=VALUE...]\n"
     "\n"
-    "Runs each BENCH (a name such as mem.stream, a family such as mem or disk, a preset\n"
+    "Runs each BENCH (a name such as mem.stream, a family such as mem, disk or vcost.*, a preset\n"
     "such as dd or iozone; none: the quick suite of cpu and memory benchmarks) at every job\n"
     "count of --jobs, stores each result and prints a table. 'virtperf list BENCH' shows a\n"
     "benchmark's own options; 'virtperf list' the presets.\n"
@@ -117,20 +117,23 @@ static void select_benches(struct run_request *request, int count, char **words)
         }
         size_t before = request->bench_count;
         size_t word_len = strlen(words[i]);
+        if (word_len > 2 && strcmp(words[i] + word_len - 2, ".*") == 0)
+            word_len -= 2; /* "vcost.*" is the family vcost */
         for (size_t b = 0; b < vp_bench_count; b++) {
             const char *name = vp_benches[b]->name;
             bool family = strncmp(name, words[i], word_len) == 0 && name[word_len] == '.';
-            if ((strcmp(name, words[i]) == 0 || family) && request->bench_count < MAX_SELECTED)
+            bool exact = strlen(name) == word_len && strncmp(name, words[i], word_len) == 0;
+            if ((exact || family) && request->bench_count < MAX_SELECTED)
                 request->benches[request->bench_count++] = vp_benches[b];
         }
         if (request->bench_count == before) {
-            char known[512] = "";
+            char known[1024] = "";
             for (size_t b = 0; b < vp_bench_count; b++) {
                 strncat(known, b ? ", " : "", sizeof known - strlen(known) - 1);
                 strncat(known, vp_benches[b]->name, sizeof known - strlen(known) - 1);
             }
-            vp_usage_error("unknown benchmark '%s'; accepted: %s, a family such as mem, or "
-                           "a preset (dd, iozone)", words[i], known);
+            vp_usage_error("unknown benchmark '%s'; accepted: %s, a family such as mem or "
+                           "vcost.*, or a preset (dd, iozone)", words[i], known);
         }
     }
     if (request->bench_count == 0)

@@ -40,6 +40,9 @@ PY
 else
     expect_usage_error "transparent huge pages are off here" "$VP" run vcost.pagefault --page=2m
 fi
+# 'vcost.*' is the whole family, as the issue's own example writes it.
+expect_status 0 "$VP" run 'vcost.*' --reps 1 --warmup 0 --quiet --json "$WORK/family.json"
+json_check "$WORK/family.json" '[r["bench"] for r in d["results"]] == ["vcost.syscall", "vcost.cpuid", "vcost.pagefault", "vcost.fork", "vcost.ctxswitch", "vcost.tlb"]' "vcost.* should select the vcost family"
 expect_usage_error "--interval: '0' is not valid" "$VP" run time.timer --interval 0
 expect_usage_error "--clock: 'sundial' is not valid" "$VP" run time.read --clock=sundial
 finish
