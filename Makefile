@@ -25,7 +25,7 @@ run: build
 	$(BUILD)/virtperf run --jobs 1,2 --pin spread --reps 5
 
 test:
-	scripts/deps.sh build test
+	scripts/deps.sh build test guest
 	tests/run_all.sh
 
 install: build

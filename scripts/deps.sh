@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages virtperf needs to build, test or compare, and
-# nothing when they are already present.  Usage: scripts/deps.sh [build|test|peers]...
+# nothing when they are already present.  Usage: scripts/deps.sh [build|test|peers|guest]...
 # (default: build).  Not root and something missing: prints the apt-get line, exits 1.
 set -eu
 
@@ -8,6 +8,7 @@ build_pkgs="meson ninja-build pkg-config gcc libsqlite3-dev libjansson-dev libhw
 test_pkgs="$build_pkgs libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
     e2fsprogs iproute2 util-linux chromium fonts-dejavu-core"
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf"
+guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3"
 
 [ $# -gt 0 ] || set -- build
 wanted=""
@@ -16,7 +17,8 @@ for set_name in "$@"; do
         build) wanted="$wanted $build_pkgs" ;;
         test) wanted="$wanted $test_pkgs" ;;
         peers) wanted="$wanted $peers_pkgs" ;;
-        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, test, peers)" >&2; exit 2 ;;
+        guest) wanted="$wanted $guest_pkgs" ;;
+        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, test, peers, guest)" >&2; exit 2 ;;
     esac
 done
 

@@ -66,8 +66,14 @@ static const struct vp_metric drift_metrics[] = {
 
 /* Local clock readings across the repetition, to catch steps and backward jumps. */
 struct local_watch {
-    int64_t last_real, last_mono;
+    int64_t last_real, last_mono, last_width;
     unsigned steps, backward;
+};
+
+/* One reading of both clocks. */
+struct clock_pair {
+    int64_t real, mono; /* ns */
+    int64_t width;      /* ns between the two monotonic reads around the realtime one */
 };
 
 static int64_t read_ns(clockid_t clock)
@@ -77,17 +83,39 @@ static int64_t read_ns(clockid_t clock)
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
-static void watch_local(struct local_watch *watch, int64_t real, int64_t mono, double threshold)
+/* CLOCK_REALTIME between two CLOCK_MONOTONIC reads, retried a few times when the
+ * reads were far apart (a preempted thread or a stalled vCPU), so that a delay between
+ * the reads is not taken for a step. */
+static struct clock_pair read_pair(void)
+{
+    struct clock_pair pair = { 0 };
+    for (int attempt = 0; attempt < 5; attempt++) {
+        int64_t before = read_ns(CLOCK_MONOTONIC);
+        int64_t real = read_ns(CLOCK_REALTIME);
+        int64_t after = read_ns(CLOCK_MONOTONIC);
+        if (attempt == 0 || after - before < pair.width)
+            pair = (struct clock_pair){ .real = real, .mono = before + (after - before) / 2,
+                                        .width = after - before };
+        if (pair.width < 20000)
+            break;
+    }
+    return pair;
+}
+
+/* A step is a change of realtime - monotonic beyond the threshold and beyond what the
+ * two readings' own widths allow. */
+static void watch_local(struct local_watch *watch, const struct clock_pair *pair, double threshold)
 {
     if (watch->last_mono) {
-        if (real < watch->last_real || mono < watch->last_mono)
+        if (pair->real < watch->last_real || pair->mono < watch->last_mono)
             watch->backward++;
-        int64_t moved = (real - watch->last_real) - (mono - watch->last_mono);
-        if (fabs((double)moved) / 1e9 > threshold)
+        int64_t moved = (pair->real - watch->last_real) - (pair->mono - watch->last_mono);
+        if (fabs((double)moved) - (double)(pair->width + watch->last_width) > threshold * 1e9)
             watch->steps++;
     }
-    watch->last_real = real;
-    watch->last_mono = mono;
+    watch->last_real = pair->real;
+    watch->last_mono = pair->mono;
+    watch->last_width = pair->width;
 }
 
 static int peer_of(const struct vp_params *params, struct vp_peer *peer, char *err, size_t err_len)
@@ -125,16 +153,18 @@ static int exchange(int fd, uint64_t sequence, int64_t origin, struct local_watc
 {
     uint8_t query[VP_TIME_QUERY_BYTES], payload[VP_TIME_REPLY_BYTES];
     vp_time_query_encode(sequence, query);
+    struct clock_pair before = read_pair();
+    watch_local(watch, &before, threshold);
     int64_t mono = read_ns(CLOCK_MONOTONIC);
     out->t1 = read_ns(CLOCK_REALTIME);
-    watch_local(watch, out->t1, mono, threshold);
     uint32_t len;
     struct vp_time_reply reply;
     if (vp_wire_send(fd, VP_FRAME_TIME_QUERY, query, sizeof query, err, err_len) != 0 ||
         vp_wire_expect(fd, VP_FRAME_TIME_REPLY, payload, sizeof payload, &len, err, err_len) != 0)
         return -1;
     out->t4 = read_ns(CLOCK_REALTIME);
-    watch_local(watch, out->t4, read_ns(CLOCK_MONOTONIC), threshold);
+    struct clock_pair after = read_pair();
+    watch_local(watch, &after, threshold);
     if (vp_time_reply_decode(payload, len, &reply) != 0 || reply.sequence != sequence) {
         snprintf(err, err_len, "the peer's TIME_REPLY is malformed (sequence %llu, sent before "
                  "received, or of the wrong length)", (unsigned long long)reply.sequence);

@@ -1,0 +1,139 @@
+#!/bin/bash
+# Runs virtperf inside a throwaway QEMU guest and imports its results here, so a guest
+# and this machine can be compared: Debian's cloud kernel, a busybox initramfs holding
+# build/virtperf and its libraries, virtio-net on QEMU's user network (the guest reaches
+# this machine's loopback as 10.0.2.2, so `virtperf serve` here is its time.drift
+# reference). The guest runs `virtperf ARGS --json`, prints the document base64-encoded
+# on its serial console between markers and powers off; the document is then imported
+# into this machine's results database (with --label, under that label). --setup FILE
+# is a shell script the guest starts in the background just before virtperf (a load, a
+# clock step, a sysctl).
+#
+# Usage: scripts/guest.sh [--accel tcg|kvm] [--smp N] [--memory MiB] [--label LABEL]
+#                         [--timeout SECONDS] [--console FILE] [--setup FILE]
+#                         -- run BENCH... [OPTIONS]
+# Default: TCG (software emulation), 2 CPUs, 1024 MiB, 600 s. Exit status: virtperf's
+# in the guest (0, 1 a result failed), 2 bad usage, 3 the guest never reported.
+set -u
+cd "$(dirname "$0")/.."
+accel=tcg smp=2 memory=1024 label="" timeout_s=600 console_copy="" setup=""
+usage() { echo "guest.sh: $*; usage: scripts/guest.sh [--accel tcg|kvm] [--smp N] [--memory MiB] [--label LABEL] [--timeout S] [--console FILE] [--setup FILE] -- run BENCH..." >&2; exit 2; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --accel) [ $# -ge 2 ] && { [ "$2" = tcg ] || [ "$2" = kvm ]; } || usage "--accel takes tcg or kvm"; accel=$2; shift 2 ;;
+        --smp) [ $# -ge 2 ] && [ "$2" -ge 1 ] 2>/dev/null || usage "--smp takes a CPU count"; smp=$2; shift 2 ;;
+        --memory) [ $# -ge 2 ] && [ "$2" -ge 256 ] 2>/dev/null || usage "--memory takes MiB, at least 256"; memory=$2; shift 2 ;;
+        --label) [ $# -ge 2 ] && [ -n "$2" ] || usage "--label takes a name"; label=$2; shift 2 ;;
+        --timeout) [ $# -ge 2 ] && [ "$2" -ge 10 ] 2>/dev/null || usage "--timeout takes seconds, at least 10"; timeout_s=$2; shift 2 ;;
+        --console) [ $# -ge 2 ] || usage "--console takes a file"; console_copy=$2; shift 2 ;;
+        --setup) [ $# -ge 2 ] && [ -r "$2" ] || usage "--setup takes a readable shell script"; setup=$2; shift 2 ;;
+        --) shift; break ;;
+        *) usage "unknown argument '$1'" ;;
+    esac
+done
+[ $# -ge 1 ] && [ "$1" = run ] || usage "give the guest's virtperf command after --, starting with run"
+
+scripts/deps.sh build guest || exit 2
+[ -f build/build.ninja ] || meson setup build >/dev/null
+ninja -C build >/dev/null || exit 2
+kernel=$(ls /boot/vmlinuz-*-cloud-amd64 2>/dev/null | sort -V | tail -1)
+[ -n "$kernel" ] || { echo "guest.sh: no /boot/vmlinuz-*-cloud-amd64 (linux-image-cloud-amd64)" >&2; exit 2; }
+release=${kernel#/boot/vmlinuz-}
+
+WORK=$(mktemp -d /tmp/vp-guest.XXXXXX)
+QEMU_PID=
+cleanup() {
+    [ -n "$QEMU_PID" ] && kill "$QEMU_PID" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The initramfs: busybox, virtperf with every library ldd names, the virtio modules in
+# load order, the command, and an init that runs it.
+root=$WORK/root
+mkdir -p "$root"/bin "$root"/modules "$root"/proc "$root"/sys "$root"/dev "$root"/tmp "$root"/etc
+cp /bin/busybox "$root/bin/busybox"
+for applet in sh mount insmod ip base64 poweroff cat sleep hostname date; do ln -s busybox "$root/bin/$applet"; done
+cp build/virtperf "$root/bin/virtperf"
+for lib in $(ldd build/virtperf | grep -oE '/[^ ]+\.so[^ ]*'); do
+    mkdir -p "$root$(dirname "$lib")"
+    cp -L "$lib" "$root$lib"
+done
+: >"$root/modules.order"
+for module in virtio_pci virtio_net; do
+    modprobe -S "$release" --show-depends "$module" | awk '$1 == "insmod" { print $2 }'
+done | awk '!seen[$0]++' | while read -r path; do
+    name=$(basename "$path")
+    case "$path" in
+        *.xz) xz -dc "$path" >"$root/modules/${name%.xz}"; name=${name%.xz} ;;
+        *.zst) zstd -qdc "$path" >"$root/modules/${name%.zst}"; name=${name%.zst} ;;
+        *) cp "$path" "$root/modules/$name" ;;
+    esac
+    echo "$name" >>"$root/modules.order"
+done
+printf '%s\n' "$@" >"$root/virtperf.args"
+if [ -n "$setup" ]; then cp "$setup" "$root/setup.sh"; else : >"$root/setup.sh"; fi
+echo "root:x:0:0:root:/tmp:/bin/sh" >"$root/etc/passwd"
+cat >"$root/init" <<'INIT'
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+hostname virtperf-guest
+while read -r module; do insmod "/modules/$module"; done </modules.order
+ip link set lo up
+ip link set eth0 up
+ip addr add 10.0.2.15/24 dev eth0
+ip route add default via 10.0.2.2
+set --
+while IFS= read -r arg; do set -- "$@" "$arg"; done </virtperf.args
+cd /tmp
+sh /setup.sh </dev/null >/tmp/setup.log 2>&1 &
+HOME=/tmp VIRTPERF_DB=/tmp/results.db /bin/virtperf "$@" --json /tmp/document.json
+echo "VP-GUEST-STATUS $?"
+echo "VP-GUEST-BEGIN"
+base64 /tmp/document.json
+echo "VP-GUEST-END"
+poweroff -f
+INIT
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$WORK/initramfs.gz"
+
+accel_flags=(-accel tcg)
+[ "$accel" = kvm ] && accel_flags=(-accel kvm -cpu host)
+qemu-system-x86_64 "${accel_flags[@]}" -smp "$smp" -m "$memory" -display none -monitor none \
+    -serial "file:$WORK/console.log" -no-reboot -kernel "$kernel" -initrd "$WORK/initramfs.gz" \
+    -append "console=ttyS0 rdinit=/init panic=-1 quiet" \
+    -netdev user,id=net0 -device virtio-net-pci,netdev=net0 &
+QEMU_PID=$!
+deadline=$((SECONDS + timeout_s))
+while kill -0 "$QEMU_PID" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 1; done
+if kill -0 "$QEMU_PID" 2>/dev/null; then
+    echo "guest.sh: the guest did not finish within $timeout_s s" >&2
+    kill "$QEMU_PID"
+fi
+wait "$QEMU_PID" 2>/dev/null
+QEMU_PID=
+[ -z "$console_copy" ] || cp "$WORK/console.log" "$console_copy"
+tr -d '\r' <"$WORK/console.log" | sed -n '/^VP-GUEST-BEGIN$/,/^VP-GUEST-END$/p' | sed '1d;$d' |
+    base64 -d >"$WORK/document.json" 2>/dev/null
+status=$(tr -d '\r' <"$WORK/console.log" | awk '$1 == "VP-GUEST-STATUS" { print $2 }')
+if [ -z "$status" ] || [ ! -s "$WORK/document.json" ]; then
+    echo "guest.sh: the guest reported no results; its console ends with:" >&2
+    tail -n 15 "$WORK/console.log" >&2
+    exit 3
+fi
+# The guest's table (its progress line's redraws dropped), then the import here.
+tr -d '\r' <"$WORK/console.log" | sed 's/.*\x1b\[K//' | sed -n '/^run [0-9]/,/^stored as run/p'
+if [ -n "$label" ]; then
+    python3 - "$WORK/document.json" "$label" <<'PY'
+import json, sys
+document = json.load(open(sys.argv[1]))
+document["run"]["label"] = sys.argv[2]
+json.dump(document, open(sys.argv[1], "w"))
+PY
+fi
+build/virtperf results import "$WORK/document.json" || exit 2
+exit "$status"

@@ -1,0 +1,45 @@
+#!/bin/bash
+# A real guest: scripts/guest.sh boots Debian's cloud kernel under QEMU (TCG, software
+# emulation) with build/virtperf inside. Its exit-heavy operations cost more than here
+# and `compare` says so; its clock, measured by time.drift against a virtperf serve on
+# this machine's loopback, shows the 2 s step a setup script inside the guest makes (the
+# step happens in the guest's clock only, never this machine's).
+. "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PORT=$((20000 + $$ % 20000))
+SERVE_PID=
+cleanup() {
+    [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+"$ROOT/scripts/guest.sh" --bogus >/dev/null 2>"$WORK/err"
+[ $? -eq 2 ] && grep -q "unknown argument '--bogus'" "$WORK/err" || fail "guest.sh should refuse an unknown argument with status 2"
+
+expect_status 0 "$VP" run vcost.syscall time.read --clock monotonic --reps 5 --label bare --quiet
+expect_status 0 "$ROOT/scripts/guest.sh" --label tcg --timeout 300 -- run vcost.syscall time.read --clock monotonic --reps 5 --quiet
+expect_contains "$WORK/out" "imported as run"
+expect_status 0 "$VP" compare bare tcg --json "$WORK/cmp.json"
+python3 - "$WORK/cmp.json" <<'PY' || fail "compare bare tcg: the guest's system call should be significantly slower"
+import json, sys
+d = json.load(open(sys.argv[1]))
+syscall = [r for r in d["rows"] if r["bench"] == "vcost.syscall"][0]["candidates"][0]
+assert syscall["verdict"] == "slower" and syscall["ratio"] > 1.5 and syscall["ci"][0] > 1, syscall
+PY
+expect_status 0 "$VP" results export tcg -o "$WORK/tcg.json"
+json_check "$WORK/tcg.json" 'd["run"]["host"]["hypervisor"]["name"] != "none" and d["run"]["host"]["hostname"] == "virtperf-guest"' "the guest's fingerprint should name its hypervisor"
+
+# time.drift in the guest against this machine: the guest steps its own clock to the
+# second 2 s ahead (date -s takes whole seconds: a step of 1 to 2 s), and the offset moves
+# by the step's size.
+"$VP" serve --bind 127.0.0.1 --port "$PORT" --quiet 2>"$WORK/serve.log" &
+SERVE_PID=$!
+cat >"$WORK/step.sh" <<'STEP'
+sleep 4
+date -s "@$(( $(date +%s) + 2 ))"
+STEP
+expect_status 0 "$ROOT/scripts/guest.sh" --label tcg-drift --timeout 300 --setup "$WORK/step.sh" -- run time.drift --peer "10.0.2.2:$PORT" --duration 8s --interval 500ms --reps 1 --warmup 0 --quiet
+expect_status 0 "$VP" results export tcg-drift -o "$WORK/drift.json"
+json_check "$WORK/drift.json" '(lambda r: r["status"] == "ok" and r["metrics"]["steps"]["mean"] >= 1 and 1.0 < r["metrics"]["largest_step"]["mean"] < 2.05 and abs(r["metrics"]["offset"]["mean"] - r["metrics"]["offset_start"]["mean"] - r["metrics"]["largest_step"]["mean"]) < 0.01 and r["metrics"]["local_steps"]["mean"] >= 1 and r["metrics"]["samples"]["mean"] >= 10)(d["results"][0])' "the guest's 2 s clock step should be counted, sized and seen locally"
+finish
