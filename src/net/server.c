@@ -175,15 +175,18 @@ static int send_stream(struct session *session, const struct vp_test_request *re
     return 0;
 }
 
-/* Answers each REQUEST with a RESPONSE of response_size bytes until END. */
-static int answer_requests(struct session *session, const struct vp_test_request *request,
-                           struct vp_test_result *result, char *err, size_t err_len)
+/* Answers one frame of the type a request/response loop expects; header.length bytes of
+ * payload are still to be read. */
+typedef int (*frame_answer)(struct session *session, const struct vp_frame_header *header,
+                            void *context, struct vp_test_result *result, char *err,
+                            size_t err_len);
+
+/* Reads frames until END, each of type want answered by answer; anything else ends the
+ * test with an error naming it. The result's span covers the whole loop. */
+static int answer_until_end(struct session *session, uint8_t want, frame_answer answer,
+                            void *context, struct vp_test_result *result, char *err,
+                            size_t err_len)
 {
-    uint8_t *response = calloc(1, request->response_size ? request->response_size : 1);
-    if (!response) {
-        snprintf(err, err_len, "out of memory");
-        return -1;
-    }
     struct cpu_span span;
     span_start(&span);
     int status = 0;
@@ -193,21 +196,52 @@ static int answer_requests(struct session *session, const struct vp_test_request
             break;
         if (header.type == VP_FRAME_END)
             break;
-        if (header.type != VP_FRAME_REQUEST) {
-            snprintf(err, err_len, "expected REQUEST or END, received %s",
+        if (header.type != want) {
+            snprintf(err, err_len, "expected %s or END, received %s", vp_frame_type_name(want),
                      vp_frame_type_name(header.type));
             status = -1;
             break;
         }
-        if ((status = vp_wire_discard(session->fd, header.length, err, err_len)) != 0 ||
-            (status = vp_wire_send(session->fd, VP_FRAME_RESPONSE, response,
-                                   request->response_size, err, err_len)) != 0)
+        if ((status = answer(session, &header, context, result, err, err_len)) != 0)
             break;
         result->transactions++;
-        result->bytes += header.length + request->response_size;
     }
-    free(response);
     span_finish(&span, result);
+    return status;
+}
+
+struct response {
+    const uint8_t *bytes;
+    uint32_t size;
+};
+
+/* A REQUEST: its payload dropped, a RESPONSE of the asked size sent. */
+static int answer_request(struct session *session, const struct vp_frame_header *header,
+                          void *context, struct vp_test_result *result, char *err,
+                          size_t err_len)
+{
+    const struct response *response = context;
+    if (vp_wire_discard(session->fd, header->length, err, err_len) != 0 ||
+        vp_wire_send(session->fd, VP_FRAME_RESPONSE, response->bytes, response->size, err,
+                     err_len) != 0)
+        return -1;
+    result->bytes += header->length + response->size;
+    return 0;
+}
+
+/* Answers each REQUEST with a RESPONSE of response_size bytes until END. */
+static int answer_requests(struct session *session, const struct vp_test_request *request,
+                           struct vp_test_result *result, char *err, size_t err_len)
+{
+    uint8_t *bytes = calloc(1, request->response_size ? request->response_size : 1);
+    if (!bytes) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    struct response response = { bytes, request->response_size };
+    int status = answer_until_end(session, VP_FRAME_REQUEST, answer_request, &response, result,
+                                  err, err_len);
+    free(bytes);
     return status;
 }
 
@@ -218,41 +252,23 @@ static int64_t realtime_ns(void)
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
-/* Answers each TIME_QUERY with this machine's wall-clock time on arrival and on
- * departure, until END: the reference side of time.drift. */
-static int answer_time_queries(struct session *session, struct vp_test_result *result,
-                               char *err, size_t err_len)
+/* A TIME_QUERY: this machine's wall-clock time when it came (its header just read) and
+ * when the reply leaves, the reference side of time.drift. */
+static int answer_time_query(struct session *session, const struct vp_frame_header *header,
+                             void *context, struct vp_test_result *result, char *err,
+                             size_t err_len)
 {
-    struct cpu_span span;
-    span_start(&span);
-    int status = 0;
-    for (;;) {
-        struct vp_frame_header header;
-        if ((status = vp_wire_recv_header(session->fd, &header, err, err_len)) != 0)
-            break;
-        int64_t received = realtime_ns();
-        if (header.type == VP_FRAME_END)
-            break;
-        uint8_t query[VP_TIME_QUERY_BYTES], reply[VP_TIME_REPLY_BYTES];
-        struct vp_time_reply answer = { .received_ns = received };
-        if (header.type != VP_FRAME_TIME_QUERY) {
-            snprintf(err, err_len, "expected TIME_QUERY or END, received %s",
-                     vp_frame_type_name(header.type));
-            status = -1;
-            break;
-        }
-        if ((status = vp_wire_read_full(session->fd, query, sizeof query, err, err_len)) != 0)
-            break;
-        vp_time_query_decode(query, sizeof query, &answer.sequence);
-        answer.sent_ns = realtime_ns();
-        vp_time_reply_encode(&answer, reply);
-        if ((status = vp_wire_send(session->fd, VP_FRAME_TIME_REPLY, reply, sizeof reply, err,
-                                   err_len)) != 0)
-            break;
-        result->transactions++;
-    }
-    span_finish(&span, result);
-    return status;
+    (void)header; /* its length is fixed, checked by the decoder */
+    (void)context;
+    (void)result;
+    struct vp_time_reply answer = { .received_ns = realtime_ns() };
+    uint8_t query[VP_TIME_QUERY_BYTES], reply[VP_TIME_REPLY_BYTES];
+    if (vp_wire_read_full(session->fd, query, sizeof query, err, err_len) != 0)
+        return -1;
+    vp_time_query_decode(query, sizeof query, &answer.sequence);
+    answer.sent_ns = realtime_ns();
+    vp_time_reply_encode(&answer, reply);
+    return vp_wire_send(session->fd, VP_FRAME_TIME_REPLY, reply, sizeof reply, err, err_len);
 }
 
 /* ---- UDP: datagrams on their own socket, the TCP connection says when it ends ---- */
@@ -485,7 +501,8 @@ static int run_test(struct session *session, char *err, size_t err_len, char *su
     else if (status == 0 && request.kind == VP_TEST_RR)
         status = answer_requests(session, &request, &result, err, err_len);
     else if (status == 0 && request.kind == VP_TEST_TIME)
-        status = answer_time_queries(session, &result, err, err_len);
+        status = answer_until_end(session, VP_FRAME_TIME_QUERY, answer_time_query, NULL,
+                                  &result, err, err_len);
     /* CONNECT: the result at once */
     if (udp_fd >= 0)
         close(udp_fd);
