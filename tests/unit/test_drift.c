@@ -44,7 +44,6 @@ static void simulate(const struct scenario *s, struct vp_time_sample *samples, d
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     for (int w = 0; w < WINDOWS; w++) {
         struct vp_time_exchange exchanges[PER_WINDOW];
-        double sent_at[PER_WINDOW];
         for (int k = 0; k < PER_WINDOW; k++) {
             double sent = w * 1.0 + k * 0.005;
             double arrive = sent + s->forward + s->queueing * uniform(&seed);
@@ -54,12 +53,18 @@ static void simulate(const struct scenario *s, struct vp_time_sample *samples, d
                                                       .t2 = ns(arrive), .t3 = ns(reply),
                                                       .t4 = ns(local_clock(s, back)),
                                                       .at = sent };
-            sent_at[k] = sent;
         }
         samples[w] = vp_time_best_of(exchanges, PER_WINDOW);
         truth[w] = local_clock(s, samples[w].at) - samples[w].at;
-        (void)sent_at;
     }
+}
+
+/* Simulates s and estimates with a 1 ms step threshold. */
+static void simulate_and_estimate(const struct scenario *s, struct vp_time_sample *samples,
+                                  double *truth, struct vp_drift_estimate *e)
+{
+    simulate(s, samples, truth);
+    vp_drift_estimate(samples, WINDOWS, 1e-3, e);
 }
 
 static void check_offsets_within_error_bound(const struct vp_time_sample *samples,
@@ -78,9 +83,8 @@ static void known_offset_and_drift_with_jitter(void **state)
                           .queueing = 400e-6 };
     struct vp_time_sample samples[WINDOWS];
     double truth[WINDOWS];
-    simulate(&s, samples, truth);
     struct vp_drift_estimate e;
-    vp_drift_estimate(samples, WINDOWS, 1e-3, &e);
+    simulate_and_estimate(&s, samples, truth, &e);
     assert_int_equal(e.samples, WINDOWS);
     assert_int_equal(e.steps, 0);
     assert_true(fabs(e.drift_ppm - 40) < 0.5);
@@ -102,9 +106,8 @@ static void asymmetric_delay_stays_within_error_bound(void **state)
                           .queueing = 50e-6 };
     struct vp_time_sample samples[WINDOWS];
     double truth[WINDOWS];
-    simulate(&s, samples, truth);
     struct vp_drift_estimate e;
-    vp_drift_estimate(samples, WINDOWS, 1e-3, &e);
+    simulate_and_estimate(&s, samples, truth, &e);
     assert_int_equal(e.steps, 0);
     assert_true(fabs(e.drift_ppm + 25) < 0.5);
     assert_true(e.offset_start < -1e-3 - 0.8e-3); /* the bias is there ... */
@@ -119,9 +122,8 @@ static void step_is_counted_and_drift_kept(void **state)
                           .queueing = 100e-6, .step_at = 60.5, .step = -50e-3 };
     struct vp_time_sample samples[WINDOWS];
     double truth[WINDOWS];
-    simulate(&s, samples, truth);
     struct vp_drift_estimate e;
-    vp_drift_estimate(samples, WINDOWS, 1e-3, &e);
+    simulate_and_estimate(&s, samples, truth, &e);
     assert_int_equal(e.steps, 1);
     assert_true(fabs(e.largest_step + 50e-3) < 300e-6);
     assert_true(fabs(e.drift_ppm - 10) < 0.5); /* one plain line through both would give
@@ -138,9 +140,8 @@ static void fast_drift_is_not_a_step(void **state)
                           .queueing = 100e-6 };
     struct vp_time_sample samples[WINDOWS];
     double truth[WINDOWS];
-    simulate(&s, samples, truth);
     struct vp_drift_estimate e;
-    vp_drift_estimate(samples, WINDOWS, 1e-3, &e);
+    simulate_and_estimate(&s, samples, truth, &e);
     assert_int_equal(e.steps, 0);
     assert_true(fabs(e.drift_ppm - 2000) < 0.5);
 }
