@@ -1,9 +1,10 @@
 #!/bin/bash
 # Side-by-side: time.timer --rt against cyclictest -p80 -m (rt-tests), one thread pinned
 # to CPU 0, 1 ms interval, same duration, cyclictest --laptop so it leaves
-# /dev/cpu_dma_latency alone as virtperf does; alternating, medians of p50 and p99
-# wake-up latency over ROUNDS. Both run SCHED_FIFO: a normal-priority cyclictest keeps
-# the default 50 us timer slack (virtperf's jobs set 1 ns), which alone adds ~50 us.
+# /dev/cpu_dma_latency alone as virtperf does; alternating (the order swapped every
+# round), medians of p50 and p99 wake-up latency over ROUNDS. Both run SCHED_FIFO: a
+# normal-priority cyclictest keeps the default 50 us timer slack (virtperf's jobs set
+# 1 ns), which alone adds ~50 us.
 # Usage: bench/timer_peers.sh [ROUNDS] [SECONDS] (defaults 3 and 10). Not a test.
 set -eu
 cd "$(dirname "$0")/.."
@@ -18,10 +19,13 @@ export VIRTPERF_DB="$WORK/peers.db"
 loops=$((SECONDS_PER_RUN * 1000))
 : >"$WORK/vp.txt"
 : >"$WORK/cyclic.txt"
-for _ in $(seq 1 "$ROUNDS"); do
+run_virtperf() {
     build/virtperf run time.timer --rt --interval 1ms --duration "${SECONDS_PER_RUN}s" --pin 0 \
         --reps 1 --warmup 0 --quiet --json "$WORK/vp.json" >/dev/null
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["results"][0]["metrics"]["latency"]["distribution"]; print(d["p50"] * 1e6, d["p99"] * 1e6)' "$WORK/vp.json" >>"$WORK/vp.txt"
+}
+
+run_cyclictest() {
     cyclictest -t1 -a0 -p80 -m -i1000 -l"$loops" -q --laptop -h10000 >"$WORK/cyclic.out" 2>&1
     python3 - "$WORK/cyclic.out" >>"$WORK/cyclic.txt" <<'PY'
 import sys
@@ -41,6 +45,11 @@ def percentile(p):
             return latency
 print(percentile(50), percentile(99))
 PY
+}
+
+# Whichever runs first in a round fares differently on this VM: alternate the order.
+for round in $(seq 1 "$ROUNDS"); do
+    if [ $((round % 2)) -eq 1 ]; then run_virtperf; run_cyclictest; else run_cyclictest; run_virtperf; fi
 done
 python3 - "$WORK/vp.txt" "$WORK/cyclic.txt" <<'PY'
 import statistics, sys

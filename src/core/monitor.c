@@ -332,7 +332,7 @@ static void free_monitor(struct vp_monitor *monitor)
 }
 
 struct vp_monitor *vp_monitor_start(double hz, char *const *watch, size_t watch_count,
-                                    char *err, size_t err_len)
+                                    const cpu_set_t *cpus, char *err, size_t err_len)
 {
     struct vp_monitor *monitor = calloc(1, sizeof *monitor);
     if (!monitor)
@@ -352,7 +352,13 @@ struct vp_monitor *vp_monitor_start(double hz, char *const *watch, size_t watch_
     }
     monitor->started_ns = monitor->previous.at_ns;
     define_columns(monitor);
-    if (pthread_create(&monitor->thread, NULL, sampling_thread, monitor) != 0) {
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    if (cpus)
+        pthread_attr_setaffinity_np(&attributes, sizeof *cpus, cpus);
+    int started = pthread_create(&monitor->thread, &attributes, sampling_thread, monitor);
+    pthread_attr_destroy(&attributes);
+    if (started != 0) {
         snprintf(err, err_len, "monitor: cannot start the sampling thread");
         free_monitor(monitor);
         return NULL;

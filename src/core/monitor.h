@@ -4,15 +4,16 @@
 #define VP_MONITOR_H
 
 #include <jansson.h>
+#include <sched.h>
 #include <stddef.h>
 
 struct vp_monitor;
 
-/* Starts sampling at hz (0.1..1000) and watches the CPU use of processes whose
- * command name equals one of watch[] (as the studies watched GPFS's mmfsd).
- * Returns NULL (and says why in err) when /proc cannot be read. */
+/* Starts sampling at hz (0.1..1000) on the CPUs of cpus (NULL: any) and watches the
+ * CPU use of processes whose command name equals one of watch[] (as the studies watched
+ * GPFS's mmfsd). Returns NULL (and says why in err) when /proc cannot be read. */
 struct vp_monitor *vp_monitor_start(double hz, char *const *watch, size_t watch_count,
-                                    char *err, size_t err_len);
+                                    const cpu_set_t *cpus, char *err, size_t err_len);
 
 /* Stops sampling, takes a last sample when the last one is older than a fifth of a
  * period, and returns {"hz", "samples", "series": {COLUMN: [...]}, "summary":
