@@ -153,18 +153,17 @@ static int exchange(int fd, uint64_t sequence, int64_t origin, struct local_watc
 {
     uint8_t query[VP_TIME_QUERY_BYTES], payload[VP_TIME_REPLY_BYTES];
     vp_time_query_encode(sequence, query);
-    struct clock_pair before = read_pair();
-    watch_local(watch, &before, threshold);
-    int64_t mono = read_ns(CLOCK_MONOTONIC);
-    out->t1 = read_ns(CLOCK_REALTIME);
+    struct clock_pair sent = read_pair(); /* t1, and the local clocks watched */
+    watch_local(watch, &sent, threshold);
+    out->t1 = sent.real;
     uint32_t len;
     struct vp_time_reply reply;
     if (vp_wire_send(fd, VP_FRAME_TIME_QUERY, query, sizeof query, err, err_len) != 0 ||
         vp_wire_expect(fd, VP_FRAME_TIME_REPLY, payload, sizeof payload, &len, err, err_len) != 0)
         return -1;
-    out->t4 = read_ns(CLOCK_REALTIME);
-    struct clock_pair after = read_pair();
-    watch_local(watch, &after, threshold);
+    struct clock_pair received = read_pair(); /* t4: any delay only widens the bound */
+    watch_local(watch, &received, threshold);
+    out->t4 = received.real;
     if (vp_time_reply_decode(payload, len, &reply) != 0 || reply.sequence != sequence) {
         snprintf(err, err_len, "the peer's TIME_REPLY is malformed (sequence %llu, sent before "
                  "received, or of the wrong length)", (unsigned long long)reply.sequence);
@@ -172,7 +171,7 @@ static int exchange(int fd, uint64_t sequence, int64_t origin, struct local_watc
     }
     out->t2 = reply.received_ns;
     out->t3 = reply.sent_ns;
-    out->at = (double)(mono - origin) / 1e9;
+    out->at = (double)(sent.mono - origin) / 1e9;
     return 0;
 }
 
