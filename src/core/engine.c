@@ -588,18 +588,16 @@ static void add_distribution(json_t *result, const struct vp_bench *bench,
 }
 
 /* The CPUs the monitor samples from: those this process may use but no job is pinned
- * to, so the observer does not sit on a measured CPU (all of them when none is left). */
-static void monitor_cpus(const int *cpus, unsigned jobs, cpu_set_t *set)
+ * to, so the observer does not sit on a measured CPU. NULL (anywhere) when no CPU is
+ * left or the affinity cannot be read. */
+static const cpu_set_t *monitor_cpus(const int *cpus, unsigned jobs, cpu_set_t *set)
 {
-    CPU_ZERO(set);
     if (sched_getaffinity(0, sizeof *set, set) != 0)
-        return;
-    cpu_set_t free_cpus = *set;
+        return NULL;
     for (unsigned job = 0; job < jobs; job++)
         if (cpus[job] >= 0 && cpus[job] < CPU_SETSIZE)
-            CPU_CLR(cpus[job], &free_cpus);
-    if (CPU_COUNT(&free_cpus) > 0)
-        *set = free_cpus;
+            CPU_CLR(cpus[job], set);
+    return CPU_COUNT(set) > 0 ? set : NULL;
 }
 
 json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *params,
@@ -652,9 +650,9 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
     for (unsigned rep = 0; rep < total_reps && outcome == WAIT_DONE; rep++) {
         if (rep == settings->warmup) {
             cpu_set_t observer;
-            monitor_cpus(cpus, jobs, &observer);
             monitor = vp_monitor_start(settings->monitor_hz, settings->watch,
-                                       settings->watch_count, &observer, reason, sizeof reason);
+                                       settings->watch_count, monitor_cpus(cpus, jobs, &observer),
+                                       reason, sizeof reason);
             if (!monitor) {
                 outcome = WAIT_FAILED;
                 break;
