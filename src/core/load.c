@@ -72,10 +72,25 @@ static int anonymous_file(char *err, size_t err_len)
     return fd;
 }
 
-static int online_cpus(void)
+/* The index-th (cycling) of the CPUs this process may use, or -1 when unknown. */
+static int allowed_cpu(unsigned index)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus > 0 ? (int)cpus : 1;
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) == 0)
+        return -1;
+    index %= (unsigned)CPU_COUNT(&allowed);
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &allowed) && index-- == 0)
+            return cpu;
+    return -1;
+}
+
+static unsigned allowed_cpu_count(void)
+{
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) == 0)
+        return 1;
+    return (unsigned)CPU_COUNT(&allowed);
 }
 
 int vp_load_start(const char *kind, unsigned count, char *err, size_t err_len)
@@ -83,7 +98,7 @@ int vp_load_start(const char *kind, unsigned count, char *err, size_t err_len)
     if (strcmp(kind, "none") == 0)
         return 0;
     if (count == 0)
-        count = (unsigned)online_cpus();
+        count = allowed_cpu_count();
     if (count > MAX_LOAD)
         count = MAX_LOAD;
     pid_t parent = getpid();
@@ -100,10 +115,13 @@ int vp_load_start(const char *kind, unsigned count, char *err, size_t err_len)
             if (getppid() != parent)
                 _exit(0);
             signal(SIGINT, SIG_IGN); /* virtperf decides when the load ends */
-            cpu_set_t cpu;
-            CPU_ZERO(&cpu);
-            CPU_SET((int)(i % (unsigned)online_cpus()), &cpu);
-            sched_setaffinity(0, sizeof cpu, &cpu);
+            int cpu = allowed_cpu(i);
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            if (cpu >= 0) {
+                CPU_SET(cpu, &one);
+                sched_setaffinity(0, sizeof one, &one);
+            }
             if (strcmp(kind, "cpu") == 0)
                 spin_cpu();
             else if (strcmp(kind, "mem") == 0)

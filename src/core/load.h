@@ -15,7 +15,7 @@
       "background load while measuring: cpu spins, mem copies 64 MiB buffers, io writes "   \
       "and fdatasyncs an unlinked file in /var/tmp" },                                      \
     { "load-jobs", VP_OPT_COUNT, "0", 0, 1024, NULL,                                        \
-      "load processes, one pinned per CPU in turn (0: one per online CPU)" }
+      "load processes, one pinned per CPU in turn (0: one per CPU this run may use)" }
 
 /* The benchmark's setup and teardown hooks when the load is all it needs. */
 int vp_load_setup(const struct vp_params *params, char *err, size_t err_len);
