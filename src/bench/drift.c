@@ -76,13 +76,6 @@ struct clock_pair {
     int64_t width;      /* ns between the two monotonic reads around the realtime one */
 };
 
-static int64_t read_ns(clockid_t clock)
-{
-    struct timespec now;
-    clock_gettime(clock, &now);
-    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-}
-
 /* CLOCK_REALTIME between two CLOCK_MONOTONIC reads, retried a few times when the
  * reads were far apart (a preempted thread or a stalled vCPU), so that a delay between
  * the reads is not taken for a step. */
@@ -90,9 +83,9 @@ static struct clock_pair read_pair(void)
 {
     struct clock_pair pair = { 0 };
     for (int attempt = 0; attempt < 5; attempt++) {
-        int64_t before = read_ns(CLOCK_MONOTONIC);
-        int64_t real = read_ns(CLOCK_REALTIME);
-        int64_t after = read_ns(CLOCK_MONOTONIC);
+        int64_t before = vp_clock_ns(CLOCK_MONOTONIC);
+        int64_t real = vp_clock_ns(CLOCK_REALTIME);
+        int64_t after = vp_clock_ns(CLOCK_MONOTONIC);
         if (attempt == 0 || after - before < pair.width)
             pair = (struct clock_pair){ .real = real, .mono = before + (after - before) / 2,
                                         .width = after - before };

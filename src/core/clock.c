@@ -4,11 +4,16 @@
 #include <errno.h>
 #include <time.h>
 
-int64_t vp_now_ns(void)
+int64_t vp_clock_ns(clockid_t clock)
 {
     struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    clock_gettime(clock, &now);
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+int64_t vp_now_ns(void)
+{
+    return vp_clock_ns(CLOCK_MONOTONIC);
 }
 
 void vp_sleep_until_ns(int64_t deadline_ns)

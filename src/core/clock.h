@@ -5,7 +5,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
+/* Nanoseconds on the given clock (CLOCK_REALTIME: since the epoch). */
+int64_t vp_clock_ns(clockid_t clock);
+/* CLOCK_MONOTONIC nanoseconds. */
 int64_t vp_now_ns(void);
 /* Sleeps until the absolute CLOCK_MONOTONIC instant (no busy wait), resuming after
  * signals that did not stop the process. */

@@ -245,13 +245,6 @@ static int answer_requests(struct session *session, const struct vp_test_request
     return status;
 }
 
-static int64_t realtime_ns(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-}
-
 /* A TIME_QUERY: this machine's wall-clock time when it came (its header just read) and
  * when the reply leaves, the reference side of time.drift. */
 static int answer_time_query(struct session *session, const struct vp_frame_header *header,
@@ -261,12 +254,12 @@ static int answer_time_query(struct session *session, const struct vp_frame_head
     (void)header; /* its length is fixed, checked by the decoder */
     (void)context;
     (void)result;
-    struct vp_time_reply answer = { .received_ns = realtime_ns() };
+    struct vp_time_reply answer = { .received_ns = vp_clock_ns(CLOCK_REALTIME) };
     uint8_t query[VP_TIME_QUERY_BYTES], reply[VP_TIME_REPLY_BYTES];
     if (vp_wire_read_full(session->fd, query, sizeof query, err, err_len) != 0)
         return -1;
     vp_time_query_decode(query, sizeof query, &answer.sequence);
-    answer.sent_ns = realtime_ns();
+    answer.sent_ns = vp_clock_ns(CLOCK_REALTIME);
     vp_time_reply_encode(&answer, reply);
     return vp_wire_send(session->fd, VP_FRAME_TIME_REPLY, reply, sizeof reply, err, err_len);
 }
