@@ -32,7 +32,8 @@ static const struct vp_option drift_options[] = {
     { "exchanges", VP_OPT_COUNT, "8", 1, 64, NULL,
       "exchanges per burst; the one with the smallest round trip is kept" },
     { "step-threshold", VP_OPT_DURATION, "1ms", 0.000001, 3600, NULL,
-      "an offset jump beyond this, after the drift is allowed for, is a step" },
+      "an offset jump beyond this, after the drift and the two samples' error bounds are "
+      "allowed for, is a step" },
     { "timeout", VP_OPT_DURATION, "5s", 0.1, 60, NULL,
       "a peer silent this long has stopped answering: the result fails, keeping in its "
       "error what was measured so far" },
@@ -43,10 +44,13 @@ static const struct vp_metric drift_metrics[] = {
     { "drift_ppm", "ppm", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
       "how fast the local clock gains (+) or loses (-) on the reference, least squares "
       "per step-free segment" },
+    { "drift_error", "ppm", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+      "standard error of drift_ppm from the scatter around the fit: a drift within about "
+      "two of these of zero is not told apart from none" },
     { "offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
       "local minus reference at the end of the repetition (+: local ahead)" },
     { "steps", "steps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "offset jumps beyond --step-threshold" },
+      "offset jumps beyond --step-threshold, beyond what the round trips could explain" },
     { "offset_start", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the offset of the first sample" },
     { "max_offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the largest |offset| seen" },
     { "jitter", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
@@ -172,16 +176,17 @@ static void fill_values(const struct vp_drift_estimate *e, const struct local_wa
                         double *values)
 {
     values[0] = e->drift_ppm; /* NaN with one sample: left out */
-    values[1] = e->offset_end;
-    values[2] = e->steps;
-    values[3] = e->offset_start;
-    values[4] = e->max_offset;
-    values[5] = e->jitter;
-    values[6] = e->error_bound;
-    values[7] = watch->steps;
-    values[8] = watch->backward;
-    values[9] = e->largest_step;
-    values[10] = (double)e->samples;
+    values[1] = e->drift_error_ppm; /* NaN without a spare sample: left out */
+    values[2] = e->offset_end;
+    values[3] = e->steps;
+    values[4] = e->offset_start;
+    values[5] = e->max_offset;
+    values[6] = e->jitter;
+    values[7] = e->error_bound;
+    values[8] = watch->steps;
+    values[9] = watch->backward;
+    values[10] = e->largest_step;
+    values[11] = (double)e->samples;
 }
 
 static int drift_measure(struct vp_job *job, double *values)

@@ -4,8 +4,10 @@
  * ((t1 - t2) + (t4 - t3)) / 2 and its delay (t4 - t1) - (t3 - t2); whatever the path's
  * asymmetry, the true offset lies within delay / 2 of the estimate. Per window the
  * exchange with the smallest delay is kept; over the windows a step is a jump of the
- * offset beyond the threshold after the drift is allowed for, and the drift is the
- * least-squares slope of offset over time with one intercept per step-free segment. */
+ * offset beyond the threshold after the drift and both samples' error bounds (half their
+ * delays) are allowed for, so a busy path is not taken for a step, and the drift is the
+ * least-squares slope of offset over time with one intercept per step-free segment, each
+ * sample weighted by 1 / delay^2. */
 #ifndef VP_DRIFT_H
 #define VP_DRIFT_H
 
@@ -26,6 +28,8 @@ struct vp_drift_estimate {
     double offset_start, offset_end; /* s, of the first and last sample */
     double max_offset;               /* s, largest |offset| */
     double drift_ppm;                /* NaN with fewer than two samples in one segment */
+    double drift_error_ppm;          /* standard error of drift_ppm; NaN without a spare
+                                        sample beyond the slope and the intercepts */
     double jitter;                   /* s, RMS of the offsets around the fitted lines */
     double error_bound;              /* s, largest delay / 2 of the samples */
     unsigned steps;

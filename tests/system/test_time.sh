@@ -33,9 +33,10 @@ expect_usage_error "time.drift needs --peer HOST[:PORT]" "$VP" run time.drift
 expect_usage_error "--interval" "$VP" run time.drift --peer 127.0.0.1:$PORT --interval 10s
 expect_usage_error "--load: 'heavy' is not valid" "$VP" run time.ticks --load heavy
 
-# Loopback: both ends read the same clock.
+# Loopback: both ends read the same clock, so the true offset is 0 and every measured one
+# lies within the error bound (a busy moment widens the bound, never breaks it).
 expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$PORT --duration 3s --interval 500ms --reps 2 --warmup 0 --quiet --json "$WORK/loop.json"
-json_check "$WORK/loop.json" '(lambda m: all(abs(v) < 100e-6 for v in m["offset"]["values"] + m["offset_start"]["values"]) and all(abs(v) < 20 for v in m["drift_ppm"]["values"]) and m["steps"]["values"] == [0, 0] and m["backward_jumps"]["values"] == [0, 0] and m["samples"]["values"] == [7, 7] and all(abs(o) <= b for o, b in zip(m["offset"]["values"], m["error_bound"]["values"])))(d["results"][0]["metrics"])' "loopback drift: offset, drift, steps or error bound"
+json_check "$WORK/loop.json" '(lambda m: all(abs(o) <= b and abs(s) <= b < 1e-3 for o, s, b in zip(m["offset"]["values"], m["offset_start"]["values"], m["error_bound"]["values"])) and all(abs(v) < max(20, 4 * e) for v, e in zip(m["drift_ppm"]["values"], m["drift_error"]["values"])) and m["steps"]["values"] == [0, 0] and m["backward_jumps"]["values"] == [0, 0] and m["samples"]["values"] == [7, 7])(d["results"][0]["metrics"])' "loopback drift: offset, drift, steps or error bound"
 
 # 20 ms on the way to the server, none back: offset about -10 ms, bound at least 10 ms.
 python3 "$HERE/time_relay.py" "$RELAY" "$PORT" delay 0.02 &
@@ -44,12 +45,15 @@ wait_port "$RELAY"
 expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$RELAY --duration 2s --interval 500ms --exchanges 2 --reps 1 --warmup 0 --quiet --json "$WORK/asym.json"
 json_check "$WORK/asym.json" '(lambda m: -0.012 < m["offset"]["mean"] < -0.008 and m["error_bound"]["mean"] >= 0.01 and abs(m["offset"]["mean"]) <= m["error_bound"]["mean"] and abs(m["offset_start"]["mean"]) <= m["error_bound"]["mean"] and m["steps"]["mean"] == 0)(d["results"][0]["metrics"])' "asymmetric path: the offset should show it and the error bound cover it"
 
-# The reference steps 50 ms ahead after 1.2 s: one step of about -50 ms, result ok.
+# The reference steps 50 ms ahead after 1.2 s: one step of about -50 ms, result ok. The
+# drift stays near zero within its own error (the Python relay adds 10-200 us of scatter,
+# so over 3 s that error is 3-90 ppm here); a 50 ms step taken into the fit would make it
+# about 16000 ppm.
 python3 "$HERE/time_relay.py" "$((RELAY + 1))" "$PORT" step 1.2 0.05 &
 PIDS="$PIDS $!"
 wait_port "$((RELAY + 1))"
 expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$((RELAY + 1)) --duration 3s --interval 500ms --reps 1 --warmup 0 --quiet --json "$WORK/step.json"
-json_check "$WORK/step.json" '(lambda m: d["results"][0]["status"] == "ok" and m["steps"]["mean"] == 1 and -0.051 < m["largest_step"]["mean"] < -0.049 and abs(m["drift_ppm"]["mean"]) < 20 and m["max_offset"]["mean"] > 0.049)(d["results"][0]["metrics"])' "a reference step: counted and sized, drift kept"
+json_check "$WORK/step.json" '(lambda m: d["results"][0]["status"] == "ok" and m["steps"]["mean"] == 1 and -0.051 < m["largest_step"]["mean"] < -0.049 and abs(m["drift_ppm"]["mean"]) < max(20, 4 * m["drift_error"]["mean"]) and m["drift_error"]["mean"] < 200 and m["max_offset"]["mean"] > 0.049)(d["results"][0]["metrics"])' "a reference step: counted and sized, drift kept"
 
 # What the step explains: sysinfo (from the stored results) and the report say so.
 expect_status 0 "$VP" sysinfo --json
@@ -72,9 +76,10 @@ json_check "$WORK/stall.json" '(lambda r: r["status"] == "failed" and "the peer 
 [ "$(sqlite3 "$VIRTPERF_DB" "SELECT status FROM results ORDER BY id DESC LIMIT 1")" = failed ] || fail "the failed drift result was not stored"
 
 # time.ticks under a cpu load on every CPU: the load runs (the monitor sees busy CPUs),
-# lost ticks are a percentage, and no load process outlives the run.
+# lost ticks are a percentage, and no load process outlives the run. About 1000 expiries
+# in 1 s; the last delivery may come late and bring the ticks it lost with it.
 expect_status 0 "$VP" run time.ticks --load cpu --duration 1s --reps 2 --warmup 0 --quiet --json "$WORK/ticks.json"
-json_check "$WORK/ticks.json" '(lambda r: r["monitor"]["summary"]["cpu.busy"]["mean"] > 80 and 0 <= r["metrics"]["lost_ticks"]["mean"] <= 100 and 900 <= r["metrics"]["expiries"]["mean"] <= 1001)(d["results"][0])' "time.ticks --load cpu: CPUs not busy or figures off"
+json_check "$WORK/ticks.json" '(lambda r: r["monitor"]["summary"]["cpu.busy"]["mean"] > 80 and 0 <= r["metrics"]["lost_ticks"]["mean"] <= 100 and 900 <= r["metrics"]["expiries"]["mean"] <= 1001 + r["metrics"]["longest_loss"]["mean"])(d["results"][0])' "time.ticks --load cpu: CPUs not busy or figures off"
 expect_status 0 "$VP" run time.ticks --duration 1s --reps 2 --warmup 0 --quiet --json "$WORK/idle.json"
 json_check "$WORK/idle.json" 'd["results"][0]["monitor"]["summary"]["cpu.busy"]["mean"] < 60' "time.ticks without --load: the CPUs should not be busy"
 sleep 0.2

@@ -88,6 +88,9 @@ static void known_offset_and_drift_with_jitter(void **state)
     assert_int_equal(e.samples, WINDOWS);
     assert_int_equal(e.steps, 0);
     assert_true(fabs(e.drift_ppm - 40) < 0.5);
+    /* the standard error is small and the truth within a few of it */
+    assert_true(e.drift_error_ppm > 0 && e.drift_error_ppm < 0.5);
+    assert_true(fabs(e.drift_ppm - 40) < 4 * e.drift_error_ppm);
     assert_true(fabs(e.offset_start - 3e-3) < 300e-6);
     /* 119 s at 40 ppm: 4.76 ms more. */
     assert_true(fabs(e.offset_end - (3e-3 + 119 * 40e-6)) < 300e-6);
@@ -146,6 +149,24 @@ static void fast_drift_is_not_a_step(void **state)
     assert_true(fabs(e.drift_ppm - 2000) < 0.5);
 }
 
+/* One burst met a busy path (4 ms round trip, 1.9 ms of it one way): its offset is off by
+ * 1.9 ms but within its error bound, so it is no step, and its weight keeps it from
+ * tilting the drift (an unweighted fit would move about 19 ppm). */
+static void busy_burst_is_no_step_and_does_not_tilt_drift(void **state)
+{
+    (void)state;
+    struct vp_time_sample samples[20];
+    for (int i = 0; i < 20; i++)
+        samples[i] = (struct vp_time_sample){ .at = i, .offset = 5e-6 * i, .delay = 50e-6 };
+    samples[3].delay = 4e-3;
+    samples[3].offset += 1.9e-3;
+    struct vp_drift_estimate e;
+    vp_drift_estimate(samples, 20, 1e-3, &e);
+    assert_int_equal(e.steps, 0);
+    assert_true(fabs(e.drift_ppm - 5) < 0.1);
+    assert_true(e.drift_error_ppm > 0 && e.drift_error_ppm < 1);
+}
+
 static void too_few_samples_leave_drift_out(void **state)
 {
     (void)state;
@@ -156,6 +177,12 @@ static void too_few_samples_leave_drift_out(void **state)
     assert_true(isnan(e.drift_ppm));
     assert_float_equal(e.offset_start, 2e-3, 1e-12);
     assert_float_equal(e.error_bound, 5e-5, 1e-12);
+    assert_true(isnan(e.drift_error_ppm));
+    /* two samples: a slope, but nothing left over to tell its error */
+    struct vp_time_sample two[2] = { one, { .at = 1, .offset = 2e-3, .delay = 1e-4 } };
+    vp_drift_estimate(two, 2, 1e-3, &e);
+    assert_float_equal(e.drift_ppm, 0, 1e-6);
+    assert_true(isnan(e.drift_error_ppm));
     vp_drift_estimate(&one, 0, 1e-3, &e);
     assert_int_equal(e.samples, 0);
     assert_true(isnan(e.drift_ppm));
@@ -186,6 +213,7 @@ int main(void)
         cmocka_unit_test(asymmetric_delay_stays_within_error_bound),
         cmocka_unit_test(step_is_counted_and_drift_kept),
         cmocka_unit_test(fast_drift_is_not_a_step),
+        cmocka_unit_test(busy_burst_is_no_step_and_does_not_tilt_drift),
         cmocka_unit_test(too_few_samples_leave_drift_out),
         cmocka_unit_test(best_of_keeps_smallest_delay),
     };
