@@ -2,8 +2,10 @@
 # Side-by-side: time.timer --rt against cyclictest -p80 -m (rt-tests), one thread pinned
 # to CPU 0, 1 ms interval, same duration, cyclictest --laptop so it leaves
 # /dev/cpu_dma_latency alone as virtperf does; alternating (the order swapped every
-# round), medians of p50 and p99 wake-up latency over ROUNDS. Both run SCHED_FIFO: a
-# normal-priority cyclictest keeps the default 50 us timer slack (virtperf's jobs set
+# round). Prints the medians of p50 and p99 wake-up latency over ROUNDS, and the median,
+# quartiles and range of the per-round ratios: this VM's tail moves by tens of percent
+# from one minute to the next, so one ratio of medians says little. Both run SCHED_FIFO:
+# a normal-priority cyclictest keeps the default 50 us timer slack (virtperf's jobs set
 # 1 ns), which alone adds ~50 us. cyclictest's main thread, which wakes every 10 ms, goes
 # to CPU 1 (--mainaffinity=1): left on CPU 0 beside the measuring thread it keeps that
 # vCPU warm and lowers its own p50 by ~10% on this VM, a help virtperf's job does not get.
@@ -60,5 +62,10 @@ vp = [list(map(float, l.split())) for l in open(sys.argv[1])]
 cy = [list(map(float, l.split())) for l in open(sys.argv[2])]
 for i, name in enumerate(("p50", "p99")):
     v, c = statistics.median(r[i] for r in vp), statistics.median(r[i] for r in cy)
-    print(f"wake-up latency {name}: time.timer {v:.1f} us, cyclictest {c:.1f} us, ratio {v / c:.3f}")
+    # each round's two runs are minutes apart at most: their ratio drifts less than either
+    ratios = sorted(a[i] / b[i] for a, b in zip(vp, cy))
+    quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
+    print(f"wake-up latency {name}: time.timer {v:.1f} us, cyclictest {c:.1f} us, ratio of "
+          f"medians {v / c:.3f}; per-round ratio median {statistics.median(ratios):.3f}, "
+          f"quartiles {quartiles[0]:.3f}-{quartiles[2]:.3f}, range {ratios[0]:.3f}-{ratios[-1]:.3f}")
 PY
