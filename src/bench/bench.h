@@ -20,6 +20,7 @@ enum vp_better { VP_HIGHER_IS_BETTER, VP_LOWER_IS_BETTER };
 enum vp_aggregate {
     VP_AGG_SUM,  /* rates: the jobs' rates add up (aggregate throughput) */
     VP_AGG_MEAN, /* times and latencies: the mean over jobs */
+    VP_AGG_MAX,  /* worst cases (the latest wake-up): the largest of the jobs' values */
 };
 
 struct vp_metric {
@@ -80,6 +81,8 @@ struct vp_bench {
     bool uses_duration;       /* honours --duration */
     double default_duration;  /* seconds per repetition without --duration (0: none) */
     bool in_quick_suite;      /* run by a plain `virtperf run` (and `make run`) */
+    bool one_job_per_cpu;     /* measures each CPU: without --jobs one job per CPU this run
+                                 may use, without --pin pinned to them (cyclictest -S) */
     const char *sweep_option; /* a SIZE_LIST or CHOICE_LIST option: one result per value */
     const char *sweep_param;  /* the name each point's single value is stored under */
     const char *distribution_metric; /* the metric whose per-op histogram is kept */

@@ -52,7 +52,7 @@ static const struct vp_metric drift_metrics[] = {
     { "steps", "steps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
       "offset jumps beyond --step-threshold, beyond what the round trips could explain" },
     { "offset_start", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the offset of the first sample" },
-    { "max_offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the largest |offset| seen" },
+    { "max_offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MAX, "the largest |offset| seen" },
     { "jitter", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
       "RMS of the offsets around the fitted drift" },
     { "error_bound", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,

@@ -21,7 +21,7 @@ static const struct vp_option ticks_options[] = {
 static const struct vp_metric ticks_metrics[] = {
     { "lost_ticks", "%", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
       "expiries that overran (the job had not taken the previous one) per 100 expiries" },
-    { "longest_loss", "ticks", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+    { "longest_loss", "ticks", VP_LOWER_IS_BETTER, VP_AGG_MAX,
       "the most ticks lost in one gap between deliveries" },
     { "expiries", "ticks", VP_HIGHER_IS_BETTER, VP_AGG_MEAN,
       "expiries in the repetition (deliveries plus overruns), the sample size" },

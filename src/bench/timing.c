@@ -151,7 +151,8 @@ static const struct vp_option timer_options[] = {
 static const struct vp_metric timer_metrics[] = {
     { "latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
       "how late each wake-up came (mean; percentiles and max in its distribution)" },
-    { "max_latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the latest wake-up of the repetition" },
+    { "max_latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MAX,
+      "the latest wake-up of the repetition, of all jobs" },
 };
 
 static int timer_prepare(struct vp_job *job)
@@ -219,7 +220,8 @@ const struct vp_bench vp_bench_time_timer = {
     .summary = "timer wake-up latency (cyclictest style), s late per wake-up",
     .description = "Each job sleeps with clock_nanosleep(TIMER_ABSTIME) to the next multiple "
                    "of --interval for --duration and records how late it woke (timer slack "
-                   "1 ns). Pin jobs to CPUs with --pin; --rt runs them SCHED_FIFO with "
+                   "1 ns). Without --jobs one job runs on each CPU this run may use, and "
+                   "without --pin the jobs are pinned to those CPUs; --rt runs them SCHED_FIFO with "
                    "memory locked, as cyclictest -p80 -m; --load adds a "
                    "background load on every CPU.",
     .options = timer_options,
@@ -228,6 +230,7 @@ const struct vp_bench vp_bench_time_timer = {
     .metric_count = sizeof timer_metrics / sizeof timer_metrics[0],
     .uses_duration = true,
     .default_duration = 1.0,
+    .one_job_per_cpu = true,
     .distribution_metric = "latency",
     .setup = vp_load_setup,
     .prepare = timer_prepare,

@@ -12,6 +12,7 @@
 #include "cmd/common.h"
 #include "core/engine.h"
 #include "core/sysinfo.h"
+#include "core/topology.h"
 #include "core/units.h"
 #include "report/table.h"
 
@@ -29,6 +30,7 @@ static const char run_usage[] =
     "\n"
     "  --jobs SPEC        job counts: 4, 1,2,4 or 1..8 (a list is a sweep)  [1]\n"
     "  --pin SPEC         none | compact | spread | CPU list such as 0,2,4-6  [none]\n"
+    "                     (time.timer: one job on each CPU this run may use, pinned)\n"
     "  --reps N           measured repetitions, 1..1000  [5]\n"
     "  --warmup N         unmeasured repetitions first, 0..100  [1]\n"
     "  --duration D       time per repetition for time-bound benchmarks (10s, 500ms)\n"
@@ -56,6 +58,7 @@ struct run_request {
     unsigned job_counts[VP_MAX_JOBS];
     size_t job_count_count;
     const char *jobs_text, *pin, *label, *db, *json;
+    bool jobs_given, pin_given;
     unsigned reps, warmup;
     double duration, monitor_hz;
     char *watch[MAX_WATCH];
@@ -177,8 +180,8 @@ static void parse_request(struct run_request *request, int argc, char **argv)
     int option;
     while ((option = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (option) {
-        case OPT_JOBS: request->jobs_text = optarg; break;
-        case OPT_PIN: request->pin = optarg; break;
+        case OPT_JOBS: request->jobs_text = optarg; request->jobs_given = true; break;
+        case OPT_PIN: request->pin = optarg; request->pin_given = true; break;
         case OPT_REPS: request->reps = parse_whole("--reps", optarg, 1, VP_MAX_REPS); break;
         case OPT_WARMUP: request->warmup = parse_whole("--warmup", optarg, 0, 100); break;
         case OPT_DURATION:
@@ -249,6 +252,38 @@ static size_t apply_options(const struct run_request *request, const struct vp_b
     return applied;
 }
 
+/* The job counts and pin spec one benchmark runs with. A benchmark that measures each
+ * CPU (one_job_per_cpu) runs, unless told otherwise, one job on each CPU this run may use
+ * and pins its jobs to those CPUs; any other takes --jobs and --pin as given. */
+struct job_plan {
+    const unsigned *counts;
+    size_t count_count;
+    const char *pin;
+    unsigned per_cpu_count;
+    char per_cpu_pin[256];
+};
+
+static void plan_jobs(const struct run_request *request, const struct vp_bench *bench,
+                      struct job_plan *plan)
+{
+    plan->counts = request->job_counts;
+    plan->count_count = request->job_count_count;
+    plan->pin = request->pin;
+    if (!bench->one_job_per_cpu)
+        return;
+    vp_affinity_text(plan->per_cpu_pin, sizeof plan->per_cpu_pin);
+    unsigned cpus = vp_allowed_cpus(NULL, 0);
+    if (!plan->per_cpu_pin[0] || cpus == 0)
+        return; /* the affinity cannot be read: as given */
+    plan->per_cpu_count = cpus < VP_MAX_JOBS ? cpus : VP_MAX_JOBS;
+    if (!request->jobs_given && !request->pin_given) {
+        plan->counts = &plan->per_cpu_count;
+        plan->count_count = 1;
+    }
+    if (!request->pin_given)
+        plan->pin = plan->per_cpu_pin;
+}
+
 static void validate_request(const struct run_request *request)
 {
     for (size_t g = 0; g < request->given_count; g++) {
@@ -263,12 +298,14 @@ static void validate_request(const struct run_request *request)
                            "BENCH'", request->given[g].name);
     }
     bool timed = false;
-    unsigned max_jobs = request->job_counts[request->job_count_count - 1];
     for (size_t b = 0; b < request->bench_count; b++) {
         const struct vp_bench *bench = request->benches[b];
         struct vp_params params;
+        struct job_plan plan;
         char err[VP_ERROR_LEN + 1200];
         apply_options(request, bench, &params);
+        plan_jobs(request, bench, &plan);
+        unsigned max_jobs = plan.counts[plan.count_count - 1];
         if (bench->validate && bench->validate(&params, max_jobs, err, sizeof err) != 0)
             vp_usage_error("%s (%s)", err, bench->name);
         timed = timed || bench->uses_duration;
@@ -333,9 +370,11 @@ int cmd_run(int argc, char **argv)
     unsigned total_reps = 0;
     for (size_t b = 0; b < request.bench_count; b++) {
         struct vp_params params;
+        struct job_plan plan;
         apply_options(&request, request.benches[b], &params);
+        plan_jobs(&request, request.benches[b], &plan);
         total_reps += (unsigned)(sweep_length(request.benches[b], &params) *
-                                 request.job_count_count * (request.reps + request.warmup));
+                                 plan.count_count * (request.reps + request.warmup));
     }
     struct vp_progress progress;
     vp_progress_init(&progress, total_reps, !request.quiet);
@@ -351,14 +390,17 @@ int cmd_run(int argc, char **argv)
     for (size_t b = 0; b < request.bench_count && !vp_engine_interrupted(); b++) {
         const struct vp_bench *bench = request.benches[b];
         struct vp_params params;
+        struct job_plan plan;
         apply_options(&request, bench, &params);
+        plan_jobs(&request, bench, &plan);
+        settings.pin_spec = plan.pin;
         int sweep_index = bench->sweep_option ? vp_params_find(&params, bench->sweep_option) : -1;
         size_t points = sweep_length(bench, &params);
         for (size_t p = 0; p < points && !vp_engine_interrupted(); p++) {
             if (sweep_index >= 0)
                 vp_param_select(&params.options[sweep_index], &params.values[sweep_index], p);
-            for (size_t j = 0; j < request.job_count_count && !vp_engine_interrupted(); j++) {
-                json_t *result = vp_engine_run(bench, &params, request.job_counts[j], &settings);
+            for (size_t j = 0; j < plan.count_count && !vp_engine_interrupted(); j++) {
+                json_t *result = vp_engine_run(bench, &params, plan.counts[j], &settings);
                 vp_progress_clear(&progress);
                 if (vp_store_add_result(store, run_id, result, err, sizeof err) != 0)
                     fprintf(stderr, "virtperf: %s\n", err);

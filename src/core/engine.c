@@ -429,10 +429,15 @@ static void add_metrics(json_t *result, const struct vp_bench *bench,
         if (!metric_measured(shared, m, warmup))
             continue;
         for (unsigned r = 0; r < measured; r++) {
-            double combined = 0;
-            for (unsigned job = 0; job < shared->jobs; job++)
-                combined += record_of(shared, job, warmup + r)->values[m];
-            values[r] = metric->across_jobs == VP_AGG_SUM ? combined : combined / shared->jobs;
+            double combined = 0, largest = -INFINITY;
+            for (unsigned job = 0; job < shared->jobs; job++) {
+                double value = record_of(shared, job, warmup + r)->values[m];
+                combined += value;
+                largest = value > largest ? value : largest;
+            }
+            values[r] = metric->across_jobs == VP_AGG_SUM   ? combined
+                        : metric->across_jobs == VP_AGG_MAX ? largest
+                                                            : combined / shared->jobs;
         }
         json_object_set_new(metrics, metric->name, metric_json(metric, values, measured));
     }

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,8 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "core/topology.h"
 
 #define MAX_LOAD 1024
 #define MEM_BUFFER (64u << 20)
@@ -72,33 +73,16 @@ static int anonymous_file(char *err, size_t err_len)
     return fd;
 }
 
-/* The index-th (cycling) of the CPUs this process may use, or -1 when unknown. */
-static int allowed_cpu(unsigned index)
-{
-    cpu_set_t allowed;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) == 0)
-        return -1;
-    index %= (unsigned)CPU_COUNT(&allowed);
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (CPU_ISSET(cpu, &allowed) && index-- == 0)
-            return cpu;
-    return -1;
-}
-
-static unsigned allowed_cpu_count(void)
-{
-    cpu_set_t allowed;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) == 0)
-        return 1;
-    return (unsigned)CPU_COUNT(&allowed);
-}
-
 int vp_load_start(const char *kind, unsigned count, char *err, size_t err_len)
 {
     if (strcmp(kind, "none") == 0)
         return 0;
+    int allowed[MAX_LOAD];
+    unsigned allowed_count = vp_allowed_cpus(allowed, MAX_LOAD);
+    if (allowed_count > MAX_LOAD)
+        allowed_count = MAX_LOAD;
     if (count == 0)
-        count = allowed_cpu_count();
+        count = allowed_count ? allowed_count : 1;
     if (count > MAX_LOAD)
         count = MAX_LOAD;
     pid_t parent = getpid();
@@ -115,13 +99,8 @@ int vp_load_start(const char *kind, unsigned count, char *err, size_t err_len)
             if (getppid() != parent)
                 _exit(0);
             signal(SIGINT, SIG_IGN); /* virtperf decides when the load ends */
-            int cpu = allowed_cpu(i);
-            cpu_set_t one;
-            CPU_ZERO(&one);
-            if (cpu >= 0) {
-                CPU_SET(cpu, &one);
-                sched_setaffinity(0, sizeof one, &one);
-            }
+            if (allowed_count) /* each on its own CPU while there are enough */
+                vp_pin_self(allowed[i % allowed_count]);
             if (strcmp(kind, "cpu") == 0)
                 spin_cpu();
             else if (strcmp(kind, "mem") == 0)

@@ -65,7 +65,7 @@ const char *vp_better_name(enum vp_better better)
 
 const char *vp_aggregate_name(enum vp_aggregate aggregate)
 {
-    return aggregate == VP_AGG_SUM ? "sum" : "mean";
+    return aggregate == VP_AGG_SUM ? "sum" : aggregate == VP_AGG_MAX ? "max" : "mean";
 }
 
 void vp_result_warn(json_t *result, const char *format, ...)

@@ -185,6 +185,21 @@ int vp_pin_self(int cpu)
     return sched_setaffinity(0, sizeof set, &set);
 }
 
+unsigned vp_allowed_cpus(int *cpus, unsigned cap)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 0;
+    unsigned count = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set)) {
+            if (count < cap)
+                cpus[count] = cpu;
+            count++;
+        }
+    return count;
+}
+
 void vp_affinity_text(char *buf, size_t len)
 {
     cpu_set_t set;

@@ -32,6 +32,11 @@ int vp_pin_plan(const struct vp_topology *topology, const char *spec, unsigned j
 /* Binds the calling process to one CPU (cpu < 0: leaves it unbound). */
 int vp_pin_self(int cpu);
 
+/* The CPUs the calling process may run on (its affinity: a container's cpuset), in
+ * increasing order: up to cap of them into cpus (may be NULL with cap 0). Returns how
+ * many there are, 0 when the affinity cannot be read. */
+unsigned vp_allowed_cpus(int *cpus, unsigned cap);
+
 /* The calling process's CPU affinity as read back from the kernel, as a list "0,2-3". */
 void vp_affinity_text(char *buf, size_t len);
 

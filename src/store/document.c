@@ -216,7 +216,7 @@ static int check_metrics(struct checker *checker, const json_t *metrics, const c
                          int with_definitions)
 {
     static const char *const better[] = { "higher", "lower", NULL };
-    static const char *const aggregate[] = { "sum", "mean", NULL };
+    static const char *const aggregate[] = { "sum", "mean", "max", NULL };
     if (!json_is_object(metrics) || json_object_size(metrics) > MAX_METRICS_IN_RESULT)
         return fail(checker, "%s: accepted: an object of at most %d metrics", path,
                     MAX_METRICS_IN_RESULT);
