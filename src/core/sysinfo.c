@@ -10,9 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/procfs.h"
 #include "core/result.h"
 
@@ -159,11 +159,9 @@ double vp_memory_copy_bandwidth(void)
     memset(from, 1, size);
     memset(to, 2, size); /* both faulted in before timing */
     for (int round = 0; round < 3; round++) {
-        struct timespec start, end;
-        clock_gettime(CLOCK_MONOTONIC, &start);
+        int64_t start = vp_now_ns();
         memcpy(to, from, size);
-        clock_gettime(CLOCK_MONOTONIC, &end);
-        double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
+        double seconds = (double)(vp_now_ns() - start) / 1e9;
         if (to[size - 1] == 1 && size / seconds > measured)
             measured = (double)size / seconds;
     }
