@@ -24,25 +24,6 @@ static const char sysinfo_usage[] =
 
 #define RECENT_RUNS 50
 
-/* The ids of this host's newest runs, oldest first. */
-struct host_runs {
-    const char *hostname;
-    int64_t ids[RECENT_RUNS];
-    size_t count;
-};
-
-static void keep_host_run(const struct vp_run_row *row, void *context)
-{
-    struct host_runs *runs = context;
-    if (strcmp(row->hostname ? row->hostname : "", runs->hostname) != 0)
-        return;
-    if (runs->count == RECENT_RUNS) {
-        memmove(runs->ids, runs->ids + 1, (RECENT_RUNS - 1) * sizeof runs->ids[0]);
-        runs->count--;
-    }
-    runs->ids[runs->count++] = row->id;
-}
-
 /* The newest result of each benchmark and parameter set among this host's recent runs,
  * and what they explain. A store that does not exist yet explains nothing (and is not
  * created by looking). */
@@ -57,31 +38,15 @@ static json_t *stored_result_advisories(const char *db_flag, const char *hostnam
     if (access(path, F_OK) != 0)
         return advisories;
     struct vp_store *store = vp_cli_open_store(path);
-    struct host_runs runs = { .hostname = hostname };
-    vp_store_list_runs(store, keep_host_run, &runs);
-    json_t *newest = json_array(), *seen = json_object();
+    json_t *newest;
     char err[VP_ERROR_LEN];
-    for (size_t r = runs.count; r-- > 0;) {
-        json_t *document;
-        if (vp_store_export_run(store, runs.ids[r], &document, err, sizeof err) != 0)
-            continue;
-        size_t i;
-        json_t *result;
-        json_array_foreach(json_object_get(document, "results"), i, result) {
-            char *params = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
-            char key[4096];
-            snprintf(key, sizeof key, "%s %s", vp_json_text(result, "bench"), params ? params : "");
-            free(params);
-            if (json_object_get(seen, key))
-                continue;
-            json_object_set_new(seen, key, json_true());
-            json_array_append(newest, result);
-        }
-        json_decref(document);
+    if (vp_store_newest_results(store, hostname, RECENT_RUNS, &newest, err, sizeof err) != 0) {
+        fprintf(stderr, "virtperf: %s\n", err);
+        vp_store_close(store);
+        return advisories;
     }
     vp_result_advisories(newest, advisories);
     json_decref(newest);
-    json_decref(seen);
     vp_store_close(store);
     return advisories;
 }

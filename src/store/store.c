@@ -777,6 +777,12 @@ static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz
                      series, "summary", summary);
 }
 
+/* The columns load_result reads, in its order. */
+#define RESULT_COLUMNS                                                                      \
+    "id, bench, params_json, jobs, pin, reps, warmup, duration_s, status, error,"           \
+    " started_at, start_skew_s, start_skew_max_s, first_done_s, last_done_s, monitor_hz,"  \
+    " monitor_samples, warnings_json, device_json, peer_json, intervals_json"
+
 static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
 {
     int64_t result_id = sqlite3_column_int64(row, 0);
@@ -842,11 +848,7 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
     sqlite3_finalize(statement);
 
     json_t *results = json_array();
-    if (sqlite3_prepare_v2(store->db, "SELECT id, bench, params_json, jobs, pin, reps, warmup,"
-                           " duration_s, status, error, started_at, start_skew_s,"
-                           " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
-                           " monitor_samples, warnings_json, device_json, peer_json,"
-                           " intervals_json FROM results"
+    if (sqlite3_prepare_v2(store->db, "SELECT " RESULT_COLUMNS " FROM results"
                            " WHERE run_id = ? ORDER BY seq", -1,
                            &statement, NULL) == SQLITE_OK) {
         sqlite3_bind_int64(statement, 1, run_id);
@@ -856,5 +858,26 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
     }
     *document = json_pack("{s:s,s:o,s:o}", "schema", VP_SCHEMA_NAME, "run", run, "results",
                           results);
+    return 0;
+}
+
+int vp_store_newest_results(struct vp_store *store, const char *hostname, int recent_runs,
+                            json_t **results, char *err, size_t err_len)
+{
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v2(store->db,
+                           "SELECT " RESULT_COLUMNS " FROM (SELECT *, ROW_NUMBER() OVER"
+                           " (PARTITION BY bench, params_json ORDER BY run_id DESC, seq DESC)"
+                           " AS newness FROM results WHERE run_id IN (SELECT id FROM runs"
+                           " WHERE IFNULL(json_extract(host_json, '$.hostname'), '') = ?"
+                           " ORDER BY id DESC LIMIT ?)) WHERE newness = 1"
+                           " ORDER BY run_id DESC, seq", -1, &statement, NULL) != SQLITE_OK)
+        return set_error(err, err_len, "database", store->db);
+    sqlite3_bind_text(statement, 1, hostname, -1, SQLITE_STATIC);
+    sqlite3_bind_int(statement, 2, recent_runs);
+    *results = json_array();
+    while (sqlite3_step(statement) == SQLITE_ROW)
+        json_array_append_new(*results, load_result(store, statement));
+    sqlite3_finalize(statement);
     return 0;
 }

@@ -54,6 +54,11 @@ struct vp_run_row {
     const char *uuid, *label, *started_at, *status, *hostname;
     int result_count;
 };
+/* The newest result of each benchmark and parameter set among the recent_runs newest
+ * runs whose fingerprint names hostname, newest first, as a new JSON array. */
+int vp_store_newest_results(struct vp_store *store, const char *hostname, int recent_runs,
+                            json_t **results, char *err, size_t err_len);
+
 /* Calls visit for each run, oldest first. */
 int vp_store_list_runs(struct vp_store *store,
                        void (*visit)(const struct vp_run_row *row, void *context),

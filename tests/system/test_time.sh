@@ -63,6 +63,12 @@ expect_contains "$WORK/report.html" "the clock steps: 1 against the reference"
 expect_status 0 "$VP" sysinfo --db "$WORK/none.db"
 expect_contains "$WORK/out" "from this host's stored results: none"
 [ ! -e "$WORK/none.db" ] || fail "sysinfo created a database by looking"
+# The same measurement again, now that the reference has stepped for good: no step, and
+# sysinfo goes by the newest result of each configuration, so the advisory is gone.
+expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$((RELAY + 1)) --duration 3s --interval 500ms --reps 1 --warmup 0 --quiet --json "$WORK/after.json"
+json_check "$WORK/after.json" 'd["results"][0]["metrics"]["steps"]["mean"] == 0' "a reference 50 ms off but steady: no step"
+expect_status 0 "$VP" sysinfo --json
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert not any(a.startswith('the clock steps') for a in d['result_advisories']), d['result_advisories']" "$WORK/out" || fail "sysinfo should go by the newest result of a configuration"
 
 # The peer stops answering (SIGSTOP) after about a second: failed, the samples so far in the error.
 "$VP" run time.drift --peer 127.0.0.1:$PORT --duration 20s --interval 200ms --timeout 1s --reps 1 --warmup 0 --quiet --json "$WORK/stall.json" >/dev/null 2>&1 &

@@ -82,6 +82,58 @@ static void results_round_trip_through_the_database(void **state)
     vp_store_close(store);
 }
 
+/* Stores one copy of annotated_result() with params {"n": n} and pin as given. */
+static void add_variant(struct vp_store *store, int64_t run_id, int n, const char *pin)
+{
+    char err[VP_ERROR_LEN];
+    json_t *result = annotated_result();
+    json_object_set_new(result, "params", json_pack("{s:i}", "n", n));
+    json_object_set_new(result, "pin", json_string(pin));
+    assert_int_equal(vp_store_add_result(store, run_id, result, err, sizeof err), 0);
+    json_decref(result);
+}
+
+static int64_t begin_on(struct vp_store *store, const char *hostname)
+{
+    char err[VP_ERROR_LEN];
+    json_t *host = json_pack("{s:s}", "hostname", hostname);
+    int64_t run_id;
+    assert_int_equal(vp_store_begin_run(store, NULL, "x", host, &run_id, err, sizeof err), 0);
+    json_decref(host);
+    return run_id;
+}
+
+static void newest_result_of_each_configuration_on_one_host(void **state)
+{
+    (void)state;
+    struct vp_store *store = open_store();
+    char err[VP_ERROR_LEN];
+    int64_t old_run = begin_on(store, "a");
+    add_variant(store, old_run, 1, "old");
+    add_variant(store, old_run, 2, "old");
+    add_variant(store, begin_on(store, "b"), 1, "other host");
+    add_variant(store, begin_on(store, "a"), 1, "new");
+
+    json_t *newest;
+    assert_int_equal(vp_store_newest_results(store, "a", 50, &newest, err, sizeof err), 0);
+    assert_int_equal(json_array_size(newest), 2);
+    const json_t *first = json_array_get(newest, 0), *second = json_array_get(newest, 1);
+    assert_string_equal(json_string_value(json_object_get(first, "pin")), "new");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(first, "params"), "n")), 1);
+    assert_string_equal(json_string_value(json_object_get(second, "pin")), "old");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(second, "params"), "n")), 2);
+    json_decref(newest);
+
+    /* only the newest run of host a */
+    assert_int_equal(vp_store_newest_results(store, "a", 1, &newest, err, sizeof err), 0);
+    assert_int_equal(json_array_size(newest), 1);
+    json_decref(newest);
+    assert_int_equal(vp_store_newest_results(store, "c", 50, &newest, err, sizeof err), 0);
+    assert_int_equal(json_array_size(newest), 0);
+    json_decref(newest);
+    vp_store_close(store);
+}
+
 static void runs_resolve_by_id_label_uuid_and_latest(void **state)
 {
     (void)state;
@@ -179,6 +231,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(results_round_trip_through_the_database, make_path,
                                         remove_path),
+        cmocka_unit_test_setup_teardown(newest_result_of_each_configuration_on_one_host,
+                                        make_path, remove_path),
         cmocka_unit_test_setup_teardown(runs_resolve_by_id_label_uuid_and_latest, make_path,
                                         remove_path),
         cmocka_unit_test_setup_teardown(migrations_bring_old_databases_forward, make_path,
