@@ -83,6 +83,9 @@ struct vp_bench {
     bool in_quick_suite;      /* run by a plain `virtperf run` (and `make run`) */
     bool one_job_per_cpu;     /* measures each CPU: without --jobs one job per CPU this run
                                  may use, without --pin pinned to them (cyclictest -S) */
+    bool one_observation;     /* a long watch whose statistics come from within it: one
+                                 repetition of --duration, no warm-up, unless --reps or
+                                 --warmup say otherwise */
     const char *sweep_option; /* a SIZE_LIST or CHOICE_LIST option: one result per value */
     const char *sweep_param;  /* the name each point's single value is stored under */
     const char *distribution_metric; /* the metric whose per-op histogram is kept */

@@ -31,8 +31,8 @@ static const char run_usage[] =
     "  --jobs SPEC        job counts: 4, 1,2,4 or 1..8 (a list is a sweep)  [1]\n"
     "  --pin SPEC         none | compact | spread | CPU list such as 0,2,4-6  [none]\n"
     "                     (time.timer: one job on each CPU this run may use, pinned)\n"
-    "  --reps N           measured repetitions, 1..1000  [5]\n"
-    "  --warmup N         unmeasured repetitions first, 0..100  [1]\n"
+    "  --reps N           measured repetitions, 1..1000  [5; time.drift: 1]\n"
+    "  --warmup N         unmeasured repetitions first, 0..100  [1; time.drift: 0]\n"
     "  --duration D       time per repetition for time-bound benchmarks (10s, 500ms)\n"
     "  --label L          tag the run (bare, kvm, xen-pv ...)\n"
     "  --db PATH          results database  [$VIRTPERF_DB or ~/.local/share/virtperf/results.db]\n"
@@ -60,6 +60,7 @@ struct run_request {
     const char *jobs_text, *pin, *label, *db, *json;
     bool jobs_given, pin_given;
     unsigned reps, warmup;
+    bool reps_given, warmup_given;
     double duration, monitor_hz;
     char *watch[MAX_WATCH];
     size_t watch_count;
@@ -182,8 +183,14 @@ static void parse_request(struct run_request *request, int argc, char **argv)
         switch (option) {
         case OPT_JOBS: request->jobs_text = optarg; request->jobs_given = true; break;
         case OPT_PIN: request->pin = optarg; request->pin_given = true; break;
-        case OPT_REPS: request->reps = parse_whole("--reps", optarg, 1, VP_MAX_REPS); break;
-        case OPT_WARMUP: request->warmup = parse_whole("--warmup", optarg, 0, 100); break;
+        case OPT_REPS:
+            request->reps = parse_whole("--reps", optarg, 1, VP_MAX_REPS);
+            request->reps_given = true;
+            break;
+        case OPT_WARMUP:
+            request->warmup = parse_whole("--warmup", optarg, 0, 100);
+            request->warmup_given = true;
+            break;
         case OPT_DURATION:
             if (vp_parse_duration(optarg, &request->duration) != 0 || request->duration < 0.001 ||
                 request->duration > 86400)
@@ -252,23 +259,28 @@ static size_t apply_options(const struct run_request *request, const struct vp_b
     return applied;
 }
 
-/* The job counts and pin spec one benchmark runs with. A benchmark that measures each
- * CPU (one_job_per_cpu) runs, unless told otherwise, one job on each CPU this run may use
- * and pins its jobs to those CPUs; any other takes --jobs and --pin as given. */
-struct job_plan {
+/* The job counts, pin spec and repetitions one benchmark runs with. A benchmark that
+ * measures each CPU (one_job_per_cpu) runs, unless told otherwise, one job on each CPU
+ * this run may use and pins its jobs to those CPUs; one that watches (one_observation)
+ * runs one repetition without warm-up unless told otherwise; the rest take --jobs, --pin,
+ * --reps and --warmup as given. */
+struct bench_plan {
     const unsigned *counts;
     size_t count_count;
     const char *pin;
+    unsigned reps, warmup;
     unsigned per_cpu_count;
     char per_cpu_pin[256];
 };
 
-static void plan_jobs(const struct run_request *request, const struct vp_bench *bench,
-                      struct job_plan *plan)
+static void plan_bench(const struct run_request *request, const struct vp_bench *bench,
+                       struct bench_plan *plan)
 {
     plan->counts = request->job_counts;
     plan->count_count = request->job_count_count;
     plan->pin = request->pin;
+    plan->reps = bench->one_observation && !request->reps_given ? 1 : request->reps;
+    plan->warmup = bench->one_observation && !request->warmup_given ? 0 : request->warmup;
     if (!bench->one_job_per_cpu)
         return;
     vp_affinity_text(plan->per_cpu_pin, sizeof plan->per_cpu_pin);
@@ -301,10 +313,10 @@ static void validate_request(const struct run_request *request)
     for (size_t b = 0; b < request->bench_count; b++) {
         const struct vp_bench *bench = request->benches[b];
         struct vp_params params;
-        struct job_plan plan;
+        struct bench_plan plan;
         char err[VP_ERROR_LEN + 1200];
         apply_options(request, bench, &params);
-        plan_jobs(request, bench, &plan);
+        plan_bench(request, bench, &plan);
         unsigned max_jobs = plan.counts[plan.count_count - 1];
         if (bench->validate && bench->validate(&params, max_jobs, err, sizeof err) != 0)
             vp_usage_error("%s (%s)", err, bench->name);
@@ -370,16 +382,15 @@ int cmd_run(int argc, char **argv)
     unsigned total_reps = 0;
     for (size_t b = 0; b < request.bench_count; b++) {
         struct vp_params params;
-        struct job_plan plan;
+        struct bench_plan plan;
         apply_options(&request, request.benches[b], &params);
-        plan_jobs(&request, request.benches[b], &plan);
+        plan_bench(&request, request.benches[b], &plan);
         total_reps += (unsigned)(sweep_length(request.benches[b], &params) *
-                                 plan.count_count * (request.reps + request.warmup));
+                                 plan.count_count * (plan.reps + plan.warmup));
     }
     struct vp_progress progress;
     vp_progress_init(&progress, total_reps, !request.quiet);
     struct vp_run_settings settings = {
-        .pin_spec = request.pin, .reps = request.reps, .warmup = request.warmup,
         .duration = request.duration, .monitor_hz = request.monitor_hz, .watch = request.watch,
         .watch_count = request.watch_count, .topology = topology, .progress = &progress,
     };
@@ -390,10 +401,12 @@ int cmd_run(int argc, char **argv)
     for (size_t b = 0; b < request.bench_count && !vp_engine_interrupted(); b++) {
         const struct vp_bench *bench = request.benches[b];
         struct vp_params params;
-        struct job_plan plan;
+        struct bench_plan plan;
         apply_options(&request, bench, &params);
-        plan_jobs(&request, bench, &plan);
+        plan_bench(&request, bench, &plan);
         settings.pin_spec = plan.pin;
+        settings.reps = plan.reps;
+        settings.warmup = plan.warmup;
         int sweep_index = bench->sweep_option ? vp_params_find(&params, bench->sweep_option) : -1;
         size_t points = sweep_length(bench, &params);
         for (size_t p = 0; p < points && !vp_engine_interrupted(); p++) {

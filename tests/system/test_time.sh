@@ -38,6 +38,11 @@ expect_usage_error "--load: 'heavy' is not valid" "$VP" run time.ticks --load he
 expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$PORT --duration 3s --interval 500ms --reps 2 --warmup 0 --quiet --json "$WORK/loop.json"
 json_check "$WORK/loop.json" '(lambda m: all(abs(o) <= b and abs(s) <= b < 1e-3 for o, s, b in zip(m["offset"]["values"], m["offset_start"]["values"], m["error_bound"]["values"])) and all(abs(v) < max(20, 4 * e) for v, e in zip(m["drift_ppm"]["values"], m["drift_error"]["values"])) and m["steps"]["values"] == [0, 0] and m["backward_jumps"]["values"] == [0, 0] and m["samples"]["values"] == [7, 7])(d["results"][0]["metrics"])' "loopback drift: offset, drift, steps or error bound"
 
+# A watch: one repetition of --duration and no warm-up unless asked (--duration 300 means
+# five minutes, not thirty).
+expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$PORT --duration 1s --interval 500ms --quiet --json "$WORK/watch.json"
+json_check "$WORK/watch.json" '(lambda r: r["reps"] == 1 and r["warmup"] == 0 and len(r["timing"]) == 1 and r["duration_s"] == 1)(d["results"][0])' "time.drift: one watch by default"
+
 # 20 ms on the way to the server, none back: offset about -10 ms, bound at least 10 ms.
 python3 "$HERE/time_relay.py" "$RELAY" "$PORT" delay 0.02 &
 PIDS="$PIDS $!"
