@@ -180,6 +180,23 @@ static int mount_contains(const char *mount_point, const char *path)
     return strncmp(mount_point, path, len) == 0 && (path[len] == '/' || path[len] == '\0');
 }
 
+/* mountinfo writes space, tab, newline and backslash in a path as \ and three octal
+ * digits (\040 for a space): back to the characters, in place. */
+static void unescape_mount_path(char *text)
+{
+    char *to = text;
+    for (const char *from = text; *from; to++) {
+        if (from[0] == '\\' && from[1] >= '0' && from[1] <= '3' && from[2] >= '0' &&
+            from[2] <= '7' && from[3] >= '0' && from[3] <= '7') {
+            *to = (char)((from[1] - '0') * 64 + (from[2] - '0') * 8 + (from[3] - '0'));
+            from += 4;
+        } else {
+            *to = *from++;
+        }
+    }
+    *to = '\0';
+}
+
 int vp_parse_mountinfo(const char *text, const char *path, char *mount_point,
                        size_t mount_len, char *fstype, size_t fstype_len)
 {
@@ -195,6 +212,7 @@ int vp_parse_mountinfo(const char *text, const char *path, char *mount_point,
         if (sscanf(line, "%*s %*s %*s %*s %1023s", point) != 1 ||
             sscanf(separator + 3, "%63s", type) != 1)
             continue;
+        unescape_mount_path(point);
         size_t len = strlen(point);
         if (!mount_contains(point, path) || len < best || len >= mount_len ||
             strlen(type) >= fstype_len)

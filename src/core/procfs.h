@@ -39,8 +39,8 @@ int vp_parse_diskstats(const char *text, const char *const *allowed, size_t allo
 int vp_parse_pid_stat(const char *text, char *comm, size_t comm_len, uint64_t *cpu_ticks);
 
 /* The mount holding path (an absolute, resolved path) in /proc/self/mountinfo text:
- * the longest mount point that is a prefix of path. Returns 0 and fills the mount
- * point, the filesystem type and the source, or -1. */
+ * the longest mount point that is a prefix of path (its octal escapes such as \040
+ * undone). Returns 0 and fills the mount point and the filesystem type, or -1. */
 int vp_parse_mountinfo(const char *text, const char *path, char *mount_point,
                        size_t mount_len, char *fstype, size_t fstype_len);
 

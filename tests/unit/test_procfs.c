@@ -108,6 +108,29 @@ static void mountinfo_finds_the_longest_mount(void **state)
                                         fstype, sizeof fstype), -1);
 }
 
+/* A mount point with a space, a tab and a backslash, as the kernel escapes them. */
+static void mountinfo_undoes_octal_escapes(void **state)
+{
+    (void)state;
+    const char *text = "22 1 0:21 / / rw - ext4 /dev/vda1 rw\n"
+                       "40 22 8:17 / /mnt/my\\040disk rw - xfs /dev/sdb1 rw\n"
+                       "41 22 8:18 / /mnt/a\\011b\\134c rw - btrfs /dev/sdb2 rw\n";
+    char mount_point[64], fstype[16];
+    assert_int_equal(vp_parse_mountinfo(text, "/mnt/my disk/run", mount_point,
+                                        sizeof mount_point, fstype, sizeof fstype), 0);
+    assert_string_equal(mount_point, "/mnt/my disk");
+    assert_string_equal(fstype, "xfs");
+    assert_int_equal(vp_parse_mountinfo(text, "/mnt/a\tb\\c", mount_point, sizeof mount_point,
+                                        fstype, sizeof fstype), 0);
+    assert_string_equal(mount_point, "/mnt/a\tb\\c");
+    assert_string_equal(fstype, "btrfs");
+    /* a backslash not followed by three octal digits stays */
+    assert_int_equal(vp_parse_mountinfo("1 1 0:1 / /x\\9 rw - tmpfs t rw\n", "/x\\9/f",
+                                        mount_point, sizeof mount_point, fstype, sizeof fstype),
+                     0);
+    assert_string_equal(mount_point, "/x\\9");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +140,7 @@ int main(void)
         cmocka_unit_test(diskstats_keeps_allowed_devices),
         cmocka_unit_test(pid_stat_survives_odd_command_names),
         cmocka_unit_test(mountinfo_finds_the_longest_mount),
+        cmocka_unit_test(mountinfo_undoes_octal_escapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
