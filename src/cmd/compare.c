@@ -23,13 +23,23 @@ static const char compare_usage[] =
     "  --margin PCT     differences inside +-PCT count as none  [2]\n"
     "  --json FILE|-    also write the comparison as JSON\n";
 
-static void print_row(const json_t *row)
+/* "bench variant" of a row: what the row measured. */
+static void row_label(const json_t *row, char *buf, size_t len)
 {
-    char base[32];
+    const char *variant = json_string_value(json_object_get(row, "variant"));
+    snprintf(buf, len, "%s%s%s", json_string_value(json_object_get(row, "bench")),
+             variant && *variant ? " " : "", variant ? variant : "");
+}
+
+/* One row; label_width aligns the rows' labels, and the flags under the base value. */
+static void print_row(const json_t *row, int label_width)
+{
+    char base[32], what[256];
     const char *unit = json_string_value(json_object_get(row, "unit"));
     vp_format_value(json_number_value(json_object_get(json_object_get(row, "base"), "value")),
                     unit, base, sizeof base);
-    printf("%-12s jobs=%-3lld %-20s %-6s %12s", json_string_value(json_object_get(row, "bench")),
+    row_label(row, what, sizeof what);
+    printf("%-*s jobs=%-3lld %-20s %-6s %12s", label_width, what,
            (long long)json_integer_value(json_object_get(row, "jobs")),
            json_string_value(json_object_get(row, "metric")),
            json_string_value(json_object_get(row, "centre")), base);
@@ -54,7 +64,7 @@ static void print_row(const json_t *row)
         size_t f;
         const json_t *text;
         json_array_foreach(json_object_get(cell, "flags"), f, text)
-            printf("%47s ! %s (%s)\n", "", json_string_value(text),
+            printf("%*s ! %s (%s)\n", label_width + 35, "", json_string_value(text),
                    json_string_value(json_object_get(cell, "run")));
     }
 }
@@ -116,8 +126,14 @@ int cmd_compare(int argc, char **argv)
         const json_t *item;
         printf("\npenalty: positive = the candidate is worse; [95%% interval of CAND/BASE]; "
                "p adjusted (Benjamini-Hochberg)\n\n");
+        int label_width = 12;
+        json_array_foreach(json_object_get(comparison, "rows"), i, item) {
+            char what[256];
+            row_label(item, what, sizeof what);
+            label_width = (int)strlen(what) > label_width ? (int)strlen(what) : label_width;
+        }
         json_array_foreach(json_object_get(comparison, "rows"), i, item)
-            print_row(item);
+            print_row(item, label_width);
         json_array_foreach(json_object_get(comparison, "unmatched"), i, item)
             printf("unmatched: %s\n", json_string_value(item));
         json_array_foreach(json_object_get(comparison, "fingerprint_differences"), i, item)

@@ -2,6 +2,7 @@
 #include "report/compare.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,45 @@ static char *match_key(const json_t *result)
              (long long)json_integer_value(json_object_get(result, "jobs")));
     free(params);
     return key;
+}
+
+/* The params that tell result apart from the other results of its benchmark in run, as
+ * "name=value name=value" into buf ("" when nothing does): time.read's clock=monotonic,
+ * a disk sweep's bs=4096. */
+static void variant_text(const json_t *run, const json_t *result, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    const char *name;
+    const json_t *value;
+    json_object_foreach(json_object_get(result, "params"), name, value) {
+        bool differs = false;
+        size_t i;
+        const json_t *other;
+        json_array_foreach(json_object_get(run, "results"), i, other)
+            differs = differs ||
+                      (strcmp(vp_json_text(other, "bench"), vp_json_text(result, "bench")) == 0 &&
+                       !json_equal(json_object_get(json_object_get(other, "params"), name), value));
+        if (!differs)
+            continue;
+        char *text = json_is_string(value) ? strdup(json_string_value(value))
+                                           : json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
+        int written = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", name,
+                               text ? text : "?");
+        free(text);
+        if (written < 0 || (size_t)written >= len - used)
+            return;
+        used += (size_t)written;
+    }
+}
+
+/* "bench variant jobs=N" of a result in run, for lists of what did not match. */
+static void result_label(const json_t *run, const json_t *result, char *buf, size_t len)
+{
+    char variant[200];
+    variant_text(run, result, variant, sizeof variant);
+    snprintf(buf, len, "%s%s%s jobs=%lld", vp_json_text(result, "bench"), variant[0] ? " " : "",
+             variant, (long long)json_integer_value(json_object_get(result, "jobs")));
 }
 
 /* The last ok result of a run with this key (a later repeat replaces an earlier one). */
@@ -199,14 +239,15 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
             found += matches[c] != NULL;
         }
         free(key);
+        char label[320], variant[200];
         if (found < candidate_count) {
-            char line[256];
-            snprintf(line, sizeof line, "%s jobs=%lld: not in every candidate run",
-                     vp_json_text(base_result, "bench"),
-                     (long long)json_integer_value(json_object_get(base_result, "jobs")));
+            char line[400];
+            result_label(base, base_result, label, sizeof label);
+            snprintf(line, sizeof line, "%s: not in every candidate run", label);
             json_array_append_new(unmatched, json_string(line));
             continue;
         }
+        variant_text(base, base_result, variant, sizeof variant);
         const char *name;
         const json_t *base_metric;
         json_object_foreach(json_object_get(base_result, "metrics"), name, base_metric) {
@@ -228,8 +269,9 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
                 continue;
             }
             json_array_append_new(rows, json_pack(
-                "{s:s,s:O,s:I,s:s,s:s,s:s,s:s,s:{s:o,s:I},s:o}", "bench",
+                "{s:s,s:O,s:s,s:I,s:s,s:s,s:s,s:s,s:{s:o,s:I},s:o}", "bench",
                 vp_json_text(base_result, "bench"), "params", json_object_get(base_result, "params"),
+                "variant", variant,
                 "jobs", (json_int_t)json_integer_value(json_object_get(base_result, "jobs")), "metric", name,
                 "unit", vp_json_text(base_metric, "unit"), "better", vp_json_text(base_metric, "better"),
                 "centre", higher_better ? "mean" : "median", "base", "value",
@@ -246,9 +288,9 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
                 continue;
             char *key = match_key(result);
             if (!find_match(base, key)) {
-                char line[256];
-                snprintf(line, sizeof line, "%s jobs=%lld: only in %s", vp_json_text(result, "bench"),
-                         (long long)json_integer_value(json_object_get(result, "jobs")),
+                char line[400], label[320];
+                result_label(candidates[c], result, label, sizeof label);
+                snprintf(line, sizeof line, "%s: only in %s", label,
                          vp_json_text(json_object_get(candidates[c], "run"), "id"));
                 json_array_append_new(unmatched, json_string(line));
             }

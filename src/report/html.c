@@ -131,7 +131,7 @@ static void verdicts(struct vp_text *out, json_t *const *documents, size_t count
     size_t r, c;
     const json_t *row, *candidate;
     const char *labels[MAX_CHARTS];
-    char label_text[MAX_CHARTS][96];
+    char label_text[MAX_CHARTS][112];
     double values[MAX_CHARTS], lows[MAX_CHARTS], highs[MAX_CHARTS];
     size_t bars = 0;
     json_array_foreach(json_object_get(comparison, "rows"), r, row) {
@@ -140,8 +140,12 @@ static void verdicts(struct vp_text *out, json_t *const *documents, size_t count
         vp_format_value(vp_json_number(json_object_get(row, "base"), "value"), vp_json_text(row, "unit"), base,
                         sizeof base);
         snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(row, "jobs")));
+        char what[256];
+        const char *variant = vp_json_text(row, "variant");
+        snprintf(what, sizeof what, "%s%s%s", vp_json_text(row, "bench"), *variant ? " " : "",
+                 variant);
         vp_text_printf(out, "<tr>");
-        cell(out, vp_json_text(row, "bench"));
+        cell(out, what);
         cell(out, jobs);
         cell(out, vp_json_text(row, "metric"));
         cell(out, base);
@@ -156,8 +160,8 @@ static void verdicts(struct vp_text *out, json_t *const *documents, size_t count
                                vp_json_number(candidate, "penalty_pct"), low, high,
                                vp_json_number(candidate, "p_adjusted"));
                 if (c == 0 && bars < MAX_CHARTS) {
-                    snprintf(label_text[bars], sizeof label_text[bars], "%s %s j%s",
-                             vp_json_text(row, "bench"), vp_json_text(row, "metric"), jobs);
+                    snprintf(label_text[bars], sizeof label_text[bars], "%.60s %.20s j%s",
+                             what, vp_json_text(row, "metric"), jobs);
                     labels[bars] = label_text[bars];
                     values[bars] = vp_json_number(candidate, "penalty_pct");
                     lows[bars] = low;

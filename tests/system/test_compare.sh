@@ -27,6 +27,16 @@ expect_status 0 "$VP" compare bare contended
 expect_contains "$WORK/out" "slower"
 expect_contains "$WORK/out" "other load"
 
+# Results of one benchmark told apart by a param: the rows and the unmatched lines name it.
+expect_status 0 "$VP" run time.read --clock realtime,monotonic --reps 2 --warmup 0 --label clocks-a --quiet
+expect_status 0 "$VP" run time.read --clock realtime --reps 2 --warmup 0 --label clocks-b --quiet
+expect_status 0 "$VP" compare clocks-b clocks-a --json "$WORK/clocks.json"
+json_check "$WORK/clocks.json" '[r["variant"] for r in d["rows"]] == ["", ""] and d["unmatched"] == ["time.read clock=monotonic jobs=1: only in " + d["candidates"][0]]' "a lone result has no variant; an unmatched one names its clock"
+expect_status 0 "$VP" compare clocks-a clocks-b --json "$WORK/clocks.json"
+json_check "$WORK/clocks.json" '[r["variant"] for r in d["rows"]] == ["clock=realtime", "clock=realtime"]' "rows should name the param that tells results apart"
+expect_contains "$WORK/out" "time.read clock=realtime"
+expect_contains "$WORK/out" "unmatched: time.read clock=monotonic jobs=1: not in every candidate run"
+
 # Too few repetitions: no verdict. Nothing in common, unknown runs, bad flags: exit 2.
 expect_status 0 "$VP" run cpu --ops=5m --reps 3 --pin 0 --label short --quiet
 expect_status 0 "$VP" compare bare short --json "$WORK/short.json"
