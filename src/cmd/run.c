@@ -270,7 +270,7 @@ struct bench_plan {
     const char *pin;
     unsigned reps, warmup;
     unsigned per_cpu_count;
-    char per_cpu_pin[256];
+    char per_cpu_pin[4096]; /* ranges, "0-63": long only for a scattered cpuset */
 };
 
 static void plan_bench(const struct run_request *request, const struct vp_bench *bench,
