@@ -15,6 +15,8 @@
 #include "core/clock.h"
 #include "core/drift.h"
 #include "core/load.h"
+#include "core/result.h"
+#include "core/units.h"
 #include "net/client.h"
 #include "net/wire.h"
 
@@ -252,6 +254,20 @@ static void drift_release(struct vp_job *job)
     job->state = NULL;
 }
 
+/* Fewer than three samples leave the drift unknown or untestable: say so, and how to fix it. */
+static void drift_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
+{
+    (void)jobs;
+    const json_t *samples = json_object_get(json_object_get(result, "metrics"), "samples");
+    if (!samples || vp_json_number(samples, "min") >= 3)
+        return;
+    char interval[32];
+    vp_format_value(vp_param_seconds(params, "interval"), "s", interval, sizeof interval);
+    vp_result_warn(result, "only %.0f sample(s) in a repetition: a drift needs at least 3 "
+                   "(one per --interval, %s); give a --duration of at least 2 intervals",
+                   vp_json_number(samples, "min"), interval);
+}
+
 const struct vp_bench vp_bench_time_drift = {
     .name = "time.drift",
     .summary = "clock offset, drift (ppm) and steps against a reference virtperf serve",
@@ -275,4 +291,5 @@ const struct vp_bench vp_bench_time_drift = {
     .measure = drift_measure,
     .release = drift_release,
     .teardown = vp_load_teardown,
+    .annotate = drift_annotate,
 };

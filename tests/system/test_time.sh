@@ -41,7 +41,10 @@ json_check "$WORK/loop.json" '(lambda m: all(abs(o) <= b and abs(s) <= b < 1e-3 
 # A watch: one repetition of --duration and no warm-up unless asked (--duration 300 means
 # five minutes, not thirty).
 expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$PORT --duration 1s --interval 500ms --quiet --json "$WORK/watch.json"
-json_check "$WORK/watch.json" '(lambda r: r["reps"] == 1 and r["warmup"] == 0 and len(r["timing"]) == 1 and r["duration_s"] == 1)(d["results"][0])' "time.drift: one watch by default"
+json_check "$WORK/watch.json" '(lambda r: r["reps"] == 1 and r["warmup"] == 0 and len(r["timing"]) == 1 and r["duration_s"] == 1 and not r.get("warnings"))(d["results"][0])' "time.drift: one watch by default"
+# Too short to tell a drift: the result says so and how to fix it.
+expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$PORT --duration 100ms --quiet --json "$WORK/short.json"
+json_check "$WORK/short.json" 'any("a drift needs at least 3" in w and "--duration" in w for w in d["results"][0]["warnings"])' "time.drift over one sample should warn"
 
 # 20 ms on the way to the server, none back: offset about -10 ms, bound at least 10 ms.
 python3 "$HERE/time_relay.py" "$RELAY" "$PORT" delay 0.02 &
