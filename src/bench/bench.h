@@ -12,7 +12,7 @@
 #include "core/histogram.h"
 #include "core/options.h"
 
-#define VP_MAX_METRICS 12
+#define VP_MAX_METRICS 16
 
 enum vp_better { VP_HIGHER_IS_BETTER, VP_LOWER_IS_BETTER };
 
