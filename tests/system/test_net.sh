@@ -54,7 +54,9 @@ json_check "$WORK/open.json" '(lambda m: 900 < m["rate"]["mean"] < 2100 and m["l
 # UDP: paced datagrams arrive at the asked rate with loss and jitter measured; TCP-only
 # and UDP-only figures are left out where they mean nothing.
 expect_status 0 "$VP" run net.stream --udp --rate 100m --duration 500ms --reps 2 --quiet --json "$WORK/udp.json"
-json_check "$WORK/udp.json" '(lambda m: 0.9 * 12.5e6 < m["throughput"]["mean"] < 1.1 * 12.5e6 and 0 <= m["loss"]["mean"] < 5 and m["jitter"]["mean"] >= 0 and "retransmits" not in m)(d["results"][0]["metrics"])' "UDP stream at 100 Mbit/s"
+# The sender keeps the pace; what arrives is what was sent less the measured loss (a busy
+# host, ASan and steal can make the receiver drop some: CI once saw 12% with 35% steal).
+json_check "$WORK/udp.json" '(lambda m: 0.9 * 12.5e6 < m["bytes_sent"]["mean"] / 0.5 < 1.1 * 12.5e6 and 0 <= m["loss"]["mean"] < 50 and abs(m["bytes_received"]["mean"] / m["bytes_sent"]["mean"] - (1 - m["loss"]["mean"] / 100)) < 0.01 and abs(m["throughput"]["mean"] * 0.5 / m["bytes_received"]["mean"] - 1) < 0.05 and m["jitter"]["mean"] >= 0 and "retransmits" not in m)(d["results"][0]["metrics"])' "UDP stream at 100 Mbit/s"
 json_check "$WORK/loop.json" '"loss" not in d["results"][0]["metrics"] and "jitter" not in d["results"][0]["metrics"] and "loss" not in d["results"][1]["metrics"]' "TCP results carry UDP-only metrics"
 # A server that stops reading for 300 ms with a tiny receive buffer must drop datagrams.
 serve
