@@ -23,14 +23,6 @@ static const char compare_usage[] =
     "  --margin PCT     differences inside +-PCT count as none  [2]\n"
     "  --json FILE|-    also write the comparison as JSON\n";
 
-/* "bench variant" of a row: what the row measured. */
-static void row_label(const json_t *row, char *buf, size_t len)
-{
-    const char *variant = json_string_value(json_object_get(row, "variant"));
-    snprintf(buf, len, "%s%s%s", json_string_value(json_object_get(row, "bench")),
-             variant && *variant ? " " : "", variant ? variant : "");
-}
-
 /* One row; label_width aligns the rows' labels, and the flags under the base value. */
 static void print_row(const json_t *row, int label_width)
 {
@@ -38,7 +30,7 @@ static void print_row(const json_t *row, int label_width)
     const char *unit = json_string_value(json_object_get(row, "unit"));
     vp_format_value(json_number_value(json_object_get(json_object_get(row, "base"), "value")),
                     unit, base, sizeof base);
-    row_label(row, what, sizeof what);
+    vp_compare_row_label(row, what, sizeof what);
     printf("%-*s jobs=%-3lld %-20s %-6s %12s", label_width, what,
            (long long)json_integer_value(json_object_get(row, "jobs")),
            json_string_value(json_object_get(row, "metric")),
@@ -129,7 +121,7 @@ int cmd_compare(int argc, char **argv)
         int label_width = 12;
         json_array_foreach(json_object_get(comparison, "rows"), i, item) {
             char what[256];
-            row_label(item, what, sizeof what);
+            vp_compare_row_label(item, what, sizeof what);
             label_width = (int)strlen(what) > label_width ? (int)strlen(what) : label_width;
         }
         json_array_foreach(json_object_get(comparison, "rows"), i, item)

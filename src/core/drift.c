@@ -98,15 +98,13 @@ void vp_drift_estimate(const struct vp_time_sample *samples, size_t n, double st
     double *mean_at = calloc(segments, sizeof *mean_at);
     double *mean_offset = calloc(segments, sizeof *mean_offset);
     double *weight_sum = calloc(segments, sizeof *weight_sum);
-    size_t *count = calloc(segments, sizeof *count);
-    if (!mean_at || !mean_offset || !weight_sum || !count)
+    if (!mean_at || !mean_offset || !weight_sum)
         abort();
     for (size_t i = 0; i < n; i++) {
         double w = sample_weight(&samples[i]);
         mean_at[segment[i]] += w * samples[i].at;
         mean_offset[segment[i]] += w * samples[i].offset;
         weight_sum[segment[i]] += w;
-        count[segment[i]]++;
     }
     for (size_t s = 0; s < segments; s++) {
         mean_at[s] /= weight_sum[s];
@@ -138,6 +136,5 @@ void vp_drift_estimate(const struct vp_time_sample *samples, size_t n, double st
     free(mean_at);
     free(mean_offset);
     free(weight_sum);
-    free(count);
     free(segment);
 }

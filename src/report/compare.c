@@ -55,6 +55,12 @@ static void variant_text(const json_t *run, const json_t *result, char *buf, siz
     }
 }
 
+void vp_compare_row_label(const json_t *row, char *buf, size_t len)
+{
+    const char *variant = vp_json_text(row, "variant");
+    snprintf(buf, len, "%s%s%s", vp_json_text(row, "bench"), *variant ? " " : "", variant);
+}
+
 /* "bench variant jobs=N" of a result in run, for lists of what did not match. */
 static void result_label(const json_t *run, const json_t *result, char *buf, size_t len)
 {

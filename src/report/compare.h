@@ -17,6 +17,9 @@
  *  [{"run", "value", "n", "ratio", "ci": [low, high], "ci_method", "penalty_pct", "p",
  *  "p_adjusted", "verdict", "flags": [...]}]}], "unmatched": [...],
  *  "fingerprint_differences": [...]} — or NULL with err when nothing matches. */
+/* What a comparison row measured, "bench variant" ("time.read clock=monotonic"). */
+void vp_compare_row_label(const json_t *row, char *buf, size_t len);
+
 json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t candidate_count,
                    double margin, char *err, size_t err_len);
 

@@ -141,9 +141,7 @@ static void verdicts(struct vp_text *out, json_t *const *documents, size_t count
                         sizeof base);
         snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(row, "jobs")));
         char what[256];
-        const char *variant = vp_json_text(row, "variant");
-        snprintf(what, sizeof what, "%s%s%s", vp_json_text(row, "bench"), *variant ? " " : "",
-                 variant);
+        vp_compare_row_label(row, what, sizeof what);
         vp_text_printf(out, "<tr>");
         cell(out, what);
         cell(out, jobs);
