@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Prints the key paths of a virtperf JSON document, one per line, sorted: the shape of
+the JSON contract without its values. Array elements are merged ([]), and names that
+depend on the machine (disks, NICs, the fingerprint's content) are folded to *, so two
+runs of the same benchmarks on any machine print the same lines."""
+import json
+import sys
+
+FOLDED = {("monitor", "series", "disk"), ("monitor", "series", "net"),
+          ("monitor", "summary", "disk"), ("monitor", "summary", "net")}
+
+
+def paths(node, trail, out):
+    if isinstance(node, dict):
+        folded = tuple(trail[-3:]) in FOLDED
+        for key, value in node.items():
+            paths(value, trail + ["*" if folded else key], out)
+    elif isinstance(node, list):
+        if not node:
+            out.add(".".join(trail) + "[]")
+        for item in node:
+            paths(item, trail[:-1] + [trail[-1] + "[]"], out)
+    else:
+        out.add(".".join(trail))
+
+
+doc = json.load(open(sys.argv[1]))
+lines = set()
+for result in doc["results"]:
+    found = set()
+    paths(result, ["result"], found)
+    lines.update(result["bench"] + " " + p for p in found)
+run = set()
+paths({k: v for k, v in doc["run"].items() if k != "host"}, ["run"], run)
+lines.update(run)
+print("\n".join(sorted(lines)))
