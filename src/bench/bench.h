@@ -1,6 +1,6 @@
 /* The benchmark contract: a benchmark is one `const struct vp_bench` (name, summary,
- * typed options table, metric definitions, callbacks) listed in registry.c.
- * Adding a benchmark is one new file here and one line in the registry. */
+ * typed options table, metric definitions, callbacks) listed in list.h.
+ * Adding a benchmark is one new file here and one line in that list. */
 #ifndef VP_BENCH_H
 #define VP_BENCH_H
 
@@ -81,6 +81,7 @@ struct vp_bench {
     bool uses_duration;       /* honours --duration */
     double default_duration;  /* seconds per repetition without --duration (0: none) */
     bool in_quick_suite;      /* run by a plain `virtperf run` (and `make run`) */
+    bool hidden;              /* for tests: not listed, in no family; run by its name */
     bool one_job_per_cpu;     /* measures each CPU: without --jobs one job per CPU this run
                                  may use, without --pin pinned to them (cyclictest -S) */
     bool one_observation;     /* a long watch whose statistics come from within it: one
@@ -113,14 +114,22 @@ struct vp_bench {
     /* In the parent after a finished result is assembled: adds warnings or device
      * figures to it. Optional. */
     void (*annotate)(const struct vp_params *params, unsigned jobs, json_t *result);
+    /* Advisories these results explain, one line each appended to advisories (sysinfo
+     * and the report call it with every ok result of this benchmark, oldest first, each
+     * a stored result object). Optional. */
+    void (*advise)(const json_t *results, json_t *advisories);
     /* In the parent after every result, whatever its status (also after a crash or
      * Ctrl-C): removes what the jobs left behind. Optional. */
     void (*teardown)(const struct vp_params *params, unsigned jobs);
 };
 
-/* Registry (registry.c). */
+/* Registry (registry.c, from list.h). */
 extern const struct vp_bench *const vp_benches[];
 extern const size_t vp_bench_count;
 const struct vp_bench *vp_bench_find(const char *name);
+
+/* "higher" / "lower"; "sum" / "mean" / "max": the names the JSON document uses. */
+const char *vp_better_name(enum vp_better better);
+const char *vp_aggregate_name(enum vp_aggregate aggregate);
 
 #endif

@@ -22,7 +22,7 @@
 #include "core/clock.h"
 #include "core/procfs.h"
 #include "core/random.h"
-#include "core/result.h"
+#include "core/json.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
 

@@ -15,10 +15,12 @@
 #include "core/clock.h"
 #include "core/drift.h"
 #include "core/load.h"
-#include "core/result.h"
+#include "core/json.h"
 #include "core/units.h"
 #include "net/client.h"
 #include "net/wire.h"
+
+#define DRIFT_HIGH_PPM 100.0 /* beyond a typical crystal's error */
 
 #define NO_PEER "none"
 
@@ -268,6 +270,28 @@ static void drift_annotate(const struct vp_params *params, unsigned jobs, json_t
                    vp_json_number(samples, "min"), interval);
 }
 
+static void drift_advise(const json_t *results, json_t *advisories)
+{
+    size_t i;
+    const json_t *result;
+    json_array_foreach(results, i, result) {
+        double steps = vp_metric_mean(result, "steps"), local = vp_metric_mean(result, "local_steps");
+        double backward = vp_metric_mean(result, "backward_jumps");
+        double ppm = vp_metric_mean(result, "drift_ppm");
+        if (steps > 0 || local > 0 || backward > 0) {
+            char size[32];
+            vp_format_value(fabs(vp_metric_mean(result, "largest_step")), "s", size, sizeof size);
+            vp_advise(advisories, "the clock steps: %.3g against the reference (largest %s), "
+                      "%.3g local steps, %.3g backward jumps per repetition (time.drift)",
+                      steps, size, local, backward);
+        }
+        if (fabs(ppm) > DRIFT_HIGH_PPM)
+            vp_advise(advisories, "the clock drifts %.1f ppm (%.2f s a day) against the "
+                      "reference (time.drift, load=%s): keep it synchronised", ppm,
+                      ppm * 86400e-6, vp_load_of(result));
+    }
+}
+
 const struct vp_bench vp_bench_time_drift = {
     .name = "time.drift",
     .summary = "clock offset, drift (ppm) and steps against a reference virtperf serve",
@@ -292,4 +316,5 @@ const struct vp_bench vp_bench_time_drift = {
     .release = drift_release,
     .teardown = vp_load_teardown,
     .annotate = drift_annotate,
+    .advise = drift_advise,
 };

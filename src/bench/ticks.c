@@ -11,6 +11,7 @@
 
 #include "bench/bench.h"
 #include "core/clock.h"
+#include "core/json.h"
 #include "core/load.h"
 
 static const struct vp_option ticks_options[] = {
@@ -86,6 +87,19 @@ static int ticks_measure(struct vp_job *job, double *values)
     return 0;
 }
 
+static void ticks_advise(const json_t *results, json_t *advisories)
+{
+    size_t i;
+    const json_t *result;
+    json_array_foreach(results, i, result) {
+        double lost = vp_metric_mean(result, "lost_ticks");
+        if (lost > 0)
+            vp_advise(advisories, "timer ticks are lost: %.3g%% of expiries overran (time.ticks, "
+                      "load=%s): a clock kept by counting ticks falls behind (the CNAF 2007 "
+                      "study)", lost, vp_load_of(result));
+    }
+}
+
 const struct vp_bench vp_bench_time_ticks = {
     .name = "time.ticks",
     .summary = "lost ticks of a periodic timer (timer_getoverrun), % of expiries",
@@ -103,4 +117,5 @@ const struct vp_bench vp_bench_time_ticks = {
     .prepare = ticks_prepare,
     .measure = ticks_measure,
     .teardown = vp_load_teardown,
+    .advise = ticks_advise,
 };

@@ -18,12 +18,14 @@
 
 #include "bench/bench.h"
 #include "core/calibrate.h"
-#include "core/advice.h"
 #include "core/clock.h"
 #include "core/load.h"
-#include "core/result.h"
+#include "core/json.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
+
+#define CLOCK_READ_SLOW_S 150e-9 /* a vDSO read takes tens of ns, a system call more */
+#define TIMER_LATE_S 1e-3        /* a p99 wake-up latency above this is late */
 
 #ifdef __x86_64__
 #define EVERY_CLOCK "realtime,monotonic,monotonic_raw,boottime,gettimeofday,rdtsc"
@@ -131,7 +133,7 @@ static void read_annotate(const struct vp_params *params, unsigned jobs, json_t 
 {
     (void)jobs;
     double cost = vp_json_number(json_object_get(json_object_get(result, "metrics"), "cost"), "mean");
-    if (strcmp(vp_param_text(params, "clock"), "rdtsc") == 0 || !(cost > VP_CLOCK_READ_SLOW_S))
+    if (strcmp(vp_param_text(params, "clock"), "rdtsc") == 0 || !(cost > CLOCK_READ_SLOW_S))
         return;
     json_t *clock = vp_sysinfo_clock();
     char figure[32];
@@ -197,6 +199,39 @@ static int timer_measure(struct vp_job *job, double *values)
     return 0;
 }
 
+static void read_advise(const json_t *results, json_t *advisories)
+{
+    size_t i;
+    const json_t *result;
+    json_array_foreach(results, i, result) {
+        const char *clock = vp_json_text(json_object_get(result, "params"), "clock");
+        double cost = vp_metric_mean(result, "cost");
+        if (strcmp(clock, "rdtsc") == 0 || !(cost > CLOCK_READ_SLOW_S))
+            continue;
+        char figure[32];
+        vp_format_value(cost, "s", figure, sizeof figure);
+        vp_advise(advisories, "reading the %s clock takes %s (time.read): off the vDSO fast "
+                  "path, each read is a system call or a trap", clock, figure);
+    }
+}
+
+static void timer_advise(const json_t *results, json_t *advisories)
+{
+    size_t i;
+    const json_t *result;
+    json_array_foreach(results, i, result) {
+        const json_t *latency = json_object_get(json_object_get(result, "metrics"), "latency");
+        double p99 = vp_json_number(json_object_get(latency, "distribution"), "p99");
+        if (!(p99 > TIMER_LATE_S))
+            continue;
+        char figure[32];
+        vp_format_value(p99, "s", figure, sizeof figure);
+        vp_advise(advisories, "timer wake-ups are late: p99 %s (time.timer, load=%s): a control "
+                  "loop or tick-driven program misses its deadlines here", figure,
+                  vp_load_of(result));
+    }
+}
+
 const struct vp_bench vp_bench_time_read = {
     .name = "time.read",
     .summary = "cost of reading a clock (vDSO or system call), s per read",
@@ -213,6 +248,7 @@ const struct vp_bench vp_bench_time_read = {
     .validate = read_validate,
     .measure = read_measure,
     .annotate = read_annotate,
+    .advise = read_advise,
 };
 
 const struct vp_bench vp_bench_time_timer = {
@@ -236,4 +272,5 @@ const struct vp_bench vp_bench_time_timer = {
     .prepare = timer_prepare,
     .measure = timer_measure,
     .teardown = vp_load_teardown,
+    .advise = timer_advise,
 };

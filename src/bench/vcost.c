@@ -4,8 +4,10 @@
  * and a permission change that must shoot down another CPU's TLB. Tiny operations run in calibrated loops with the loop overhead subtracted. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +26,7 @@
 #include "bench/bench.h"
 #include "core/calibrate.h"
 #include "core/clock.h"
+#include "core/json.h"
 
 static const struct vp_metric cost_metric[] = {
     { "cost", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "seconds per operation" },
@@ -393,6 +396,25 @@ const struct vp_bench vp_bench_vcost_fork = {
     .measure = fork_measure,
 };
 
+#define WAKEUP_RATIO_HIGH 4.0 /* cross-CPU over same-CPU switch cost */
+
+/* Cross-CPU wake-ups far dearer than same-CPU switches: the newest of each placement. */
+static void switch_advise(const json_t *results, json_t *advisories)
+{
+    double same = NAN, cross = NAN;
+    size_t i;
+    const json_t *result;
+    json_array_foreach(results, i, result) {
+        bool is_cross = strcmp(vp_json_text(json_object_get(result, "params"), "placement"),
+                               "cross") == 0;
+        *(is_cross ? &cross : &same) = vp_metric_mean(result, "cost");
+    }
+    if (cross / same > WAKEUP_RATIO_HIGH)
+        vp_advise(advisories, "cross-CPU wake-ups cost %.1fx a same-CPU switch "
+                  "(vcost.ctxswitch): each is an IPI, in a guest an exit; halt polling or "
+                  "posted interrupts help", cross / same);
+}
+
 const struct vp_bench vp_bench_vcost_ctxswitch = {
     .name = "vcost.ctxswitch",
     .summary = "pipe ping-pong context switch, same CPU or across CPUs, s per switch",
@@ -406,6 +428,7 @@ const struct vp_bench vp_bench_vcost_ctxswitch = {
     .prepare = switch_prepare,
     .measure = switch_measure,
     .release = switch_release,
+    .advise = switch_advise,
 };
 
 const struct vp_bench vp_bench_vcost_tlb = {

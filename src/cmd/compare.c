@@ -7,7 +7,7 @@
 
 #include "cmd/common.h"
 #include "core/units.h"
-#include "report/compare.h"
+#include "analysis/compare.h"
 
 static const char compare_usage[] =
     "usage: virtperf compare BASE CAND [CAND...] [--margin PCT] [--json FILE|-] [--db PATH]\n"

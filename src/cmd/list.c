@@ -5,7 +5,7 @@
 #include "bench/bench.h"
 #include "bench/presets.h"
 #include "cmd/common.h"
-#include "core/result.h"
+#include "core/json.h"
 
 static const char list_usage[] =
     "usage: virtperf list [BENCH]\n"
@@ -57,8 +57,9 @@ int cmd_list(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < vp_bench_count; i++)
-        printf("%-14s %s%s\n", vp_benches[i]->name, vp_benches[i]->summary,
-               vp_benches[i]->in_quick_suite ? "  [quick suite]" : "");
+        if (!vp_benches[i]->hidden)
+            printf("%-14s %s%s\n", vp_benches[i]->name, vp_benches[i]->summary,
+                   vp_benches[i]->in_quick_suite ? "  [quick suite]" : "");
     printf("\npresets (virtperf run PRESET; given options override the preset's):\n");
     for (size_t i = 0; i < vp_preset_count; i++) {
         const struct vp_preset *preset = &vp_presets[i];

@@ -7,7 +7,7 @@
 
 #include "cmd/common.h"
 #include "core/units.h"
-#include "report/matrix.h"
+#include "analysis/matrix.h"
 
 static const char matrix_usage[] =
     "usage: virtperf matrix RUN [RUN...] [--metric NAME] [--json FILE|-] [--db PATH]\n"

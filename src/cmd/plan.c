@@ -8,7 +8,7 @@
 
 #include "cmd/common.h"
 #include "core/units.h"
-#include "report/scaling.h"
+#include "analysis/scaling.h"
 
 static const char plan_usage[] =
     "usage: virtperf plan --workloads N (--per-host N | --from RUN [--metric BENCH:METRIC]\n"

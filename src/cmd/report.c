@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
-#include "report/html.h"
+#include "render/html.h"
 
 static const char report_usage[] =
     "usage: virtperf report RUN [RUN...] -o FILE.html [--margin PCT] [--db PATH]\n"

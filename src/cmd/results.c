@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
-#include "report/table.h"
+#include "render/table.h"
 
 #define MAX_IMPORT_BYTES (256L * 1024 * 1024)
 

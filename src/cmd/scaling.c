@@ -6,7 +6,7 @@
 
 #include "cmd/common.h"
 #include "core/units.h"
-#include "report/scaling.h"
+#include "analysis/scaling.h"
 
 static const char scaling_usage[] =
     "usage: virtperf scaling RUN [--qos RULE] [--json FILE|-] [--db PATH]\n"

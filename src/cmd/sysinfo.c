@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include "cmd/common.h"
-#include "core/advice.h"
+#include "analysis/advice.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
-#include "core/result.h"
+#include "core/json.h"
 
 static const char sysinfo_usage[] =
     "usage: virtperf sysinfo [--json] [--db PATH]\n"

@@ -144,3 +144,9 @@ void vp_load_teardown(const struct vp_params *params, unsigned jobs)
     (void)jobs;
     vp_load_stop();
 }
+
+const char *vp_load_of(const json_t *result)
+{
+    const char *load = json_string_value(json_object_get(json_object_get(result, "params"), "load"));
+    return load && load[0] ? load : "none";
+}

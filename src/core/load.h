@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "core/options.h"
 
 /* The two options a benchmark adds to its table to offer a load. */
@@ -25,5 +27,8 @@ void vp_load_teardown(const struct vp_params *params, unsigned jobs);
 int vp_load_start(const char *kind, unsigned count, char *err, size_t err_len);
 /* Kills and reaps the processes vp_load_start started. */
 void vp_load_stop(void);
+
+/* The --load a stored result ran under ("none" for results from before --load existed). */
+const char *vp_load_of(const json_t *result);
 
 #endif

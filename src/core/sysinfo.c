@@ -14,7 +14,7 @@
 
 #include "core/clock.h"
 #include "core/procfs.h"
-#include "core/result.h"
+#include "core/json.h"
 
 #define SMALL_TEXT 4096
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "core/engine.h"
+#include "core/limits.h"
 #include "core/histogram.h"
 #include "core/stats.h"
 

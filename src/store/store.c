@@ -12,8 +12,9 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "core/engine.h"
-#include "core/result.h"
+#include "core/limits.h"
+#include "core/options.h" /* VP_ERROR_LEN */
+#include "core/json.h"
 #include "store/document.h"
 
 struct vp_store {

@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "core/result.h"
+#include "core/json.h"
 
 static inline json_t *fixture_metric(const char *unit, const char *better,
                                      const char *aggregate, const double *values, size_t n)

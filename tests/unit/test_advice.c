@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "core/advice.h"
+#include "analysis/advice.h"
 
 static json_t *result_of(const char *text)
 {

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "report/scaling.h"
+#include "analysis/scaling.h"
 
 static const struct vp_qos default_rule = { .kind = VP_QOS_RELATIVE };
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/svg.h"
+#include "render/svg.h"
 
 static size_t count(const char *haystack, const char *needle)
 {

@@ -1,5 +1,5 @@
 /* Sweep analysis: per-job figures, efficiency, fairness, knee, CPU saturation. */
-#include "report/scaling.h"
+#include "analysis/scaling.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "core/result.h"
+#include "core/json.h"
 
 int vp_qos_parse(const char *text, struct vp_qos *qos, char *err, size_t err_len)
 {

@@ -1,5 +1,5 @@
 /* Matching results across runs and computing penalties, intervals, tests and flags. */
-#include "report/compare.h"
+#include "analysis/compare.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -9,7 +9,7 @@
 
 #include "core/inference.h"
 #include "core/stats.h"
-#include "core/result.h"
+#include "core/json.h"
 
 /* bench|params|jobs: what must agree for two results to be compared. */
 static char *match_key(const json_t *result)

@@ -1,5 +1,5 @@
 /* Grouping peer results into source x destination matrices. */
-#include "report/matrix.h"
+#include "analysis/matrix.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Aligned terminal blocks for results: metrics, spread, timing, per-job, monitor. */
-#include "report/table.h"
+#include "render/table.h"
 
 #include <math.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include "bench/bench.h"
 #include "core/options.h"
 #include "core/units.h"
-#include "core/result.h"
+#include "core/json.h"
 
 /* The option of a known bench stored under key (a sweep option under its point name). */
 static const struct vp_option *option_for(const struct vp_bench *bench, const char *key)

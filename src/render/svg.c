@@ -1,5 +1,5 @@
 /* SVG line and bar charts, written as text. */
-#include "report/svg.h"
+#include "render/svg.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Assembling the report page from run documents, the comparison and the scaling. */
-#include "report/html.h"
+#include "render/html.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -7,13 +7,13 @@
 
 #include "core/clock.h"
 #include "core/histogram.h"
-#include "core/advice.h"
+#include "analysis/advice.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
-#include "report/compare.h"
-#include "report/matrix.h"
-#include "report/scaling.h"
-#include "core/result.h"
+#include "analysis/compare.h"
+#include "analysis/matrix.h"
+#include "analysis/scaling.h"
+#include "core/json.h"
 
 #define MAX_CHARTS 12
 

@@ -10,11 +10,10 @@
 #include <stddef.h>
 
 #include "bench/bench.h"
+#include "core/limits.h"
 #include "core/progress.h"
 #include "core/topology.h"
 
-#define VP_MAX_JOBS 1024
-#define VP_MAX_REPS 1000
 
 struct vp_run_settings {
     const char *pin_spec;

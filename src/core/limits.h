@@ -1,0 +1,10 @@
+/* The limits every layer agrees on: how many jobs one result may start and how many
+ * repetitions it may have (the engine enforces them, the store's validation of an
+ * imported document checks them). */
+#ifndef VP_LIMITS_H
+#define VP_LIMITS_H
+
+#define VP_MAX_JOBS 1024
+#define VP_MAX_REPS 1000
+
+#endif

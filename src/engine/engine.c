@@ -1,0 +1,347 @@
+/* Job engine: fork, pin, prepare, timed-sleep start barrier, collection through the
+ * shared region (shared.c), failure and interruption handling. The result document is
+ * assembled by result.c. */
+#define _GNU_SOURCE
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/monitor.h"
+#include "engine/result.h"
+#include "engine/shared.h"
+#include "core/stats.h"
+
+#define WAIT_SLICE_NS 50000000
+
+/* Time between the release of a repetition and its start instant: enough for every
+ * sleeping job to be woken and call clock_nanosleep, even when jobs outnumber cores. */
+static int64_t start_lead_ns(unsigned jobs)
+{
+    return 2000000 + 100000 * (int64_t)jobs;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int signo)
+{
+    (void)signo;
+    interrupted = 1;
+}
+
+void vp_engine_catch_signals(void)
+{
+    struct sigaction action = { .sa_handler = on_signal };
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
+bool vp_engine_interrupted(void)
+{
+    return interrupted != 0;
+}
+
+
+static void futex_wait(atomic_int *word, int expected, int64_t timeout_ns)
+{
+    struct timespec timeout = { timeout_ns / 1000000000, timeout_ns % 1000000000 };
+    syscall(SYS_futex, word, FUTEX_WAIT, expected, timeout_ns ? &timeout : NULL, NULL, 0);
+}
+
+static void futex_wake_all(atomic_int *word)
+{
+    syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+static void increment_and_wake(atomic_int *word)
+{
+    atomic_fetch_add(word, 1);
+    futex_wake_all(word);
+}
+
+static _Noreturn void job_fail(struct vp_job_slot *slot, struct vp_control *control,
+                               const char *reason)
+{
+    snprintf(slot->error, sizeof slot->error, "%s", reason);
+    atomic_store(&slot->state, JOB_FAILED);
+    increment_and_wake(&control->ready);
+    increment_and_wake(&control->finished);
+    _exit(1);
+}
+
+/* Everything one job process does, from pinning to release. */
+static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_params *params,
+                               const struct vp_run_settings *settings,
+                               const struct vp_shared *shared, unsigned index, pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(1);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    struct vp_job_slot *slot = vp_shared_slot(shared, index);
+    struct vp_control *control = shared->control;
+    char reason[VP_ERROR_LEN + 64];
+
+    if (vp_pin_self(slot->cpu_planned) != 0) {
+        snprintf(reason, sizeof reason, "cannot pin job %u to CPU %d: %s", index,
+                 slot->cpu_planned, strerror(errno));
+        job_fail(slot, control, reason);
+    }
+    vp_affinity_text(slot->affinity, sizeof slot->affinity);
+    prctl(PR_SET_TIMERSLACK, 1UL); /* wake at the start instant, not up to 50 us late */
+    bool oversubscribed = shared->jobs > (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    slot->cpu_seen = sched_getcpu();
+
+    struct vp_job job = {
+        .bench = bench, .index = index, .count = shared->jobs, .params = params,
+        .rep_count = shared->reps,
+        .duration = settings->duration > 0 ? settings->duration : bench->default_duration, .histogram = vp_shared_histogram(shared, index),
+        .op_log = vp_shared_op_log(shared, index), .op_log_len = &slot->op_log_len,
+        .op_log_cap = shared->op_log_cap,
+    };
+    if (job.histogram)
+        vp_histogram_reset(job.histogram);
+    if (bench->prepare && bench->prepare(&job) != 0)
+        job_fail(slot, control, job.error);
+    slot->op_bytes = job.op_bytes;
+    atomic_store(&slot->state, JOB_READY);
+    increment_and_wake(&control->ready);
+
+    for (unsigned rep = 0; rep < shared->reps; rep++) {
+        int released;
+        while ((released = atomic_load(&control->released)) <= (int)rep)
+            futex_wait(&control->released, released, 0);
+        if (rep == settings->warmup && job.histogram)
+            vp_histogram_reset(job.histogram); /* the warm-up's operations do not count */
+        slot->op_log_len = 0;
+        job.rep = rep;
+        job.intervals = vp_shared_intervals(shared, index, rep);
+        job.interval_count = shared->interval_count;
+        job.interval_origin_ns = shared->start_at[rep];
+        vp_sleep_until_ns(shared->start_at[rep]);
+        struct vp_rep_record *record = vp_shared_record(shared, index, rep);
+        record->start_ns = vp_now_ns();
+        /* More jobs than CPUs: all woke at the same instant, but only one per CPU runs,
+         * and the rest would wait a time slice or more before their first instruction.
+         * Yielding until every job has recorded its start lets all of them begin
+         * together; unlike a spinning barrier, yielding cannot starve a job that has
+         * no CPU of its own. */
+        atomic_fetch_add(&control->started, 1);
+        while (oversubscribed && atomic_load(&control->started) < (int)((rep + 1) * shared->jobs))
+            sched_yield();
+        int status = bench->measure(&job, record->values);
+        record->end_ns = vp_now_ns();
+        if (status != 0 || (bench->after_rep && bench->after_rep(&job) != 0))
+            job_fail(slot, control, job.error);
+        increment_and_wake(&control->finished);
+    }
+    if (bench->release)
+        bench->release(&job);
+    atomic_store(&slot->state, JOB_FINISHED);
+    _exit(0);
+}
+
+/* Describes why job 'index' stopped before finishing. */
+static void explain_exit(const struct vp_shared *shared, unsigned index, pid_t pid, int status,
+                         char *reason, size_t len)
+{
+    const struct vp_job_slot *slot = vp_shared_slot(shared, index);
+    if (atomic_load(&slot->state) == JOB_FAILED)
+        snprintf(reason, len, "job %u: %s", index, slot->error);
+    else if (WIFSIGNALED(status))
+        snprintf(reason, len, "job %u (pid %d) killed by signal %d (%s)", index, (int)pid,
+                 WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(reason, len, "job %u (pid %d) exited with status %d before finishing", index,
+                 (int)pid, WEXITSTATUS(status));
+}
+
+enum wait_outcome { WAIT_DONE, WAIT_FAILED, WAIT_INTERRUPTED };
+
+/* Waits until *counter reaches target, watching for dead jobs and interruption. */
+static enum wait_outcome wait_for(const struct vp_shared *shared, atomic_int *counter, int target,
+                                  pid_t *pids, char *reason, size_t len)
+{
+    for (;;) {
+        for (unsigned job = 0; job < shared->jobs; job++) {
+            if (atomic_load(&vp_shared_slot(shared, job)->state) == JOB_FAILED) {
+                int status = 0;
+                waitpid(pids[job], &status, 0);
+                explain_exit(shared, job, pids[job], status, reason, len);
+                pids[job] = 0;
+                return WAIT_FAILED;
+            }
+        }
+        int value = atomic_load(counter);
+        if (value >= target)
+            return WAIT_DONE;
+        if (interrupted)
+            return WAIT_INTERRUPTED;
+        for (unsigned job = 0; job < shared->jobs; job++) {
+            int status;
+            if (pids[job] > 0 && waitpid(pids[job], &status, WNOHANG) == pids[job]) {
+                bool finished = WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+                                atomic_load(&vp_shared_slot(shared, job)->state) == JOB_FINISHED;
+                if (!finished)
+                    explain_exit(shared, job, pids[job], status, reason, len);
+                pids[job] = 0; /* reaped: a finished job needs nothing more */
+                if (!finished)
+                    return WAIT_FAILED;
+            }
+        }
+        futex_wait(counter, value, WAIT_SLICE_NS);
+    }
+}
+
+static void stop_jobs(pid_t *pids, unsigned jobs)
+{
+    for (unsigned job = 0; job < jobs; job++)
+        if (pids[job] > 0)
+            kill(pids[job], SIGKILL);
+    for (unsigned job = 0; job < jobs; job++) {
+        if (pids[job] > 0) {
+            while (waitpid(pids[job], NULL, 0) < 0 && errno == EINTR)
+                ;
+            pids[job] = 0;
+        }
+    }
+}
+
+
+/* The CPUs the monitor samples from: those this process may use but no job is pinned
+ * to, so the observer does not sit on a measured CPU. NULL (anywhere) when no CPU is
+ * left or the affinity cannot be read. */
+static const cpu_set_t *monitor_cpus(const int *cpus, unsigned jobs, cpu_set_t *set)
+{
+    if (sched_getaffinity(0, sizeof *set, set) != 0)
+        return NULL;
+    for (unsigned job = 0; job < jobs; job++)
+        if (cpus[job] >= 0 && cpus[job] < CPU_SETSIZE)
+            CPU_CLR(cpus[job], set);
+    return CPU_COUNT(set) > 0 ? set : NULL;
+}
+
+json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *params,
+                      unsigned jobs, const struct vp_run_settings *settings)
+{
+    json_t *result = vp_result_start(bench, params, jobs, settings);
+    char reason[VP_ERROR_LEN + 128] = "";
+    int cpus[VP_MAX_JOBS];
+    if (vp_pin_plan(settings->topology, settings->pin_spec, jobs, cpus, reason,
+                    sizeof reason) != 0)
+        return vp_result_finish(result, "failed", reason);
+    unsigned total_reps = settings->warmup + settings->reps;
+    struct vp_shared shared;
+    if (vp_shared_map(&shared, bench, params, jobs, total_reps,
+                   settings->duration > 0 ? settings->duration : bench->default_duration) != 0)
+        return vp_result_finish(result, "failed", "cannot map shared memory for the jobs");
+    if (bench->setup && bench->setup(params, reason, sizeof reason) != 0) {
+        munmap(shared.base, shared.size);
+        if (bench->teardown)
+            bench->teardown(params, jobs);
+        return vp_result_finish(result, "failed", reason);
+    }
+    double *stonewall = calloc(settings->reps, sizeof *stonewall);
+    double *span = calloc(settings->reps, sizeof *span);
+    if (!stonewall || !span)
+        abort();
+
+    pid_t pids[VP_MAX_JOBS] = { 0 };
+    pid_t parent = getpid();
+    fflush(NULL);
+    enum wait_outcome outcome = WAIT_DONE;
+    for (unsigned job = 0; job < jobs && outcome == WAIT_DONE; job++) {
+        vp_shared_slot(&shared, job)->cpu_planned = cpus[job];
+        pids[job] = fork();
+        if (pids[job] == 0)
+            job_main(bench, params, settings, &shared, job, parent);
+        if (pids[job] < 0) {
+            pids[job] = 0;
+            snprintf(reason, sizeof reason, "cannot fork job %u: %s", job, strerror(errno));
+            outcome = WAIT_FAILED;
+        }
+    }
+    if (outcome == WAIT_DONE)
+        outcome = wait_for(&shared, &shared.control->ready, (int)jobs, pids, reason,
+                           sizeof reason);
+
+    struct vp_monitor *monitor = NULL;
+    char what[128];
+    snprintf(what, sizeof what, "%s jobs=%u", bench->name, jobs);
+    for (unsigned rep = 0; rep < total_reps && outcome == WAIT_DONE; rep++) {
+        if (rep == settings->warmup) {
+            cpu_set_t observer;
+            monitor = vp_monitor_start(settings->monitor_hz, settings->watch,
+                                       settings->watch_count, monitor_cpus(cpus, jobs, &observer),
+                                       reason, sizeof reason);
+            if (!monitor) {
+                outcome = WAIT_FAILED;
+                break;
+            }
+        }
+        shared.start_at[rep] = vp_now_ns() + start_lead_ns(jobs);
+        atomic_store(&shared.control->released, (int)rep + 1);
+        futex_wake_all(&shared.control->released);
+        outcome = wait_for(&shared, &shared.control->finished, (int)((rep + 1) * jobs), pids,
+                           reason, sizeof reason);
+        if (outcome == WAIT_DONE && shared.op_log_cap && rep >= settings->warmup)
+            vp_op_log_rates(&shared, rep, &stonewall[rep - settings->warmup],
+                         &span[rep - settings->warmup]);
+        if (outcome == WAIT_DONE && settings->progress)
+            vp_progress_step(settings->progress, what);
+    }
+    json_t *monitor_json = monitor ? vp_monitor_stop(monitor) : NULL;
+
+    if (outcome == WAIT_DONE) {
+        for (unsigned job = 0; job < jobs; job++) {
+            int status;
+            if (pids[job] == 0)
+                continue; /* reaped after it finished, while others still ran */
+            while (waitpid(pids[job], &status, 0) < 0 && errno == EINTR)
+                ;
+            if (outcome == WAIT_DONE && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+                explain_exit(&shared, job, pids[job], status, reason, sizeof reason);
+                outcome = WAIT_FAILED;
+            }
+            pids[job] = 0;
+        }
+    }
+    stop_jobs(pids, jobs);
+
+    if (outcome == WAIT_DONE) {
+        vp_result_add_measurements(result, bench, &shared, settings->warmup, stonewall, span);
+        json_object_set_new(result, "monitor", monitor_json);
+        monitor_json = NULL;
+        if (bench->annotate)
+            bench->annotate(params, jobs, result);
+    }
+    json_decref(monitor_json);
+    munmap(shared.base, shared.size);
+    free(stonewall);
+    free(span);
+    if (bench->teardown)
+        bench->teardown(params, jobs);
+    if (outcome == WAIT_INTERRUPTED)
+        return vp_result_finish(result, "interrupted", "interrupted by a signal");
+    if (outcome == WAIT_FAILED)
+        return vp_result_finish(result, "failed", reason);
+    return vp_result_finish(result, "ok", NULL);
+}

@@ -1,0 +1,64 @@
+/* The region the engine shares with its job processes: control counters, each
+ * repetition's start instant, then per job a slot (state, CPU, error), its per-repetition
+ * records, its latency histogram, its op log and its per-second byte counters. The engine
+ * (engine.c) writes and waits on it; the result assembly (result.c) reads it. */
+#ifndef VP_SHARED_H
+#define VP_SHARED_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/bench.h"
+
+enum vp_job_state { JOB_STARTING, JOB_READY, JOB_FINISHED, JOB_FAILED };
+
+/* One job's slot in the shared region; the per-repetition arrays follow it. */
+struct vp_job_slot {
+    atomic_int state;
+    int cpu_planned;
+    int cpu_seen;
+    char affinity[64];
+    char error[VP_ERROR_LEN];
+    uint64_t op_bytes;   /* bytes per logged operation */
+    uint64_t op_log_len; /* operations logged in the current repetition */
+};
+
+struct vp_rep_record {
+    int64_t start_ns, end_ns;
+    double values[VP_MAX_METRICS];
+};
+
+struct vp_control {
+    atomic_int ready;    /* jobs prepared */
+    atomic_int released; /* repetitions released */
+    atomic_int started;  /* job-repetitions started */
+    atomic_int finished; /* job-repetitions done */
+};
+
+/* The shared region: control, start instants, then per job a slot, its records, its
+ * latency histogram (benchmarks with a distribution) and its op log (with ops_per_rep). */
+struct vp_shared {
+    void *base;
+    size_t size;
+    unsigned jobs, reps;
+    size_t histogram_bytes, op_log_cap;
+    size_t interval_count; /* per-second counters per repetition (0: none) */
+    struct vp_control *control;
+    int64_t *start_at;
+};
+
+/* Maps the region for jobs x reps of bench (duration: seconds per repetition, for the
+ * per-second counters). Returns 0, or -1 when mmap fails. */
+int vp_shared_map(struct vp_shared *shared, const struct vp_bench *bench,
+                  const struct vp_params *params, unsigned jobs, unsigned reps, double duration);
+
+struct vp_job_slot *vp_shared_slot(const struct vp_shared *shared, unsigned job);
+struct vp_rep_record *vp_shared_record(const struct vp_shared *shared, unsigned job,
+                                       unsigned rep);
+/* NULL when the benchmark keeps no distribution / no op log / no per-second series. */
+struct vp_histogram *vp_shared_histogram(const struct vp_shared *shared, unsigned job);
+int64_t *vp_shared_op_log(const struct vp_shared *shared, unsigned job);
+uint64_t *vp_shared_intervals(const struct vp_shared *shared, unsigned job, unsigned rep);
+
+#endif
