@@ -1,4 +1,4 @@
-/* Unit tests for options.c and every benchmark's options table. */
+/* Unit tests for options.c: parsing, validation, defaults, sweeps. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,7 +6,6 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "bench/bench.h"
 #include "core/options.h"
 
 static const struct vp_option table[] = {
@@ -52,33 +51,6 @@ static void values_are_validated_with_the_accepted_form(void **state)
     assert_int_equal(value.list_len, 3);
 }
 
-/* Every registered benchmark's defaults parse (vp_params_init aborts otherwise), its
- * names are unique, and a sweep option names a list option. */
-static void every_bench_table_is_consistent(void **state)
-{
-    (void)state;
-    assert_true(vp_bench_count >= 4);
-    for (size_t b = 0; b < vp_bench_count; b++) {
-        const struct vp_bench *bench = vp_benches[b];
-        struct vp_params params;
-        vp_params_init(&params, bench->options, bench->option_count);
-        assert_ptr_equal(vp_bench_find(bench->name), bench);
-        assert_true(bench->metric_count >= 1 && bench->metric_count <= VP_MAX_METRICS);
-        assert_non_null(bench->measure);
-        for (size_t i = 0; i < bench->option_count; i++)
-            for (size_t j = i + 1; j < bench->option_count; j++)
-                assert_string_not_equal(bench->options[i].name, bench->options[j].name);
-        if (bench->sweep_option) {
-            int index = vp_params_find(&params, bench->sweep_option);
-            assert_true(index >= 0);
-            assert_true(bench->options[index].type == VP_OPT_SIZE_LIST ||
-                        bench->options[index].type == VP_OPT_CHOICE_LIST);
-            assert_non_null(bench->sweep_param);
-        }
-    }
-    assert_null(vp_bench_find("no.such"));
-}
-
 /* A choice list is a sweep of words: each point selects its word as the text. */
 static void choice_lists_select_each_word(void **state)
 {
@@ -106,7 +78,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults_fill_params),
         cmocka_unit_test(values_are_validated_with_the_accepted_form),
-        cmocka_unit_test(every_bench_table_is_consistent),
         cmocka_unit_test(choice_lists_select_each_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
