@@ -30,6 +30,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct vp_time_reply reply;
     if (vp_time_reply_decode(payload, payload_len, &reply) == 0 && reply.sent_ns < reply.received_ns)
         __builtin_trap();
+    struct vp_datagram datagram;
+    if (vp_datagram_decode(data, size, &datagram) == 0 && size < VP_DATAGRAM_HEADER_BYTES)
+        __builtin_trap();
+    uint64_t echoed;
+    if (vp_datagram_sequence(data, size, &echoed) == 0 &&
+        (size < 8 || (size >= VP_DATAGRAM_HEADER_BYTES && echoed != datagram.sequence)))
+        __builtin_trap();
     char text[VP_ERROR_TEXT_MAX + 1];
     vp_error_text_decode(payload, payload_len < VP_ERROR_TEXT_MAX ? payload_len : VP_ERROR_TEXT_MAX,
                          text, sizeof text);

@@ -23,9 +23,14 @@ static const struct vp_option cpu_options[] = {
       "(with --duration: chunks until the time is up)" },
 };
 
+enum cpu_metric { CPU_SCORE, CPU_METRIC_COUNT };
+
 static const struct vp_metric cpu_metrics[] = {
-    { "score", "ops/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "iterations per second" },
+    [CPU_SCORE] = { "score", "ops/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+                    "iterations per second" },
 };
+_Static_assert(sizeof cpu_metrics / sizeof cpu_metrics[0] == CPU_METRIC_COUNT,
+               "one metric per slot");
 
 /* The chunk's seed is read through a volatile, so the compiler can neither fold the
  * work nor reuse one chunk's result for the next; the parent computes the reference
@@ -81,7 +86,7 @@ static int cpu_measure(struct vp_job *job, double *values)
         done += CHUNK_OPS;
     }
     double elapsed = (double)(vp_now_ns() - start) / 1e9;
-    values[0] = (double)done / elapsed;
+    values[CPU_SCORE] = (double)done / elapsed;
     return 0;
 }
 
@@ -98,7 +103,7 @@ const struct vp_bench vp_bench_cpu = {
     .options = cpu_options,
     .option_count = sizeof cpu_options / sizeof cpu_options[0],
     .metrics = cpu_metrics,
-    .metric_count = sizeof cpu_metrics / sizeof cpu_metrics[0],
+    .metric_count = CPU_METRIC_COUNT,
     .uses_duration = true,
     .setup = cpu_setup,
     .measure = cpu_measure,

@@ -7,6 +7,7 @@
  * buffered reads, and removed on every exit path unless --keep. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -53,18 +54,35 @@ static const struct vp_option disk_options[] = {
       "reads: read kept virtperf-jobN.dat files instead of laying out new ones" },
 };
 
-static const struct vp_metric disk_metrics[] = {
-    { "throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
-      "size / (open + I/O + fsync + close): the end-to-end rate dd reports" },
-    { "io_throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "size / the I/O loop alone" },
-    { "iops", "ops/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "operations / the I/O loop" },
-    { "latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "seconds per operation (mean; percentiles in its distribution)" },
-    { "open_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "open(2)" },
-    { "io_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the I/O loop" },
-    { "fsync_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "fsync(2) (0 when not done)" },
-    { "close_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "close(2)" },
+enum disk_metric {
+    DISK_THROUGHPUT,
+    DISK_IO_THROUGHPUT,
+    DISK_IOPS,
+    DISK_LATENCY,
+    DISK_OPEN_TIME,
+    DISK_IO_TIME,
+    DISK_FSYNC_TIME,
+    DISK_CLOSE_TIME,
+    DISK_METRIC_COUNT
 };
+
+static const struct vp_metric disk_metrics[] = {
+    [DISK_THROUGHPUT] = { "throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+        "size / (open + I/O + fsync + close): the end-to-end rate dd reports" },
+    [DISK_IO_THROUGHPUT] = { "io_throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+                             "size / the I/O loop alone" },
+    [DISK_IOPS] = { "iops", "ops/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+                    "operations / the I/O loop" },
+    [DISK_LATENCY] = { "latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "seconds per operation (mean; percentiles in its distribution)" },
+    [DISK_OPEN_TIME] = { "open_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "open(2)" },
+    [DISK_IO_TIME] = { "io_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the I/O loop" },
+    [DISK_FSYNC_TIME] = { "fsync_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+                          "fsync(2) (0 when not done)" },
+    [DISK_CLOSE_TIME] = { "close_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "close(2)" },
+};
+_Static_assert(sizeof disk_metrics / sizeof disk_metrics[0] == DISK_METRIC_COUNT,
+               "one metric per slot");
 
 /* Decided in the parent (validate/setup) and inherited by the forked jobs. */
 static struct {
@@ -137,9 +155,12 @@ static int disk_validate(const struct vp_params *params, unsigned max_jobs, char
     const char *path = vp_param_text(params, "path");
     uint64_t size = vp_param_number(params, "size"), bs = vp_param_number(params, "bs");
     struct stat info;
-    if (stat(path, &info) != 0 || !S_ISDIR(info.st_mode)) {
+    bool found = stat(path, &info) == 0;
+    if (!found || !S_ISDIR(info.st_mode)) {
+        /* errno speaks only of a failed stat: a file that exists is "not a directory" */
+        bool missing = !found && (errno == ENOENT || errno == ENOTDIR);
         snprintf(err, err_len, "--path %s: %s; accepted: an existing directory", path,
-                 errno == ENOENT || errno == ENOTDIR ? "no such directory" : "not a directory");
+                 missing ? "no such directory" : "not a directory");
         return -1;
     }
     find_filesystem(path);
@@ -300,14 +321,14 @@ static int disk_measure(struct vp_job *job, double *values)
     double size = (double)state->file.options.size;
     double ops = (double)(state->file.options.size / state->file.options.bs);
     double total = timing.open_s + timing.io_s + timing.fsync_s + timing.close_s;
-    values[0] = size / total;
-    values[1] = size / timing.io_s;
-    values[2] = ops / timing.io_s;
-    values[3] = timing.op_sum_s / ops;
-    values[4] = timing.open_s;
-    values[5] = timing.io_s;
-    values[6] = timing.fsync_s;
-    values[7] = timing.close_s;
+    values[DISK_THROUGHPUT] = size / total;
+    values[DISK_IO_THROUGHPUT] = size / timing.io_s;
+    values[DISK_IOPS] = ops / timing.io_s;
+    values[DISK_LATENCY] = timing.op_sum_s / ops;
+    values[DISK_OPEN_TIME] = timing.open_s;
+    values[DISK_IO_TIME] = timing.io_s;
+    values[DISK_FSYNC_TIME] = timing.fsync_s;
+    values[DISK_CLOSE_TIME] = timing.close_s;
     return 0;
 }
 
@@ -450,7 +471,7 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
         .options = disk_options,                                                            \
         .option_count = sizeof disk_options / sizeof disk_options[0],                       \
         .metrics = disk_metrics,                                                            \
-        .metric_count = sizeof disk_metrics / sizeof disk_metrics[0],                       \
+        .metric_count = DISK_METRIC_COUNT,                       \
         .distribution_metric = "latency",                                                   \
         .ops_per_rep = disk_ops_per_rep,                                                    \
         .validate = disk_validate,                                                          \

@@ -44,33 +44,54 @@ static const struct vp_option drift_options[] = {
     VP_LOAD_OPTIONS,
 };
 
-static const struct vp_metric drift_metrics[] = {
-    { "drift_ppm", "ppm", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "how fast the local clock gains (+) or loses (-) on the reference, least squares "
-      "per step-free segment" },
-    { "drift_error", "ppm", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "standard error of drift_ppm from the scatter around the fit: a drift within about "
-      "two of these of zero is not told apart from none" },
-    { "offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "local minus reference at the end of the repetition (+: local ahead)" },
-    { "steps", "steps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "offset jumps beyond --step-threshold, beyond what the round trips could explain" },
-    { "offset_start", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "the offset of the first sample" },
-    { "max_offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MAX, "the largest |offset| seen" },
-    { "jitter", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "RMS of the offsets around the fitted drift" },
-    { "error_bound", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "half the largest kept round trip: the true offset lies within this of the measured "
-      "one, however asymmetric the path" },
-    { "local_steps", "steps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "CLOCK_REALTIME jumps against CLOCK_MONOTONIC beyond --step-threshold (settimeofday, "
-      "an NTP step)" },
-    { "backward_jumps", "jumps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "times CLOCK_REALTIME or CLOCK_MONOTONIC read earlier than the read before it" },
-    { "largest_step", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "the largest step, signed (0 without one)" },
-    { "samples", "samples", VP_HIGHER_IS_BETTER, VP_AGG_MEAN, "kept samples (bursts)" },
+enum drift_metric {
+    DRIFT_PPM,
+    DRIFT_PPM_ERROR,
+    DRIFT_OFFSET,
+    DRIFT_STEPS,
+    DRIFT_OFFSET_START,
+    DRIFT_MAX_OFFSET,
+    DRIFT_JITTER,
+    DRIFT_ERROR_BOUND,
+    DRIFT_LOCAL_STEPS,
+    DRIFT_BACKWARD_JUMPS,
+    DRIFT_LARGEST_STEP,
+    DRIFT_SAMPLES,
+    DRIFT_METRIC_COUNT
 };
+
+static const struct vp_metric drift_metrics[] = {
+    [DRIFT_PPM] = { "drift_ppm", "ppm", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "how fast the local clock gains (+) or loses (-) on the reference, least squares "
+        "per step-free segment" },
+    [DRIFT_PPM_ERROR] = { "drift_error", "ppm", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "standard error of drift_ppm from the scatter around the fit: a drift within about "
+        "two of these of zero is not told apart from none" },
+    [DRIFT_OFFSET] = { "offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "local minus reference at the end of the repetition (+: local ahead)" },
+    [DRIFT_STEPS] = { "steps", "steps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "offset jumps beyond --step-threshold, beyond what the round trips could explain" },
+    [DRIFT_OFFSET_START] = { "offset_start", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+                             "the offset of the first sample" },
+    [DRIFT_MAX_OFFSET] = { "max_offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MAX,
+                           "the largest |offset| seen" },
+    [DRIFT_JITTER] = { "jitter", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "RMS of the offsets around the fitted drift" },
+    [DRIFT_ERROR_BOUND] = { "error_bound", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "half the largest kept round trip: the true offset lies within this of the measured "
+        "one, however asymmetric the path" },
+    [DRIFT_LOCAL_STEPS] = { "local_steps", "steps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "CLOCK_REALTIME jumps against CLOCK_MONOTONIC beyond --step-threshold (settimeofday, "
+        "an NTP step)" },
+    [DRIFT_BACKWARD_JUMPS] = { "backward_jumps", "jumps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "times CLOCK_REALTIME or CLOCK_MONOTONIC read earlier than the read before it" },
+    [DRIFT_LARGEST_STEP] = { "largest_step", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "the largest step, signed (0 without one)" },
+    [DRIFT_SAMPLES] = { "samples", "samples", VP_HIGHER_IS_BETTER, VP_AGG_MEAN,
+                        "kept samples (bursts)" },
+};
+_Static_assert(sizeof drift_metrics / sizeof drift_metrics[0] == DRIFT_METRIC_COUNT,
+               "one metric per slot");
 
 /* Local clock readings across the repetition, to catch steps and backward jumps. */
 struct local_watch {
@@ -179,18 +200,18 @@ static int exchange(int fd, uint64_t sequence, int64_t origin, struct local_watc
 static void fill_values(const struct vp_drift_estimate *e, const struct local_watch *watch,
                         double *values)
 {
-    values[0] = e->drift_ppm; /* NaN with one sample: left out */
-    values[1] = e->drift_error_ppm; /* NaN without a spare sample: left out */
-    values[2] = e->offset_end;
-    values[3] = e->steps;
-    values[4] = e->offset_start;
-    values[5] = e->max_offset;
-    values[6] = e->jitter;
-    values[7] = e->error_bound;
-    values[8] = watch->steps;
-    values[9] = watch->backward;
-    values[10] = e->largest_step;
-    values[11] = (double)e->samples;
+    values[DRIFT_PPM] = e->drift_ppm; /* NaN with one sample: left out */
+    values[DRIFT_PPM_ERROR] = e->drift_error_ppm; /* NaN without a spare sample: left out */
+    values[DRIFT_OFFSET] = e->offset_end;
+    values[DRIFT_STEPS] = e->steps;
+    values[DRIFT_OFFSET_START] = e->offset_start;
+    values[DRIFT_MAX_OFFSET] = e->max_offset;
+    values[DRIFT_JITTER] = e->jitter;
+    values[DRIFT_ERROR_BOUND] = e->error_bound;
+    values[DRIFT_LOCAL_STEPS] = watch->steps;
+    values[DRIFT_BACKWARD_JUMPS] = watch->backward;
+    values[DRIFT_LARGEST_STEP] = e->largest_step;
+    values[DRIFT_SAMPLES] = (double)e->samples;
 }
 
 static int drift_measure(struct vp_job *job, double *values)
@@ -305,7 +326,7 @@ const struct vp_bench vp_bench_time_drift = {
     .options = drift_options,
     .option_count = sizeof drift_options / sizeof drift_options[0],
     .metrics = drift_metrics,
-    .metric_count = sizeof drift_metrics / sizeof drift_metrics[0],
+    .metric_count = DRIFT_METRIC_COUNT,
     .uses_duration = true,
     .default_duration = 60.0,
     .one_observation = true,

@@ -16,9 +16,9 @@
     X(disk, disk_reread)             \
     X(disk, disk_randread)           \
     X(disk, disk_randwrite)          \
-    X(net, net_stream)               \
-    X(net, net_rr)                   \
-    X(net, net_connect)              \
+    X(net_stream, net_stream)        \
+    X(net_rr, net_rr)                \
+    X(net_connect, net_connect)      \
     X(timing, time_read)             \
     X(timing, time_timer)            \
     X(ticks, time_ticks)             \

@@ -20,9 +20,14 @@ static const struct vp_option latency_options[] = {
       "dependent loads per repetition, rounded up to whole laps of the cycle" },
 };
 
+enum latency_metric { LATENCY_PER_LOAD, LATENCY_METRIC_COUNT };
+
 static const struct vp_metric latency_metrics[] = {
-    { "latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "seconds per dependent load" },
+    [LATENCY_PER_LOAD] = { "latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+                          "seconds per dependent load" },
 };
+_Static_assert(sizeof latency_metrics / sizeof latency_metrics[0] == LATENCY_METRIC_COUNT,
+               "one metric per slot");
 
 struct chase {
     unsigned char *lines;
@@ -112,7 +117,7 @@ static int latency_measure(struct vp_job *job, double *values)
                  (unsigned long long)steps);
         return -1;
     }
-    values[0] = (double)elapsed / 1e9 / (double)steps;
+    values[LATENCY_PER_LOAD] = (double)elapsed / 1e9 / (double)steps;
     return 0;
 }
 
@@ -134,7 +139,7 @@ const struct vp_bench vp_bench_mem_latency = {
     .options = latency_options,
     .option_count = sizeof latency_options / sizeof latency_options[0],
     .metrics = latency_metrics,
-    .metric_count = sizeof latency_metrics / sizeof latency_metrics[0],
+    .metric_count = LATENCY_METRIC_COUNT,
     .sweep_option = "sizes",
     .sweep_param = "size",
     .prepare = latency_prepare,

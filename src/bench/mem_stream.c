@@ -23,12 +23,26 @@ static const struct vp_option stream_options[] = {
       "the cache sizes a guest reports, and is 4x the largest common LLC" },
 };
 
-static const struct vp_metric stream_metrics[] = {
-    { "copy", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "c = a: 16 bytes moved per element" },
-    { "scale", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "b = s*c: 16 bytes per element" },
-    { "add", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "c = a+b: 24 bytes per element" },
-    { "triad", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "a = b+s*c: 24 bytes per element" },
+enum stream_metric {
+    STREAM_COPY,
+    STREAM_SCALE,
+    STREAM_ADD,
+    STREAM_TRIAD,
+    STREAM_METRIC_COUNT
 };
+
+static const struct vp_metric stream_metrics[] = {
+    [STREAM_COPY] = { "copy", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+                      "c = a: 16 bytes moved per element" },
+    [STREAM_SCALE] = { "scale", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+                       "b = s*c: 16 bytes per element" },
+    [STREAM_ADD] = { "add", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+                     "c = a+b: 24 bytes per element" },
+    [STREAM_TRIAD] = { "triad", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+                       "a = b+s*c: 24 bytes per element" },
+};
+_Static_assert(sizeof stream_metrics / sizeof stream_metrics[0] == STREAM_METRIC_COUNT,
+               "one metric per slot");
 
 struct stream_arrays {
     double *a, *b, *c;
@@ -119,16 +133,16 @@ static int stream_measure(struct vp_job *job, double *values)
     double bytes = (double)n * sizeof(double);
     int64_t start = vp_now_ns();
     stream_copy(arrays->c, arrays->a, n);
-    values[0] = 2 * bytes / seconds_since(start);
+    values[STREAM_COPY] = 2 * bytes / seconds_since(start);
     start = vp_now_ns();
     stream_scale(arrays->b, arrays->c, n);
-    values[1] = 2 * bytes / seconds_since(start);
+    values[STREAM_SCALE] = 2 * bytes / seconds_since(start);
     start = vp_now_ns();
     stream_add(arrays->c, arrays->a, arrays->b, n);
-    values[2] = 3 * bytes / seconds_since(start);
+    values[STREAM_ADD] = 3 * bytes / seconds_since(start);
     start = vp_now_ns();
     stream_triad(arrays->a, arrays->b, arrays->c, n);
-    values[3] = 3 * bytes / seconds_since(start);
+    values[STREAM_TRIAD] = 3 * bytes / seconds_since(start);
 
     for (size_t j = 0; j < n; j++) {
         if (arrays->a[j] != 15.0 || arrays->b[j] != 3.0 || arrays->c[j] != 4.0) {
@@ -159,7 +173,7 @@ const struct vp_bench vp_bench_mem_stream = {
     .options = stream_options,
     .option_count = sizeof stream_options / sizeof stream_options[0],
     .metrics = stream_metrics,
-    .metric_count = sizeof stream_metrics / sizeof stream_metrics[0],
+    .metric_count = STREAM_METRIC_COUNT,
     .prepare = stream_prepare,
     .measure = stream_measure,
     .release = stream_release,

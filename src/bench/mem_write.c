@@ -21,12 +21,18 @@ static const struct vp_option write_options[] = {
       "(16-byte SSE2 without AVX2); nt: non-temporal 16-byte stores" },
 };
 
+enum write_metric { WRITE_TIME, WRITE_BANDWIDTH, WRITE_FIRST_TOUCH, WRITE_METRIC_COUNT };
+
 static const struct vp_metric write_metrics[] = {
-    { "time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "seconds for all passes, per job" },
-    { "bandwidth", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM, "size x passes / time" },
-    { "first_touch", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
-      "bytes of fresh memory faulted in per second (one store per page)" },
+    [WRITE_TIME] = { "time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+                     "seconds for all passes, per job" },
+    [WRITE_BANDWIDTH] = { "bandwidth", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+                          "size x passes / time" },
+    [WRITE_FIRST_TOUCH] = { "first_touch", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+        "bytes of fresh memory faulted in per second (one store per page)" },
 };
+_Static_assert(sizeof write_metrics / sizeof write_metrics[0] == WRITE_METRIC_COUNT,
+               "one metric per slot");
 
 /* Byte by byte through a volatile pointer: the compiler must emit one 1-byte store
  * per byte and can neither vectorise the loop nor turn it into memset. */
@@ -134,9 +140,9 @@ static int write_measure(struct vp_job *job, double *values)
         return -1;
     }
     double write_seconds = (double)(write_end - write_start) / 1e9;
-    values[0] = write_seconds;
-    values[1] = (double)size * (double)passes / write_seconds;
-    values[2] = (double)size / ((double)(write_start - touch_start) / 1e9);
+    values[WRITE_TIME] = write_seconds;
+    values[WRITE_BANDWIDTH] = (double)size * (double)passes / write_seconds;
+    values[WRITE_FIRST_TOUCH] = (double)size / ((double)(write_start - touch_start) / 1e9);
     return 0;
 }
 
@@ -152,7 +158,7 @@ const struct vp_bench vp_bench_mem_write = {
     .options = write_options,
     .option_count = sizeof write_options / sizeof write_options[0],
     .metrics = write_metrics,
-    .metric_count = sizeof write_metrics / sizeof write_metrics[0],
+    .metric_count = WRITE_METRIC_COUNT,
     .setup = write_setup,
     .measure = write_measure,
 };

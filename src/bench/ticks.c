@@ -19,14 +19,23 @@ static const struct vp_option ticks_options[] = {
     VP_LOAD_OPTIONS,
 };
 
-static const struct vp_metric ticks_metrics[] = {
-    { "lost_ticks", "%", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "expiries that overran (the job had not taken the previous one) per 100 expiries" },
-    { "longest_loss", "ticks", VP_LOWER_IS_BETTER, VP_AGG_MAX,
-      "the most ticks lost in one gap between deliveries" },
-    { "expiries", "ticks", VP_HIGHER_IS_BETTER, VP_AGG_MEAN,
-      "expiries in the repetition (deliveries plus overruns), the sample size" },
+enum ticks_metric {
+    TICKS_LOST_TICKS,
+    TICKS_LONGEST_LOSS,
+    TICKS_EXPIRIES,
+    TICKS_METRIC_COUNT
 };
+
+static const struct vp_metric ticks_metrics[] = {
+    [TICKS_LOST_TICKS] = { "lost_ticks", "%", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "expiries that overran (the job had not taken the previous one) per 100 expiries" },
+    [TICKS_LONGEST_LOSS] = { "longest_loss", "ticks", VP_LOWER_IS_BETTER, VP_AGG_MAX,
+        "the most ticks lost in one gap between deliveries" },
+    [TICKS_EXPIRIES] = { "expiries", "ticks", VP_HIGHER_IS_BETTER, VP_AGG_MEAN,
+        "expiries in the repetition (deliveries plus overruns), the sample size" },
+};
+_Static_assert(sizeof ticks_metrics / sizeof ticks_metrics[0] == TICKS_METRIC_COUNT,
+               "one metric per slot");
 
 static int ticks_prepare(struct vp_job *job)
 {
@@ -81,9 +90,9 @@ static int ticks_measure(struct vp_job *job, double *values)
                  "(it must be longer than --interval)");
         return -1;
     }
-    values[0] = 100.0 * (double)overruns / (double)(deliveries + overruns);
-    values[1] = (double)longest;
-    values[2] = (double)(deliveries + overruns);
+    values[TICKS_LOST_TICKS] = 100.0 * (double)overruns / (double)(deliveries + overruns);
+    values[TICKS_LONGEST_LOSS] = (double)longest;
+    values[TICKS_EXPIRIES] = (double)(deliveries + overruns);
     return 0;
 }
 
@@ -110,7 +119,7 @@ const struct vp_bench vp_bench_time_ticks = {
     .options = ticks_options,
     .option_count = sizeof ticks_options / sizeof ticks_options[0],
     .metrics = ticks_metrics,
-    .metric_count = sizeof ticks_metrics / sizeof ticks_metrics[0],
+    .metric_count = TICKS_METRIC_COUNT,
     .uses_duration = true,
     .default_duration = 2.0,
     .setup = vp_load_setup,

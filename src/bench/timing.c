@@ -39,11 +39,15 @@ static const struct vp_option read_options[] = {
       "the clocks to read, one result each (rdtsc on x86-64 only)" },
 };
 
+enum read_metric { READ_COST, READ_RESOLUTION, READ_METRIC_COUNT };
+
 static const struct vp_metric read_metrics[] = {
-    { "cost", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "seconds per read" },
-    { "resolution", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "clock_getres (rdtsc: one tick at the measured rate)" },
+    [READ_COST] = { "cost", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "seconds per read" },
+    [READ_RESOLUTION] = { "resolution", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "clock_getres (rdtsc: one tick at the measured rate)" },
 };
+_Static_assert(sizeof read_metrics / sizeof read_metrics[0] == READ_METRIC_COUNT,
+               "one metric per slot");
 
 struct clock_choice {
     const char *name;
@@ -105,22 +109,22 @@ static int read_measure(struct vp_job *job, double *values)
             continue;
         struct timespec resolution;
         clock_getres(clocks[i].id, &resolution);
-        values[0] = vp_cost_per_op(read_clock, (void *)&clocks[i].id, &iterations);
-        values[1] = (double)resolution.tv_sec + (double)resolution.tv_nsec / 1e9;
+        values[READ_COST] = vp_cost_per_op(read_clock, (void *)&clocks[i].id, &iterations);
+        values[READ_RESOLUTION] = (double)resolution.tv_sec + (double)resolution.tv_nsec / 1e9;
         return 0;
     }
     if (strcmp(name, "gettimeofday") == 0) {
-        values[0] = vp_cost_per_op(read_gettimeofday, NULL, &iterations);
-        values[1] = 1e-6;
+        values[READ_COST] = vp_cost_per_op(read_gettimeofday, NULL, &iterations);
+        values[READ_RESOLUTION] = 1e-6;
         return 0;
     }
 #ifdef __x86_64__
     /* The TSC's rate from the monotonic clock over a millisecond or more. */
     int64_t start_ns = vp_now_ns();
     unsigned long long start_ticks = __rdtsc();
-    values[0] = vp_cost_per_op(read_tsc, NULL, &iterations);
+    values[READ_COST] = vp_cost_per_op(read_tsc, NULL, &iterations);
     double hz = (double)(__rdtsc() - start_ticks) / ((double)(vp_now_ns() - start_ns) / 1e9);
-    values[1] = 1 / hz;
+    values[READ_RESOLUTION] = 1 / hz;
     return 0;
 #else
     snprintf(job->error, sizeof job->error, "time.read: rdtsc is x86-64 only");
@@ -150,12 +154,16 @@ static const struct vp_option timer_options[] = {
     VP_LOAD_OPTIONS,
 };
 
+enum timer_metric { TIMER_LATENCY, TIMER_MAX_LATENCY, TIMER_METRIC_COUNT };
+
 static const struct vp_metric timer_metrics[] = {
-    { "latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
-      "how late each wake-up came (mean; percentiles and max in its distribution)" },
-    { "max_latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MAX,
-      "the latest wake-up of the repetition, of all jobs" },
+    [TIMER_LATENCY] = { "latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+        "how late each wake-up came (mean; percentiles and max in its distribution)" },
+    [TIMER_MAX_LATENCY] = { "max_latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MAX,
+        "the latest wake-up of the repetition, of all jobs" },
 };
+_Static_assert(sizeof timer_metrics / sizeof timer_metrics[0] == TIMER_METRIC_COUNT,
+               "one metric per slot");
 
 static int timer_prepare(struct vp_job *job)
 {
@@ -194,8 +202,8 @@ static int timer_measure(struct vp_job *job, double *values)
         snprintf(job->error, sizeof job->error, "time.timer: --duration shorter than --interval");
         return -1;
     }
-    values[0] = sum / (double)wakeups;
-    values[1] = latest;
+    values[TIMER_LATENCY] = sum / (double)wakeups;
+    values[TIMER_MAX_LATENCY] = latest;
     return 0;
 }
 
@@ -242,7 +250,7 @@ const struct vp_bench vp_bench_time_read = {
     .options = read_options,
     .option_count = sizeof read_options / sizeof read_options[0],
     .metrics = read_metrics,
-    .metric_count = sizeof read_metrics / sizeof read_metrics[0],
+    .metric_count = READ_METRIC_COUNT,
     .sweep_option = "clock",
     .sweep_param = "clock",
     .validate = read_validate,
@@ -263,7 +271,7 @@ const struct vp_bench vp_bench_time_timer = {
     .options = timer_options,
     .option_count = sizeof timer_options / sizeof timer_options[0],
     .metrics = timer_metrics,
-    .metric_count = sizeof timer_metrics / sizeof timer_metrics[0],
+    .metric_count = TIMER_METRIC_COUNT,
     .uses_duration = true,
     .default_duration = 1.0,
     .one_job_per_cpu = true,

@@ -28,11 +28,15 @@
 #include "core/clock.h"
 #include "core/json.h"
 
-static const struct vp_metric cost_metric[] = {
-    { "cost", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "seconds per operation" },
-};
+enum cost_metric { COST_PER_OP, COST_METRIC_COUNT };
 
-#define COST_METRICS .metrics = cost_metric, .metric_count = 1
+static const struct vp_metric cost_metric[] = {
+    [COST_PER_OP] = { "cost", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "seconds per operation" },
+};
+_Static_assert(sizeof cost_metric / sizeof cost_metric[0] == COST_METRIC_COUNT,
+               "one metric per slot");
+
+#define COST_METRICS .metrics = cost_metric, .metric_count = COST_METRIC_COUNT
 
 /* ---- vcost.syscall, vcost.cpuid ---- */
 
@@ -46,7 +50,7 @@ static int syscall_measure(struct vp_job *job, double *values)
 {
     (void)job;
     uint64_t iterations;
-    values[0] = vp_cost_per_op(raw_syscall, NULL, &iterations);
+    values[COST_PER_OP] = vp_cost_per_op(raw_syscall, NULL, &iterations);
     return 0;
 }
 
@@ -79,7 +83,7 @@ static int cpuid_measure(struct vp_job *job, double *values)
 #ifdef __x86_64__
     (void)job;
     uint64_t iterations;
-    values[0] = vp_cost_per_op(cpuid_instruction, NULL, &iterations);
+    values[COST_PER_OP] = vp_cost_per_op(cpuid_instruction, NULL, &iterations);
     return 0;
 #else
     (void)values; /* validate refuses this bench here; never invent a figure */
@@ -137,7 +141,7 @@ static int fault_measure(struct vp_job *job, double *values)
         region[offset] = 1;
     int64_t elapsed = vp_now_ns() - start;
     munmap(mapping, size + page);
-    values[0] = (double)elapsed / 1e9 / (double)(size / page);
+    values[COST_PER_OP] = (double)elapsed / 1e9 / (double)(size / page);
     return 0;
 }
 
@@ -160,7 +164,7 @@ static int fork_measure(struct vp_job *job, double *values)
             return -1;
         }
     }
-    values[0] = (double)(vp_now_ns() - start) / 1e9 / (double)count;
+    values[COST_PER_OP] = (double)(vp_now_ns() - start) / 1e9 / (double)count;
     return 0;
 }
 
@@ -248,7 +252,7 @@ static int switch_measure(struct vp_job *job, double *values)
             return -1;
         }
     }
-    values[0] = (double)(vp_now_ns() - start) / 1e9 / (double)trips / 2;
+    values[COST_PER_OP] = (double)(vp_now_ns() - start) / 1e9 / (double)trips / 2;
     return 0;
 }
 
@@ -335,7 +339,7 @@ static int tlb_prepare(struct vp_job *job)
 static int tlb_measure(struct vp_job *job, double *values)
 {
     uint64_t iterations;
-    values[0] = vp_cost_per_op(flip_write_permission, job->state, &iterations);
+    values[COST_PER_OP] = vp_cost_per_op(flip_write_permission, job->state, &iterations);
     return 0;
 }
 

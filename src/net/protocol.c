@@ -252,6 +252,29 @@ int vp_time_reply_decode(const uint8_t *in, size_t len, struct vp_time_reply *ou
     return out->sent_ns >= out->received_ns ? 0 : -1;
 }
 
+void vp_datagram_encode(const struct vp_datagram *datagram, uint8_t out[VP_DATAGRAM_HEADER_BYTES])
+{
+    put64(out, datagram->sequence);
+    put64(out + 8, (uint64_t)datagram->sent_ns);
+}
+
+int vp_datagram_decode(const uint8_t *in, size_t len, struct vp_datagram *out)
+{
+    if (len < VP_DATAGRAM_HEADER_BYTES)
+        return -1;
+    out->sequence = get64(in);
+    out->sent_ns = (int64_t)get64(in + 8);
+    return 0;
+}
+
+int vp_datagram_sequence(const uint8_t *in, size_t len, uint64_t *sequence)
+{
+    if (len < 8)
+        return -1;
+    *sequence = get64(in);
+    return 0;
+}
+
 void vp_error_text_decode(const uint8_t *in, size_t len, char *out, size_t out_len)
 {
     size_t n = len < out_len - 1 ? len : out_len - 1;

@@ -16,7 +16,7 @@
 #define VP_MAC_BYTES 32
 #define VP_TEST_MAX_MS (3600u * 1000) /* hard cap on any test's duration */
 #define VP_ERROR_TEXT_MAX 256
-#define VP_UDP_MESSAGE_MIN 16    /* a datagram carries its sequence number and send time */
+#define VP_UDP_MESSAGE_MIN 16    /* a datagram carries its header (VP_DATAGRAM_HEADER_BYTES) */
 #define VP_UDP_MESSAGE_MAX 65507
 
 enum vp_frame_type {
@@ -84,6 +84,15 @@ struct vp_time_reply {
     int64_t received_ns, sent_ns;
 };
 
+/* A UDP datagram of the net tests (stream and request/response): its sequence number
+ * at byte 0 and the sender's CLOCK_MONOTONIC send time at byte 8, both big-endian; the
+ * rest is padding to the message size. A response echoes the request's first 8 bytes. */
+#define VP_DATAGRAM_HEADER_BYTES 16
+struct vp_datagram {
+    uint64_t sequence;
+    int64_t sent_ns;
+};
+
 void vp_frame_encode_header(uint8_t out[VP_FRAME_HEADER_BYTES], uint8_t type, uint32_t length);
 
 /* Checks magic, version, type and the length allowed for the type. On refusal returns
@@ -107,6 +116,12 @@ int vp_time_query_decode(const uint8_t *in, size_t len, uint64_t *sequence);
 void vp_time_reply_encode(const struct vp_time_reply *reply, uint8_t out[VP_TIME_REPLY_BYTES]);
 /* Refuses a wrong length and a reply sent before it was received. */
 int vp_time_reply_decode(const uint8_t *in, size_t len, struct vp_time_reply *out);
+/* Writes the header into the first VP_DATAGRAM_HEADER_BYTES of out. */
+void vp_datagram_encode(const struct vp_datagram *datagram, uint8_t out[VP_DATAGRAM_HEADER_BYTES]);
+/* Refuses a datagram shorter than its header. */
+int vp_datagram_decode(const uint8_t *in, size_t len, struct vp_datagram *out);
+/* The sequence number a response carries (its first 8 bytes); -1 when shorter. */
+int vp_datagram_sequence(const uint8_t *in, size_t len, uint64_t *sequence);
 /* An ERROR payload as printable text (anything else becomes '?'). */
 void vp_error_text_decode(const uint8_t *in, size_t len, char *out, size_t out_len);
 

@@ -266,14 +266,6 @@ static int answer_time_query(struct session *session, const struct vp_frame_head
 
 /* ---- UDP: datagrams on their own socket, the TCP connection says when it ends ---- */
 
-static uint64_t get64_be(const uint8_t *in)
-{
-    uint64_t value = 0;
-    for (int i = 0; i < 8; i++)
-        value = value << 8 | in[i];
-    return value;
-}
-
 /* A UDP socket on the session's local address and a free port. */
 static int open_udp(struct session *session, uint32_t window, uint32_t *port)
 {
@@ -396,7 +388,10 @@ static void take_stream_datagram(struct udp_handler *handler, const uint8_t *dat
         return;
     if (!handler->span.from)
         span_start(&handler->span);
-    int64_t transit = now - (int64_t)get64_be(datagram + 8);
+    struct vp_datagram header;
+    if (vp_datagram_decode(datagram, len, &header) != 0)
+        return; /* shorter than the header: not one of ours */
+    int64_t transit = now - header.sent_ns;
     if (result->transactions > 0) {
         double change = (double)(transit - handler->previous_transit);
         handler->jitter += ((change < 0 ? -change : change) - handler->jitter) / 16;

@@ -1,0 +1,225 @@
+/* The net benchmarks' shared peer, setup, route annotation, UDP socket and CPU
+ * accounting (see net_peer.h). */
+#define _GNU_SOURCE
+#include "bench/net_peer.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/procfs.h"
+#include "net/server.h"
+
+#define PEER_TIMEOUT_S 10.0
+
+struct vp_peer vp_net_peer;
+static pid_t embedded_pid;
+
+static volatile sig_atomic_t embedded_stop;
+
+static void stop_embedded(int signo)
+{
+    (void)signo;
+    embedded_stop = 1;
+}
+
+/* Forks a server on 127.0.0.1 and an ephemeral port; returns its port or 0. */
+static uint16_t start_embedded_server(char *err, size_t err_len)
+{
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0) {
+        snprintf(err, err_len, "cannot create a pipe: %s", strerror(errno));
+        return 0;
+    }
+    fflush(NULL);
+    embedded_pid = fork();
+    if (embedded_pid == 0) {
+        close(pipe_fds[0]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        struct sigaction action = { .sa_handler = stop_embedded };
+        sigaction(SIGTERM, &action, NULL);
+        signal(SIGINT, SIG_IGN); /* the parent decides when it stops */
+        struct vp_serve_config config = {
+            .bind = "127.0.0.1", .max_sessions = 1024, .key = vp_net_peer.key_len ? vp_net_peer.key : NULL,
+            .key_len = vp_net_peer.key_len, .idle_timeout_s = PEER_TIMEOUT_S,
+        };
+        char reason[256];
+        _exit(vp_serve(&config, &embedded_stop, pipe_fds[1], reason, sizeof reason) == 0 ? 0 : 1);
+    }
+    close(pipe_fds[1]);
+    uint8_t encoded[2];
+    struct pollfd waiting = { .fd = pipe_fds[0], .events = POLLIN };
+    int ready = embedded_pid > 0 && poll(&waiting, 1, 5000) == 1 &&
+                read(pipe_fds[0], encoded, 2) == 2;
+    close(pipe_fds[0]);
+    if (!ready) {
+        snprintf(err, err_len, "the embedded loopback server did not start");
+        return 0;
+    }
+    return (uint16_t)(encoded[0] << 8 | encoded[1]);
+}
+
+static int load_peer(const struct vp_params *params, char *err, size_t err_len)
+{
+    const char *where = vp_param_text(params, "peer");
+    return vp_peer_from_options(strcmp(where, VP_NET_EMBEDDED) == 0 ? "127.0.0.1" : where,
+                                vp_param_text(params, "key-file"), PEER_TIMEOUT_S, &vp_net_peer, err,
+                                err_len);
+}
+
+int vp_net_validate(const struct vp_params *params, unsigned max_jobs, char *err,
+                    size_t err_len)
+{
+    (void)max_jobs;
+    return load_peer(params, err, err_len);
+}
+
+int vp_net_setup(const struct vp_params *params, char *err, size_t err_len)
+{
+    if (load_peer(params, err, err_len) != 0)
+        return -1;
+    embedded_pid = 0;
+    if (strcmp(vp_param_text(params, "peer"), VP_NET_EMBEDDED) == 0 &&
+        (vp_net_peer.port = start_embedded_server(err, err_len)) == 0)
+        return -1;
+    return 0;
+}
+
+void vp_net_teardown(const struct vp_params *params, unsigned jobs)
+{
+    (void)params;
+    (void)jobs;
+    if (embedded_pid > 0) {
+        kill(embedded_pid, SIGTERM);
+        while (waitpid(embedded_pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        embedded_pid = 0;
+    }
+}
+
+/* The driver behind a network interface as ethtool reports it (virtio_net, veth, e1000),
+ * "none" for interfaces without one (loopback). */
+static void interface_driver(const char *interface, char *driver, size_t len)
+{
+    struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
+    struct ifreq request;
+    memset(&request, 0, sizeof request);
+    snprintf(request.ifr_name, sizeof request.ifr_name, "%s", interface);
+    request.ifr_data = (void *)&info;
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    int found = fd >= 0 && ioctl(fd, SIOCETHTOOL, &request) == 0 && info.driver[0];
+    if (fd >= 0)
+        close(fd);
+    snprintf(driver, len, "%s", found ? info.driver : "none");
+}
+
+/* The client side's route to the peer: local interface, its MTU and driver, and the
+ * congestion control in use. */
+void vp_net_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
+{
+    (void)params;
+    (void)jobs;
+    char err[256];
+    int fd = vp_client_connect(&vp_net_peer, NULL, err, sizeof err);
+    if (fd < 0)
+        return;
+    struct sockaddr_storage local;
+    socklen_t local_len = sizeof local;
+    getsockname(fd, (struct sockaddr *)&local, &local_len);
+    char congestion[32] = "";
+    socklen_t congestion_len = sizeof congestion;
+    getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, congestion, &congestion_len);
+    close(fd);
+    char interface[IF_NAMESIZE] = "", address[INET6_ADDRSTRLEN] = "";
+    getnameinfo((struct sockaddr *)&local, local_len, address, sizeof address, NULL, 0,
+                NI_NUMERICHOST);
+    struct ifaddrs *list = NULL;
+    if (getifaddrs(&list) == 0) {
+        for (struct ifaddrs *item = list; item && !interface[0]; item = item->ifa_next) {
+            char candidate[INET6_ADDRSTRLEN];
+            if (item->ifa_addr && (item->ifa_addr->sa_family == AF_INET ||
+                                   item->ifa_addr->sa_family == AF_INET6) &&
+                getnameinfo(item->ifa_addr, item->ifa_addr->sa_family == AF_INET
+                                                ? sizeof(struct sockaddr_in)
+                                                : sizeof(struct sockaddr_in6),
+                            candidate, sizeof candidate, NULL, 0, NI_NUMERICHOST) == 0 &&
+                strcmp(candidate, address) == 0)
+                snprintf(interface, sizeof interface, "%s", item->ifa_name);
+        }
+        freeifaddrs(list);
+    }
+    char path[128], mtu[16] = "", driver[64];
+    snprintf(path, sizeof path, "/sys/class/net/%s/mtu", interface);
+    if (vp_read_text_file(path, mtu, sizeof mtu) < 0)
+        mtu[0] = '\0';
+    interface_driver(interface, driver, sizeof driver);
+    json_object_set_new(result, "peer",
+                        json_pack("{s:s,s:i,s:s,s:s,s:i,s:s,s:s}", "address", vp_net_peer.host, "port",
+                                  vp_net_peer.port, "local_address", address, "interface", interface,
+                                  "mtu", atoi(mtu), "driver", driver, "congestion", congestion));
+}
+
+static double busy_ticks(const uint64_t *delta)
+{
+    return (double)(delta[0] + delta[1] + delta[2] + delta[5] + delta[6] + delta[7]);
+}
+
+double vp_cpu_all_ticks(const uint64_t *delta)
+{
+    double total = 0;
+    for (int i = 0; i < VP_CPU_FIELDS; i++)
+        total += (double)delta[i];
+    return total;
+}
+
+double vp_cpu_busy_percent(const uint64_t *delta)
+{
+    double total = vp_cpu_all_ticks(delta);
+    return total > 0 ? 100 * busy_ticks(delta) / total : 0;
+}
+
+double vp_cpu_demand(const uint64_t *delta, double ticks_per_second, double bytes)
+{
+    return bytes > 0 ? busy_ticks(delta) / ticks_per_second * 1e6 / (bytes / 1e6) : 0;
+}
+
+void vp_cpu_delta(const uint64_t *before, const uint64_t *after, uint64_t *delta)
+{
+    for (int i = 0; i < VP_CPU_FIELDS; i++)
+        delta[i] = after[i] >= before[i] ? after[i] - before[i] : 0;
+}
+
+int vp_net_connect_udp(int tcp_fd, uint32_t port, char *err, size_t err_len)
+{
+    struct sockaddr_storage address;
+    socklen_t len = sizeof address;
+    getpeername(tcp_fd, (struct sockaddr *)&address, &len);
+    if (address.ss_family == AF_INET6)
+        ((struct sockaddr_in6 *)&address)->sin6_port = htons((uint16_t)port);
+    else
+        ((struct sockaddr_in *)&address)->sin_port = htons((uint16_t)port);
+    int fd = socket(address.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&address, len) != 0) {
+        snprintf(err, err_len, "UDP socket to port %u: %s", port, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    return fd;
+}

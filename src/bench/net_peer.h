@@ -1,0 +1,49 @@
+/* What the net benchmarks share: the peer options (--peer, --key-file), the peer they
+ * talk to (a `virtperf serve` elsewhere, or one this run starts on loopback), the setup,
+ * teardown and route annotation around every net result, the UDP socket beside a test's
+ * TCP connection, and the CPU accounting from /proc/stat deltas on both ends. Each net
+ * benchmark (net_stream.c, net_rr.c, net_connect.c) is a small file over this one. */
+#ifndef VP_NET_PEER_H
+#define VP_NET_PEER_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "bench/bench.h"
+#include "net/client.h"
+
+#define VP_NET_EMBEDDED "embedded"
+
+#define VP_NET_PEER_OPTIONS                                                                 \
+    { "peer", VP_OPT_TEXT, VP_NET_EMBEDDED, 0, 0, NULL,                                     \
+      "HOST[:PORT] running `virtperf serve`; embedded: a server this run starts on "       \
+      "loopback" },                                                                         \
+    { "key-file", VP_OPT_TEXT, "none", 0, 0, NULL,                                          \
+      "file holding the shared secret the peer requires (none: no key)" }
+
+/* The peer, set in the parent (setup) and inherited by the forked jobs. */
+extern struct vp_peer vp_net_peer;
+
+/* validate (the peer and key can be loaded), setup (loads the peer; starts the embedded
+ * server), teardown (stops it) and annotate (the route to the peer) of every net bench. */
+int vp_net_validate(const struct vp_params *params, unsigned max_jobs, char *err,
+                    size_t err_len);
+int vp_net_setup(const struct vp_params *params, char *err, size_t err_len);
+void vp_net_teardown(const struct vp_params *params, unsigned jobs);
+void vp_net_annotate(const struct vp_params *params, unsigned jobs, json_t *result);
+
+#define VP_NET_BENCH_COMMON                                                                 \
+    .uses_duration = true, .default_duration = 1.0, .setup = vp_net_setup,                 \
+    .annotate = vp_net_annotate, .teardown = vp_net_teardown
+
+/* A UDP socket connected to the TCP connection's peer address at port. */
+int vp_net_connect_udp(int tcp_fd, uint32_t port, char *err, size_t err_len);
+
+/* CPU accounting over /proc/stat tick deltas (VP_CPU_FIELDS each). */
+void vp_cpu_delta(const uint64_t *before, const uint64_t *after, uint64_t *delta);
+double vp_cpu_all_ticks(const uint64_t *delta);
+double vp_cpu_busy_percent(const uint64_t *delta);
+/* CPU microseconds (all CPUs) per megabyte moved. */
+double vp_cpu_demand(const uint64_t *delta, double ticks_per_second, double bytes);
+
+#endif
