@@ -228,66 +228,84 @@ static json_t *fingerprint_differences(const json_t *base, const json_t *const *
     return differences;
 }
 
-json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t candidate_count,
-                   double margin, char *err, size_t err_len)
+/* The rows of one base result matched in every candidate (its per-metric comparisons). */
+static void add_rows(json_t *rows, const json_t *base, const json_t *base_result,
+                     const json_t *const *candidates, const json_t *const *matches,
+                     size_t candidate_count)
 {
-    json_t *rows = json_array(), *unmatched = json_array();
+    char variant[200];
+    variant_text(base, base_result, variant, sizeof variant);
+    const char *name;
+    const json_t *base_metric;
+    json_object_foreach(json_object_get(base_result, "metrics"), name, base_metric) {
+        int higher_better = strcmp(vp_json_text(base_metric, "better"), "higher") == 0;
+        json_t *cells = json_array();
+        double base_centre = NAN;
+        for (size_t c = 0; c < candidate_count; c++) {
+            const json_t *candidate_metric =
+                json_object_get(json_object_get(matches[c], "metrics"), name);
+            if (!candidate_metric)
+                continue;
+            json_array_append_new(cells, compare_metric(
+                base_result, base_metric, matches[c], candidate_metric,
+                vp_json_text(json_object_get(candidates[c], "run"), "id"), higher_better,
+                &base_centre));
+        }
+        if (json_array_size(cells) == 0) {
+            json_decref(cells);
+            continue;
+        }
+        json_array_append_new(rows, json_pack(
+            "{s:s,s:O,s:s,s:I,s:s,s:s,s:s,s:s,s:{s:o,s:I},s:o}", "bench",
+            vp_json_text(base_result, "bench"), "params", json_object_get(base_result, "params"),
+            "variant", variant,
+            "jobs", (json_int_t)json_integer_value(json_object_get(base_result, "jobs")), "metric", name,
+            "unit", vp_json_text(base_metric, "unit"), "better", vp_json_text(base_metric, "better"),
+            "centre", higher_better ? "mean" : "median", "base", "value",
+            isfinite(base_centre) ? json_real(base_centre) : json_null(), "n",
+            (json_int_t)json_integer_value(json_object_get(base_metric, "n")), "candidates",
+            cells));
+    }
+}
+
+/* Phase 1: every ok base result found in every candidate becomes rows; one missing from
+ * any candidate is listed as unmatched. */
+static void match_base_results(const json_t *base, const json_t *const *candidates,
+                               size_t candidate_count, json_t *rows, json_t *unmatched)
+{
+    const json_t **matches = calloc(candidate_count ? candidate_count : 1, sizeof *matches);
+    if (!matches)
+        abort();
     size_t i;
     const json_t *base_result;
     json_array_foreach(json_object_get(base, "results"), i, base_result) {
         if (strcmp(vp_json_text(base_result, "status"), "ok") != 0)
             continue;
         char *key = match_key(base_result);
-        const json_t *matches[64];
         size_t found = 0;
-        for (size_t c = 0; c < candidate_count && c < 64; c++) {
+        for (size_t c = 0; c < candidate_count; c++) {
             matches[c] = find_match(candidates[c], key);
             found += matches[c] != NULL;
         }
         free(key);
-        char label[320], variant[200];
-        if (found < candidate_count) {
-            char line[400];
-            result_label(base, base_result, label, sizeof label);
-            snprintf(line, sizeof line, "%s: not in every candidate run", label);
-            json_array_append_new(unmatched, json_string(line));
+        if (found == candidate_count) {
+            add_rows(rows, base, base_result, candidates, matches, candidate_count);
             continue;
         }
-        variant_text(base, base_result, variant, sizeof variant);
-        const char *name;
-        const json_t *base_metric;
-        json_object_foreach(json_object_get(base_result, "metrics"), name, base_metric) {
-            int higher_better = strcmp(vp_json_text(base_metric, "better"), "higher") == 0;
-            json_t *cells = json_array();
-            double base_centre = NAN;
-            for (size_t c = 0; c < candidate_count; c++) {
-                const json_t *candidate_metric =
-                    json_object_get(json_object_get(matches[c], "metrics"), name);
-                if (!candidate_metric)
-                    continue;
-                json_array_append_new(cells, compare_metric(
-                    base_result, base_metric, matches[c], candidate_metric,
-                    vp_json_text(json_object_get(candidates[c], "run"), "id"), higher_better,
-                    &base_centre));
-            }
-            if (json_array_size(cells) == 0) {
-                json_decref(cells);
-                continue;
-            }
-            json_array_append_new(rows, json_pack(
-                "{s:s,s:O,s:s,s:I,s:s,s:s,s:s,s:s,s:{s:o,s:I},s:o}", "bench",
-                vp_json_text(base_result, "bench"), "params", json_object_get(base_result, "params"),
-                "variant", variant,
-                "jobs", (json_int_t)json_integer_value(json_object_get(base_result, "jobs")), "metric", name,
-                "unit", vp_json_text(base_metric, "unit"), "better", vp_json_text(base_metric, "better"),
-                "centre", higher_better ? "mean" : "median", "base", "value",
-                isfinite(base_centre) ? json_real(base_centre) : json_null(), "n",
-                (json_int_t)json_integer_value(json_object_get(base_metric, "n")), "candidates",
-                cells));
-        }
+        char label[320], line[400];
+        result_label(base, base_result, label, sizeof label);
+        snprintf(line, sizeof line, "%s: not in every candidate run", label);
+        json_array_append_new(unmatched, json_string(line));
     }
-    /* What the candidates have that the base has not is listed too, never dropped. */
+    free(matches);
+}
+
+/* Phase 2: what the candidates have that the base has not is listed too, never dropped. */
+static void list_candidate_only(const json_t *base, const json_t *const *candidates,
+                                size_t candidate_count, json_t *unmatched)
+{
     for (size_t c = 0; c < candidate_count; c++) {
+        size_t i;
         const json_t *result;
         json_array_foreach(json_object_get(candidates[c], "results"), i, result) {
             if (strcmp(vp_json_text(result, "status"), "ok") != 0)
@@ -303,15 +321,12 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
             free(key);
         }
     }
-    if (json_array_size(rows) == 0) {
-        snprintf(err, err_len, "no results in common: the runs share no benchmark with the same "
-                 "params and job count (%zu unmatched)", json_array_size(unmatched));
-        json_decref(rows);
-        json_decref(unmatched);
-        return NULL;
-    }
-    /* Benjamini-Hochberg over every test of the table, then the verdicts. */
-    size_t tests = 0, r;
+}
+
+/* Phase 3: Benjamini-Hochberg over every test of the table, then each cell's verdict. */
+static void judge_cells(json_t *rows, double margin)
+{
+    size_t tests = 0, r, i;
     json_t *row, *cell;
     json_array_foreach(rows, r, row)
         json_array_foreach(json_object_get(row, "candidates"), i, cell)
@@ -346,6 +361,22 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
         }
     }
     free(p);
+}
+
+json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t candidate_count,
+                   double margin, char *err, size_t err_len)
+{
+    json_t *rows = json_array(), *unmatched = json_array();
+    match_base_results(base, candidates, candidate_count, rows, unmatched);
+    list_candidate_only(base, candidates, candidate_count, unmatched);
+    if (json_array_size(rows) == 0) {
+        snprintf(err, err_len, "no results in common: the runs share no benchmark with the same "
+                 "params and job count (%zu unmatched)", json_array_size(unmatched));
+        json_decref(rows);
+        json_decref(unmatched);
+        return NULL;
+    }
+    judge_cells(rows, margin);
     json_t *ids = json_array();
     for (size_t c = 0; c < candidate_count; c++)
         json_array_append_new(ids, json_string(vp_json_text(json_object_get(candidates[c], "run"), "id")));
