@@ -37,6 +37,10 @@ count_meson_tests() { # BUILD_DIR NAME
     fi
 }
 
+step "source checks"
+bash tests/check_layers.sh
+record check_layers $?
+
 step "build (release)"
 [ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build || { echo "0 passed, 1 failed"; exit 1; }

@@ -1,5 +1,5 @@
 /* Source x destination matrices of network results gathered from many hosts (each run's
- * host is a source, each result's peer a destination), as seed 000's netperf tables. */
+ * host is a source, each result's peer a destination), as the CNAF 2007 study's netperf tables. */
 #ifndef VP_MATRIX_H
 #define VP_MATRIX_H
 

@@ -33,7 +33,7 @@ static const struct vp_option disk_options[] = {
     { "path", VP_OPT_TEXT, ".", 0, 0, NULL,
       "directory for the jobs' files: any mounted filesystem (local disk, NFS, GPFS...)" },
     { "size", VP_OPT_SIZE, "64m", 4096, 17592186044416.0, NULL,
-      "bytes per job, a multiple of --bs (the seeds used 10g and 8g)" },
+      "bytes per job, a multiple of --bs (the CNAF and IHEP studies used 10g and 8g)" },
     { "bs", VP_OPT_SIZE, "64k", 512, 67108864.0, NULL, "bytes per operation (record size)" },
     { "direct", VP_OPT_CHOICE, "auto", 0, 0, "auto|on|off",
       "O_DIRECT: auto uses it where the filesystem allows and says so where not" },

@@ -320,9 +320,9 @@ const struct vp_bench vp_bench_time_drift = {
                    "keeps the one with the smallest round trip: offset = ((t1-t2)+(t4-t3))/2, "
                    "true within half the round trip. Over --duration: drift in ppm, offsets, "
                    "jitter, steps, and local clock steps or backward jumps. --load runs a "
-                   "cpu, mem or io load on every CPU meanwhile (the seed's heavy load). One "
-                   "watch of --duration (60 s): one repetition unless --reps, no warm-up "
-                   "unless --warmup; its statistics come from the samples within it.",
+                   "cpu, mem or io load on every CPU meanwhile (the CNAF 2007 study's heavy "
+                   "load). One watch of --duration (60 s): one repetition unless --reps, no "
+                   "warm-up unless --warmup; its statistics come from the samples within it.",
     .options = drift_options,
     .option_count = sizeof drift_options / sizeof drift_options[0],
     .metrics = drift_metrics,

@@ -1,5 +1,5 @@
-/* mem.write: the seed 000 memory test. Each job maps --size of fresh memory, faults it
- * in (timed alone: first_touch), then writes it --passes times (timed: time,
+/* mem.write: the CNAF 2007 study's memory test. Each job maps --size of fresh memory,
+ * faults it in (timed alone: first_touch), then writes it --passes times (timed: time,
  * bandwidth) and reads it back to prove the last pass landed. */
 #include <immintrin.h>
 #include <stdint.h>
@@ -13,11 +13,11 @@
 
 static const struct vp_option write_options[] = {
     { "size", VP_OPT_SIZE, "256m", 4096, 68719476736.0, NULL,
-      "bytes per job, a multiple of 4k (the seed used 256m and 1g)" },
+      "bytes per job, a multiple of 4k (the CNAF 2007 study used 256m and 1g)" },
     { "passes", VP_OPT_COUNT, "2", 1, 1e6, NULL,
-      "write passes over the buffer (the seed used 200 for 256m, 50 for 1g)" },
+      "write passes over the buffer (CNAF 2007: 200 for 256m, 50 for 1g)" },
     { "mode", VP_OPT_CHOICE, "byte", 0, 0, "byte|wide|nt",
-      "byte: one-byte stores as the seed's C program; wide: 32-byte AVX2 stores "
+      "byte: one-byte stores as the CNAF 2007 study's C program; wide: 32-byte AVX2 stores "
       "(16-byte SSE2 without AVX2); nt: non-temporal 16-byte stores" },
 };
 
@@ -149,7 +149,7 @@ static int write_measure(struct vp_job *job, double *values)
 const struct vp_bench vp_bench_mem_write = {
     .name = "mem.write",
     .in_quick_suite = true,
-    .summary = "write a buffer N times, byte by byte or wide (seed 000's memory test)",
+    .summary = "write a buffer N times, byte by byte or wide (the CNAF 2007 memory test)",
     .description =
         "Each job maps --size of fresh memory. first_touch times one store per page (the "
         "page faults, a real virtualization cost). Then --passes full write passes are "

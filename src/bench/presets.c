@@ -1,4 +1,5 @@
-/* The presets: dd (seed 000) and iozone -Mce -I -+r -r 256k -i0 -i1 -i2 (seed 004). */
+/* The presets: dd (the CNAF 2007 study) and iozone -Mce -I -+r -r 256k -i0 -i1 -i2 (the IHEP 2010
+ * study). */
 #include "bench/presets.h"
 
 #include <string.h>
@@ -22,8 +23,8 @@ static const struct vp_preset_option iozone_options[] = {
 };
 
 const struct vp_preset vp_presets[] = {
-    { "dd", "dd-style sequential write then read, bs 64k (seed 000)", dd_benches, dd_options },
-    { "iozone", "iozone -Mce -I -+r -r 256k -i0 -i1 -i2 (seed 004; size from --size)",
+    { "dd", "dd-style sequential write then read, bs 64k (CNAF 2007)", dd_benches, dd_options },
+    { "iozone", "iozone -Mce -I -+r -r 256k -i0 -i1 -i2 (IHEP 2010; size from --size)",
       iozone_benches, iozone_options },
 };
 const size_t vp_preset_count = sizeof vp_presets / sizeof vp_presets[0];

@@ -1,7 +1,7 @@
 /* time.ticks: lost timer ticks without a peer. A periodic POSIX timer fires every
  * --interval; when the job has not taken one expiry's signal before the next comes, the
  * kernel counts an overrun (timer_getoverrun). Overruns are ticks a tick-driven program
- * would have lost, the failure seed 000's VMware guests showed under heavy load. */
+ * would have lost, the failure the CNAF 2007 study's VMware guests showed under heavy load. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>

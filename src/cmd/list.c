@@ -1,4 +1,5 @@
-/* `virtperf list [BENCH]`: the benchmarks, or one benchmark's options and metrics. */
+/* `virtperf list [BENCH]`: the benchmarks, or one benchmark's options and metrics;
+ * `virtperf list --man`: the manual's BENCHMARKS and PRESETS sections in roff. */
 #include <stdio.h>
 #include <string.h>
 
@@ -6,13 +7,15 @@
 #include "bench/presets.h"
 #include "cmd/common.h"
 #include "core/json.h"
+#include "render/roff.h"
 
 static const char list_usage[] =
-    "usage: virtperf list [BENCH]\n"
+    "usage: virtperf list [BENCH | --man]\n"
     "\n"
     "Without BENCH: every benchmark with its summary. With BENCH: what it measures and\n"
     "what its timing includes, its options (type, default, accepted range) and its metrics\n"
-    "(unit, which direction is better, how jobs combine).\n";
+    "(unit, which direction is better, how jobs combine). --man: the manual page's\n"
+    "BENCHMARKS and PRESETS sections, in roff, as docs/virtperf.1 holds them.\n";
 
 static void describe_bench(const struct vp_bench *bench)
 {
@@ -48,6 +51,10 @@ int cmd_list(int argc, char **argv)
     }
     if (argc > 2)
         vp_usage_error("list: too many arguments; accepted: virtperf list [BENCH]");
+    if (argc == 2 && strcmp(argv[1], "--man") == 0) {
+        vp_roff_benchmarks(stdout);
+        return 0;
+    }
     if (argc == 2) {
         const struct vp_bench *bench = vp_bench_find(argv[1]);
         if (!bench)

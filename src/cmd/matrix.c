@@ -13,7 +13,7 @@ static const char matrix_usage[] =
     "usage: virtperf matrix RUN [RUN...] [--metric NAME] [--json FILE|-] [--db PATH]\n"
     "\n"
     "Net results of the runs as source x destination tables: the source is the host a run\n"
-    "came from, the destination the peer it measured (seed 000's netperf tables). Gather\n"
+    "came from, the destination the peer it measured (the CNAF 2007 study's netperf tables). Gather\n"
     "the other hosts' runs with 'virtperf results import'. --metric keeps one metric\n"
     "(throughput, latency ...); all by default.\n";
 

@@ -1,5 +1,5 @@
 /* `virtperf plan`: hosts, consolidation ratio and savings from a per-host capacity,
- * given or taken from a sweep's knee (seed 001: 50 consoles on 8 servers). */
+ * given or taken from a sweep's knee (the SPring-8 2005 study: 50 consoles on 8 servers). */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>

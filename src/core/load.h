@@ -1,5 +1,5 @@
 /* Background load for --load: processes that keep every CPU, the memory bus or the disk
- * busy while a time benchmark measures (seed 000's clocks fell behind "in situazioni di
+ * busy while a time benchmark measures (the CNAF 2007 study's guest clocks fell behind "in situazioni di
  * grosso carico"). Started in the parent before the jobs fork, stopped after the result;
  * they die with virtperf and leave no file behind. */
 #ifndef VP_LOAD_H

@@ -391,7 +391,7 @@ json_t *vp_sysinfo_advisories(const json_t *fingerprint)
         if (virtualized && in_list(vp_json_text(item, "driver"), emulated_nics)) {
             snprintf(line, sizeof line,
                      "NIC %s uses the emulated %s driver: a paravirtual NIC (virtio_net, "
-                     "xen-netfront, vmxnet3, hv_netvsc) is often ~10x faster (seed 000: "
+                     "xen-netfront, vmxnet3, hv_netvsc) is often ~10x faster (the CNAF 2007 study: "
                      "<0.1 vs 0.94 Gbit/s)", vp_json_text(item, "name"), vp_json_text(item, "driver"));
             json_array_append_new(advisories, json_string(line));
         }

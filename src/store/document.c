@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
 #include "core/limits.h"
 #include "core/histogram.h"
 #include "core/stats.h"

@@ -1,7 +1,7 @@
 /* The results database (SQLite): versioned schema with migrations, one run row per
  * `virtperf run` or import, one result row per point, metric values per repetition,
  * per-job values, repetition timing and monitor series. Results go in and come out as
- * the JSON result objects of DESIGN.md, so run, export and import share one shape. */
+ * the JSON result objects of the virtperf/1 document (store/document.c), so run, export and import share one shape. */
 #ifndef VP_STORE_H
 #define VP_STORE_H
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The engine: pinning read back inside each job, a --jobs sweep, the results list,
-# --watch, and the DESIGN's JSON on stdout.
+# --watch, and the JSON document on stdout.
 . "$(dirname "$0")/lib.sh"
 ncpu=$(nproc)
 last=$((ncpu - 1))

@@ -1,5 +1,5 @@
 /* Unit tests for pin-spec mapping on synthetic hwloc topologies loaded from XML:
- * seed 000's 4-socket x 4-core box and a 2-package, 2-core, 2-thread box. */
+ * the CNAF 2007 study's 4-socket x 4-core box and a 2-package, 2-core, 2-thread box. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -52,7 +52,7 @@ static void spread_round_robins_packages(void **state)
     int cpus[16];
     char err[VP_ERROR_LEN];
     assert_int_equal(vp_pin_plan(topology, "spread", 6, cpus, err, sizeof err), 0);
-    int want[] = { 0, 4, 8, 12, 1, 5 }; /* "4 on four sockets" of seed 000 */
+    int want[] = { 0, 4, 8, 12, 1, 5 }; /* "4 on four sockets" of the CNAF 2007 study */
     assert_memory_equal(cpus, want, sizeof want);
     assert_int_equal(vp_pin_plan(topology, "spread", 16, cpus, err, sizeof err), 0);
     int seen[16] = { 0 };

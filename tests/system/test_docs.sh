@@ -1,0 +1,27 @@
+#!/bin/bash
+# The manual page's benchmark and preset sections are the tables': the block between
+# the GENERATED markers of docs/virtperf.1 must be exactly what `virtperf list --man`
+# writes now (scripts/man.sh refreshes it). A benchmark option added, renamed or
+# removed without the manual fails here. Also: every run flag that `run --help` lists
+# has a paragraph in the manual's RUN OPTIONS or SYNOPSIS.
+. "$(dirname "$0")/lib.sh"
+PAGE="$(dirname "$0")/../../docs/virtperf.1"
+
+expect_status 0 "$VP" list --man
+awk '/^\.\\" BEGIN GENERATED/ { inside = 1; next } /^\.\\" END GENERATED/ { inside = 0 } inside' \
+    "$PAGE" >"$WORK/in_page"
+[ -s "$WORK/in_page" ] || fail "docs/virtperf.1 has no GENERATED block"
+if ! diff -u "$WORK/in_page" "$WORK/out" >"$WORK/diff"; then
+    fail "docs/virtperf.1 differs from 'virtperf list --man' (run scripts/man.sh): $(head -20 "$WORK/diff")"
+fi
+# roff_flag NAME: how the manual writes --NAME (every '-' escaped)
+roff_flag() { printf '%s' "--$1" | sed 's/-/\\-/g'; }
+for option in udp ops accesses count round-trips; do # the options the manual once lacked
+    grep -qF -- "\\fB$(roff_flag "$option")\\fR" "$WORK/in_page" || fail "the manual lacks --$option"
+done
+expect_status 0 "$VP" run --help
+for flag in $(grep -oE '^  --[a-z-]+' "$WORK/out" | sed 's/^  --//'); do
+    [ "$flag" = help ] && continue
+    grep -qF -- "$(roff_flag "$flag")" "$PAGE" || fail "the manual lacks run's --$flag"
+done
+finish
