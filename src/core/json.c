@@ -19,19 +19,25 @@ double vp_json_number(const json_t *object, const char *key)
     return json_is_number(value) ? json_number_value(value) : NAN;
 }
 
-void vp_result_warn(json_t *result, const char *format, ...)
+/* Appends the formatted line to array. */
+static void append_line(json_t *array, const char *format, va_list args)
 {
     char line[512];
-    va_list args;
-    va_start(args, format);
     vsnprintf(line, sizeof line, format, args);
-    va_end(args);
+    json_array_append_new(array, json_string(line));
+}
+
+void vp_result_warn(json_t *result, const char *format, ...)
+{
     json_t *warnings = json_object_get(result, "warnings");
     if (!warnings) {
         warnings = json_array();
         json_object_set_new(result, "warnings", warnings);
     }
-    json_array_append_new(warnings, json_string(line));
+    va_list args;
+    va_start(args, format);
+    append_line(warnings, format, args);
+    va_end(args);
 }
 
 double vp_metric_mean(const json_t *result, const char *metric)
@@ -42,12 +48,10 @@ double vp_metric_mean(const json_t *result, const char *metric)
 
 void vp_advise(json_t *advisories, const char *format, ...)
 {
-    char line[512];
     va_list args;
     va_start(args, format);
-    vsnprintf(line, sizeof line, format, args);
+    append_line(advisories, format, args);
     va_end(args);
-    json_array_append_new(advisories, json_string(line));
 }
 
 void vp_metric_set_stats(json_t *metric, const double *values, size_t n)
