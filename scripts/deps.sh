@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the Debian packages virtperf needs to build, test or compare, and
-# nothing when they are already present.  Usage: scripts/deps.sh [build|test|peers|guest]...
+# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|test|peers|guest]...
 # (default: build).  Not root and something missing: prints the apt-get line, exits 1.
+# --list prints the sets' packages, one per line, and installs nothing.
 set -eu
 
 build_pkgs="meson ninja-build pkg-config gcc libsqlite3-dev libjansson-dev libhwloc-dev liburing-dev libssl-dev"
@@ -10,6 +11,11 @@ test_pkgs="$build_pkgs libcmocka-dev clang libclang-rt-14-dev sqlite3 procps bin
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf"
 guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3"
 
+list_only=false
+if [ "${1:-}" = --list ]; then
+    list_only=true
+    shift
+fi
 [ $# -gt 0 ] || set -- build
 wanted=""
 for set_name in "$@"; do
@@ -22,6 +28,10 @@ for set_name in "$@"; do
     esac
 done
 
+if $list_only; then
+    printf '%s\n' $wanted | sort -u
+    exit 0
+fi
 missing=""
 for pkg in $wanted; do
     case " $missing " in *" $pkg "*) continue ;; esac

@@ -9,6 +9,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,11 @@ struct server {
     pthread_cond_t idle;
     unsigned active;
     int *session_fds; /* max_sessions slots, -1 when free */
+    /* Each slot's session thread, joined before its slot is reused and at shutdown, so
+     * no thread (and none of the OpenSSL state it holds) outlives vp_serve. Only the
+     * accepting thread touches these. */
+    pthread_t *threads;
+    bool *joinable;
 };
 
 struct session {
@@ -594,6 +600,10 @@ static void start_session(struct server *server, int fd, const struct sockaddr_s
     server->session_fds[slot] = fd;
     server->active++;
     pthread_mutex_unlock(&server->lock);
+    if (server->joinable[slot]) { /* the slot's last session has released it: it is ending */
+        pthread_join(server->threads[slot], NULL);
+        server->joinable[slot] = false;
+    }
     struct session *session = calloc(1, sizeof *session);
     if (!session)
         abort();
@@ -601,10 +611,10 @@ static void start_session(struct server *server, int fd, const struct sockaddr_s
     describe_peer(from, session->peer, sizeof session->peer);
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
-    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attributes, 256 * 1024);
-    pthread_t thread;
-    if (pthread_create(&thread, &attributes, session_thread, session) != 0)
+    if (pthread_create(&server->threads[slot], &attributes, session_thread, session) == 0)
+        server->joinable[slot] = true;
+    else
         release_session(session);
     pthread_attr_destroy(&attributes);
 }
@@ -631,7 +641,9 @@ int vp_serve(const struct vp_serve_config *config, volatile sig_atomic_t *stop, 
     struct server server = { .config = config, .lock = PTHREAD_MUTEX_INITIALIZER,
                              .idle = PTHREAD_COND_INITIALIZER };
     server.session_fds = malloc(config->max_sessions * sizeof *server.session_fds);
-    if (!server.session_fds)
+    server.threads = calloc(config->max_sessions, sizeof *server.threads);
+    server.joinable = calloc(config->max_sessions, sizeof *server.joinable);
+    if (!server.session_fds || !server.threads || !server.joinable)
         abort();
     for (unsigned i = 0; i < config->max_sessions; i++)
         server.session_fds[i] = -1;
@@ -657,7 +669,12 @@ int vp_serve(const struct vp_serve_config *config, volatile sig_atomic_t *stop, 
     while (server.active > 0)
         pthread_cond_wait(&server.idle, &server.lock);
     pthread_mutex_unlock(&server.lock);
+    for (unsigned i = 0; i < config->max_sessions; i++)
+        if (server.joinable[i])
+            pthread_join(server.threads[i], NULL);
     free(server.session_fds);
+    free(server.threads);
+    free(server.joinable);
     log_line(&server, "stopped");
     return 0;
 }

@@ -53,8 +53,29 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-run_count() {
-    sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs" 2>/dev/null || echo 0
+# count_runs: RUNS = the runs stored in $VIRTPERF_DB (0 when no database was made). A
+# database that cannot be queried fails the test: it never reads as "nothing stored".
+count_runs() {
+    RUNS=0
+    [ -e "$VIRTPERF_DB" ] || return 0
+    if ! RUNS=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs" 2>"$WORK/sqlite.err"); then
+        fail "cannot count the runs in $VIRTPERF_DB: $(cat "$WORK/sqlite.err")"
+        RUNS=-1
+    fi
+}
+
+# expect_runs N WHY: exactly N runs are stored.
+expect_runs() {
+    count_runs
+    [ "$RUNS" -eq "$1" ] || fail "$2 ($RUNS runs stored, want $1)"
+}
+
+# skip WHY: the rest of this test cannot run on this machine. Exit 77 (counted as a
+# skip, never a pass), or 1 when a check before it already failed.
+skip() {
+    echo "skip: $(basename "$0"): $*"
+    [ "$FAILURES" -eq 0 ] && exit 77
+    finish
 }
 
 finish() {

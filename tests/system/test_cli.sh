@@ -46,7 +46,7 @@ expect_usage_error "results: unknown action 'purge'" "$VP" results purge
 expect_usage_error "run 'nosuch': not found" "$VP" results show nosuch
 expect_usage_error "list: unknown benchmark 'cpu2'" "$VP" list cpu2
 expect_usage_error "sysinfo: unknown argument '--xml'" "$VP" sysinfo --xml
-[ "$(run_count)" -eq 0 ] || fail "bad input stored a run"
+expect_runs 0 "bad input stored a run"
 
 # An unwritable database is refused before any benchmark starts (the run would take
 # seconds; the refusal must be immediate).
@@ -55,5 +55,5 @@ expect_usage_error "--db /proc/virtperf.db" "$VP" run cpu --ops=1g --db /proc/vi
 elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$elapsed_ms" -lt 1000 ] || fail "unwritable --db took ${elapsed_ms} ms to refuse"
 expect_usage_error "--json: cannot write '/proc/nope/x.json'" "$VP" run cpu --json /proc/nope/x.json
-[ "$(run_count)" -eq 0 ] || fail "a refused run stored something"
+expect_runs 0 "a refused run stored something"
 finish

@@ -6,8 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v mkfs.ext4 >/dev/null; then
-    echo "skip: test_disk.sh needs root and mkfs.ext4 (e2fsprogs) for its loop filesystem"
-    exit 0
+    skip "needs root and mkfs.ext4 (e2fsprogs) for its loop filesystem"
 fi
 MNT="$WORK/ext4"
 RAMFS="$WORK/ramfs"
@@ -21,8 +20,7 @@ trap cleanup EXIT
 truncate -s 96M "$WORK/fs.img"
 mkfs.ext4 -q -F "$WORK/fs.img"
 if ! mount -o loop "$WORK/fs.img" "$MNT" 2>"$WORK/err"; then
-    echo "skip: test_disk.sh: this machine refuses loop mounts: $(cat "$WORK/err")"
-    exit 0
+    skip "this machine refuses loop mounts: $(cat "$WORK/err")"
 fi
 mount -t ramfs ramfs "$RAMFS"
 mount -t tmpfs -o size=1m,ro tmpfs "$RO"
@@ -55,7 +53,8 @@ expect_status 0 "$VP" run disk.rewrite disk.randwrite --path "$MNT" --size 4m --
 rm -f "$MNT/virtperf-job0.dat"
 
 # Refusals: exit 2, one line, nothing written.
-runs_before=$(run_count)
+count_runs
+runs_before=$RUNS
 expect_usage_error "GiB for 1 jobs x 1 GiB, " "$VP" run disk.write --path "$MNT" --size 1g
 expect_contains "$WORK/err" "(ext4)"
 expect_usage_error "no such directory" "$VP" run disk.read --path "$WORK/nowhere"
@@ -64,7 +63,7 @@ expect_usage_error "not writable" "$VP" run disk.write --path "$RO"
 expect_usage_error "--size 100000 is not a multiple of --bs 65536" "$VP" run disk.write --path "$MNT" --size 100000
 expect_usage_error "--iodepth above 1 needs --engine=io_uring" "$VP" run disk.randread --path "$MNT" --iodepth 4
 expect_usage_error "--direct=on: ramfs at $RAMFS refuses O_DIRECT" "$VP" run disk.write --path "$RAMFS" --size 4m --direct=on
-[ "$(run_count)" -eq "$runs_before" ] || fail "refused runs were stored"
+expect_runs "$runs_before" "refused runs were stored"
 expect_status 0 "$VP" run disk.write disk.read --path "$RAMFS" --size 4m --reps 2 --quiet --json "$WORK/ramfs.json"
 json_check "$WORK/ramfs.json" 'all(any("O_DIRECT refused by ramfs" in w for w in r["warnings"]) and any("no block device counters for ramfs" in w for w in r["warnings"]) for r in d["results"])' "ramfs fallback not said"
 [ -z "$(leftovers "$RAMFS")" ] || fail "files left on ramfs: $(leftovers "$RAMFS")"

@@ -67,7 +67,7 @@ kill -STOP "$SERVE_PID"
 sleep 0.3
 kill -CONT "$SERVE_PID"
 wait $client || fail "UDP run against a pausing server failed"
-stop_serve
+stop_serve || fail "serve did not exit 0 on SIGTERM after the UDP loss test"
 json_check "$WORK/udploss.json" '(lambda m: m["loss"]["mean"] > 0 and m["bytes_received"]["mean"] < m["bytes_sent"]["mean"] and abs(m["loss"]["mean"] - 100 * (1 - m["bytes_received"]["mean"] / m["bytes_sent"]["mean"])) < 1)(d["results"][0]["metrics"])' "UDP loss not measured"
 expect_status 0 "$VP" run net.rr --udp --duration 300ms --reps 2 --quiet --json "$WORK/udprr.json"
 json_check "$WORK/udprr.json" '(lambda m: 1e-6 < m["latency"]["mean"] < 0.1 and m["loss"]["mean"] < 5 and m["latency"]["distribution"]["count"] > 50)(d["results"][0]["metrics"])' "UDP request/response"
@@ -135,7 +135,7 @@ wait $client
 [ $(($(date +%s) - started)) -le 15 ] || fail "a stalled peer took more than 15 s to give up"
 json_check "$WORK/stall.json" '"the peer stalled (timed out)" in d["results"][0]["error"]' "stall not reported"
 kill -CONT "$SERVE_PID"
-stop_serve
+stop_serve || fail "serve did not exit 0 on SIGTERM after a stalled session"
 
 # Ctrl-C: the jobs and the embedded server go, the sockets with them.
 "$VP" run net.stream --streams 2 --duration 20s --reps 1 --warmup 0 --quiet >/dev/null 2>&1 &
@@ -161,8 +161,7 @@ kill $holder 2>/dev/null
 # Two hosts in network namespaces: tbf at 1 Gbit/s on the link shows in net.stream, and
 # an address nobody answers fails within the timeout.
 if [ "$(id -u)" -ne 0 ] || ! ip netns add "$NETNS_A" 2>/dev/null; then
-    echo "skip: the namespace part of test_net.sh needs root and ip netns"
-    finish
+    skip "the namespace part needs root and ip netns"
 fi
 ip netns add "$NETNS_B"
 ip link add vpa$$ netns "$NETNS_A" type veth peer name vpb$$ netns "$NETNS_B"
@@ -185,5 +184,5 @@ json_check "$WORK/tbfudp.json" '(lambda m: 0.5e9 / 8 < m["throughput"]["mean"] <
 ip netns exec "$NETNS_A" "$VP" run net.rr --peer 198.18.0.99 --duration 200ms --reps 1 --quiet --json "$WORK/unreach.json" >/dev/null 2>&1
 json_check "$WORK/unreach.json" '"cannot connect to 198.18.0.99" in d["results"][0]["error"]' "unreachable peer not reported"
 kill $ns_serve
-wait $ns_serve
+wait $ns_serve || fail "serve in the namespace did not exit 0 on SIGTERM"
 finish

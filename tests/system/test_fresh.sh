@@ -1,0 +1,62 @@
+#!/bin/bash
+# A fresh machine: `make run`, `make build` and `make install` must work with only the
+# packages scripts/deps.sh installs for them (the build set). CI's machine has every
+# package, so this test hides, in a private mount namespace, what the packages outside
+# the build set put on the machine for a build or a run to find: their commands,
+# headers, libraries, pkg-config and CMake files (libcmocka-dev, clang, sqlite3, ...).
+# Packages a fresh Debian always has (priority required or important) and those the
+# build set depends on stay. Then it configures and builds a new tree, runs `make run`
+# on a small workload, and installs into a scratch DESTDIR.
+. "$(dirname "$0")/lib.sh"
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+if ! unshare -m true 2>/dev/null; then
+    skip "needs mount namespaces (unshare -m) and root"
+fi
+
+# The packages to hide: outside the build set and its dependencies, not always present.
+build_set=$("$SRC/scripts/deps.sh" --list build)
+closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+    --no-breaks --no-replaces --no-enhances $build_set 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)
+: >"$WORK/hidden_files"
+: >"$WORK/hidden_packages"
+for pkg in $("$SRC/scripts/deps.sh" --list test peers guest); do
+    grep -qx "$pkg" <<<"$closure" && continue
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || continue
+    case "$(dpkg-query -W -f='${Priority}' "$pkg")" in required | important) continue ;; esac
+    echo "$pkg" >>"$WORK/hidden_packages"
+    dpkg -L "$pkg" | grep -E '^/(usr/)?s?bin/|/include/|/pkgconfig/|/cmake/|\.so(\.[0-9.]+)?$' \
+        >>"$WORK/hidden_files"
+done
+grep -qx libcmocka-dev "$WORK/hidden_packages" || fail "libcmocka-dev is not among the hidden packages"
+
+# hide.sh runs in the namespace: an empty file over each hidden file, an empty directory
+# over each directory that only hidden packages own.
+cat >"$WORK/hide.sh" <<'HIDE'
+set -eu
+mount --make-rprivate /
+empty=$(mktemp -d)
+while IFS= read -r path; do
+    if [ -d "$path" ] && [ ! -L "$path" ]; then
+        owners=$(dpkg -S "$path" 2>/dev/null | sed 's/: .*//' | tr ', ' '\n\n' | sed '/^$/d')
+        grep -qvxF -f "$HIDDEN_PACKAGES" <<<"$owners" || mount --bind "$empty" "$path"
+    elif [ -f "$path" ] && [ ! -L "$path" ]; then
+        mount --bind /dev/null "$path"
+    fi
+done <"$HIDDEN_FILES"
+pkg-config --exists cmocka && { echo "cmocka is still visible" >&2; exit 3; }
+sqlite3 --version >/dev/null 2>&1 && { echo "sqlite3 still runs" >&2; exit 3; }
+cd "$SRC_COPY"
+make run BUILD="$BUILD_DIR" RUN_FLAGS="cpu mem.write --size=4m --passes=1 --reps 2 --warmup 0"
+make install BUILD="$BUILD_DIR" PREFIX=/usr DESTDIR="$DEST"
+HIDE
+
+git -C "$SRC" ls-files -z | (cd "$SRC" && cpio -p0dm --quiet "$WORK/src") # a clean tree
+export HIDDEN_FILES="$WORK/hidden_files" HIDDEN_PACKAGES="$WORK/hidden_packages"
+export SRC_COPY="$WORK/src" BUILD_DIR="$WORK/build" DEST="$WORK/dest"
+expect_status 0 unshare -m bash "$WORK/hide.sh"
+expect_contains "$WORK/out" "stored as run"
+expect_contains "$WORK/out" "mem.write"
+[ -x "$WORK/dest/usr/bin/virtperf" ] || fail "make install did not install virtperf"
+[ -f "$WORK/dest/usr/share/man/man1/virtperf.1" ] || fail "make install did not install the manual"
+[ ! -e "$WORK/build/tests/unit/test_units" ] || fail "unit tests were built although cmocka was hidden"
+finish
