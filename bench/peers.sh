@@ -49,8 +49,20 @@ for round in $(seq 1 "$ROUNDS"); do
         printf '%-6s %-5s %14s %14s %14s %14s %9s %9s\n' "$round" "$jobs" \
             "$(gbps "$vp_best")" "$(gbps "$ref_best")" "$(gbps "$vp_mean")" "$(gbps "$ref_mean")" \
             "$(ratio "$vp_best" "$ref_best")" "$(ratio "$vp_mean" "$ref_mean")"
+        echo "$jobs $(ratio "$vp_best" "$ref_best")" >>"$WORK/ratios"
     done
 done
+echo "triad best-of ratio virtperf/reference over the rounds (a drop shows in the minimum):"
+python3 - "$WORK/ratios" <<'PY'
+import statistics, sys
+by_jobs = {}
+for line in open(sys.argv[1]):
+    jobs, value = line.split()
+    by_jobs.setdefault(jobs, []).append(float(value))
+for jobs, values in sorted(by_jobs.items()):
+    print(f"  {jobs} job(s): median {statistics.median(values):.3f}, min {min(values):.3f}, "
+          f"max {max(values):.3f} ({len(values)} rounds)")
+PY
 
 echo
 echo "Other peers (1 job; different kernels, so the ratio is context, not a target):"

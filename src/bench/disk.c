@@ -117,15 +117,14 @@ static int is_write_test(enum disk_test test)
 /* The filesystem holding path, from /proc/self/mountinfo. */
 static void find_filesystem(const char *path)
 {
-    char resolved[PATH_MAX], *mountinfo = malloc(1 << 20);
-    if (!mountinfo)
-        abort();
+    char resolved[PATH_MAX];
+    struct vp_text mountinfo = { 0 };
     snprintf(probe.fstype, sizeof probe.fstype, "unknown filesystem");
     snprintf(probe.mount_point, sizeof probe.mount_point, "%s", path);
-    if (realpath(path, resolved) && vp_read_text_file("/proc/self/mountinfo", mountinfo, 1 << 20) >= 0)
-        vp_parse_mountinfo(mountinfo, resolved, probe.mount_point, sizeof probe.mount_point,
+    if (realpath(path, resolved) && vp_read_whole("/proc/self/mountinfo", &mountinfo) == 0)
+        vp_parse_mountinfo(mountinfo.data, resolved, probe.mount_point, sizeof probe.mount_point,
                            probe.fstype, sizeof probe.fstype);
-    free(mountinfo);
+    vp_text_free(&mountinfo);
 }
 
 /* Whether the filesystem accepts O_DIRECT I/O of bs bytes (some refuse the open, some

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
+#include <math.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 #include <net/if.h>
@@ -23,7 +24,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/json.h"
 #include "core/procfs.h"
+#include "net/wire.h"
 #include "net/server.h"
 
 #define PEER_TIMEOUT_S 10.0
@@ -129,12 +132,33 @@ static void interface_driver(const char *interface, char *driver, size_t len)
     snprintf(driver, len, "%s", found ? info.driver : "none");
 }
 
+/* A CPU figure the bench has but the result lacks could not be measured: /proc/stat was
+ * unreadable or unparsable on that side. Say so, rather than leave the reader to guess. */
+static void warn_unmeasured_cpu(json_t *result)
+{
+    static const char *const figures[][2] = {
+        { "client_cpu", "client" }, { "client_demand", "client" }, { "server_cpu", "server" },
+        { "server_steal", "server" }, { "server_demand", "server" },
+    };
+    const struct vp_bench *bench = vp_bench_find(vp_json_text(result, "bench"));
+    const json_t *metrics = json_object_get(result, "metrics");
+    for (size_t i = 0; bench && i < sizeof figures / sizeof figures[0]; i++) {
+        bool defined = false;
+        for (size_t m = 0; m < bench->metric_count; m++)
+            defined = defined || strcmp(bench->metrics[m].name, figures[i][0]) == 0;
+        if (defined && !json_object_get(metrics, figures[i][0]))
+            vp_result_warn(result, "%s not measured: /proc/stat could not be read or parsed on "
+                           "the %s side", figures[i][0], figures[i][1]);
+    }
+}
+
 /* The client side's route to the peer: local interface, its MTU and driver, and the
- * congestion control in use. */
+ * congestion control in use; and a warning for each CPU figure that was not measured. */
 void vp_net_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
 {
     (void)params;
     (void)jobs;
+    warn_unmeasured_cpu(result);
     char err[256];
     int fd = vp_client_connect(&vp_net_peer, NULL, err, sizeof err);
     if (fd < 0)
@@ -191,18 +215,33 @@ double vp_cpu_all_ticks(const uint64_t *delta)
 double vp_cpu_busy_percent(const uint64_t *delta)
 {
     double total = vp_cpu_all_ticks(delta);
-    return total > 0 ? 100 * busy_ticks(delta) / total : 0;
+    return total > 0 ? 100 * busy_ticks(delta) / total : NAN;
+}
+
+double vp_cpu_steal_percent(const uint64_t *delta)
+{
+    double total = vp_cpu_all_ticks(delta);
+    return total > 0 ? 100 * (double)delta[7] / total : NAN;
 }
 
 double vp_cpu_demand(const uint64_t *delta, double ticks_per_second, double bytes)
 {
+    if (!(vp_cpu_all_ticks(delta) > 0))
+        return NAN;
     return bytes > 0 ? busy_ticks(delta) / ticks_per_second * 1e6 / (bytes / 1e6) : 0;
 }
 
-void vp_cpu_delta(const uint64_t *before, const uint64_t *after, uint64_t *delta)
+void vp_cpu_watch_start(struct vp_cpu_watch *watch)
 {
+    watch->read = vp_cpu_snapshot(watch->before) == 0;
+}
+
+void vp_cpu_watch_stop(const struct vp_cpu_watch *watch, uint64_t *delta)
+{
+    uint64_t after[VP_CPU_FIELDS];
+    bool read = vp_cpu_snapshot(after) == 0 && watch->read;
     for (int i = 0; i < VP_CPU_FIELDS; i++)
-        delta[i] = after[i] >= before[i] ? after[i] - before[i] : 0;
+        delta[i] = read && after[i] >= watch->before[i] ? after[i] - watch->before[i] : 0;
 }
 
 int vp_net_connect_udp(int tcp_fd, uint32_t port, char *err, size_t err_len)

@@ -7,6 +7,7 @@
 #define VP_NET_PEER_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bench/bench.h"
@@ -39,10 +40,21 @@ void vp_net_annotate(const struct vp_params *params, unsigned jobs, json_t *resu
 /* A UDP socket connected to the TCP connection's peer address at port. */
 int vp_net_connect_udp(int tcp_fd, uint32_t port, char *err, size_t err_len);
 
-/* CPU accounting over /proc/stat tick deltas (VP_CPU_FIELDS each). */
-void vp_cpu_delta(const uint64_t *before, const uint64_t *after, uint64_t *delta);
+/* CPU accounting over /proc/stat tick deltas (VP_CPU_FIELDS each): a watch from start
+ * to stop gives this machine's delta, all 0 when /proc/stat could not be read at
+ * either end. */
+struct vp_cpu_watch {
+    uint64_t before[VP_CPU_FIELDS];
+    bool read;
+};
+void vp_cpu_watch_start(struct vp_cpu_watch *watch);
+void vp_cpu_watch_stop(const struct vp_cpu_watch *watch, uint64_t *delta);
 double vp_cpu_all_ticks(const uint64_t *delta);
+/* Busy and steal percentages and the demand are NAN when the delta holds no tick at all:
+ * /proc/stat could not be read at one end (vp_cpu_snapshot), so the metric is left out
+ * of the result and vp_net_annotate says why, never a made-up 0. */
 double vp_cpu_busy_percent(const uint64_t *delta);
+double vp_cpu_steal_percent(const uint64_t *delta);
 /* CPU microseconds (all CPUs) per megabyte moved. */
 double vp_cpu_demand(const uint64_t *delta, double ticks_per_second, double bytes);
 

@@ -250,8 +250,9 @@ static int rr_measure(struct vp_job *job, double *values)
     uint32_t expect = (uint32_t)vp_param_number(job->params, "response-size");
     uint64_t rate = vp_param_number(job->params, "rate"), transactions = 0;
     double latency_sum = 0;
-    uint64_t cpu_before[VP_CPU_FIELDS], cpu_after[VP_CPU_FIELDS], client[VP_CPU_FIELDS];
-    vp_cpu_snapshot(cpu_before);
+    uint64_t client[VP_CPU_FIELDS];
+    struct vp_cpu_watch cpu_watch;
+    vp_cpu_watch_start(&cpu_watch);
     int64_t start = vp_now_ns(), deadline = start + (int64_t)(job->duration * 1e9);
     int status = 0;
     uint64_t lost = 0;
@@ -280,8 +281,7 @@ static int rr_measure(struct vp_job *job, double *values)
         }
     }
     double elapsed = (double)(vp_now_ns() - start) / 1e9;
-    vp_cpu_snapshot(cpu_after);
-    vp_cpu_delta(cpu_before, cpu_after, client);
+    vp_cpu_watch_stop(&cpu_watch, client);
     struct vp_test_result result;
     if (status == 0 && (vp_wire_send(state->fd, VP_FRAME_END, NULL, 0, job->error, sizeof job->error) != 0 ||
                         vp_client_result(state->fd, &result, job->error, sizeof job->error) != 0))

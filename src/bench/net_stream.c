@@ -312,16 +312,16 @@ static int stream_measure(struct vp_job *job, double *values)
             status = -1;
         }
     }
-    uint64_t cpu_before[VP_CPU_FIELDS], cpu_after[VP_CPU_FIELDS], client[VP_CPU_FIELDS];
-    vp_cpu_snapshot(cpu_before);
+    uint64_t client[VP_CPU_FIELDS];
+    struct vp_cpu_watch cpu_watch;
+    vp_cpu_watch_start(&cpu_watch);
     unsigned started = 0;
     for (; started < count && status == 0; started++)
         if (pthread_create(&threads[started], NULL, stream_thread, &all[started]) != 0)
             status = -1;
     for (unsigned i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
-    vp_cpu_snapshot(cpu_after);
-    vp_cpu_delta(cpu_before, cpu_after, client);
+    vp_cpu_watch_stop(&cpu_watch, client);
 
     double throughput = 0, sent = 0, received = 0, retransmits = 0, window = 0;
     double server_cpu = 0, server_steal = 0, server_demand = 0, loss = 0, jitter = 0;
@@ -348,8 +348,7 @@ static int stream_measure(struct vp_job *job, double *values)
         retransmits += stream->retransmits;
         window += stream->window;
         server_cpu += vp_cpu_busy_percent(stream->result.cpu_ticks);
-        double server_all = vp_cpu_all_ticks(stream->result.cpu_ticks);
-        server_steal += server_all > 0 ? 100 * (double)stream->result.cpu_ticks[7] / server_all : 0;
+        server_steal += vp_cpu_steal_percent(stream->result.cpu_ticks);
         server_demand += vp_cpu_demand(stream->result.cpu_ticks, stream->result.ticks_per_second,
                                 stream_received) / count;
     }

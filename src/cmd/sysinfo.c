@@ -79,8 +79,11 @@ static void print_human(const json_t *fingerprint, const json_t *advisories,
     json_array_foreach(json_object_get(fingerprint, "disks"), i, item)
         printf("disk          %s driver %s scheduler %s\n", vp_json_text(item, "name"),
                vp_json_text(item, "driver"), vp_json_text(item, "scheduler"));
-    printf("steal         %.2f%% since boot\n",
-           json_number_value(json_object_get(fingerprint, "steal_percent_since_boot")));
+    const json_t *steal = json_object_get(fingerprint, "steal_percent_since_boot");
+    if (json_is_number(steal))
+        printf("steal         %.2f%% since boot\n", json_number_value(steal));
+    else
+        printf("steal         unknown (/proc/stat could not be read or parsed)\n");
     printf("\nadvisories:%s\n", json_array_size(advisories) ? "" : " none");
     json_array_foreach(advisories, i, item)
         printf("  - %s\n", json_string_value(item));

@@ -17,7 +17,6 @@
 
 #define MAX_WATCH 8
 #define MAX_WATCH_PIDS 256
-#define TEXT_CAP (256 * 1024)
 
 struct watched_pid {
     int pid;
@@ -48,7 +47,7 @@ struct vp_monitor {
     char *disk_names[VP_PROC_MAX_DEVICES];
     size_t disk_name_count;
     long ticks_per_second;
-    char *text; /* scratch buffer for /proc reads, used by the sampling thread only */
+    struct vp_text text; /* /proc reads, by the sampling thread only */
 
     struct snapshot previous, current;
     int64_t started_ns;
@@ -69,15 +68,15 @@ static void read_watched(struct vp_monitor *monitor, struct snapshot *snap)
     if (!proc)
         return;
     struct dirent *entry;
-    char path[64], stat_text[1024], comm[64];
+    char path[64], comm[64];
     while ((entry = readdir(proc))) {
         int pid = atoi(entry->d_name);
         if (pid <= 0)
             continue;
         snprintf(path, sizeof path, "/proc/%d/stat", pid);
         uint64_t ticks;
-        if (vp_read_text_file(path, stat_text, sizeof stat_text) < 0 ||
-            vp_parse_pid_stat(stat_text, comm, sizeof comm, &ticks) != 0)
+        if (vp_read_whole(path, &monitor->text) != 0 ||
+            vp_parse_pid_stat(monitor->text.data, comm, sizeof comm, &ticks) != 0)
             continue;
         for (size_t w = 0; w < monitor->watch_count; w++) {
             if (strcmp(comm, monitor->watch[w]) != 0 || snap->watched_count[w] == MAX_WATCH_PIDS)
@@ -91,19 +90,18 @@ static void read_watched(struct vp_monitor *monitor, struct snapshot *snap)
 static int take_snapshot(struct vp_monitor *monitor, struct snapshot *snap)
 {
     snap->at_ns = vp_now_ns();
-    char *text = monitor->text;
-    if (vp_read_text_file("/proc/stat", text, TEXT_CAP) < 0 ||
-        vp_parse_proc_stat(text, &snap->stat) != 0)
+    struct vp_text *text = &monitor->text;
+    if (vp_read_whole("/proc/stat", text) != 0 || vp_parse_proc_stat(text->data, &snap->stat) != 0)
         return -1;
-    if (vp_read_text_file("/proc/vmstat", text, TEXT_CAP) < 0 ||
-        vp_parse_vmstat(text, &snap->faults, &snap->major_faults) != 0)
+    if (vp_read_whole("/proc/vmstat", text) != 0 ||
+        vp_parse_vmstat(text->data, &snap->faults, &snap->major_faults) != 0)
         return -1;
     snap->nic_count = 0;
-    if (vp_read_text_file("/proc/net/dev", text, TEXT_CAP) >= 0)
-        vp_parse_net_dev(text, snap->nics, &snap->nic_count);
+    if (vp_read_whole("/proc/net/dev", text) == 0)
+        vp_parse_net_dev(text->data, snap->nics, &snap->nic_count);
     snap->disk_count = 0;
-    if (vp_read_text_file("/proc/diskstats", text, TEXT_CAP) >= 0)
-        vp_parse_diskstats(text, (const char *const *)monitor->disk_names,
+    if (vp_read_whole("/proc/diskstats", text) == 0)
+        vp_parse_diskstats(text->data, (const char *const *)monitor->disk_names,
                            monitor->disk_name_count, snap->disks, &snap->disk_count);
     read_watched(monitor, snap);
     return 0;
@@ -327,7 +325,7 @@ static void free_monitor(struct vp_monitor *monitor)
     for (size_t c = 0; c < monitor->column_count; c++)
         free(monitor->columns[c].values);
     free(monitor->columns);
-    free(monitor->text);
+    vp_text_free(&monitor->text);
     free(monitor);
 }
 
@@ -336,9 +334,6 @@ struct vp_monitor *vp_monitor_start(double hz, char *const *watch, size_t watch_
 {
     struct vp_monitor *monitor = calloc(1, sizeof *monitor);
     if (!monitor)
-        abort();
-    monitor->text = malloc(TEXT_CAP);
-    if (!monitor->text)
         abort();
     monitor->hz = hz;
     monitor->ticks_per_second = sysconf(_SC_CLK_TCK);

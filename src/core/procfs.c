@@ -1,9 +1,12 @@
-/* Parsers for /proc/stat, /proc/vmstat, /proc/net/dev, /proc/diskstats, /proc/PID/stat. */
+/* Reading /proc files whole, and parsers for /proc/stat, /proc/vmstat, /proc/net/dev,
+ * /proc/diskstats, /proc/PID/stat and mountinfo. */
 #include "core/procfs.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -26,6 +29,43 @@ long vp_read_text_file(const char *path, char *buf, size_t cap)
     close(fd);
     buf[used] = '\0';
     return (long)used;
+}
+
+int vp_read_whole(const char *path, struct vp_text *text)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    text->len = 0;
+    for (;;) {
+        if (text->cap - text->len < 4096) {
+            size_t cap = text->cap ? 2 * text->cap : 16384;
+            char *grown = realloc(text->data, cap);
+            if (!grown)
+                abort();
+            text->data = grown;
+            text->cap = cap;
+        }
+        ssize_t got = read(fd, text->data + text->len, text->cap - 1 - text->len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            close(fd);
+            return -1;
+        }
+        if (got == 0)
+            break;
+        text->len += (size_t)got;
+    }
+    close(fd);
+    text->data[text->len] = '\0';
+    return 0;
+}
+
+void vp_text_free(struct vp_text *text)
+{
+    free(text->data);
+    *text = (struct vp_text){ 0 };
 }
 
 /* Returns the start of the line after 'line', or NULL at the end. */

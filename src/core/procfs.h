@@ -44,8 +44,21 @@ int vp_parse_pid_stat(const char *text, char *comm, size_t comm_len, uint64_t *c
 int vp_parse_mountinfo(const char *text, const char *path, char *mount_point,
                        size_t mount_len, char *fstype, size_t fstype_len);
 
-/* Reads a whole small file (at most cap - 1 bytes) as a NUL-terminated string.
- * Returns the length, or -1 when it cannot be read. */
+/* Reads a whole small file (at most cap - 1 bytes) as a NUL-terminated string: for
+ * sysfs values of a known size. Returns the length, or -1 when it cannot be read. */
 long vp_read_text_file(const char *path, char *buf, size_t cap);
+
+/* A text read whole, in a buffer that grows as needed and can be reused between reads
+ * (zero-initialise it; vp_text_free releases it). */
+struct vp_text {
+    char *data; /* NUL-terminated */
+    size_t len, cap;
+};
+
+/* Reads the whole file, however long (a /proc file reports no size: /proc/stat on a
+ * host with many CPUs and interrupts is far larger than any fixed buffer one would
+ * guess). Returns 0, or -1 when it cannot be opened or read. */
+int vp_read_whole(const char *path, struct vp_text *text);
+void vp_text_free(struct vp_text *text);
 
 #endif

@@ -5,6 +5,7 @@
 #include <cpuid.h>
 #include <dirent.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,16 +98,13 @@ static json_t *cpu_info(const struct vp_topology *topology)
         "hypervisor", "vmx", "svm", "constant_tsc", "nonstop_tsc", "tsc_known_freq", "rdtscp",
         "sse4_2", "avx", "avx2", "avx512f", "aes", "x2apic",
     };
-    char *cpuinfo = malloc(1 << 20);
-    if (!cpuinfo)
-        abort();
-    if (vp_read_text_file("/proc/cpuinfo", cpuinfo, 1 << 20) < 0)
-        cpuinfo[0] = '\0';
+    struct vp_text cpuinfo = { 0 };
+    const char *text = vp_read_whole("/proc/cpuinfo", &cpuinfo) == 0 ? cpuinfo.data : "";
     char model[256], flags[8192], mhz[64];
-    cpuinfo_field(cpuinfo, "model name", model, sizeof model);
-    cpuinfo_field(cpuinfo, "flags", flags, sizeof flags);
-    cpuinfo_field(cpuinfo, "cpu MHz", mhz, sizeof mhz);
-    free(cpuinfo);
+    cpuinfo_field(text, "model name", model, sizeof model);
+    cpuinfo_field(text, "flags", flags, sizeof flags);
+    cpuinfo_field(text, "cpu MHz", mhz, sizeof mhz);
+    vp_text_free(&cpuinfo);
 
     json_t *flag_list = json_array();
     for (size_t i = 0; i < sizeof interesting_flags / sizeof interesting_flags[0]; i++) {
@@ -172,10 +170,11 @@ double vp_memory_copy_bandwidth(void)
 
 static json_t *memory_info(void)
 {
-    char meminfo[SMALL_TEXT];
+    struct vp_text meminfo = { 0 };
     unsigned long long total_kb = 0;
-    if (vp_read_text_file("/proc/meminfo", meminfo, sizeof meminfo) >= 0)
-        sscanf(meminfo, "MemTotal: %llu kB", &total_kb);
+    if (vp_read_whole("/proc/meminfo", &meminfo) == 0)
+        sscanf(meminfo.data, "MemTotal: %llu kB", &total_kb);
+    vp_text_free(&meminfo);
     json_t *memory = json_pack("{s:I,s:f}", "total_bytes", (json_int_t)(total_kb * 1024),
                                "copy_bandwidth", vp_memory_copy_bandwidth());
     char thp[128];
@@ -219,25 +218,26 @@ static int path_exists(const char *path)
 
 static json_t *container_info(void)
 {
-    char cgroup[SMALL_TEXT], environ_text[SMALL_TEXT];
+    struct vp_text cgroup = { 0 }, environ_text = { 0 };
     const char *kind = "none";
     if (path_exists("/.dockerenv"))
         kind = "docker";
     else if (path_exists("/run/.containerenv"))
         kind = "podman";
-    if (vp_read_text_file("/proc/1/cgroup", cgroup, sizeof cgroup) < 0)
-        cgroup[0] = '\0';
-    if (strcmp(kind, "none") == 0) {
-        if (strstr(cgroup, "docker")) kind = "docker";
-        else if (strstr(cgroup, "kubepods")) kind = "kubernetes";
-        else if (strstr(cgroup, "lxc")) kind = "lxc";
+    if (strcmp(kind, "none") == 0 && vp_read_whole("/proc/1/cgroup", &cgroup) == 0) {
+        if (strstr(cgroup.data, "docker")) kind = "docker";
+        else if (strstr(cgroup.data, "kubepods")) kind = "kubernetes";
+        else if (strstr(cgroup.data, "lxc")) kind = "lxc";
     }
-    long environ_len = vp_read_text_file("/proc/1/environ", environ_text, sizeof environ_text);
-    for (long at = 0; strcmp(kind, "none") == 0 && at < environ_len;
-         at += (long)strlen(environ_text + at) + 1)
-        if (strncmp(environ_text + at, "container=", 10) == 0)
-            kind = environ_text + at + 10;
+    if (strcmp(kind, "none") == 0 && vp_read_whole("/proc/1/environ", &environ_text) == 0) {
+        for (size_t at = 0; strcmp(kind, "none") == 0 && at < environ_text.len;
+             at += strlen(environ_text.data + at) + 1)
+            if (strncmp(environ_text.data + at, "container=", 10) == 0)
+                kind = environ_text.data + at + 10;
+    }
     json_t *container = json_pack("{s:s}", "kind", kind);
+    vp_text_free(&cgroup);
+    vp_text_free(&environ_text);
     /* Namespaces differing from PID 1's mean this process runs in its own. */
     static const char *const namespaces[] = { "pid", "net", "mnt", "uts", "cgroup" };
     json_t *own = json_array();
@@ -328,13 +328,15 @@ json_t *vp_sysinfo_clock(void)
     return json_pack("{s:s,s:s}", "clocksource", current, "available", available);
 }
 
+/* NAN when /proc/stat cannot be read or parsed: never a made-up 0. */
 static double steal_percent_since_boot(void)
 {
-    char text[SMALL_TEXT * 4];
+    struct vp_text text = { 0 };
     struct vp_proc_stat stat;
-    if (vp_read_text_file("/proc/stat", text, sizeof text) < 0 ||
-        vp_parse_proc_stat(text, &stat) != 0)
-        return 0;
+    int status = vp_read_whole("/proc/stat", &text) == 0 ? vp_parse_proc_stat(text.data, &stat) : -1;
+    vp_text_free(&text);
+    if (status != 0)
+        return NAN;
     const struct vp_cpu_ticks *t = &stat.cpu;
     double total = (double)(t->user + t->nice + t->system + t->idle + t->iowait + t->irq +
                             t->softirq + t->steal);
@@ -356,12 +358,13 @@ json_t *vp_sysinfo_collect(const struct vp_topology *topology)
             snprintf(distribution, sizeof distribution, "%.*s", (int)len, pretty);
         }
     }
-    return json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:f}", "hostname",
+    double steal = steal_percent_since_boot();
+    return json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "hostname",
                      names.nodename, "kernel", names.release, "arch", names.machine,
                      "distribution", distribution, "cpu", cpu_info(topology), "memory",
                      memory_info(), "clock", vp_sysinfo_clock(), "hypervisor", hypervisor_info(),
                      "container", container_info(), "nics", nic_info(), "disks", disk_info(),
-                     "steal_percent_since_boot", steal_percent_since_boot());
+                     "steal_percent_since_boot", isnan(steal) ? json_null() : json_real(steal));
 }
 
 static int in_list(const char *value, const char *const *list)
@@ -412,7 +415,10 @@ json_t *vp_sysinfo_advisories(const json_t *fingerprint)
                  "call (and in a guest may trap to the hypervisor)", clocksource);
         json_array_append_new(advisories, json_string(line));
     }
-    double steal = json_real_value(json_object_get(fingerprint, "steal_percent_since_boot"));
+    const json_t *steal_json = json_object_get(fingerprint, "steal_percent_since_boot");
+    double steal = json_real_value(steal_json);
+    if (json_is_null(steal_json))
+        vp_advise(advisories, "steal time unknown: /proc/stat could not be read or parsed");
     if (steal >= 0.5) {
         snprintf(line, sizeof line,
                  "steal time %.1f%% since boot: other guests take this guest's CPUs", steal);

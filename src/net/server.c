@@ -104,21 +104,24 @@ static int64_t deadline_after(uint32_t ms)
 struct cpu_span {
     int64_t from;
     uint64_t before[VP_CPU_FIELDS];
+    bool cpu_read; /* /proc/stat was read at the start */
 };
 
 static void span_start(struct cpu_span *span)
 {
     span->from = vp_now_ns();
-    vp_cpu_snapshot(span->before);
+    span->cpu_read = vp_cpu_snapshot(span->before) == 0;
 }
 
+/* The CPU ticks over the span; all 0 (the client's "not measured") when /proc/stat
+ * could not be read at either end. */
 static void span_finish(const struct cpu_span *span, struct vp_test_result *result)
 {
     uint64_t after[VP_CPU_FIELDS];
-    vp_cpu_snapshot(after);
+    bool cpu_read = span->from && span->cpu_read && vp_cpu_snapshot(after) == 0;
     result->elapsed_ns = span->from ? (uint64_t)(vp_now_ns() - span->from) : 0;
     for (int i = 0; i < VP_CPU_FIELDS; i++)
-        result->cpu_ticks[i] = span->from && after[i] >= span->before[i] ? after[i] - span->before[i] : 0;
+        result->cpu_ticks[i] = cpu_read && after[i] >= span->before[i] ? after[i] - span->before[i] : 0;
 }
 
 /* Counts DATA until END; bytes before omit_ms are not counted. */

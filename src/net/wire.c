@@ -154,15 +154,18 @@ int vp_wire_expect(int fd, uint8_t want, void *payload, uint32_t cap, uint32_t *
     return vp_wire_read_full(fd, payload, header.length, err, err_len);
 }
 
-void vp_cpu_snapshot(uint64_t ticks[VP_CPU_FIELDS])
+int vp_cpu_snapshot(uint64_t ticks[VP_CPU_FIELDS])
 {
-    char text[16384];
+    struct vp_text text = { 0 };
     struct vp_proc_stat stat;
     memset(ticks, 0, VP_CPU_FIELDS * sizeof *ticks);
-    if (vp_read_text_file("/proc/stat", text, sizeof text) < 0 || vp_parse_proc_stat(text, &stat) != 0)
-        return;
+    int status = vp_read_whole("/proc/stat", &text) == 0 ? vp_parse_proc_stat(text.data, &stat) : -1;
+    vp_text_free(&text);
+    if (status != 0)
+        return -1;
     const struct vp_cpu_ticks *c = &stat.cpu;
     uint64_t fields[VP_CPU_FIELDS] = { c->user, c->nice, c->system, c->idle, c->iowait, c->irq,
                                        c->softirq, c->steal };
     memcpy(ticks, fields, sizeof fields);
+    return 0;
 }

@@ -29,7 +29,8 @@ int vp_wire_discard(int fd, uint32_t len, char *err, size_t err_len);
 int vp_wire_expect(int fd, uint8_t want, void *payload, uint32_t cap, uint32_t *len, char *err,
                    size_t err_len);
 
-/* The machine's CPU time from /proc/stat, in ticks (protocol order). */
-void vp_cpu_snapshot(uint64_t ticks[VP_CPU_FIELDS]);
+/* The machine's CPU time from /proc/stat, in ticks (protocol order). Returns 0, or -1
+ * with every tick 0 when /proc/stat cannot be read or parsed. */
+int vp_cpu_snapshot(uint64_t ticks[VP_CPU_FIELDS]);
 
 #endif

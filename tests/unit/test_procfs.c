@@ -1,10 +1,14 @@
-/* Unit tests for procfs.c parsers on captured /proc texts. */
+/* Unit tests for procfs.c: parsers on captured /proc texts, and reading a file whole
+ * however large it is. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/procfs.h"
 
@@ -23,6 +27,47 @@ static void proc_stat_reads_cpu_steal_ctxt_runq(void **state)
     assert_int_equal(stat.procs_running, 3);
     assert_int_equal(vp_parse_proc_stat("cpu0 1 2 3 4\n", &stat), -1);
     assert_int_equal(vp_parse_proc_stat("cpu  1 2 3 4\n", &stat), -1); /* no ctxt */
+}
+
+/* A /proc/stat as a host with 256 CPUs and thousands of interrupts writes it: the
+ * "ctxt" and "procs_running" lines come after an intr line of ~400 KB, far past any
+ * fixed buffer one would guess (16 KiB lost them: the figures read 0). */
+static void a_large_proc_stat_is_read_whole(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/vp-test-procstat.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *file = fdopen(fd, "w");
+    fprintf(file, "cpu  9000 10 800 50000 30 4 5 77 0 0\n");
+    for (int cpu = 0; cpu < 256; cpu++)
+        fprintf(file, "cpu%d 35 0 3 195 0 0 0 0 0 0\n", cpu);
+    fprintf(file, "intr 123456789");
+    for (int irq = 0; irq < 80000; irq++)
+        fprintf(file, " %d", irq % 7);
+    fprintf(file, "\nctxt 987654\nbtime 1\nprocesses 5\nprocs_running 4\nprocs_blocked 0\n");
+    fclose(file);
+
+    struct vp_text text = { 0 };
+    assert_int_equal(vp_read_whole(path, &text), 0);
+    assert_true(text.len > 150000);
+    assert_int_equal(strlen(text.data), text.len);
+    struct vp_proc_stat stat;
+    assert_int_equal(vp_parse_proc_stat(text.data, &stat), 0);
+    assert_int_equal(stat.cpu.user, 9000);
+    assert_int_equal(stat.cpu.steal, 77);
+    assert_int_equal(stat.context_switches, 987654);
+    assert_int_equal(stat.procs_running, 4);
+    assert_int_equal(vp_read_whole(path, &text), 0); /* the buffer is reused */
+    assert_int_equal(vp_parse_proc_stat(text.data, &stat), 0);
+
+    char small[16384]; /* what a fixed buffer would have seen */
+    assert_true(vp_read_text_file(path, small, sizeof small) > 0);
+    assert_int_equal(vp_parse_proc_stat(small, &stat), -1);
+    unlink(path);
+    assert_int_equal(vp_read_whole(path, &text), -1);
+    vp_text_free(&text);
+    assert_null(text.data);
 }
 
 static void vmstat_reads_faults(void **state)
@@ -135,6 +180,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(proc_stat_reads_cpu_steal_ctxt_runq),
+        cmocka_unit_test(a_large_proc_stat_is_read_whole),
         cmocka_unit_test(vmstat_reads_faults),
         cmocka_unit_test(net_dev_reads_rx_and_tx_bytes),
         cmocka_unit_test(diskstats_keeps_allowed_devices),
