@@ -1,7 +1,8 @@
 #!/bin/bash
 # Side-by-side measurement of virtperf against peer tools on this machine, printed as
 # ratios (run it a few times on a shared machine and quote the medians):
-#   - mem.stream triad vs an -O3 STREAM-style triad (bench/triad_ref.c), 1 and 2 jobs
+#   - mem.stream triad vs an -O3 STREAM-style triad (bench/triad_ref.c), 1 and 2 jobs,
+#     per round and as median / min / max of the best-of ratios
 #   - vs sysbench memory (sequential writes) and stress-ng --stream (read+write rate)
 #   - virtperf's start skew for 2..16 jobs
 # Usage: bench/peers.sh [ROUNDS]   (default 3). Not a test: it asserts nothing.
@@ -14,7 +15,7 @@ scripts/deps.sh build peers
 ninja -C build >/dev/null
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-cc -O3 -o "$WORK/triad_ref" bench/triad_ref.c
+cc -O3 -pthread -o "$WORK/triad_ref" bench/triad_ref.c
 export VIRTPERF_DB="$WORK/peers.db"
 
 json_field() { # FILE PYTHON-EXPRESSION over d
@@ -24,17 +25,10 @@ json_field() { # FILE PYTHON-EXPRESSION over d
 ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.3f}')" "$1" "$2"; }
 gbps() { python3 -c "import sys; print(f'{float(sys.argv[1]) / 1e9:.2f}')" "$1"; }
 
-# Starts the reference on each of the first JOBS CPUs at once; prints the summed best
-# and mean rates.
+# The reference with one thread per job on CPUs 0..JOBS-1, repetitions started together;
+# prints the best and mean rates.
 reference_triad() { # JOBS
-    local pids=()
-    for cpu in $(seq 0 $(($1 - 1))); do
-        taskset -c "$cpu" "$WORK/triad_ref" $SIZE 11 >"$WORK/ref.$cpu" &
-        pids+=($!)
-    done
-    wait "${pids[@]}"
-    cat "$WORK"/ref.* | awk '{best += $1; mean += $2} END {printf "%.0f %.0f\n", best, mean}'
-    rm -f "$WORK"/ref.*
+    "$WORK/triad_ref" $SIZE 11 "$1"
 }
 
 printf '%-6s %-5s %14s %14s %14s %14s %9s %9s\n' round jobs "vp best GB/s" "ref best GB/s" \
