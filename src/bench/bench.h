@@ -47,8 +47,9 @@ struct vp_job {
      * (measured repetitions only: the engine clears it after the warm-up). */
     struct vp_histogram *histogram;
     /* Benchmarks with ops_per_rep log each operation's completion instant here
-     * (CLOCK_MONOTONIC ns; op_log_len counts them) and set op_bytes; the engine derives
-     * the stonewalled and first-start..last-done aggregate rates from them. */
+     * (CLOCK_MONOTONIC ns, while op_log_len < op_log_cap; op_log_len counts every
+     * operation, so an overflow shows) and set op_bytes; the engine derives the
+     * stonewalled and first-start..last-done aggregate rates from them. */
     int64_t *op_log;
     uint64_t *op_log_len;
     uint64_t op_log_cap;
@@ -91,8 +92,9 @@ struct vp_bench {
     const char *sweep_param;  /* the name each point's single value is stored under */
     const char *distribution_metric; /* the metric whose per-op histogram is kept */
     const char *interval_series; /* what the per-second byte counts are, or NULL */
-    /* Operations one job does per repetition (bounds the op log; optional). */
-    uint64_t (*ops_per_rep)(const struct vp_params *params);
+    /* Operations one job does per repetition (bounds the op log; optional). duration is
+     * the repetition's --duration in seconds, 0 without one. */
+    uint64_t (*ops_per_rep)(const struct vp_params *params, double duration);
 
     /* Before anything runs (exit 2 on failure): checks that need the job count, such
      * as free space for every job's file. Optional. */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,14 +64,15 @@ enum disk_metric {
     DISK_IO_TIME,
     DISK_FSYNC_TIME,
     DISK_CLOSE_TIME,
+    DISK_OPS,
     DISK_METRIC_COUNT
 };
 
 static const struct vp_metric disk_metrics[] = {
     [DISK_THROUGHPUT] = { "throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
-        "size / (open + I/O + fsync + close): the end-to-end rate dd reports" },
+        "bytes / (open + I/O + fsync + close): the end-to-end rate dd reports" },
     [DISK_IO_THROUGHPUT] = { "io_throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
-                             "size / the I/O loop alone" },
+                             "bytes / the I/O loop alone" },
     [DISK_IOPS] = { "iops", "ops/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
                     "operations / the I/O loop" },
     [DISK_LATENCY] = { "latency", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
@@ -80,6 +82,8 @@ static const struct vp_metric disk_metrics[] = {
     [DISK_FSYNC_TIME] = { "fsync_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
                           "fsync(2) (0 when not done)" },
     [DISK_CLOSE_TIME] = { "close_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "close(2)" },
+    [DISK_OPS] = { "ops", "ops", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
+                   "operations done: every block once, or as many as --duration allowed" },
 };
 _Static_assert(sizeof disk_metrics / sizeof disk_metrics[0] == DISK_METRIC_COUNT,
                "one metric per slot");
@@ -208,8 +212,15 @@ static int disk_validate(const struct vp_params *params, unsigned max_jobs, char
     return 0;
 }
 
-static uint64_t disk_ops_per_rep(const struct vp_params *params)
+/* One pass: every block once. Time-bound: room for TIMED_OP_LOG completions per job
+ * (shared memory that is only touched as it fills); past that the engine leaves the
+ * aggregate rates out and says so. */
+#define TIMED_OP_LOG (1u << 22)
+
+static uint64_t disk_ops_per_rep(const struct vp_params *params, double duration)
 {
+    if (duration > 0)
+        return TIMED_OP_LOG;
     return vp_param_number(params, "size") / vp_param_number(params, "bs");
 }
 
@@ -294,7 +305,7 @@ static int disk_prepare(struct vp_job *job)
         return -1;
     if (state->test == TEST_REREAD) { /* reread: the second read of a file just read */
         struct disk_timing ignored;
-        return disk_file_run(&state->file, DISK_READ, state->order, 0, NULL, NULL, &ignored,
+        return disk_file_run(&state->file, DISK_READ, state->order, 0, 0, NULL, NULL, &ignored,
                              job->error, sizeof job->error);
     }
     return 0;
@@ -314,16 +325,18 @@ static int disk_measure(struct vp_job *job, double *values)
     unsigned generation = generation_of(job);
     enum disk_direction direction = is_write_test(state->test) ? DISK_WRITE : DISK_READ;
     struct disk_timing timing;
-    if (disk_file_run(&state->file, direction, state->order, generation, job->histogram, job,
-                      &timing, job->error, sizeof job->error) != 0)
+    int64_t deadline = job->duration > 0 ? vp_now_ns() + (int64_t)(job->duration * 1e9) : 0;
+    if (disk_file_run(&state->file, direction, state->order, deadline, generation,
+                      job->histogram, job, &timing, job->error, sizeof job->error) != 0)
         return -1;
-    double size = (double)state->file.options.size;
-    double ops = (double)(state->file.options.size / state->file.options.bs);
+    double ops = (double)timing.ops;
+    double bytes = ops * (double)state->file.options.bs;
     double total = timing.open_s + timing.io_s + timing.fsync_s + timing.close_s;
-    values[DISK_THROUGHPUT] = size / total;
-    values[DISK_IO_THROUGHPUT] = size / timing.io_s;
+    values[DISK_THROUGHPUT] = bytes / total;
+    values[DISK_IO_THROUGHPUT] = bytes / timing.io_s;
     values[DISK_IOPS] = ops / timing.io_s;
-    values[DISK_LATENCY] = timing.op_sum_s / ops;
+    values[DISK_LATENCY] = ops > 0 ? timing.op_sum_s / ops : NAN;
+    values[DISK_OPS] = ops;
     values[DISK_OPEN_TIME] = timing.open_s;
     values[DISK_IO_TIME] = timing.io_s;
     values[DISK_FSYNC_TIME] = timing.fsync_s;
@@ -335,11 +348,13 @@ static int disk_after_rep(struct vp_job *job)
 {
     struct disk_state *state = job->state;
     if (is_write_test(state->test) && state->file.options.verify &&
-        disk_file_verify(&state->file, generation_of(job), job->error, sizeof job->error) != 0)
+        disk_file_verify(&state->file, job->error, sizeof job->error) != 0)
         return -1;
     bool last = job->rep + 1 == job->rep_count;
-    if (state->test == TEST_WRITE && !(last && vp_param_on(job->params, "keep")))
+    if (state->test == TEST_WRITE && !(last && vp_param_on(job->params, "keep"))) {
         unlink(state->file.name); /* the next repetition is a first write again */
+        disk_file_forget(&state->file);
+    }
     if (state->test == TEST_READ || state->test == TEST_RANDREAD)
         return drop_caches_if_asked(job, state);
     return 0;
@@ -443,7 +458,7 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
                         json_pack("{s:s,s:s,s:s,s:f,s:f,s:f}", "name", device, "fstype",
                                   probe.fstype, "mount", probe.mount_point, "read_bytes",
                                   read_bytes, "write_bytes", write_bytes, "util_mean", util));
-    double read_by_jobs = (double)vp_param_number(params, "size") * jobs *
+    double read_by_jobs = number_at_path(result, "ops") * (double)vp_param_number(params, "bs") *
                           (double)json_integer_value(json_object_get(result, "reps"));
     if (reads && read_bytes < 0.5 * read_by_jobs) {
         char jobs_read[32], device_read[32];
@@ -459,8 +474,10 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
     "fsync (writes, --fsync=on) and close; throughput is end to end (dd's figure), "        \
     "io_throughput the I/O loop alone. Per-operation latencies form a mergeable histogram " \
     "(p50..p99.99, max). stonewall_throughput counts bytes done while every job ran; "      \
-    "span_throughput all bytes over first start..last done. Files are removed afterwards "  \
-    "unless --keep."
+    "span_throughput all bytes over first start..last done. With --duration (fio's "        \
+    "time_based) a job goes over its blocks again and again, in the same order and seeded " \
+    "random order, until the time is up; ops counts what it did. Files are removed "       \
+    "afterwards unless --keep."
 
 #define DISK_BENCH(symbol, bench_name, bench_summary, what)                                 \
     const struct vp_bench symbol = {                                                        \
@@ -470,7 +487,8 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
         .options = disk_options,                                                            \
         .option_count = sizeof disk_options / sizeof disk_options[0],                       \
         .metrics = disk_metrics,                                                            \
-        .metric_count = DISK_METRIC_COUNT,                       \
+        .metric_count = DISK_METRIC_COUNT,                                                  \
+        .uses_duration = true,                                                              \
         .distribution_metric = "latency",                                                   \
         .ops_per_rep = disk_ops_per_rep,                                                    \
         .validate = disk_validate,                                                          \

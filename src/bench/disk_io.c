@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef VP_HAVE_LIBURING
@@ -37,6 +39,12 @@ int disk_file_init(struct disk_file *file, const char *name, const struct disk_o
     file->pattern = pattern;
     file->buffers = buffers;
     file->expected = expected;
+    if (options->verify && !(file->written = calloc(options->size / bs, sizeof *file->written))) {
+        disk_file_free(file);
+        snprintf(err, err_len, "disk: cannot allocate the verify map of %llu blocks",
+                 (unsigned long long)(options->size / bs));
+        return -1;
+    }
     uint64_t state = options->seed * 0x9E3779B97F4A7C15ULL + 1;
     for (size_t i = 0; i + 8 <= bs; i += 8) {
         uint64_t word = vp_xorshift64(&state);
@@ -50,6 +58,26 @@ void disk_file_free(struct disk_file *file)
     free(file->pattern);
     free(file->buffers);
     free(file->expected);
+    free(file->written);
+}
+
+void disk_file_forget(struct disk_file *file)
+{
+    if (file->written)
+        memset(file->written, 0, file->options.size / file->options.bs * sizeof *file->written);
+}
+
+/* After a block was written with generation: what a verify expects there. */
+static void remember_write(struct disk_file *file, uint64_t offset, unsigned generation)
+{
+    if (file->written)
+        file->written[offset / file->options.bs] = generation + 1;
+}
+
+/* One more operation: with a deadline, until it has passed; without, one pass. */
+static bool more_ops(uint64_t done, uint64_t ops, int64_t deadline_ns)
+{
+    return deadline_ns ? vp_now_ns() < deadline_ns : done < ops;
 }
 
 /* The block at offset as generation writes it: the random body with a 16-byte stamp
@@ -67,9 +95,12 @@ static void fill_block(const struct disk_file *file, unsigned char *block, uint6
     }
 }
 
+/* A block read back against what was last written to it (layout: generation 0). */
 static int check_block(struct disk_file *file, const unsigned char *block, uint64_t offset,
-                       unsigned generation, char *err, size_t err_len)
+                       char *err, size_t err_len)
 {
+    unsigned written = file->written ? file->written[offset / file->options.bs] : 1;
+    unsigned generation = written ? written - 1 : 0;
     fill_block(file, file->expected, offset, generation);
     if (memcmp(block, file->expected, file->options.bs) == 0)
         return 0;
@@ -97,14 +128,20 @@ static int open_file(struct disk_file *file, enum disk_direction direction, int 
     return fd;
 }
 
+/* Counts an operation; the op log keeps its completion while it has room (the engine
+ * leaves the aggregate rates out when an op log overflowed). */
 static void note_op(struct vp_histogram *histogram, struct vp_job *job, int64_t start,
-                    int64_t end, double *op_sum_s)
+                    int64_t end, struct disk_timing *timing)
 {
     if (histogram)
         vp_histogram_record(histogram, (uint64_t)(end - start));
-    if (job && *job->op_log_len < job->op_log_cap)
-        job->op_log[(*job->op_log_len)++] = end;
-    *op_sum_s += (double)(end - start) / 1e9;
+    if (job) {
+        if (*job->op_log_len < job->op_log_cap)
+            job->op_log[*job->op_log_len] = end;
+        (*job->op_log_len)++;
+    }
+    timing->op_sum_s += (double)(end - start) / 1e9;
+    timing->ops++;
 }
 
 static int transfer_error(const struct disk_file *file, enum disk_direction direction,
@@ -121,13 +158,14 @@ static int transfer_error(const struct disk_file *file, enum disk_direction dire
 }
 
 static int run_psync(struct disk_file *file, int fd, enum disk_direction direction,
-                     const uint64_t *order, unsigned generation, struct vp_histogram *histogram,
-                     struct vp_job *job, double *op_sum_s, char *err, size_t err_len)
+                     const uint64_t *order, int64_t deadline_ns, unsigned generation,
+                     struct vp_histogram *histogram, struct vp_job *job,
+                     struct disk_timing *timing, char *err, size_t err_len)
 {
     uint64_t bs = file->options.bs, ops = file->options.size / bs;
     unsigned char *buffer = file->buffers;
-    for (uint64_t i = 0; i < ops; i++) {
-        uint64_t offset = order[i] * bs;
+    for (uint64_t i = 0; more_ops(i, ops, deadline_ns); i++) {
+        uint64_t offset = order[i % ops] * bs;
         if (direction == DISK_WRITE)
             fill_block(file, buffer, offset, generation);
         int64_t start = vp_now_ns();
@@ -136,9 +174,10 @@ static int run_psync(struct disk_file *file, int fd, enum disk_direction directi
         int64_t end = vp_now_ns();
         if (done != (ssize_t)bs)
             return transfer_error(file, direction, offset, done, errno, err, err_len);
-        note_op(histogram, job, start, end, op_sum_s);
-        if (direction == DISK_READ && file->options.verify &&
-            check_block(file, buffer, offset, generation, err, err_len) != 0)
+        note_op(histogram, job, start, end, timing);
+        if (direction == DISK_WRITE)
+            remember_write(file, offset, generation);
+        else if (file->options.verify && check_block(file, buffer, offset, err, err_len) != 0)
             return -1;
     }
     return 0;
@@ -148,9 +187,9 @@ static int run_psync(struct disk_file *file, int fd, enum disk_direction directi
 /* Keeps up to iodepth operations in flight; each one's latency runs from just before
  * its submission to the moment its completion is reaped. */
 static int run_io_uring(struct disk_file *file, int fd, enum disk_direction direction,
-                        const uint64_t *order, unsigned generation,
-                        struct vp_histogram *histogram, struct vp_job *job, double *op_sum_s,
-                        char *err, size_t err_len)
+                        const uint64_t *order, int64_t deadline_ns, unsigned generation,
+                        struct vp_histogram *histogram, struct vp_job *job,
+                        struct disk_timing *timing, char *err, size_t err_len)
 {
     uint64_t bs = file->options.bs, ops = file->options.size / bs;
     unsigned depth = file->options.iodepth;
@@ -170,11 +209,11 @@ static int run_io_uring(struct disk_file *file, int fd, enum disk_direction dire
         free_slots[slot] = depth - 1 - slot;
     uint64_t next = 0, completed = 0;
     int status = 0;
-    while (completed < ops && status == 0) {
-        while (free_count > 0 && next < ops) {
+    while ((completed < next || more_ops(next, ops, deadline_ns)) && status == 0) {
+        while (free_count > 0 && more_ops(next, ops, deadline_ns)) {
             unsigned slot = free_slots[--free_count];
             unsigned char *buffer = file->buffers + (size_t)slot * bs;
-            offsets[slot] = order[next++] * bs;
+            offsets[slot] = order[next++ % ops] * bs;
             struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
             if (direction == DISK_WRITE) {
                 fill_block(file, buffer, offsets[slot], generation);
@@ -202,10 +241,12 @@ static int run_io_uring(struct disk_file *file, int fd, enum disk_direction dire
                                     -result, err, err_len);
             break;
         }
-        note_op(histogram, job, submitted_at[slot], end, op_sum_s);
-        if (direction == DISK_READ && file->options.verify)
-            status = check_block(file, file->buffers + (size_t)slot * bs, offsets[slot],
-                                 generation, err, err_len);
+        note_op(histogram, job, submitted_at[slot], end, timing);
+        if (direction == DISK_WRITE)
+            remember_write(file, offsets[slot], generation);
+        else if (file->options.verify)
+            status = check_block(file, file->buffers + (size_t)slot * bs, offsets[slot], err,
+                                 err_len);
         free_slots[free_count++] = slot;
         completed++;
     }
@@ -218,8 +259,8 @@ static int run_io_uring(struct disk_file *file, int fd, enum disk_direction dire
 #endif
 
 int disk_file_run(struct disk_file *file, enum disk_direction direction, const uint64_t *order,
-                  unsigned generation, struct vp_histogram *histogram, struct vp_job *job,
-                  struct disk_timing *timing, char *err, size_t err_len)
+                  int64_t deadline_ns, unsigned generation, struct vp_histogram *histogram,
+                  struct vp_job *job, struct disk_timing *timing, char *err, size_t err_len)
 {
     memset(timing, 0, sizeof *timing);
     int64_t opened_at = vp_now_ns();
@@ -231,12 +272,12 @@ int disk_file_run(struct disk_file *file, enum disk_direction direction, const u
     int status;
 #ifdef VP_HAVE_LIBURING
     if (file->options.io_uring)
-        status = run_io_uring(file, fd, direction, order, generation, histogram, job,
-                              &timing->op_sum_s, err, err_len);
+        status = run_io_uring(file, fd, direction, order, deadline_ns, generation, histogram,
+                              job, timing, err, err_len);
     else
 #endif
-        status = run_psync(file, fd, direction, order, generation, histogram, job,
-                           &timing->op_sum_s, err, err_len);
+        status = run_psync(file, fd, direction, order, deadline_ns, generation, histogram, job,
+                           timing, err, err_len);
     int64_t io_end = vp_now_ns();
     int64_t synced = io_end;
     if (status == 0 && direction == DISK_WRITE && file->options.fsync) {
@@ -284,7 +325,7 @@ int disk_file_layout(struct disk_file *file, char *err, size_t err_len)
     posix_fallocate(fd, 0, (off_t)file->options.size); /* best effort: not every fs can */
     close(fd);
     struct disk_timing ignored;
-    int status = disk_file_run(file, DISK_WRITE, order, 0, NULL, NULL, &ignored, err, err_len);
+    int status = disk_file_run(file, DISK_WRITE, order, 0, 0, NULL, NULL, &ignored, err, err_len);
     file->options = wanted;
     free(order);
     return status;
@@ -307,21 +348,33 @@ int disk_file_drop_cache(struct disk_file *file, char *err, size_t err_len)
     return 0;
 }
 
-int disk_file_verify(struct disk_file *file, unsigned generation, char *err, size_t err_len)
+int disk_file_verify(struct disk_file *file, char *err, size_t err_len)
 {
     int fd = open(file->name, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, err_len, "verify: open %s: %s", file->name, strerror(errno));
         return -1;
     }
-    uint64_t bs = file->options.bs;
+    uint64_t bs = file->options.bs, checked = 0;
     int status = 0;
     for (uint64_t offset = 0; offset < file->options.size && status == 0; offset += bs) {
+        if (file->written && !file->written[offset / bs])
+            continue; /* not written since the file was made: nothing to expect */
         ssize_t done = pread(fd, file->buffers, bs, (off_t)offset);
         if (done != (ssize_t)bs)
             status = transfer_error(file, DISK_READ, offset, done, errno, err, err_len);
         else
-            status = check_block(file, file->buffers, offset, generation, err, err_len);
+            status = check_block(file, file->buffers, offset, err, err_len);
+        checked++;
+    }
+    /* Every byte the file holds must have been checked: blocks written but never
+     * recorded would otherwise pass unread. */
+    struct stat info;
+    if (status == 0 && fstat(fd, &info) == 0 && checked * bs < (uint64_t)info.st_size) {
+        snprintf(err, err_len, "verify: %s holds %lld bytes but only %llu were recorded as "
+                 "written", file->name, (long long)info.st_size,
+                 (unsigned long long)(checked * bs));
+        status = -1;
     }
     close(fd);
     return status;

@@ -204,8 +204,11 @@ void vp_op_log_rates(const struct vp_shared *shared, unsigned rep, double *stone
     for (unsigned job = 0; job < shared->jobs; job++) {
         const struct vp_job_slot *slot = vp_shared_slot(shared, job);
         const int64_t *log = vp_shared_op_log(shared, job);
-        uint64_t logged = slot->op_log_len < shared->op_log_cap ? slot->op_log_len
-                                                                : shared->op_log_cap;
+        uint64_t logged = slot->op_log_len;
+        if (logged > shared->op_log_cap) { /* completions were lost: no honest figure */
+            *stonewall = *span = NAN;
+            return;
+        }
         for (uint64_t i = 0; i < logged; i++)
             if (log[i] > latest_start && log[i] <= earliest_end)
                 inside += (double)slot->op_bytes;
@@ -217,7 +220,7 @@ void vp_op_log_rates(const struct vp_shared *shared, unsigned rep, double *stone
 }
 
 static void add_aggregate_rates(json_t *result, const double *stonewall, const double *span,
-                                size_t measured)
+                                size_t measured, size_t op_log_cap)
 {
     static const struct vp_metric stonewall_metric = {
         "stonewall_throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
@@ -227,6 +230,13 @@ static void add_aggregate_rates(json_t *result, const double *stonewall, const d
         "span_throughput", "B/s", VP_HIGHER_IS_BETTER, VP_AGG_SUM,
         "all bytes over first start .. last done",
     };
+    for (size_t r = 0; r < measured; r++) {
+        if (isnan(span[r])) {
+            vp_result_warn(result, "stonewall_throughput and span_throughput left out: a job "
+                           "did more operations than its op log holds (%zu)", op_log_cap);
+            return;
+        }
+    }
     json_t *metrics = json_object_get(result, "metrics");
     json_object_set_new(metrics, stonewall_metric.name,
                         metric_json(&stonewall_metric, stonewall, measured));
@@ -280,7 +290,7 @@ void vp_result_add_measurements(json_t *result, const struct vp_bench *bench,
 {
     add_metrics(result, bench, shared, warmup);
     if (shared->op_log_cap)
-        add_aggregate_rates(result, stonewall, span, shared->reps - warmup);
+        add_aggregate_rates(result, stonewall, span, shared->reps - warmup, shared->op_log_cap);
     if (bench->distribution_metric)
         add_distribution(result, bench, shared);
     if (shared->interval_count)

@@ -83,7 +83,7 @@ int vp_shared_map(struct vp_shared *shared, const struct vp_bench *bench,
     shared->reps = reps;
     shared->histogram_bytes =
         bench->distribution_metric ? cache_lines(sizeof(struct vp_histogram)) : 0;
-    shared->op_log_cap = bench->ops_per_rep ? bench->ops_per_rep(params) : 0;
+    shared->op_log_cap = bench->ops_per_rep ? bench->ops_per_rep(params, duration) : 0;
     /* The repetition's seconds plus room for warm-up options (at most a minute). */
     shared->interval_count = bench->interval_series ? (size_t)ceil(duration) + 62 : 0;
     shared->size = jobs_offset(shared) + jobs * job_stride(shared);

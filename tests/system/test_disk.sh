@@ -68,6 +68,17 @@ expect_status 0 "$VP" run disk.write disk.read --path "$RAMFS" --size 4m --reps 
 json_check "$WORK/ramfs.json" 'all(any("O_DIRECT refused by ramfs" in w for w in r["warnings"]) and any("no block device counters for ramfs" in w for w in r["warnings"]) for r in d["results"])' "ramfs fallback not said"
 [ -z "$(leftovers "$RAMFS")" ] || fail "files left on ramfs: $(leftovers "$RAMFS")"
 
+# --duration (fio's time_based): a small file's blocks go round and round in their seeded
+# order until the time is up, every operation counted; random writes verify block by
+# block against what was last written, with psync and with io_uring in flight.
+expect_status 0 "$VP" run disk.randread --path "$MNT" --size 1m --bs 4k --duration 500ms --reps 2 --warmup 0 --quiet --json "$WORK/timed.json"
+json_check "$WORK/timed.json" '(lambda m: m["ops"]["mean"] > 256 and m["latency"]["distribution"]["count"] == sum(m["ops"]["values"]) and 0.45 <= m["io_time"]["mean"] < 0.7 and abs(m["iops"]["mean"] * m["io_time"]["mean"] - m["ops"]["mean"]) < 2)(d["results"][0]["metrics"])' "--duration: not time-bound or its ops miscounted"
+json_check "$WORK/timed.json" 'd["results"][0]["duration_s"] == 0.5 and "stonewall_throughput" in d["results"][0]["metrics"]' "--duration not stored, or the op log dropped"
+expect_status 0 "$VP" run disk.randwrite disk.rewrite --path "$MNT" --size 1m --bs 4k --duration 300ms --verify --reps 2 --quiet --json "$WORK/timedw.json"
+json_check "$WORK/timedw.json" 'all(r["metrics"]["ops"]["mean"] > 256 for r in d["results"])' "--duration writes did not go round"
+expect_status 0 "$VP" run disk.randwrite --path "$MNT" --size 8m --bs 4k --duration 200ms --verify --engine io_uring --iodepth 8 --reps 2 --quiet
+json_check "$WORK/doc.json" 'all(r["metrics"]["ops"]["values"] == [256.0, 256.0] for r in d["results"])' "without --duration: one pass, every block once"
+
 # io_uring with requests in flight.
 expect_status 0 "$VP" run disk.randread --path "$MNT" --size 8m --bs 4k --engine io_uring --iodepth 8 --reps 2 --quiet --json "$WORK/uring.json"
 json_check "$WORK/uring.json" 'd["results"][0]["metrics"]["latency"]["distribution"]["count"] == 2048 * 2' "io_uring op count"
