@@ -124,12 +124,15 @@ static void result_flags(const json_t *result, const json_t *metric, const char 
         snprintf(format, sizeof format, "%s: steal %%.1f%%%%", side);
         flag(flags, format, steal);
     }
-    /* The sampler itself is one running task; more than one beyond the jobs is load
-     * virtperf did not start. */
+    /* The sampler itself is one running task; more than one beyond the jobs and the
+     * --load processes virtperf started for this result is load it did not start. */
     double runq = vp_json_number(json_object_get(summary, "runq"), "mean");
     double jobs = (double)json_integer_value(json_object_get(result, "jobs"));
-    if (runq > jobs + 1.5) {
-        snprintf(format, sizeof format, "%s: other load, run queue %%.1f for %g jobs", side, jobs);
+    double own_load = (double)json_integer_value(json_object_get(json_object_get(result, "load"),
+                                                                 "processes"));
+    if (runq > jobs + own_load + 1.5) {
+        snprintf(format, sizeof format, "%s: other load, run queue %%.1f for %g jobs%s", side,
+                 jobs, own_load > 0 ? " and their --load" : "");
         flag(flags, format, runq);
     }
     double last = vp_json_number(result, "last_done_s"), first = vp_json_number(result, "first_done_s");

@@ -280,7 +280,7 @@ static void drift_release(struct vp_job *job)
 /* Fewer than three samples leave the drift unknown or untestable: say so, and how to fix it. */
 static void drift_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
 {
-    (void)jobs;
+    vp_load_annotate(params, jobs, result);
     const json_t *samples = json_object_get(json_object_get(result, "metrics"), "samples");
     if (!samples || vp_json_number(samples, "min") >= 3)
         return;

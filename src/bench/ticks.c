@@ -125,6 +125,7 @@ const struct vp_bench vp_bench_time_ticks = {
     .setup = vp_load_setup,
     .prepare = ticks_prepare,
     .measure = ticks_measure,
+    .annotate = vp_load_annotate,
     .teardown = vp_load_teardown,
     .advise = ticks_advise,
 };

@@ -279,6 +279,7 @@ const struct vp_bench vp_bench_time_timer = {
     .setup = vp_load_setup,
     .prepare = timer_prepare,
     .measure = timer_measure,
+    .annotate = vp_load_annotate,
     .teardown = vp_load_teardown,
     .advise = timer_advise,
 };

@@ -318,6 +318,20 @@ static int check_device(struct checker *checker, const json_t *device, const cha
     return 0;
 }
 
+/* The background load a result ran under: {"kind": cpu|mem|io, "processes": N}. */
+static int check_load(struct checker *checker, const json_t *load, const char *path)
+{
+    static const char *const kinds[] = { "cpu", "mem", "io", NULL };
+    char at[256];
+    snprintf(at, sizeof at, "%s.load", path);
+    if (!json_is_object(load))
+        return fail(checker, "%s: accepted: an object", at);
+    if (check_choice(checker, load, at, "kind", kinds, 1) != 0 ||
+        check_integer(checker, load, at, "processes", 1, 1024, 1) != 0)
+        return -1;
+    return 0;
+}
+
 /* The optional parts some benchmarks add to a result. */
 static int check_annotations(struct checker *checker, const json_t *result, const char *path)
 {
@@ -329,6 +343,8 @@ static int check_annotations(struct checker *checker, const json_t *result, cons
     if ((part = json_object_get(result, "peer")) && check_peer(checker, part, path) != 0)
         return -1;
     if ((part = json_object_get(result, "device")) && check_device(checker, part, path) != 0)
+        return -1;
+    if ((part = json_object_get(result, "load")) && check_load(checker, part, path) != 0)
         return -1;
     return 0;
 }

@@ -19,7 +19,7 @@
 #include "store/store_db.h"
 
 const char *const vp_store_annotations[VP_STORE_ANNOTATION_COUNT] = {
-    "warnings", "device", "peer", "intervals",
+    "warnings", "device", "peer", "intervals", "load",
 };
 
 /* Migration k brings a database from user_version k to k + 1. Never edit a shipped one:
@@ -88,6 +88,9 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
     "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
     "  metric TEXT NOT NULL, histogram_json TEXT NOT NULL,"
     "  PRIMARY KEY (result_id, metric));",
+
+    /* The background load a result ran under (--load): its kind and process count. */
+    "ALTER TABLE results ADD COLUMN load_json TEXT;",
 };
 
 int vp_store_error(char *err, size_t err_len, const char *what, sqlite3 *db)
@@ -423,8 +426,8 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
                            " warmup, duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
                            " monitor_samples, warnings_json, device_json, peer_json,"
-                           " intervals_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                           " ?, ?, ?, ?, ?, ?, ?, ?)", -1,
+                           " intervals_json, load_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
                            &statement,
                            NULL) != SQLITE_OK)
         return -1;

@@ -27,6 +27,16 @@ expect_status 0 "$VP" compare bare contended
 expect_contains "$WORK/out" "slower"
 expect_contains "$WORK/out" "other load"
 
+# virtperf's own --load is expected load: recorded on the result, and its processes are
+# not counted as "other load" (they were before: a run queue of 3 for 1 job + 2 loads).
+for label in load-a load-b; do
+    expect_status 0 "$VP" run time.ticks --load cpu --load-jobs 2 --duration 1s --reps 3 --warmup 0 --label $label --quiet
+done
+expect_status 0 "$VP" compare load-a load-b --json "$WORK/load.json"
+json_check "$WORK/load.json" 'not any("other load" in f for r in d["rows"] for c in r["candidates"] for f in c["flags"])' "the run's own --load was flagged as other load"
+expect_status 0 "$VP" results export load-a -o "$WORK/load-a.json"
+json_check "$WORK/load-a.json" 'd["results"][0]["load"] == {"kind": "cpu", "processes": 2} and d["results"][0]["monitor"]["summary"]["runq"]["mean"] > 2.5' "the load is not recorded, or did not run"
+
 # Results of one benchmark told apart by a param: the rows and the unmatched lines name it.
 expect_status 0 "$VP" run time.read --clock realtime,monotonic --reps 2 --warmup 0 --label clocks-a --quiet
 expect_status 0 "$VP" run time.read --clock realtime --reps 2 --warmup 0 --label clocks-b --quiet
