@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/idle.h"
 #include "core/inference.h"
 #include "core/stats.h"
 #include "core/json.h"
@@ -156,6 +157,25 @@ static void result_flags(const json_t *result, const json_t *metric, const char 
     }
 }
 
+/* Timer and wake-up latency depend on whether idle CPUs halt or poll: results measured
+ * under different idle policies (driver, latency request, held or not) are not on the
+ * same terms, and the row says so. */
+static void idle_flag(const json_t *base_result, const json_t *candidate_result, json_t *flags)
+{
+    const json_t *base = json_object_get(base_result, "idle");
+    const json_t *candidate = json_object_get(candidate_result, "idle");
+    if (!base || !candidate)
+        return;
+    char base_text[160], candidate_text[160], line[400];
+    vp_idle_describe(base, base_text, sizeof base_text);
+    vp_idle_describe(candidate, candidate_text, sizeof candidate_text);
+    if (strcmp(base_text, candidate_text) == 0)
+        return;
+    snprintf(line, sizeof line, "idle policy differs: base %s; candidate %s", base_text,
+             candidate_text);
+    json_array_append_new(flags, json_string(line));
+}
+
 static const char *verdict(double ratio_low, double ratio_high, double p_adjusted, size_t n_min,
                            int higher_better, double margin, char *buf, size_t len)
 {
@@ -198,6 +218,7 @@ static json_t *compare_metric(const json_t *base_result, const json_t *base_metr
     }
     result_flags(base_result, base_metric, "base", flags);
     result_flags(candidate_result, candidate_metric, "candidate", flags);
+    idle_flag(base_result, candidate_result, flags);
     json_object_set_new(cell, "flags", flags);
     return cell;
 }

@@ -14,6 +14,7 @@
 #include "bench/bench.h"
 #include "core/clock.h"
 #include "core/drift.h"
+#include "bench/conditions.h"
 #include "core/load.h"
 #include "core/json.h"
 #include "core/units.h"
@@ -280,7 +281,7 @@ static void drift_release(struct vp_job *job)
 /* Fewer than three samples leave the drift unknown or untestable: say so, and how to fix it. */
 static void drift_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
 {
-    vp_load_annotate(params, jobs, result);
+    vp_conditions_annotate(params, jobs, result);
     const json_t *samples = json_object_get(json_object_get(result, "metrics"), "samples");
     if (!samples || vp_json_number(samples, "min") >= 3)
         return;
@@ -331,11 +332,11 @@ const struct vp_bench vp_bench_time_drift = {
     .default_duration = 60.0,
     .one_observation = true,
     .validate = drift_validate,
-    .setup = vp_load_setup,
+    .setup = vp_conditions_setup,
     .prepare = drift_prepare,
     .measure = drift_measure,
     .release = drift_release,
-    .teardown = vp_load_teardown,
+    .teardown = vp_conditions_teardown,
     .annotate = drift_annotate,
     .advise = drift_advise,
 };

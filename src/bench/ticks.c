@@ -12,11 +12,13 @@
 #include "bench/bench.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "bench/conditions.h"
 #include "core/load.h"
 
 static const struct vp_option ticks_options[] = {
     { "interval", VP_OPT_DURATION, "1ms", 0.0001, 1, NULL, "the timer's period" },
     VP_LOAD_OPTIONS,
+    VP_HOLD_LATENCY_OPTION,
 };
 
 enum ticks_metric {
@@ -122,10 +124,10 @@ const struct vp_bench vp_bench_time_ticks = {
     .metric_count = TICKS_METRIC_COUNT,
     .uses_duration = true,
     .default_duration = 2.0,
-    .setup = vp_load_setup,
+    .setup = vp_conditions_setup,
     .prepare = ticks_prepare,
     .measure = ticks_measure,
-    .annotate = vp_load_annotate,
-    .teardown = vp_load_teardown,
+    .annotate = vp_conditions_annotate,
+    .teardown = vp_conditions_teardown,
     .advise = ticks_advise,
 };

@@ -19,6 +19,7 @@
 #include "bench/bench.h"
 #include "core/calibrate.h"
 #include "core/clock.h"
+#include "bench/conditions.h"
 #include "core/load.h"
 #include "core/json.h"
 #include "core/sysinfo.h"
@@ -152,6 +153,7 @@ static const struct vp_option timer_options[] = {
     { "rt", VP_OPT_CHOICE, "off", 0, 0, "off|on",
       "SCHED_FIFO priority 80 and mlockall, as cyclictest -p80 -m (needs the privilege)" },
     VP_LOAD_OPTIONS,
+    VP_HOLD_LATENCY_OPTION,
 };
 
 enum timer_metric { TIMER_LATENCY, TIMER_MAX_LATENCY, TIMER_METRIC_COUNT };
@@ -276,10 +278,10 @@ const struct vp_bench vp_bench_time_timer = {
     .default_duration = 1.0,
     .one_job_per_cpu = true,
     .distribution_metric = "latency",
-    .setup = vp_load_setup,
+    .setup = vp_conditions_setup,
     .prepare = timer_prepare,
     .measure = timer_measure,
-    .annotate = vp_load_annotate,
-    .teardown = vp_load_teardown,
+    .annotate = vp_conditions_annotate,
+    .teardown = vp_conditions_teardown,
     .advise = timer_advise,
 };

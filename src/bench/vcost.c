@@ -24,6 +24,7 @@
 #endif
 
 #include "bench/bench.h"
+#include "bench/conditions.h"
 #include "core/calibrate.h"
 #include "core/clock.h"
 #include "core/json.h"
@@ -174,6 +175,7 @@ static const struct vp_option switch_options[] = {
     { "placement", VP_OPT_CHOICE, "same", 0, 0, "same|cross",
       "same: both ends on this job's CPU; cross: the partner on another CPU" },
     { "round-trips", VP_OPT_COUNT, "20k", 100, 1e9, NULL, "ping-pongs per repetition" },
+    VP_HOLD_LATENCY_OPTION,
 };
 
 struct partner {
@@ -430,8 +432,11 @@ const struct vp_bench vp_bench_vcost_ctxswitch = {
     .option_count = sizeof switch_options / sizeof switch_options[0],
     COST_METRICS,
     .prepare = switch_prepare,
+    .setup = vp_conditions_setup,
     .measure = switch_measure,
     .release = switch_release,
+    .annotate = vp_conditions_annotate,
+    .teardown = vp_conditions_teardown,
     .advise = switch_advise,
 };
 

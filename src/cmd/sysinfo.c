@@ -7,6 +7,7 @@
 
 #include "cmd/common.h"
 #include "analysis/advice.h"
+#include "core/idle.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
 #include "core/json.h"
@@ -84,6 +85,9 @@ static void print_human(const json_t *fingerprint, const json_t *advisories,
         printf("steal         %.2f%% since boot\n", json_number_value(steal));
     else
         printf("steal         unknown (/proc/stat could not be read or parsed)\n");
+    char policy[160];
+    vp_idle_describe(json_object_get(fingerprint, "idle"), policy, sizeof policy);
+    printf("idle          %s\n", policy);
     printf("\nadvisories:%s\n", json_array_size(advisories) ? "" : " none");
     json_array_foreach(advisories, i, item)
         printf("  - %s\n", json_string_value(item));

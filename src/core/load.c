@@ -132,26 +132,9 @@ void vp_load_stop(void)
     load_count = 0;
 }
 
-int vp_load_setup(const struct vp_params *params, char *err, size_t err_len)
+unsigned vp_load_running(void)
 {
-    return vp_load_start(vp_param_text(params, "load"),
-                         (unsigned)vp_param_number(params, "load-jobs"), err, err_len);
-}
-
-void vp_load_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
-{
-    (void)jobs;
-    if (load_count > 0)
-        json_object_set_new(result, "load", json_pack("{s:s,s:I}", "kind",
-                                                      vp_param_text(params, "load"), "processes",
-                                                      (json_int_t)load_count));
-}
-
-void vp_load_teardown(const struct vp_params *params, unsigned jobs)
-{
-    (void)params;
-    (void)jobs;
-    vp_load_stop();
+    return load_count;
 }
 
 const char *vp_load_of(const json_t *result)

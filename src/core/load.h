@@ -19,17 +19,13 @@
     { "load-jobs", VP_OPT_COUNT, "0", 0, 1024, NULL,                                        \
       "load processes, one pinned per CPU in turn (0: one per CPU this run may use)" }
 
-/* The benchmark's setup, annotate and teardown hooks when the load is all it needs;
- * annotate records the load that ran, {"kind", "processes"}, as the result's "load",
- * so the run queue it adds is not taken for load virtperf did not start. */
-int vp_load_setup(const struct vp_params *params, char *err, size_t err_len);
-void vp_load_annotate(const struct vp_params *params, unsigned jobs, json_t *result);
-void vp_load_teardown(const struct vp_params *params, unsigned jobs);
-
 /* Starts count processes of kind "cpu", "mem" or "io" ("none": nothing). */
 int vp_load_start(const char *kind, unsigned count, char *err, size_t err_len);
 /* Kills and reaps the processes vp_load_start started. */
 void vp_load_stop(void);
+/* How many load processes run now (bench/conditions.c records them on the result, so
+ * the run queue they add is not taken for load virtperf did not start). */
+unsigned vp_load_running(void);
 
 /* The --load a stored result ran under ("none" for results from before --load existed). */
 const char *vp_load_of(const json_t *result);

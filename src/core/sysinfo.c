@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/idle.h"
 #include "core/procfs.h"
 #include "core/json.h"
 
@@ -359,11 +360,12 @@ json_t *vp_sysinfo_collect(const struct vp_topology *topology)
         }
     }
     double steal = steal_percent_since_boot();
-    return json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "hostname",
+    return json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "hostname",
                      names.nodename, "kernel", names.release, "arch", names.machine,
                      "distribution", distribution, "cpu", cpu_info(topology), "memory",
                      memory_info(), "clock", vp_sysinfo_clock(), "hypervisor", hypervisor_info(),
                      "container", container_info(), "nics", nic_info(), "disks", disk_info(),
+                     "idle", vp_idle_policy(),
                      "steal_percent_since_boot", isnan(steal) ? json_null() : json_real(steal));
 }
 

@@ -7,6 +7,7 @@
 #include "bench/bench.h"
 #include "core/options.h"
 #include "core/units.h"
+#include "core/idle.h"
 #include "core/json.h"
 
 /* The option of a known bench stored under key (a sweep option under its point name). */
@@ -102,6 +103,12 @@ static void print_annotations(FILE *out, const json_t *result)
             fprintf(out, " %s", rate);
         }
         fputc('\n', out);
+    }
+    const json_t *idle = json_object_get(result, "idle");
+    if (idle) {
+        char policy[160];
+        vp_idle_describe(idle, policy, sizeof policy);
+        fprintf(out, "  idle policy: %s\n", policy);
     }
     const json_t *peer = json_object_get(result, "peer");
     if (peer)

@@ -332,6 +332,35 @@ static int check_load(struct checker *checker, const json_t *load, const char *p
     return 0;
 }
 
+/* The CPU idle policy a timing result ran under (core/idle.h). */
+static int check_idle(struct checker *checker, const json_t *idle, const char *path)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s.idle", path);
+    if (!json_is_object(idle) || !json_is_boolean(json_object_get(idle, "held")))
+        return fail(checker, "%s: accepted: an object with \"held\": true or false", at);
+    if (check_string(checker, idle, at, "driver", MAX_NAME, 0) != 0 ||
+        check_integer(checker, idle, at, "latency_request_us", 0, INT32_MAX, 0) != 0)
+        return -1;
+    const json_t *states = json_object_get(idle, "states");
+    if (!states)
+        return 0;
+    if (!json_is_array(states) || json_array_size(states) > 64)
+        return fail(checker, "%s.states: accepted: an array of at most 64 states", at);
+    size_t i;
+    const json_t *state;
+    json_array_foreach(states, i, state) {
+        char entry[300];
+        snprintf(entry, sizeof entry, "%s.states[%zu]", at, i);
+        if (!json_is_object(state) || !json_is_boolean(json_object_get(state, "disabled")))
+            return fail(checker, "%s: accepted: {\"name\", \"latency_us\", \"disabled\"}", entry);
+        if (check_string(checker, state, entry, "name", MAX_NAME, 1) != 0 ||
+            check_integer(checker, state, entry, "latency_us", 0, INT32_MAX, 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* The optional parts some benchmarks add to a result. */
 static int check_annotations(struct checker *checker, const json_t *result, const char *path)
 {
@@ -345,6 +374,8 @@ static int check_annotations(struct checker *checker, const json_t *result, cons
     if ((part = json_object_get(result, "device")) && check_device(checker, part, path) != 0)
         return -1;
     if ((part = json_object_get(result, "load")) && check_load(checker, part, path) != 0)
+        return -1;
+    if ((part = json_object_get(result, "idle")) && check_idle(checker, part, path) != 0)
         return -1;
     return 0;
 }

@@ -19,7 +19,7 @@
 #include "store/store_db.h"
 
 const char *const vp_store_annotations[VP_STORE_ANNOTATION_COUNT] = {
-    "warnings", "device", "peer", "intervals", "load",
+    "warnings", "device", "peer", "intervals", "load", "idle",
 };
 
 /* Migration k brings a database from user_version k to k + 1. Never edit a shipped one:
@@ -89,8 +89,10 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
     "  metric TEXT NOT NULL, histogram_json TEXT NOT NULL,"
     "  PRIMARY KEY (result_id, metric));",
 
-    /* The background load a result ran under (--load): its kind and process count. */
-    "ALTER TABLE results ADD COLUMN load_json TEXT;",
+    /* The conditions of a timing result: the background load (--load) and the CPU
+     * idle policy in force (--hold-latency). */
+    "ALTER TABLE results ADD COLUMN load_json TEXT;"
+    "ALTER TABLE results ADD COLUMN idle_json TEXT;",
 };
 
 int vp_store_error(char *err, size_t err_len, const char *what, sqlite3 *db)
@@ -426,8 +428,8 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
                            " warmup, duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
                            " monitor_samples, warnings_json, device_json, peer_json,"
-                           " intervals_json, load_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
+                           " intervals_json, load_json, idle_json) VALUES (?, ?, ?, ?, ?, ?,"
+                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
                            &statement,
                            NULL) != SQLITE_OK)
         return -1;

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """Prints the key paths of a virtperf JSON document, one per line, sorted: the shape of
 the JSON contract without its values. Array elements are merged ([]), and names that
-depend on the machine (disks, NICs, the fingerprint's content) are folded to *, so two
-runs of the same benchmarks on any machine print the same lines."""
+depend on the machine (disks, NICs, the fingerprint's content, the idle policy's parts)
+are folded, so two runs of the same benchmarks on any machine print the same lines."""
 import json
 import sys
 
 FOLDED = {("monitor", "series", "disk"), ("monitor", "series", "net"),
           ("monitor", "summary", "disk"), ("monitor", "summary", "net")}
+# What a machine has or lacks decides these objects' content (a container has no cpuidle
+# driver): only their presence is part of the contract.
+WHOLE = {("result", "idle")}
 
 
 def paths(node, trail, out):
+    if tuple(trail[-2:]) in WHOLE:
+        out.add(".".join(trail))
+        return
     if isinstance(node, dict):
         folded = tuple(trail[-3:]) in FOLDED
         for key, value in node.items():
