@@ -12,6 +12,7 @@
 #include "cmd/common.h"
 #include "engine/engine.h"
 #include "engine/plan.h"
+#include "core/json.h"
 #include "core/sysinfo.h"
 #include "core/topology.h"
 #include "core/units.h"
@@ -194,6 +195,35 @@ static void parse_request(struct run_request *request, int argc, char **argv)
     plan->word_count = (size_t)(argc - optind);
 }
 
+/* The run's JSON document: what the database holds, with the results it refused put back
+ * at their places (lost: [[position among the run's results, result]], in order). */
+static int write_document(struct vp_store *store, int64_t run_id, const char *status,
+                          const json_t *lost, struct vp_json_output *output, char *err,
+                          size_t err_len)
+{
+    json_t *document = NULL;
+    if (vp_store_export_run(store, run_id, &document, err, err_len) != 0)
+        return -1;
+    /* the run's outcome, even when the database could not be told */
+    json_object_set_new(json_object_get(document, "run"), "status", json_string(status));
+    json_t *stored = json_object_get(document, "results"), *all = json_array();
+    size_t next_stored = 0, next_lost = 0;
+    for (size_t position = 0; next_stored < json_array_size(stored) ||
+                              next_lost < json_array_size(lost); position++) {
+        const json_t *entry = json_array_get(lost, next_lost);
+        if (entry && (size_t)json_integer_value(json_array_get(entry, 0)) == position) {
+            json_array_append(all, json_array_get(entry, 1));
+            next_lost++;
+        } else {
+            json_array_append(all, json_array_get(stored, next_stored++));
+        }
+    }
+    json_object_set_new(document, "results", all);
+    int written = vp_json_output_commit(output, document, err, err_len);
+    json_decref(document);
+    return written;
+}
+
 static char *joined_command(int argc, char **argv)
 {
     size_t len = strlen("virtperf run") + 1;
@@ -247,6 +277,7 @@ int cmd_run(int argc, char **argv)
     };
     FILE *table = request.json && json_output.to_stdout ? stderr : stdout;
     bool any_failed = false;
+    json_t *lost = json_array(); /* results the database refused: [[position, result]] */
     fprintf(table, "run %lld%s%s\n\n", (long long)run_id, request.label ? "  label " : "",
             request.label ? request.label : "");
     for (size_t p = 0; p < plan.count && !vp_engine_interrupted(); p++) {
@@ -256,8 +287,11 @@ int cmd_run(int argc, char **argv)
         settings.warmup = point->warmup;
         json_t *result = vp_engine_run(point->bench, &point->params, point->jobs, &settings);
         vp_progress_clear(&progress);
-        if (vp_store_add_result(store, run_id, result, err, sizeof err) != 0)
-            fprintf(stderr, "virtperf: %s\n", err);
+        if (vp_store_add_result(store, run_id, result, err, sizeof err) != 0) {
+            fprintf(stderr, "virtperf: %s jobs=%u: %s\n", point->bench->name, point->jobs, err);
+            vp_result_warn(result, "not in the results database: %s", err);
+            json_array_append_new(lost, json_pack("[I,O]", (json_int_t)p, result));
+        }
         vp_print_result(table, result);
         fflush(table);
         any_failed = any_failed ||
@@ -267,19 +301,24 @@ int cmd_run(int argc, char **argv)
     vp_progress_clear(&progress);
     vp_plan_free(&plan);
     bool interrupted = vp_engine_interrupted();
-    vp_store_finish_run(store, run_id, interrupted ? "interrupted" : any_failed ? "failed" : "ok");
+    any_failed = any_failed || json_array_size(lost) > 0;
+    const char *status = interrupted ? "interrupted" : any_failed ? "failed" : "ok";
+    if (vp_store_finish_run(store, run_id, status) != 0)
+        fprintf(stderr, "virtperf: cannot mark run %lld %s in the results database\n",
+                (long long)run_id, status);
     int exit_status = interrupted ? VP_EXIT_INTERRUPTED : any_failed ? 1 : 0;
-    if (request.json) {
-        json_t *document = NULL;
-        if (vp_store_export_run(store, run_id, &document, err, sizeof err) != 0 ||
-            vp_json_output_commit(&json_output, document, err, sizeof err) != 0) {
-            fprintf(stderr, "virtperf: %s\n", err);
-            exit_status = exit_status ? exit_status : 1;
-        }
-        json_decref(document);
+    if (request.json && write_document(store, run_id, status, lost, &json_output, err, sizeof err) != 0) {
+        fprintf(stderr, "virtperf: %s\n", err);
+        exit_status = exit_status ? exit_status : 1;
     }
-    fprintf(table, "stored as run %lld in the results database%s\n", (long long)run_id,
-            interrupted ? " (interrupted: finished results kept)" : "");
+    if (json_array_size(lost) == 0)
+        fprintf(table, "stored as run %lld in the results database%s\n", (long long)run_id,
+                interrupted ? " (interrupted: finished results kept)" : "");
+    else
+        fprintf(table, "run %lld: %zu result(s) NOT stored in the results database (errors above)%s\n",
+                (long long)run_id, json_array_size(lost),
+                request.json ? "; the JSON document holds every result" : "; give --json to keep them");
+    json_decref(lost);
     vp_store_close(store);
     vp_topology_free(topology);
     return exit_status;

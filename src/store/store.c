@@ -95,9 +95,16 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
     "ALTER TABLE results ADD COLUMN idle_json TEXT;",
 };
 
+/* Seconds a write waits for another process's lock: $VIRTPERF_DB_TIMEOUT, else 60. */
+static int busy_timeout_s = VP_STORE_DEFAULT_TIMEOUT_S;
+
 int vp_store_error(char *err, size_t err_len, const char *what, sqlite3 *db)
 {
-    snprintf(err, err_len, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
+    if (db && (sqlite3_errcode(db) == SQLITE_BUSY || sqlite3_errcode(db) == SQLITE_LOCKED))
+        snprintf(err, err_len, "%s: the database stayed locked by another process for more "
+                 "than %d s (VIRTPERF_DB_TIMEOUT sets the wait)", what, busy_timeout_s);
+    else
+        snprintf(err, err_len, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
     return -1;
 }
 
@@ -144,12 +151,8 @@ static int make_parent_directories(const char *path)
 
 static int exec_sql(struct vp_store *store, const char *sql, char *err, size_t err_len)
 {
-    char *message = NULL;
-    if (sqlite3_exec(store->db, sql, NULL, NULL, &message) != SQLITE_OK) {
-        snprintf(err, err_len, "database: %s", message ? message : "error");
-        sqlite3_free(message);
-        return -1;
-    }
+    if (sqlite3_exec(store->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return vp_store_error(err, err_len, "database", store->db);
     return 0;
 }
 
@@ -206,7 +209,19 @@ int vp_store_open(const char *path, struct vp_store **store, char *err, size_t e
         vp_store_close(opened);
         return -1;
     }
-    sqlite3_busy_timeout(opened->db, 5000);
+    const char *timeout = getenv("VIRTPERF_DB_TIMEOUT");
+    if (timeout && *timeout) {
+        char *end;
+        long seconds = strtol(timeout, &end, 10);
+        if (*end || seconds < 0 || seconds > 3600) {
+            snprintf(err, err_len, "VIRTPERF_DB_TIMEOUT: '%s' is not valid; accepted: whole "
+                     "seconds from 0 to 3600", timeout);
+            vp_store_close(opened);
+            return -1;
+        }
+        busy_timeout_s = (int)seconds;
+    }
+    sqlite3_busy_timeout(opened->db, busy_timeout_s * 1000);
     char detail[VP_ERROR_LEN];
     if (exec_sql(opened, "PRAGMA foreign_keys = ON", detail, sizeof detail) != 0 ||
         migrate(opened, detail, sizeof detail) != 0) {

@@ -17,9 +17,13 @@ struct vp_store;
  * ~/.local/share/virtperf/results.db. */
 int vp_store_default_path(char *buf, size_t len);
 
+#define VP_STORE_DEFAULT_TIMEOUT_S 60
+
 /* Opens (creating directories and the file as needed) and migrates; checks that the
  * database can be written before returning. A database from a newer virtperf is
- * refused. On error: -1 with a one-line message in err. */
+ * refused. A write that finds the database locked by another process waits up to
+ * $VIRTPERF_DB_TIMEOUT seconds (0..3600, default 60), then fails saying so. On error: -1
+ * with a one-line message in err. */
 int vp_store_open(const char *path, struct vp_store **store, char *err, size_t err_len);
 void vp_store_close(struct vp_store *store);
 int vp_store_schema_version(struct vp_store *store);

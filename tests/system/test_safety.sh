@@ -1,0 +1,45 @@
+#!/bin/bash
+# Safety of results: a result the database refuses is never reported as stored (the run
+# fails, the JSON keeps it, the run is marked failed); a database locked by another
+# process is waited for, as long as VIRTPERF_DB_TIMEOUT says, then refused clearly.
+. "$(dirname "$0")/lib.sh"
+
+# A database that refuses the second result (a trigger stands in for a full disk or a
+# damaged page; SQLite returns the same error path).
+expect_status 0 "$VP" run null --reps 1 --warmup 0 --quiet
+sqlite3 "$VIRTPERF_DB" "CREATE TRIGGER refuse BEFORE INSERT ON results WHEN (SELECT COUNT(*) FROM results) >= 2 BEGIN SELECT RAISE(ABORT, 'simulated I/O error'); END;" ||
+    fail "cannot add the refusing trigger"
+expect_status 1 "$VP" run null --jobs 1,2,3 --reps 2 --warmup 0 --json "$WORK/lost.json"
+expect_contains "$WORK/err" "null jobs=2: database: cannot store the result: simulated I/O error"
+expect_contains "$WORK/out" "run 2: 2 result(s) NOT stored in the results database"
+grep -q "stored as run" "$WORK/out" && fail "a run that lost results said 'stored as run'"
+json_check "$WORK/lost.json" '[r["jobs"] for r in d["results"]] == [1, 2, 3] and d["run"]["status"] == "failed"' "the JSON document lacks the refused results or calls the run ok"
+json_check "$WORK/lost.json" 'all(any("not in the results database" in w for w in r["warnings"]) for r in d["results"][1:]) and "warnings" not in d["results"][0]' "the refused results are not marked"
+[ "$(sqlite3 "$VIRTPERF_DB" "SELECT status FROM runs WHERE id = 2")" = failed ] || fail "the run is not marked failed in the database"
+sqlite3 "$VIRTPERF_DB" "DROP TRIGGER refuse;" || fail "cannot drop the trigger"
+
+# Another process holds the write lock for 2 s: a run waits and stores everything.
+hold_lock() { # SECONDS: holds an exclusive lock, prints "locked" once it has it
+    python3 -c 'import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+db.execute("COMMIT")' "$VIRTPERF_DB" "$1"
+}
+hold_lock 2 >"$WORK/lock.out" &
+holder=$!
+for _ in $(seq 1 50); do grep -q locked "$WORK/lock.out" && break; sleep 0.05; done
+expect_status 0 "$VP" run null --jobs 1,2 --reps 1 --warmup 0 --quiet
+wait $holder || fail "the lock holder did not exit 0"
+expect_contains "$WORK/out" "stored as run 3"
+# Held longer than VIRTPERF_DB_TIMEOUT: refused when the database is opened (exit 2, as
+# every database that cannot be opened), saying why.
+hold_lock 3 >"$WORK/lock.out" &
+holder=$!
+for _ in $(seq 1 50); do grep -q locked "$WORK/lock.out" && break; sleep 0.05; done
+VIRTPERF_DB_TIMEOUT=1 expect_status 2 "$VP" run null --reps 1 --warmup 0 --quiet
+wait $holder || fail "the lock holder did not exit 0"
+expect_contains "$WORK/err" "locked by another process for more than 1 s (VIRTPERF_DB_TIMEOUT sets the wait)"
+VIRTPERF_DB_TIMEOUT=soon expect_usage_error "VIRTPERF_DB_TIMEOUT: 'soon' is not valid" "$VP" run null
+finish
