@@ -49,7 +49,7 @@ int cmd_report(int argc, char **argv)
     json_t *documents[16];
     for (int i = 0; i < count; i++)
         documents[i] = vp_cli_load_run(db, argv[optind + i]);
-    struct vp_text page = { 0 };
+    struct vp_markup page = { 0 };
     vp_report_html(documents, (size_t)count, margin, &page);
     int rc = vp_output_commit_text(&output, page.data, page.len, err, sizeof err);
     if (rc != 0)

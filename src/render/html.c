@@ -31,11 +31,11 @@ static const char style[] =
     ".marker-label{font-size:12px;fill:#a61b1b}.whisker{stroke:#222;stroke-width:1.5;fill:none}"
     "@media print{body{margin:0}.chart{page-break-inside:avoid}}";
 
-static void cell(struct vp_text *out, const char *text)
+static void cell(struct vp_markup *out, const char *text)
 {
-    vp_text_printf(out, "<td>");
-    vp_text_escaped(out, text);
-    vp_text_printf(out, "</td>");
+    vp_markup_printf(out, "<td>");
+    vp_markup_text(out, text);
+    vp_markup_printf(out, "</td>");
 }
 
 static const char *run_name(const json_t *document)
@@ -45,7 +45,7 @@ static const char *run_name(const json_t *document)
     return label ? label : vp_json_text(run, "id");
 }
 
-static void environments(struct vp_text *out, json_t *const *documents, size_t count)
+static void environments(struct vp_markup *out, json_t *const *documents, size_t count)
 {
     static const struct { const char *group, *key, *label; } fields[] = {
         { NULL, "hostname", "host" }, { NULL, "kernel", "kernel" },
@@ -53,23 +53,23 @@ static void environments(struct vp_text *out, json_t *const *documents, size_t c
         { "hypervisor", "name", "hypervisor" }, { "container", "kind", "container" },
         { "clock", "clocksource", "clocksource" }, { "cpu", "governor", "governor" },
     };
-    vp_text_printf(out, "<h2>Environments</h2><table><tr><th></th>");
+    vp_markup_printf(out, "<h2>Environments</h2><table><tr><th></th>");
     for (size_t d = 0; d < count; d++) {
-        vp_text_printf(out, "<th>");
-        vp_text_escaped(out, run_name(documents[d]));
-        vp_text_printf(out, "</th>");
+        vp_markup_printf(out, "<th>");
+        vp_markup_text(out, run_name(documents[d]));
+        vp_markup_printf(out, "</th>");
     }
-    vp_text_printf(out, "</tr>");
+    vp_markup_printf(out, "</tr>");
     for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
-        vp_text_printf(out, "<tr><th>%s</th>", fields[f].label);
+        vp_markup_printf(out, "<tr><th>%s</th>", fields[f].label);
         for (size_t d = 0; d < count; d++) {
             const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
             const json_t *where = fields[f].group ? json_object_get(host, fields[f].group) : host;
             cell(out, vp_json_text(where, fields[f].key));
         }
-        vp_text_printf(out, "</tr>");
+        vp_markup_printf(out, "</tr>");
     }
-    vp_text_printf(out, "<tr><th>threads, memory</th>");
+    vp_markup_printf(out, "<tr><th>threads, memory</th>");
     for (size_t d = 0; d < count; d++) {
         const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
         char memory[32], line[96];
@@ -79,23 +79,23 @@ static void environments(struct vp_text *out, json_t *const *documents, size_t c
                  memory);
         cell(out, line);
     }
-    vp_text_printf(out, "</tr><tr><th>advisories</th>");
+    vp_markup_printf(out, "</tr><tr><th>advisories</th>");
     for (size_t d = 0; d < count; d++) {
         json_t *advisories = vp_sysinfo_advisories(json_object_get(json_object_get(documents[d], "run"), "host"));
         vp_result_advisories(json_object_get(documents[d], "results"), advisories);
-        vp_text_printf(out, "<td>");
+        vp_markup_printf(out, "<td>");
         size_t i;
         const json_t *line;
         json_array_foreach(advisories, i, line) {
-            vp_text_escaped(out, json_string_value(line));
-            vp_text_printf(out, "<br>");
+            vp_markup_text(out, json_string_value(line));
+            vp_markup_printf(out, "<br>");
         }
         if (json_array_size(advisories) == 0)
-            vp_text_printf(out, "none");
-        vp_text_printf(out, "</td>");
+            vp_markup_printf(out, "none");
+        vp_markup_printf(out, "</td>");
         json_decref(advisories);
     }
-    vp_text_printf(out, "</tr></table>");
+    vp_markup_printf(out, "</tr></table>");
 }
 
 /* Penalty with its interval in percent, oriented so positive is worse. */
@@ -107,27 +107,27 @@ static void penalty_interval(const json_t *candidate, int higher_better, double 
     *high = higher_better ? (1 - a) * 100 : (b - 1) * 100;
 }
 
-static void verdicts(struct vp_text *out, json_t *const *documents, size_t count, double margin)
+static void verdicts(struct vp_markup *out, json_t *const *documents, size_t count, double margin)
 {
     char err[256];
     json_t *comparison = vp_compare(documents[0], (const json_t *const *)documents + 1, count - 1,
                                     margin, err, sizeof err);
-    vp_text_printf(out, "<h2>Verdicts against %s</h2>", run_name(documents[0]));
+    vp_markup_printf(out, "<h2>Verdicts against %s</h2>", run_name(documents[0]));
     if (!comparison) {
-        vp_text_printf(out, "<p>");
-        vp_text_escaped(out, err);
-        vp_text_printf(out, "</p>");
+        vp_markup_printf(out, "<p>");
+        vp_markup_text(out, err);
+        vp_markup_printf(out, "</p>");
         return;
     }
-    vp_text_printf(out, "<p>Penalty: positive means the candidate is worse. Interval: 95%% of the "
+    vp_markup_printf(out, "<p>Penalty: positive means the candidate is worse. Interval: 95%% of the "
                         "ratio CAND/BASE. p: Mann-Whitney, Benjamini-Hochberg adjusted.</p>"
                         "<table><tr><th>benchmark</th><th>jobs</th><th>metric</th><th>base</th>");
     for (size_t d = 1; d < count; d++) {
-        vp_text_printf(out, "<th>");
-        vp_text_escaped(out, run_name(documents[d]));
-        vp_text_printf(out, "</th>");
+        vp_markup_printf(out, "<th>");
+        vp_markup_text(out, run_name(documents[d]));
+        vp_markup_printf(out, "</th>");
     }
-    vp_text_printf(out, "</tr>");
+    vp_markup_printf(out, "</tr>");
     size_t r, c;
     const json_t *row, *candidate;
     const char *labels[MAX_CHARTS];
@@ -142,19 +142,19 @@ static void verdicts(struct vp_text *out, json_t *const *documents, size_t count
         snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(row, "jobs")));
         char what[256];
         vp_compare_row_label(row, what, sizeof what);
-        vp_text_printf(out, "<tr>");
+        vp_markup_printf(out, "<tr>");
         cell(out, what);
         cell(out, jobs);
         cell(out, vp_json_text(row, "metric"));
         cell(out, base);
         json_array_foreach(json_object_get(row, "candidates"), c, candidate) {
             const char *verdict = vp_json_text(candidate, "verdict");
-            vp_text_printf(out, "<td class=\"%s\">", strcmp(verdict, "slower") == 0 ? "slower"
+            vp_markup_printf(out, "<td class=\"%s\">", strcmp(verdict, "slower") == 0 ? "slower"
                                                      : strcmp(verdict, "faster") == 0 ? "faster" : "");
             if (json_object_get(candidate, "ci")) {
                 double low, high;
                 penalty_interval(candidate, higher_better, &low, &high);
-                vp_text_printf(out, "%+.1f%% [%+.1f, %+.1f] p=%.3g ",
+                vp_markup_printf(out, "%+.1f%% [%+.1f, %+.1f] p=%.3g ",
                                vp_json_number(candidate, "penalty_pct"), low, high,
                                vp_json_number(candidate, "p_adjusted"));
                 if (c == 0 && bars < MAX_CHARTS) {
@@ -167,19 +167,19 @@ static void verdicts(struct vp_text *out, json_t *const *documents, size_t count
                     bars++;
                 }
             }
-            vp_text_escaped(out, verdict);
+            vp_markup_text(out, verdict);
             size_t f;
             const json_t *flag;
             json_array_foreach(json_object_get(candidate, "flags"), f, flag) {
-                vp_text_printf(out, "<br><span class=\"flag\">");
-                vp_text_escaped(out, json_string_value(flag));
-                vp_text_printf(out, "</span>");
+                vp_markup_printf(out, "<br><span class=\"flag\">");
+                vp_markup_text(out, json_string_value(flag));
+                vp_markup_printf(out, "</span>");
             }
-            vp_text_printf(out, "</td>");
+            vp_markup_printf(out, "</td>");
         }
-        vp_text_printf(out, "</tr>");
+        vp_markup_printf(out, "</tr>");
     }
-    vp_text_printf(out, "</table>");
+    vp_markup_printf(out, "</table>");
     if (bars > 0) {
         char title[160];
         snprintf(title, sizeof title, "Penalty of %s against %s (95%% interval)",
@@ -190,7 +190,7 @@ static void verdicts(struct vp_text *out, json_t *const *documents, size_t count
     json_decref(comparison);
 }
 
-static void scaling_charts(struct vp_text *out, json_t *const *documents, size_t count)
+static void scaling_charts(struct vp_markup *out, json_t *const *documents, size_t count)
 {
     size_t charts = 0;
     for (size_t d = 0; d < count && charts < MAX_CHARTS; d++) {
@@ -200,7 +200,7 @@ static void scaling_charts(struct vp_text *out, json_t *const *documents, size_t
         if (!scaling)
             continue;
         if (charts == 0)
-            vp_text_printf(out, "<h2>Scaling</h2>");
+            vp_markup_printf(out, "<h2>Scaling</h2>");
         size_t g;
         const json_t *group;
         json_array_foreach(json_object_get(scaling, "groups"), g, group) {
@@ -239,7 +239,7 @@ static void scaling_charts(struct vp_text *out, json_t *const *documents, size_t
 }
 
 /* Cumulative share of operations against latency, up to p99.9 so the tail stays legible. */
-static void latency_cdfs(struct vp_text *out, json_t *const *documents, size_t count)
+static void latency_cdfs(struct vp_markup *out, json_t *const *documents, size_t count)
 {
     size_t charts = 0;
     for (size_t d = 0; d < count; d++) {
@@ -253,7 +253,7 @@ static void latency_cdfs(struct vp_text *out, json_t *const *documents, size_t c
                 if (!distribution || charts == MAX_CHARTS)
                     continue;
                 if (charts++ == 0)
-                    vp_text_printf(out, "<h2>Latency distributions</h2>");
+                    vp_markup_printf(out, "<h2>Latency distributions</h2>");
                 const json_t *buckets = json_object_get(distribution, "buckets");
                 size_t n = json_array_size(buckets), used = 0;
                 double *x = calloc(n, sizeof *x), *y = calloc(n, sizeof *y);
@@ -287,7 +287,7 @@ static void latency_cdfs(struct vp_text *out, json_t *const *documents, size_t c
 }
 
 /* Source x destination heatmaps of network results gathered from several hosts. */
-static void matrix_charts(struct vp_text *out, json_t *const *documents, size_t count)
+static void matrix_charts(struct vp_markup *out, json_t *const *documents, size_t count)
 {
     json_t *document = vp_matrices(documents, count);
     const json_t *all = json_object_get(document, "matrices");
@@ -298,7 +298,7 @@ static void matrix_charts(struct vp_text *out, json_t *const *documents, size_t 
         if (strcmp(metric, "throughput") != 0 && strcmp(metric, "latency") != 0)
             continue;
         if (charts++ == 0)
-            vp_text_printf(out, "<h2>Matrices</h2>");
+            vp_markup_printf(out, "<h2>Matrices</h2>");
         size_t rows = json_array_size(json_object_get(matrix, "sources"));
         size_t columns = json_array_size(json_object_get(matrix, "destinations"));
         const char **row_names = calloc(rows, sizeof *row_names);
@@ -328,7 +328,7 @@ static void matrix_charts(struct vp_text *out, json_t *const *documents, size_t 
 }
 
 /* One chart of the monitor columns picked by wanted (at most 6, all-zero ones left out). */
-static int monitor_chart(struct vp_text *out, const json_t *series, const char *title,
+static int monitor_chart(struct vp_markup *out, const json_t *series, const char *title,
                          int (*wanted)(const char *column), const char *y_label, const char *unit)
 {
     const json_t *t = json_object_get(series, "t");
@@ -389,10 +389,10 @@ static int io_column(const char *column)
 }
 
 /* Per result: the machine's CPU time, page faults, and NIC and disk rates. */
-static void monitor_charts(struct vp_text *out, json_t *const *documents, size_t count)
+static void monitor_charts(struct vp_markup *out, json_t *const *documents, size_t count)
 {
     size_t results = 0;
-    vp_text_printf(out, "<h2>Monitor</h2><p>The whole machine while each result was measured "
+    vp_markup_printf(out, "<h2>Monitor</h2><p>The whole machine while each result was measured "
                         "(10 Hz unless --monitor-hz said otherwise); series that stayed at zero "
                         "are left out.</p>");
     for (size_t d = 0; d < count; d++) {
@@ -416,20 +416,20 @@ static void monitor_charts(struct vp_text *out, json_t *const *documents, size_t
     }
 }
 
-void vp_report_html(json_t *const *documents, size_t count, double margin, struct vp_text *out)
+void vp_report_html(json_t *const *documents, size_t count, double margin, struct vp_markup *out)
 {
     char stamp[32];
     vp_utc_timestamp(stamp, sizeof stamp);
-    vp_text_printf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    vp_markup_printf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                         "<title>virtperf report</title><style>%s</style></head><body>"
                         "<h1>virtperf report</h1><p>Generated %s from %zu run%s:", style, stamp,
                    count, count == 1 ? "" : "s");
     for (size_t d = 0; d < count; d++) {
-        vp_text_printf(out, " <b>");
-        vp_text_escaped(out, run_name(documents[d]));
-        vp_text_printf(out, "</b> (%s)", vp_json_text(json_object_get(documents[d], "run"), "started_at"));
+        vp_markup_printf(out, " <b>");
+        vp_markup_text(out, run_name(documents[d]));
+        vp_markup_printf(out, "</b> (%s)", vp_json_text(json_object_get(documents[d], "run"), "started_at"));
     }
-    vp_text_printf(out, ".</p>");
+    vp_markup_printf(out, ".</p>");
     if (count > 1)
         verdicts(out, documents, count, margin);
     environments(out, documents, count);
@@ -437,5 +437,5 @@ void vp_report_html(json_t *const *documents, size_t count, double margin, struc
     matrix_charts(out, documents, count);
     latency_cdfs(out, documents, count);
     monitor_charts(out, documents, count);
-    vp_text_printf(out, "</body></html>\n");
+    vp_markup_printf(out, "</body></html>\n");
 }

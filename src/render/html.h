@@ -11,6 +11,6 @@
 #include "render/svg.h"
 
 /* documents[0] is the base run; the others are compared against it. */
-void vp_report_html(json_t *const *documents, size_t count, double margin, struct vp_text *out);
+void vp_report_html(json_t *const *documents, size_t count, double margin, struct vp_markup *out);
 
 #endif

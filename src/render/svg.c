@@ -18,41 +18,6 @@
 static const char *const palette[] = { "#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400",
                                        "#16a085", "#7f8c8d", "#b8860b" };
 
-void vp_text_printf(struct vp_text *text, const char *format, ...)
-{
-    for (;;) {
-        va_list args;
-        va_start(args, format);
-        size_t room = text->cap - text->len;
-        int needed = vsnprintf(text->data ? text->data + text->len : NULL, text->data ? room : 0,
-                               format, args);
-        va_end(args);
-        if (needed < 0)
-            return;
-        if ((size_t)needed < room) {
-            text->len += (size_t)needed;
-            return;
-        }
-        text->cap = (text->cap + (size_t)needed + 1) * 2;
-        text->data = realloc(text->data, text->cap);
-        if (!text->data)
-            abort();
-    }
-}
-
-void vp_text_escaped(struct vp_text *text, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': vp_text_printf(text, "&amp;"); break;
-        case '<': vp_text_printf(text, "&lt;"); break;
-        case '>': vp_text_printf(text, "&gt;"); break;
-        case '"': vp_text_printf(text, "&quot;"); break;
-        default: vp_text_printf(text, "%c", *s);
-        }
-    }
-}
-
 double vp_svg_tick_step(double range)
 {
     if (!(range > 0) || !isfinite(range))
@@ -73,20 +38,20 @@ static void tick_label(double value, const char *unit, char *buf, size_t len)
 }
 
 /* The svg element, its accessible title, a white background and the visible title. */
-static void open_svg(struct vp_text *out, const char *title)
+static void open_svg(struct vp_markup *out, const char *title)
 {
-    vp_text_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" "
+    vp_markup_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" "
                         "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\"><title>",
                    WIDTH, HEIGHT, WIDTH, HEIGHT);
-    vp_text_escaped(out, title);
-    vp_text_printf(out, "</title><rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>"
+    vp_markup_text(out, title);
+    vp_markup_printf(out, "</title><rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>"
                         "<text x=\"%.0f\" y=\"22\" class=\"title\">", LEFT);
-    vp_text_escaped(out, title);
-    vp_text_printf(out, "</text>");
+    vp_markup_text(out, title);
+    vp_markup_printf(out, "</text>");
 }
 
 /* Axis frame, title, labels and ticks for [x0, x1] x [y0, y1]. */
-static void frame(struct vp_text *out, const struct vp_chart *chart, double x0, double x1,
+static void frame(struct vp_markup *out, const struct vp_chart *chart, double x0, double x1,
                   double y0, double y1, int x_ticks)
 {
     double plot_w = WIDTH - LEFT - RIGHT, plot_h = HEIGHT - TOP - BOTTOM;
@@ -96,7 +61,7 @@ static void frame(struct vp_text *out, const struct vp_chart *chart, double x0, 
         double y = TOP + plot_h * (1 - (tick - y0) / (y1 - y0));
         char label[32];
         tick_label(tick, chart->y_unit, label, sizeof label);
-        vp_text_printf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
+        vp_markup_printf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
                             "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>",
                        LEFT, LEFT + plot_w, y, y, LEFT - 6, y + 4, label);
     }
@@ -108,19 +73,19 @@ static void frame(struct vp_text *out, const struct vp_chart *chart, double x0, 
             double x = LEFT + plot_w * (tick - x0) / (x1 - x0);
             char label[32];
             tick_label(tick, chart->x_unit, label, sizeof label);
-            vp_text_printf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>"
+            vp_markup_printf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>"
                                 "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%s</text>",
                            x, x, TOP + plot_h, TOP + plot_h + 5, x, TOP + plot_h + 18, label);
         }
     }
-    vp_text_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>"
+    vp_markup_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>"
                         "<text x=\"%.1f\" y=\"%.1f\" class=\"label\" text-anchor=\"middle\">",
                    LEFT, TOP, plot_w, plot_h, LEFT + plot_w / 2, HEIGHT - 12);
-    vp_text_escaped(out, chart->x_label);
-    vp_text_printf(out, "</text><text transform=\"translate(16 %.1f) rotate(-90)\" class=\"label\" "
+    vp_markup_text(out, chart->x_label);
+    vp_markup_printf(out, "</text><text transform=\"translate(16 %.1f) rotate(-90)\" class=\"label\" "
                         "text-anchor=\"middle\">", TOP + plot_h / 2);
-    vp_text_escaped(out, chart->y_label);
-    vp_text_printf(out, "</text>");
+    vp_markup_text(out, chart->y_label);
+    vp_markup_printf(out, "</text>");
 }
 
 /* Expands [low, high] so a flat or single-valued range still has height. */
@@ -133,7 +98,7 @@ static void pad_range(double *low, double *high)
     }
 }
 
-void vp_svg_lines(struct vp_text *out, const struct vp_chart *chart,
+void vp_svg_lines(struct vp_markup *out, const struct vp_chart *chart,
                   const struct vp_series *series, size_t count, double marker_x,
                   const char *marker)
 {
@@ -158,38 +123,38 @@ void vp_svg_lines(struct vp_text *out, const struct vp_chart *chart,
     double plot_w = WIDTH - LEFT - RIGHT, plot_h = HEIGHT - TOP - BOTTOM;
     for (size_t s = 0; s < count; s++) {
         const char *colour = palette[s % 8];
-        vp_text_printf(out, "<polyline class=\"line\" stroke=\"%s\" points=\"", colour);
+        vp_markup_printf(out, "<polyline class=\"line\" stroke=\"%s\" points=\"", colour);
         for (size_t i = 0; i < series[s].n; i++)
-            vp_text_printf(out, "%.1f,%.1f ", LEFT + plot_w * (series[s].x[i] - x0) / (x1 - x0),
+            vp_markup_printf(out, "%.1f,%.1f ", LEFT + plot_w * (series[s].x[i] - x0) / (x1 - x0),
                            TOP + plot_h * (1 - (series[s].y[i] - y0) / (y1 - y0)));
-        vp_text_printf(out, "\"/>");
+        vp_markup_printf(out, "\"/>");
         if (series[s].n <= 24)
             for (size_t i = 0; i < series[s].n; i++)
-                vp_text_printf(out, "<circle r=\"3\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\"/>", colour,
+                vp_markup_printf(out, "<circle r=\"3\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\"/>", colour,
                                LEFT + plot_w * (series[s].x[i] - x0) / (x1 - x0),
                                TOP + plot_h * (1 - (series[s].y[i] - y0) / (y1 - y0)));
-        vp_text_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"3\" fill=\"%s\"/>"
+        vp_markup_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"3\" fill=\"%s\"/>"
                             "<text x=\"%.1f\" y=\"%.1f\" class=\"legend\">",
                        WIDTH - RIGHT + 12, TOP + 10 + 18.0 * (double)s, colour, WIDTH - RIGHT + 30,
                        TOP + 14 + 18.0 * (double)s);
-        vp_text_escaped(out, series[s].name);
-        vp_text_printf(out, "</text>");
+        vp_markup_text(out, series[s].name);
+        vp_markup_printf(out, "</text>");
     }
     if (isfinite(marker_x) && marker) {
         double x = LEFT + plot_w * (marker_x - x0) / (x1 - x0);
         int left_of_line = x > LEFT + plot_w * 0.6; /* keep the label inside the plot */
-        vp_text_printf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"marker\"/>"
+        vp_markup_printf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"marker\"/>"
                             "<text x=\"%.1f\" y=\"%.1f\" class=\"marker-label\" "
                             "text-anchor=\"%s\">", x, x, TOP, TOP + plot_h,
                        left_of_line ? x - 4 : x + 4, TOP + plot_h - 8,
                        left_of_line ? "end" : "start");
-        vp_text_escaped(out, marker);
-        vp_text_printf(out, "</text>");
+        vp_markup_text(out, marker);
+        vp_markup_printf(out, "</text>");
     }
-    vp_text_printf(out, "</svg>\n");
+    vp_markup_printf(out, "</svg>\n");
 }
 
-void vp_svg_bars(struct vp_text *out, const struct vp_chart *chart, const char *const *labels,
+void vp_svg_bars(struct vp_markup *out, const struct vp_chart *chart, const char *const *labels,
                  const double *values, const double *low, const double *high, size_t n)
 {
     double v0 = 0, v1 = 0;
@@ -205,14 +170,14 @@ void vp_svg_bars(struct vp_text *out, const struct vp_chart *chart, const char *
     struct vp_chart swapped = { chart->title, chart->y_label, chart->y_unit, chart->x_label, "" };
     double plot_w = WIDTH - LEFT - RIGHT, plot_h = HEIGHT - TOP - BOTTOM;
     open_svg(out, swapped.title);
-    vp_text_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+    vp_markup_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                         "class=\"frame\"/>", LEFT, TOP, plot_w, plot_h);
     double step = vp_svg_tick_step(v1 - v0);
     for (double tick = ceil(v0 / step) * step; tick <= v1 + step * 1e-9; tick += step) {
         double x = LEFT + plot_w * (tick - v0) / (v1 - v0);
         char label[32];
         tick_label(tick, swapped.x_unit, label, sizeof label);
-        vp_text_printf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"%s\"/>"
+        vp_markup_printf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"%s\"/>"
                             "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%s</text>",
                        x, x, TOP, TOP + plot_h, fabs(tick) < step * 1e-9 ? "zero" : "grid", x,
                        TOP + plot_h + 18, label);
@@ -222,26 +187,26 @@ void vp_svg_bars(struct vp_text *out, const struct vp_chart *chart, const char *
     for (size_t i = 0; i < n; i++) {
         double y = TOP + band * (double)i + band * 0.2, height = band * 0.6;
         double x = LEFT + plot_w * (values[i] - v0) / (v1 - v0);
-        vp_text_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>",
+        vp_markup_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>",
                        fmin(zero, x), y, fabs(x - zero), height, palette[i % 8]);
         if (isfinite(low[i]) && isfinite(high[i])) {
             double a = LEFT + plot_w * (low[i] - v0) / (v1 - v0);
             double b = LEFT + plot_w * (high[i] - v0) / (v1 - v0), middle = y + height / 2;
-            vp_text_printf(out, "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\"/>",
+            vp_markup_printf(out, "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\"/>",
                            a, middle, b, a, middle - 6, middle + 6, b, middle - 6, middle + 6);
         }
-        vp_text_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"legend\">", WIDTH - RIGHT + 8,
+        vp_markup_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"legend\">", WIDTH - RIGHT + 8,
                        y + height / 2 + 4);
-        vp_text_escaped(out, labels[i]);
-        vp_text_printf(out, "</text>");
+        vp_markup_text(out, labels[i]);
+        vp_markup_printf(out, "</text>");
     }
-    vp_text_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"label\" text-anchor=\"middle\">",
+    vp_markup_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"label\" text-anchor=\"middle\">",
                    LEFT + plot_w / 2, HEIGHT - 12);
-    vp_text_escaped(out, swapped.x_label);
-    vp_text_printf(out, "</text></svg>\n");
+    vp_markup_text(out, swapped.x_label);
+    vp_markup_printf(out, "</text></svg>\n");
 }
 
-void vp_svg_heatmap(struct vp_text *out, const char *title, const char *unit,
+void vp_svg_heatmap(struct vp_markup *out, const char *title, const char *unit,
                     const char *const *rows, size_t row_count, const char *const *columns,
                     size_t column_count, const double *values, int higher_better)
 {
@@ -255,31 +220,31 @@ void vp_svg_heatmap(struct vp_text *out, const char *title, const char *unit,
             high = fmax(high, values[i]);
         }
     }
-    vp_text_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" "
+    vp_markup_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" "
                         "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\"><title>",
                    width, height, width, height);
-    vp_text_escaped(out, title);
-    vp_text_printf(out, "</title><rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>"
+    vp_markup_text(out, title);
+    vp_markup_printf(out, "</title><rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>"
                         "<text x=\"10\" y=\"22\" class=\"title\">");
-    vp_text_escaped(out, title);
-    vp_text_printf(out, "</text><text x=\"10\" y=\"%.0f\" class=\"label\">rows: source host, columns: "
+    vp_markup_text(out, title);
+    vp_markup_printf(out, "</text><text x=\"10\" y=\"%.0f\" class=\"label\">rows: source host, columns: "
                         "destination</text>", top - 36);
     for (size_t c = 0; c < column_count; c++) {
-        vp_text_printf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"label\" text-anchor=\"middle\">",
+        vp_markup_printf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"label\" text-anchor=\"middle\">",
                        left + cell_w * ((double)c + 0.5), top - 12);
-        vp_text_escaped(out, columns[c]);
-        vp_text_printf(out, "</text>");
+        vp_markup_text(out, columns[c]);
+        vp_markup_printf(out, "</text>");
     }
     for (size_t r = 0; r < row_count; r++) {
         double y = top + cell_h * (double)r;
-        vp_text_printf(out, "<text x=\"10\" y=\"%.1f\" class=\"label\">", y + cell_h / 2 + 4);
-        vp_text_escaped(out, rows[r]);
-        vp_text_printf(out, "</text>");
+        vp_markup_printf(out, "<text x=\"10\" y=\"%.1f\" class=\"label\">", y + cell_h / 2 + 4);
+        vp_markup_text(out, rows[r]);
+        vp_markup_printf(out, "</text>");
         for (size_t c = 0; c < column_count; c++) {
             double value = values[r * column_count + c];
             double x = left + cell_w * (double)c;
             if (!isfinite(value)) {
-                vp_text_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
+                vp_markup_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
                                     "fill=\"#f4f4f4\" stroke=\"#fff\"/>", x, y, cell_w, cell_h);
                 continue;
             }
@@ -289,12 +254,12 @@ void vp_svg_heatmap(struct vp_text *out, const char *title, const char *unit,
             int shade = (int)(235 - 160 * share); /* pale for the worse end, deep for the better */
             char label[32];
             vp_format_value(value, unit, label, sizeof label);
-            vp_text_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
+            vp_markup_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
                                 "fill=\"rgb(%d,%d,255)\" stroke=\"#fff\"/><text x=\"%.1f\" "
                                 "y=\"%.1f\" class=\"tick\" text-anchor=\"middle\" fill=\"%s\">%s</text>",
                            x, y, cell_w, cell_h, shade, shade, x + cell_w / 2, y + cell_h / 2 + 4,
                            share > 0.6 ? "#fff" : "#111", label);
         }
     }
-    vp_text_printf(out, "</svg>\n");
+    vp_markup_printf(out, "</svg>\n");
 }

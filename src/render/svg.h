@@ -1,22 +1,13 @@
 /* virtperf's small SVG chart module for the HTML report: line charts (with an optional
- * marked x position, such as a knee), bar charts with interval whiskers, and the text
- * buffer they write into. Every chart has a title, axis labels with units, ticks at
+ * marked x position, such as a knee), bar charts with interval whiskers, written through
+ * the report's escaping writer (markup.h). Every chart has a title, axis labels with units, ticks at
  * round values and a legend where there is more than one series. */
 #ifndef VP_SVG_H
 #define VP_SVG_H
 
-#include <stdarg.h>
 #include <stddef.h>
 
-struct vp_text {
-    char *data;
-    size_t len, cap;
-};
-
-void vp_text_printf(struct vp_text *text, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
-/* Appends s with &, <, > and quotes escaped for HTML and SVG. */
-void vp_text_escaped(struct vp_text *text, const char *s);
+#include "render/markup.h"
 
 struct vp_series {
     const char *name;
@@ -34,18 +25,18 @@ struct vp_chart {
 double vp_svg_tick_step(double range);
 
 /* A line chart; marker_x (NAN: none) draws a dashed vertical line labelled marker. */
-void vp_svg_lines(struct vp_text *out, const struct vp_chart *chart,
+void vp_svg_lines(struct vp_markup *out, const struct vp_chart *chart,
                   const struct vp_series *series, size_t count, double marker_x,
                   const char *marker);
 
 /* Horizontal bars (one per label) from zero to value, with a whisker from low to high
  * where both are finite. */
-void vp_svg_bars(struct vp_text *out, const struct vp_chart *chart, const char *const *labels,
+void vp_svg_bars(struct vp_markup *out, const struct vp_chart *chart, const char *const *labels,
                  const double *values, const double *low, const double *high, size_t n);
 
 /* A heatmap of rows x columns (values row-major, NAN where missing), each cell shaded by
  * its value and labelled with it; higher_better darkens the better end. */
-void vp_svg_heatmap(struct vp_text *out, const char *title, const char *unit,
+void vp_svg_heatmap(struct vp_markup *out, const char *title, const char *unit,
                     const char *const *rows, size_t row_count, const char *const *columns,
                     size_t column_count, const double *values, int higher_better);
 

@@ -57,6 +57,34 @@ chrome --window-size=1150,2400 --screenshot="$WORK/report.png" "file://$page" >/
 [ "$(stat -c %s "$WORK/report.png" 2>/dev/null || echo 0)" -gt 20000 ] || fail "no screenshot"
 [ -n "${REPORT_SCREENSHOT:-}" ] && cp "$WORK/report.png" "$REPORT_SCREENSHOT"
 
+# Markup in labels and in an imported document's text is text: a label and an imported
+# run whose label, start time, hostname and warnings hold elements; the page Chromium
+# builds holds none of them.
+MARKUP='<script>document.title="pwned"</script><img src=x onerror=alert(1)><b id="inj">x</b>'
+expect_status 0 "$VP" run cpu --ops=2m --reps 5 --label "$MARKUP" --quiet
+expect_status 0 "$VP" results export guest -o "$WORK/guest.json"
+python3 - "$WORK/guest.json" "$MARKUP" <<'PY' || fail "cannot make the hostile document"
+import json, sys
+path, markup = sys.argv[1], sys.argv[2]
+d = json.load(open(path))
+d["run"]["id"] = d["run"]["id"][:-4] + "beef"
+d["run"]["label"] = "imported" + markup
+d["run"]["started_at"] = "<img src=x onerror=alert(3)>"
+d["run"]["host"]["hostname"] = markup
+for result in d["results"]:
+    result["warnings"] = [markup]
+json.dump(d, open(path, "w"))
+PY
+expect_status 0 "$VP" results import "$WORK/guest.json"
+expect_status 0 "$VP" report "$MARKUP" "imported$MARKUP" bare -o "$WORK/hostile.html"
+chrome --dump-dom "file://$WORK/hostile.html" >"$WORK/hostile-dom.html"
+[ -s "$WORK/hostile-dom.html" ] || fail "Chromium built no page: $(tail -3 "$WORK/chrome.log")"
+for element in '<script' '<img' '<b id="inj"'; do
+    grep -qF "$element" "$WORK/hostile-dom.html" && fail "an injected $element element is in the page"
+done
+grep -qF '&lt;script&gt;' "$WORK/hostile-dom.html" || fail "the labels are not shown as text"
+grep -q '<title>pwned' "$WORK/hostile-dom.html" && fail "injected script ran"
+
 expect_usage_error "report: accepted: 1 to 16 runs and -o FILE" "$VP" report bare
 expect_usage_error "run 'nosuch': not found" "$VP" report nosuch -o "$WORK/x.html"
 [ -e "$WORK/x.html" ] && fail "a refused report left a file"

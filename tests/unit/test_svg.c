@@ -1,4 +1,5 @@
-/* Unit tests for svg.c: round tick steps, escaping, and what a chart must contain
+/* Unit tests for svg.c and the report's writer (markup.c): round tick steps, escaping,
+ * and what a chart must contain
  * (title, axis labels with units, one polyline per series, the marker, whiskers). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,10 +33,25 @@ static void ticks_are_round(void **state)
 static void text_is_escaped(void **state)
 {
     (void)state;
-    struct vp_text text = { 0 };
-    vp_text_escaped(&text, "a<b & \"c\">");
+    struct vp_markup text = { 0 };
+    vp_markup_text(&text, "a<b & \"c\">");
     assert_string_equal(text.data, "a&lt;b &amp; &quot;c&quot;&gt;");
     free(text.data);
+}
+
+/* The writer's format is markup, its %s and %c arguments text: escaped, whatever they
+ * hold; numbers keep printf's formatting. */
+static void printf_escapes_every_text_argument(void **state)
+{
+    (void)state;
+    struct vp_markup out = { 0 };
+    vp_markup_printf(&out, "<h2 class=\"%s\">%s %c</h2>", "x\"onclick=\"y", "<script>", '<');
+    assert_string_equal(out.data, "<h2 class=\"x&quot;onclick=&quot;y\">&lt;script&gt; &lt;</h2>");
+    out.len = 0;
+    vp_markup_printf(&out, "%d|%5.1f|%+.1f%%|%lld|%zu|%.3g|%x|%-3d|", -7, 2.25, 3.0, 1LL << 40,
+                     (size_t)12, 0.00012345, 255, 4);
+    assert_string_equal(out.data, "-7|  2.2|+3.0%|1099511627776|12|0.000123|ff|4  |");
+    free(out.data);
 }
 
 static void line_charts_carry_labels_series_and_marker(void **state)
@@ -44,7 +60,7 @@ static void line_charts_carry_labels_series_and_marker(void **state)
     const double x[] = { 1, 2, 3, 4 }, a[] = { 10, 20, 28, 30 }, b[] = { 10, 10, 9.3, 7.5 };
     struct vp_series series[] = { { "aggregate", x, a, 4 }, { "per <job>", x, b, 4 } };
     struct vp_chart chart = { "rate & jobs", "jobs", "", "rate", "ops/s" };
-    struct vp_text out = { 0 };
+    struct vp_markup out = { 0 };
     vp_svg_lines(&out, &chart, series, 2, 3, "knee: 3 jobs");
     assert_int_equal(count(out.data, "<svg "), 1);
     assert_int_equal(count(out.data, "<polyline"), 2);
@@ -64,7 +80,7 @@ static void bars_have_whiskers_where_intervals_exist(void **state)
     const char *labels[] = { "cpu", "mem" };
     const double values[] = { 12.5, -3 }, low[] = { 10, NAN }, high[] = { 15, NAN };
     struct vp_chart chart = { "penalty", "", "", "penalty", "%" };
-    struct vp_text out = { 0 };
+    struct vp_markup out = { 0 };
     vp_svg_bars(&out, &chart, labels, values, low, high, 2);
     assert_int_equal(count(out.data, "class=\"whisker\""), 1);
     assert_int_equal(count(out.data, "class=\"zero\""), 1);
@@ -77,6 +93,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ticks_are_round),
         cmocka_unit_test(text_is_escaped),
+        cmocka_unit_test(printf_escapes_every_text_argument),
         cmocka_unit_test(line_charts_carry_labels_series_and_marker),
         cmocka_unit_test(bars_have_whiskers_where_intervals_exist),
     };
