@@ -93,6 +93,9 @@ static struct {
     int direct_usable;
     char fstype[64];
     char mount_point[1024];
+    /* The jobs' working directory: made by mkdtemp under --path (mode 0700, a name nobody
+     * can guess), so no other user can plant a link where a job creates its file. */
+    char private_dir[PATH_MAX];
 } probe;
 
 struct disk_state {
@@ -103,19 +106,45 @@ struct disk_state {
 
 static enum disk_test test_of(const struct vp_job *job);
 
-static void job_file_name(const struct vp_params *params, unsigned job, pid_t owner,
-                          char *buf, size_t len)
-{
-    if (vp_param_on(params, "keep") || vp_param_on(params, "reuse"))
-        snprintf(buf, len, "%s/virtperf-job%u.dat", vp_param_text(params, "path"), job);
-    else
-        snprintf(buf, len, "%s/virtperf-%d-job%u.dat", vp_param_text(params, "path"),
-                 (int)owner, job);
-}
-
 static int is_write_test(enum disk_test test)
 {
     return test == TEST_WRITE || test == TEST_REWRITE || test == TEST_RANDWRITE;
+}
+
+/* Where a job's file is kept between runs (--keep writes it, --reuse reads it). */
+static void kept_file_name(const struct vp_params *params, unsigned job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/virtperf-job%u.dat", vp_param_text(params, "path"), job);
+}
+
+/* A job's file: the kept one when a read test reuses it, else one in the private
+ * directory (moved to its kept name at the end with --keep). */
+static void job_file_name(const struct vp_params *params, enum disk_test test, unsigned job,
+                          char *buf, size_t len)
+{
+    if (vp_param_on(params, "reuse") && !is_write_test(test))
+        kept_file_name(params, job, buf, len);
+    else
+        snprintf(buf, len, "%.4000s/job%u.dat", probe.private_dir, job);
+}
+
+/* A kept file is read only when it is a regular file of the caller's, and as large as
+ * --size: never through a link, never a device or another user's file. */
+static int check_reusable(const char *name, uint64_t size, char *err, size_t err_len)
+{
+    int fd = open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat info;
+    bool usable = fd >= 0 && fstat(fd, &info) == 0 && S_ISREG(info.st_mode) &&
+                  info.st_uid == geteuid() && (uint64_t)info.st_size >= size;
+    if (fd < 0)
+        snprintf(err, err_len, "--reuse: %.160s: %s (a link is never followed; --keep makes "
+                 "the file)", name, strerror(errno));
+    else if (!usable)
+        snprintf(err, err_len, "--reuse: %.120s is not a regular file of uid %d holding "
+                 "--size bytes (make it with --keep)", name, (int)geteuid());
+    if (fd >= 0)
+        close(fd);
+    return usable ? 0 : -1;
 }
 
 /* The filesystem holding path, from /proc/self/mountinfo. */
@@ -136,9 +165,13 @@ static void find_filesystem(const char *path)
 static int direct_works(const char *path, uint64_t bs)
 {
     char name[PATH_MAX];
-    snprintf(name, sizeof name, "%s/virtperf-%d-probe.dat", path, (int)getpid());
-    int fd = open(name, O_CREAT | O_TRUNC | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
-    unlink(name); /* some filesystems create the file, then refuse O_DIRECT */
+    snprintf(name, sizeof name, "%s/virtperf-probe-XXXXXX", path);
+    int made = mkostemp(name, O_CLOEXEC); /* a new file, a name nobody could guess */
+    if (made < 0)
+        return 0;
+    int fd = open(name, O_RDWR | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+    unlink(name);
+    close(made);
     if (fd < 0)
         return 0;
     void *buffer = NULL;
@@ -285,8 +318,11 @@ static int disk_prepare(struct vp_job *job)
     job->state = state;
     state->test = test_of(job);
     char name[PATH_MAX];
-    job_file_name(job->params, job->index, getppid(), name, sizeof name);
+    job_file_name(job->params, state->test, job->index, name, sizeof name);
     struct disk_options options = options_of(job);
+    if (vp_param_on(job->params, "reuse") && !is_write_test(state->test) &&
+        check_reusable(name, options.size, job->error, sizeof job->error) != 0)
+        return -1;
     job->op_bytes = options.bs;
     if (disk_file_init(&state->file, name, &options, job->error, sizeof job->error) != 0)
         return -1;
@@ -368,15 +404,35 @@ static void disk_release(struct vp_job *job)
     free(state);
 }
 
+static int disk_setup(const struct vp_params *params, char *err, size_t err_len)
+{
+    snprintf(probe.private_dir, sizeof probe.private_dir, "%s/virtperf-XXXXXX",
+             vp_param_text(params, "path"));
+    if (!mkdtemp(probe.private_dir)) {
+        snprintf(err, err_len, "--path %s: cannot make a private directory there: %s",
+                 vp_param_text(params, "path"), strerror(errno));
+        probe.private_dir[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+/* Keeps the jobs' files under their kept names when asked (rename replaces whatever
+ * was at the name, a planted link included, and never writes through it), removes the
+ * rest and the private directory. */
 static void disk_teardown(const struct vp_params *params, unsigned jobs)
 {
-    if (vp_param_on(params, "keep") || vp_param_on(params, "reuse"))
+    if (!probe.private_dir[0])
         return;
     for (unsigned job = 0; job < jobs; job++) {
-        char name[PATH_MAX];
-        job_file_name(params, job, getpid(), name, sizeof name);
-        unlink(name);
+        char name[PATH_MAX + 16], kept[PATH_MAX];
+        snprintf(name, sizeof name, "%.4000s/job%u.dat", probe.private_dir, job);
+        kept_file_name(params, job, kept, sizeof kept);
+        if (!(vp_param_on(params, "keep") && rename(name, kept) == 0))
+            unlink(name);
     }
+    rmdir(probe.private_dir);
+    probe.private_dir[0] = '\0';
 }
 
 /* The whole block device under path ("vda" for a filesystem on /dev/vda1), or "" when
@@ -492,6 +548,7 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
         .distribution_metric = "latency",                                                   \
         .ops_per_rep = disk_ops_per_rep,                                                    \
         .validate = disk_validate,                                                          \
+        .setup = disk_setup,                                                                \
         .prepare = disk_prepare,                                                            \
         .measure = disk_measure,                                                            \
         .after_rep = disk_after_rep,                                                        \

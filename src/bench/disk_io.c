@@ -115,7 +115,7 @@ static int check_block(struct disk_file *file, const unsigned char *block, uint6
 static int open_file(struct disk_file *file, enum disk_direction direction, int create,
                      int direct, char *err, size_t err_len)
 {
-    int flags = O_CLOEXEC | (direction == DISK_WRITE ? O_WRONLY : O_RDONLY);
+    int flags = O_CLOEXEC | O_NOFOLLOW | (direction == DISK_WRITE ? O_WRONLY : O_RDONLY);
     if (create)
         flags |= O_CREAT;
     if (direct)
@@ -315,7 +315,7 @@ int disk_file_layout(struct disk_file *file, char *err, size_t err_len)
     /* A fresh file, its space reserved in one go (contiguous extents, as fio lays out
      * files) and then fully written: never sparse, never read from unwritten extents. */
     unlink(file->name);
-    int fd = open(file->name, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+    int fd = open(file->name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
     if (fd < 0) {
         snprintf(err, err_len, "open %s: %s", file->name, strerror(errno));
         free(order);
@@ -333,7 +333,7 @@ int disk_file_layout(struct disk_file *file, char *err, size_t err_len)
 
 int disk_file_drop_cache(struct disk_file *file, char *err, size_t err_len)
 {
-    int fd = open(file->name, O_RDONLY | O_CLOEXEC);
+    int fd = open(file->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, err_len, "open %s: %s", file->name, strerror(errno));
         return -1;
@@ -350,7 +350,7 @@ int disk_file_drop_cache(struct disk_file *file, char *err, size_t err_len)
 
 int disk_file_verify(struct disk_file *file, char *err, size_t err_len)
 {
-    int fd = open(file->name, O_RDONLY | O_CLOEXEC);
+    int fd = open(file->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, err_len, "verify: open %s: %s", file->name, strerror(errno));
         return -1;

@@ -52,6 +52,23 @@ json_check "$WORK/verify.json" '"byte 3000000 does not hold what was written" in
 expect_status 0 "$VP" run disk.rewrite disk.randwrite --path "$MNT" --size 4m --bs 4k --verify --reps 2 --quiet
 rm -f "$MNT/virtperf-job0.dat"
 
+# Links planted at the names virtperf uses: never followed. A mode-600 file of root's
+# behind a link at the kept name survives --keep (the kept file replaces the link) and
+# --reuse (refused); a kept file of another user's is refused too.
+printf 'secret\n' >"$WORK/victim"
+chmod 600 "$WORK/victim"
+ln -s "$WORK/victim" "$MNT/virtperf-job0.dat"
+expect_status 1 "$VP" run disk.read --path "$MNT" --size 4m --reuse --reps 1 --warmup 0 --quiet --json "$WORK/link.json"
+json_check "$WORK/link.json" '"--reuse: " in d["results"][0]["error"] and "a link is never followed" in d["results"][0]["error"]' "--reuse followed a link"
+expect_status 0 "$VP" run disk.write disk.rewrite --path "$MNT" --size 4m --keep --reps 2 --quiet
+[ "$(cat "$WORK/victim")" = secret ] || fail "a write through a planted link changed the victim file"
+[ -f "$MNT/virtperf-job0.dat" ] && [ ! -L "$MNT/virtperf-job0.dat" ] || fail "--keep did not replace the planted link with its file"
+chown nobody "$MNT/virtperf-job0.dat"
+expect_status 1 "$VP" run disk.read --path "$MNT" --size 4m --reuse --reps 1 --warmup 0 --quiet --json "$WORK/other.json"
+json_check "$WORK/other.json" '"is not a regular file of uid 0" in d["results"][0]["error"]' "--reuse read another user's file"
+rm -f "$MNT/virtperf-job0.dat"
+[ -z "$(leftovers "$MNT")" ] || fail "files left after the link checks: $(leftovers "$MNT")"
+
 # Refusals: exit 2, one line, nothing written.
 count_runs
 runs_before=$RUNS
