@@ -19,9 +19,11 @@ static const char serve_usage[] =
     "\n"
     "  --bind ADDR          address to listen on  [every address]\n"
     "  --port N             TCP port  [7310]\n"
-    "  --max-sessions N     sessions at once, 1..4096; more are refused  [64]\n"
+    "  --max-sessions N     sessions at once, 1..4096 (at most half still in their\n"
+    "                       handshake); more are refused  [64]\n"
     "  --key-file F         shared secret: clients must prove they hold it (HMAC-SHA256)\n"
-    "  --idle-timeout D     drop a session silent for this long, 1s..1h  [10s]\n"
+    "  --idle-timeout D     drop a session silent, or sending one frame, for this long,\n"
+    "                       1s..1h  [10s]\n"
     "  --quiet              no per-session log lines\n";
 
 static volatile sig_atomic_t stop_requested;
@@ -83,6 +85,8 @@ int cmd_serve(int argc, char **argv)
     }
     if (optind < argc)
         vp_usage_error("serve: unexpected argument '%s'; see 'virtperf serve --help'", argv[optind]);
+    if (vp_serve_check_fds(config.max_sessions, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
     struct sigaction action = { .sa_handler = on_stop };
     sigemptyset(&action.sa_mask);
     sigaction(SIGTERM, &action, NULL);

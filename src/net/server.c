@@ -9,6 +9,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@ struct server {
     pthread_mutex_t lock;
     pthread_cond_t idle;
     unsigned active;
+    unsigned handshaking; /* sessions not yet through their handshake */
     int *session_fds; /* max_sessions slots, -1 when free */
     /* Each slot's session thread, joined before its slot is reused and at shutdown, so
      * no thread (and none of the OpenSSL state it holds) outlives vp_serve. Only the
@@ -525,6 +527,13 @@ static void release_session(struct session *session)
     free(session);
 }
 
+static void handshake_done(struct server *server)
+{
+    pthread_mutex_lock(&server->lock);
+    server->handshaking--;
+    pthread_mutex_unlock(&server->lock);
+}
+
 static void *session_thread(void *arg)
 {
     struct session *session = arg;
@@ -532,8 +541,9 @@ static void *session_thread(void *arg)
     vp_wire_set_timeout(session->fd, session->server->config->idle_timeout_s);
     int one = 1;
     setsockopt(session->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (handshake(session, err, sizeof err) != 0 || run_test(session, err, sizeof err, summary,
-                                                             sizeof summary) != 0) {
+    int shaken = handshake(session, err, sizeof err);
+    handshake_done(session->server);
+    if (shaken != 0 || run_test(session, err, sizeof err, summary, sizeof summary) != 0) {
         vp_wire_send_error(session->fd, err);
         log_line(session->server, "%s: refused or failed: %s", session->peer, err);
     } else {
@@ -583,6 +593,20 @@ static void describe_peer(const struct sockaddr_storage *address, char *buf, siz
     snprintf(buf, len, "%s:%s", host, port);
 }
 
+static void refuse(int fd, const char *text)
+{
+    vp_wire_set_timeout(fd, 1);
+    vp_wire_send_error(fd, text);
+    close(fd);
+}
+
+/* Sessions still in their handshake may hold at most half the slots: connections that
+ * never prove a key cannot crowd out the clients that do. */
+static unsigned handshake_cap(const struct vp_serve_config *config)
+{
+    return config->max_sessions > 1 ? config->max_sessions / 2 : 1;
+}
+
 /* Starts a session thread for fd, or refuses it when every slot is taken. */
 static void start_session(struct server *server, int fd, const struct sockaddr_storage *from)
 {
@@ -590,18 +614,21 @@ static void start_session(struct server *server, int fd, const struct sockaddr_s
     unsigned slot = 0;
     while (slot < server->config->max_sessions && server->session_fds[slot] >= 0)
         slot++;
-    if (slot == server->config->max_sessions) {
+    char text[128];
+    if (slot == server->config->max_sessions || server->handshaking >= handshake_cap(server->config)) {
+        if (slot == server->config->max_sessions)
+            snprintf(text, sizeof text, "server busy: %u sessions running (--max-sessions)",
+                     server->config->max_sessions);
+        else
+            snprintf(text, sizeof text, "server busy: %u connections still in their handshake",
+                     server->handshaking);
         pthread_mutex_unlock(&server->lock);
-        char text[96];
-        snprintf(text, sizeof text, "server busy: %u sessions running (--max-sessions)",
-                 server->config->max_sessions);
-        vp_wire_set_timeout(fd, 1);
-        vp_wire_send_error(fd, text);
-        close(fd);
+        refuse(fd, text);
         return;
     }
     server->session_fds[slot] = fd;
     server->active++;
+    server->handshaking++;
     pthread_mutex_unlock(&server->lock);
     if (server->joinable[slot]) { /* the slot's last session has released it: it is ending */
         pthread_join(server->threads[slot], NULL);
@@ -615,16 +642,38 @@ static void start_session(struct server *server, int fd, const struct sockaddr_s
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
     pthread_attr_setstacksize(&attributes, 256 * 1024);
-    if (pthread_create(&server->threads[slot], &attributes, session_thread, session) == 0)
+    if (pthread_create(&server->threads[slot], &attributes, session_thread, session) == 0) {
         server->joinable[slot] = true;
-    else
+    } else {
+        handshake_done(server);
         release_session(session);
+    }
     pthread_attr_destroy(&attributes);
+}
+
+int vp_serve_check_fds(unsigned max_sessions, char *err, size_t err_len)
+{
+    rlim_t needed = 2 * (rlim_t)max_sessions + VP_SERVE_SPARE_FDS;
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= needed)
+        return 0;
+    if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < needed) {
+        snprintf(err, err_len, "--max-sessions %u needs %llu file descriptors (two a session, "
+                 "%d spare); this process may open %llu (ulimit -n): accepted here: "
+                 "--max-sessions up to %llu", max_sessions, (unsigned long long)needed,
+                 VP_SERVE_SPARE_FDS, (unsigned long long)limit.rlim_max,
+                 (unsigned long long)((limit.rlim_max - VP_SERVE_SPARE_FDS) / 2));
+        return -1;
+    }
+    limit.rlim_cur = needed;
+    return setrlimit(RLIMIT_NOFILE, &limit) == 0 ? 0 : -1;
 }
 
 int vp_serve(const struct vp_serve_config *config, volatile sig_atomic_t *stop, int ready_fd,
              char *err, size_t err_len)
 {
+    if (vp_serve_check_fds(config->max_sessions, err, err_len) != 0)
+        return -1;
     int listener = listen_on(config, err, err_len);
     if (listener < 0)
         return -1;
@@ -653,6 +702,7 @@ int vp_serve(const struct vp_serve_config *config, volatile sig_atomic_t *stop, 
     log_line(&server, "listening on %s port %u (%s, at most %u sessions)",
              config->bind ? config->bind : "all addresses", port,
              config->key ? "key required" : "no key", config->max_sessions);
+    bool out_of_fds_logged = false;
     while (!*stop) {
         struct pollfd waiting = { .fd = listener, .events = POLLIN };
         if (poll(&waiting, 1, 200) <= 0)
@@ -660,8 +710,16 @@ int vp_serve(const struct vp_serve_config *config, volatile sig_atomic_t *stop, 
         struct sockaddr_storage from;
         socklen_t from_len = sizeof from;
         int fd = accept4(listener, (struct sockaddr *)&from, &from_len, SOCK_CLOEXEC);
-        if (fd >= 0)
+        if (fd >= 0) {
             start_session(&server, fd, &from);
+        } else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+            /* The connection waits in the backlog; polling again at once would spin. */
+            if (!out_of_fds_logged)
+                log_line(&server, "cannot accept: %s; waiting for sessions to end",
+                         strerror(errno));
+            out_of_fds_logged = true;
+            poll(NULL, 0, 100);
+        }
     }
     close(listener);
     /* Ends every session: their blocked reads and writes return at once. */

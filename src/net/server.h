@@ -16,9 +16,15 @@ struct vp_serve_config {
     unsigned max_sessions;
     const uint8_t *key;      /* shared secret, or NULL: no authentication */
     size_t key_len;
-    double idle_timeout_s;   /* per read or write, in every phase */
+    double idle_timeout_s;   /* per read or write, and per whole frame, in every phase */
     int log;                 /* one line per session on stderr */
 };
+
+#define VP_SERVE_SPARE_FDS 16 /* beyond two a session: listener, log, /proc reads */
+
+/* Makes room for max_sessions (raising the soft file-descriptor limit up to the hard
+ * one); -1 with the accepted --max-sessions in err when the hard limit is too low. */
+int vp_serve_check_fds(unsigned max_sessions, char *err, size_t err_len);
 
 /* Serves until *stop becomes non-zero, then closes every session and returns 0. When
  * ready_fd >= 0, the bound port is written to it (2 bytes, big-endian) once listening.

@@ -2,6 +2,7 @@
 #include "net/wire.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -9,6 +10,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/procfs.h"
 
 void vp_wire_set_timeout(int fd, double seconds)
@@ -27,9 +29,44 @@ static int io_error(char *err, size_t err_len, const char *what, int error)
     return -1;
 }
 
+/* A whole transfer (one frame's header or payload) must finish within the socket's
+ * timeout, not merely make some progress within it: a peer trickling a byte now and
+ * then would otherwise hold a session, or a client, for ever. The timeout is asked of
+ * the socket only after a partial transfer, so one that completes at once costs a clock
+ * read. */
+struct transfer_clock {
+    int fd, option; /* SO_RCVTIMEO or SO_SNDTIMEO */
+    int64_t started_ns, limit_ns; /* limit_ns -1: not asked yet */
+};
+
+static struct transfer_clock start_transfer(int fd, int option)
+{
+    return (struct transfer_clock){ .fd = fd, .option = option, .started_ns = vp_now_ns(),
+                                    .limit_ns = -1 };
+}
+
+static bool past_deadline(struct transfer_clock *clock)
+{
+    if (clock->limit_ns < 0) {
+        struct timeval timeout = { 0 };
+        socklen_t len = sizeof timeout;
+        getsockopt(clock->fd, SOL_SOCKET, clock->option, &timeout, &len);
+        clock->limit_ns = (int64_t)timeout.tv_sec * 1000000000 + (int64_t)timeout.tv_usec * 1000;
+    }
+    return clock->limit_ns > 0 && vp_now_ns() - clock->started_ns > clock->limit_ns;
+}
+
+static int too_slow(char *err, size_t err_len, const char *what, const struct transfer_clock *clock)
+{
+    snprintf(err, err_len, "%s: the peer stalled (a frame took more than %.3g s)", what,
+             (double)clock->limit_ns / 1e9);
+    return -1;
+}
+
 int vp_wire_read_full(int fd, void *buf, size_t len, char *err, size_t err_len)
 {
     size_t done = 0;
+    struct transfer_clock clock = start_transfer(fd, SO_RCVTIMEO);
     while (done < len) {
         ssize_t got = recv(fd, (char *)buf + done, len - done, 0);
         if (got == 0) {
@@ -42,6 +79,8 @@ int vp_wire_read_full(int fd, void *buf, size_t len, char *err, size_t err_len)
             return io_error(err, err_len, "receive", errno);
         }
         done += (size_t)got;
+        if (done < len && past_deadline(&clock))
+            return too_slow(err, err_len, "receive", &clock);
     }
     return 0;
 }
@@ -49,6 +88,7 @@ int vp_wire_read_full(int fd, void *buf, size_t len, char *err, size_t err_len)
 int vp_wire_write_full(int fd, const void *buf, size_t len, char *err, size_t err_len)
 {
     size_t done = 0;
+    struct transfer_clock clock = start_transfer(fd, SO_SNDTIMEO);
     while (done < len) {
         ssize_t sent = send(fd, (const char *)buf + done, len - done, MSG_NOSIGNAL);
         if (sent < 0) {
@@ -57,6 +97,8 @@ int vp_wire_write_full(int fd, const void *buf, size_t len, char *err, size_t er
             return io_error(err, err_len, "send", errno);
         }
         done += (size_t)sent;
+        if (done < len && past_deadline(&clock))
+            return too_slow(err, err_len, "send", &clock);
     }
     return 0;
 }
@@ -73,6 +115,7 @@ int vp_wire_send(int fd, uint8_t type, const void *payload, uint32_t len, char *
     };
     struct msghdr message = { .msg_iov = parts, .msg_iovlen = len ? 2 : 1 };
     size_t left = sizeof header + len;
+    struct transfer_clock clock = start_transfer(fd, SO_SNDTIMEO);
     while (left > 0) {
         ssize_t sent = sendmsg(fd, &message, MSG_NOSIGNAL);
         if (sent < 0) {
@@ -81,6 +124,8 @@ int vp_wire_send(int fd, uint8_t type, const void *payload, uint32_t len, char *
             return io_error(err, err_len, "send", errno);
         }
         left -= (size_t)sent;
+        if (left > 0 && past_deadline(&clock))
+            return too_slow(err, err_len, "send", &clock);
         while (sent > 0 && message.msg_iovlen > 0) { /* skip what went out */
             size_t part = message.msg_iov[0].iov_len < (size_t)sent ? message.msg_iov[0].iov_len
                                                                     : (size_t)sent;

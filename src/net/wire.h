@@ -9,7 +9,8 @@
 
 #include "net/protocol.h"
 
-/* Every blocking read and write on fd gives up after seconds without progress. */
+/* Every blocking read and write on fd gives up after seconds without progress, and
+ * every whole transfer (a frame's header, its payload) after seconds in all. */
 void vp_wire_set_timeout(int fd, double seconds);
 
 int vp_wire_read_full(int fd, void *buf, size_t len, char *err, size_t err_len);

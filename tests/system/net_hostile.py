@@ -9,6 +9,12 @@
                                       print the ERROR text
   net_hostile.py fake-server PORT     accept one client and answer as a server of another
                                       version
+  net_hostile.py trickle PORT N SECS  open N connections, each sending its HELLO one byte
+                                      every 0.4 s; print how long the longest one stayed
+                                      open (the server must close them; "held" if one was
+                                      still open after SECS) and how many were refused
+  net_hostile.py trickle-server PORT  accept one client, answer its handshake and test at
+                                      once, then trickle each RESPONSE a byte every 0.2 s
 """
 import socket
 import struct
@@ -95,11 +101,91 @@ def fake_server(port):
     conn.close()
 
 
+def trickle(port, count, seconds):
+    hello = header(1, 0)
+    socks = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(count)]
+    opened = time.monotonic()
+    longest, open_socks, answered = 0.0, list(socks), set()
+    for sent in range(10 ** 6):
+        if not open_socks or time.monotonic() - opened > seconds:
+            break
+        still = []
+        for sock in open_socks:
+            try:
+                sock.send(hello[sent % len(hello):sent % len(hello) + 1])
+                sock.setblocking(False)
+                if sock.recv(4096) == b"":
+                    raise ConnectionResetError
+                answered.add(sock)  # an ERROR frame: refused
+                still.append(sock)
+            except BlockingIOError:
+                still.append(sock)  # open, nothing to read
+            except OSError:
+                longest = max(longest, time.monotonic() - opened)
+                continue
+            sock.setblocking(True)
+        open_socks = still
+        time.sleep(0.4)
+    print("%s %d" % ("%.1f" % longest if not open_socks else "held", len(answered)))
+
+
+def recv_exact(conn, n):
+    data = b""
+    while len(data) < n:
+        chunk = conn.recv(n - len(data))
+        if not chunk:
+            raise ConnectionResetError
+        data += chunk
+    return data
+
+
+def recv_frame(conn):
+    head = recv_exact(conn, 12)
+    return head[5], recv_exact(conn, struct.unpack(">I", head[8:12])[0])
+
+
+def trickle_server(port):
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port))
+    listener.listen(4)
+    listener.settimeout(20)
+    while True:  # a connection that closes at once only checked the port
+        conn, _ = listener.accept()
+        conn.settimeout(60)
+        try:
+            recv_frame(conn)                              # HELLO
+            break
+        except OSError:
+            conn.close()
+    try:
+        conn.sendall(header(2, 33) + bytes(33))           # CHALLENGE, no key needed
+        recv_frame(conn)                                  # AUTH
+        conn.sendall(header(4, 0))                        # WELCOME
+        _, test = recv_frame(conn)                        # TEST
+        response_size = struct.unpack(">I", test[16:20])[0]
+        conn.sendall(header(6, 12) + bytes(12))           # READY
+        while True:
+            kind, _ = recv_frame(conn)
+            if kind != 10:                                # REQUEST
+                break
+            for byte in header(11, response_size) + bytes(response_size):
+                conn.send(bytes([byte]))
+                time.sleep(0.2)
+    except OSError:
+        pass  # the client gave up: what this peer is for
+    conn.close()
+
+
 if __name__ == "__main__":
     command, port = sys.argv[1], int(sys.argv[2])
     if command == "flood":
         flood(port, float(sys.argv[3]))
     elif command == "version":
         version(port)
+    elif command == "trickle":
+        trickle(port, int(sys.argv[3]), float(sys.argv[4]))
+    elif command == "trickle-server":
+        trickle_server(port)
     else:
         fake_server(port)

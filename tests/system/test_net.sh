@@ -137,6 +137,44 @@ json_check "$WORK/stall.json" '"the peer stalled (timed out)" in d["results"][0]
 kill -CONT "$SERVE_PID"
 stop_serve || fail "serve did not exit 0 on SIGTERM after a stalled session"
 
+# Slow clients: connections trickling their HELLO a byte every 0.4 s are dropped within
+# about twice --idle-timeout (a frame has a total deadline, not a per-byte one; before,
+# every byte restarted the timer and they held their slots for ever), at most half the
+# slots go to handshakes, and a session already running is not disturbed.
+serve --idle-timeout 1s --max-sessions 8
+"$VP" run net.rr --peer 127.0.0.1:$PORT --duration 4s --reps 1 --warmup 0 --quiet >/dev/null 2>&1 &
+running=$!
+sleep 0.5
+python3 "$HERE/net_hostile.py" trickle $PORT 8 8 >"$WORK/trickle.out" &
+trickler=$!
+sleep 3
+expect_status 0 "$VP" run net.rr --peer 127.0.0.1:$PORT --duration 200ms --reps 1 --warmup 0 --quiet
+wait $running || fail "a session running before the slow clients failed"
+wait $trickler || fail "the trickling client did not exit 0"
+read -r held refused <"$WORK/trickle.out"
+[ "$held" != held ] && python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 3 else 1)" "$held" ||
+    fail "trickling connections were held $held s (want at most 3 s with --idle-timeout 1s)"
+[ "$refused" -ge 4 ] || fail "handshakes were not bounded: $refused of 8 refused, want 4 (half of --max-sessions 8)"
+stop_serve || fail "serve did not exit 0 on SIGTERM after the slow clients"
+# More sessions than file descriptors: refused at start with the number that fits,
+# instead of a server that spins on EMFILE once it runs out.
+expect_usage_error "--max-sessions 4096 needs 8208 file descriptors" bash -c 'ulimit -n 200 && exec "$0" serve --max-sessions 4096 --port 1' "$VP"
+expect_contains "$WORK/err" "accepted here: --max-sessions up to 92"
+
+# The client side: a peer trickling its responses fails the result within the client's
+# 10 s per-frame deadline instead of holding the run.
+python3 "$HERE/net_hostile.py" trickle-server $((PORT + 3)) &
+trickle_server=$!
+for _ in $(seq 1 100); do
+    python3 -c "import socket; socket.socket().connect(('127.0.0.1', $((PORT + 3))))" 2>/dev/null && break
+    sleep 0.05
+done
+started=$(date +%s)
+expect_status 1 "$VP" run net.rr --peer 127.0.0.1:$((PORT + 3)) --duration 1s --reps 1 --warmup 0 --quiet --json "$WORK/trickled.json"
+[ $(($(date +%s) - started)) -le 15 ] || fail "a trickling peer held the client $(($(date +%s) - started)) s"
+json_check "$WORK/trickled.json" '"a frame took more than 10 s" in d["results"][0]["error"]' "the trickling peer's stall not reported"
+wait $trickle_server || fail "the trickling server did not exit 0"
+
 # Ctrl-C: the jobs and the embedded server go, the sockets with them.
 "$VP" run net.stream --streams 2 --duration 20s --reps 1 --warmup 0 --quiet >/dev/null 2>&1 &
 runner=$!
