@@ -106,7 +106,7 @@ if ninja -C build-fuzz >/dev/null; then
         work=$(mktemp -d)
         cp fuzz/corpus/$target/* "$work/"
         ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$target -max_total_time="$FUZZ_SECONDS" \
-            -max_len=65536 -print_final_stats=0 "$work" >"$work/log" 2>&1
+            -max_len=65536 -print_final_stats=0 -artifact_prefix="$work/" "$work" >"$work/log" 2>&1
         status=$?
         grep -E "Done|ERROR|SUMMARY" "$work/log" | tail -2
         [ $status -eq 0 ] || tail -40 "$work/log"

@@ -3,6 +3,7 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -587,30 +588,78 @@ int vp_store_delete_run(struct vp_store *store, int64_t run_id, char *err, size_
     return 0;
 }
 
+/* The run a reference of one kind names, or 0 (ids start at 1); -1 on a database error. */
+static int64_t find_run(struct vp_store *store, const char *query, const char *ref)
+{
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v2(store->db, query, -1, &statement, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(statement, 1, ref, -1, SQLITE_TRANSIENT);
+    int64_t id = sqlite3_step(statement) == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : 0;
+    sqlite3_finalize(statement);
+    return id;
+}
+
 int vp_store_resolve_run(struct vp_store *store, const char *ref, int64_t *run_id,
                          char *err, size_t err_len)
 {
-    static const char *const queries[] = {
-        "SELECT id FROM runs WHERE CAST(id AS TEXT) = ?1",
-        "SELECT id FROM runs WHERE uuid = ?1",
-        "SELECT id FROM runs WHERE ?1 = 'latest' ORDER BY id DESC LIMIT 1",
-        "SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC LIMIT 1",
+    static const struct {
+        const char *prefix, *kind, *query;
+    } kinds[] = {
+        { "id:", "id", "SELECT id FROM runs WHERE CAST(id AS TEXT) = ?1" },
+        { "uuid:", "uuid", "SELECT id FROM runs WHERE uuid = ?1" },
+        { "", "latest", "SELECT id FROM runs WHERE ?1 = 'latest' ORDER BY id DESC LIMIT 1" },
+        { "@", "label", "SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC LIMIT 1" },
     };
-    for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
-        sqlite3_stmt *statement;
-        if (sqlite3_prepare_v2(store->db, queries[i], -1, &statement, NULL) != SQLITE_OK)
+    size_t count = sizeof kinds / sizeof kinds[0];
+    int64_t found[sizeof kinds / sizeof kinds[0]] = { 0 };
+    for (size_t k = 0; k < count; k++) {
+        size_t prefix_len = strlen(kinds[k].prefix);
+        if (prefix_len && strncmp(ref, kinds[k].prefix, prefix_len) == 0) {
+            /* an explicit kind: that kind only */
+            int64_t id = find_run(store, kinds[k].query, ref + prefix_len);
+            if (id < 0)
+                return vp_store_error(err, err_len, "database", store->db);
+            if (id > 0) {
+                *run_id = id;
+                return 0;
+            }
+            snprintf(err, err_len, "run %s: no run has that %s (see 'virtperf results list')",
+                     ref, kinds[k].kind);
+            return -1;
+        }
+    }
+    /* A bare reference may be any kind: it must name one run, whichever kinds match. */
+    int64_t chosen = 0;
+    bool ambiguous = false;
+    char named[256] = "", accepted[256] = "";
+    for (size_t k = 0; k < count; k++) {
+        if ((found[k] = find_run(store, kinds[k].query, ref)) < 0)
             return vp_store_error(err, err_len, "database", store->db);
-        sqlite3_bind_text(statement, 1, ref, -1, SQLITE_TRANSIENT);
-        int found = sqlite3_step(statement) == SQLITE_ROW;
-        if (found)
-            *run_id = sqlite3_column_int64(statement, 0);
-        sqlite3_finalize(statement);
-        if (found)
-            return 0;
+        if (!found[k])
+            continue;
+        ambiguous = ambiguous || (chosen && found[k] != chosen);
+        chosen = found[k];
+        char part[96];
+        snprintf(part, sizeof part, "%srun %lld (%s)", named[0] ? ", " : "", (long long)found[k],
+                 kinds[k].kind);
+        strncat(named, part, sizeof named - strlen(named) - 1);
+        snprintf(part, sizeof part, "%s%s%.40s", accepted[0] ? ", " : "", kinds[k].prefix,
+                 kinds[k].prefix[0] ? ref : "latest");
+        strncat(accepted, part, sizeof accepted - strlen(accepted) - 1);
+    }
+    if (ambiguous) {
+        snprintf(err, err_len, "run '%.60s' is ambiguous: it names %s; accepted: one of %s",
+                 ref, named, accepted);
+        return -1;
+    }
+    if (chosen) {
+        *run_id = chosen;
+        return 0;
     }
     snprintf(err, err_len,
-             "run '%s': not found; accepted: a run id, run uuid, label, or 'latest' "
-             "(see 'virtperf results list')", ref);
+             "run '%s': not found; accepted: a run id, run uuid, label, or 'latest' (id:N, "
+             "uuid:U, @LABEL name one kind only; see 'virtperf results list')", ref);
     return -1;
 }
 

@@ -42,4 +42,24 @@ VIRTPERF_DB_TIMEOUT=1 expect_status 2 "$VP" run null --reps 1 --warmup 0 --quiet
 wait $holder || fail "the lock holder did not exit 0"
 expect_contains "$WORK/err" "locked by another process for more than 1 s (VIRTPERF_DB_TIMEOUT sets the wait)"
 VIRTPERF_DB_TIMEOUT=soon expect_usage_error "VIRTPERF_DB_TIMEOUT: 'soon' is not valid" "$VP" run null
+
+# An imported run whose uuid is another run's label captures nothing: a bare reference
+# that names two runs is refused (before: 'results delete bare' deleted the import);
+# @LABEL, uuid:U and id:N name one kind.
+expect_status 0 "$VP" run null --reps 1 --warmup 0 --label bare --quiet
+expect_status 0 "$VP" results export bare -o "$WORK/bare.json"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["run"]["id"] = "bare"; d["run"]["label"] = "imported"
+json.dump(d, open(sys.argv[1], "w"))' "$WORK/bare.json" || fail "cannot make the hijacking document"
+expect_status 0 "$VP" results import "$WORK/bare.json"
+count_runs
+runs_before=$RUNS
+expect_usage_error "run 'bare' is ambiguous: it names run" "$VP" results delete bare
+expect_contains "$WORK/err" "accepted: one of uuid:bare, @bare"
+expect_runs "$runs_before" "an ambiguous delete deleted a run"
+expect_status 0 "$VP" results show @bare
+expect_contains "$WORK/out" "label bare"
+expect_status 0 "$VP" results show uuid:bare
+expect_contains "$WORK/out" "label imported"
+expect_usage_error "run @nosuch: no run has that label" "$VP" results show @nosuch
 finish

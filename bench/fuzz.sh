@@ -1,0 +1,31 @@
+#!/bin/bash
+# Long fuzzing outside CI: every libFuzzer target (fuzz/meson.build) from its corpus for
+# up to RUNS executions or SECONDS seconds, whichever comes first, under ASan+UBSan;
+# prints each target's executions and crashes. make test runs each for 20 s only.
+# Usage: bench/fuzz.sh [SECONDS] [RUNS]   (defaults 600 and 10000000). Not a test.
+set -u
+cd "$(dirname "$0")/.."
+SECONDS_EACH=${1:-600}
+RUNS=${2:-10000000}
+scripts/deps.sh build test
+if [ ! -f build-fuzz/build.ninja ]; then
+    CC=clang meson setup build-fuzz -Dfuzz=true -Dtests=disabled -Dbuildtype=debug \
+        -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+fi
+ninja -C build-fuzz >/dev/null || exit 1
+status=0
+for target in $(sed -n "s/^foreach name : \[\(.*\)\]/\1/p" fuzz/meson.build | tr -d "',"); do
+    work=$(mktemp -d)
+    cp fuzz/corpus/"$target"/* "$work/"
+    ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$target -runs="$RUNS" \
+        -max_total_time="$SECONDS_EACH" -max_len=65536 -print_final_stats=1 \
+        -artifact_prefix="$work/" "$work" \
+        >"$work/log" 2>&1
+    result=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
+    crashes=$(ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* 2>/dev/null | wc -l)
+    printf '%-10s %12s executions, %s crashes, exit %s\n' "$target" "${runs:-?}" "$crashes" "$result"
+    [ $result -eq 0 ] || { tail -30 "$work/log"; status=1; }
+    rm -rf "$work"
+done
+exit $status
