@@ -26,24 +26,76 @@ static char *match_key(const json_t *result)
     return key;
 }
 
-/* The params that tell result apart from the other results of its benchmark in run, as
- * "name=value name=value" into buf ("" when nothing does): time.read's clock=monotonic,
- * a disk sweep's bs=4096. */
-static void variant_text(const json_t *run, const json_t *result, char *buf, size_t len)
+/* What the comparison asks of one run, built once so that matching stays linear in
+ * the number of results: its ok results by match key (a later repeat replaces an
+ * earlier one), and per benchmark the params whose values differ among its results. */
+struct run_index {
+    const json_t *run;
+    json_t *by_key;  /* key -> result */
+    json_t *varying; /* bench -> {param: true} */
+};
+
+/* Marks in varying every param of a whose value b does not share. */
+static void mark_differences(json_t *varying, const json_t *a, const json_t *b)
+{
+    const char *name;
+    const json_t *value;
+    json_object_foreach((json_t *)a, name, value)
+        if (!json_equal(json_object_get(b, name), value))
+            json_object_set_new(varying, name, json_true());
+}
+
+static void index_run(struct run_index *index, const json_t *run)
+{
+    *index = (struct run_index){ .run = run, .by_key = json_object(), .varying = json_object() };
+    json_t *first_params = json_object(); /* bench -> params of its first result */
+    size_t i;
+    const json_t *result;
+    json_array_foreach(json_object_get(run, "results"), i, result) {
+        const char *bench = vp_json_text(result, "bench");
+        const json_t *params = json_object_get(result, "params");
+        const json_t *first = json_object_get(first_params, bench);
+        if (!first) {
+            json_object_set(first_params, bench, (json_t *)params);
+            json_object_set_new(index->varying, bench, json_object());
+        } else {
+            json_t *varying = json_object_get(index->varying, bench);
+            mark_differences(varying, params, first);
+            mark_differences(varying, first, params);
+        }
+        if (strcmp(vp_json_text(result, "status"), "ok") == 0) {
+            char *key = match_key(result);
+            json_object_set(index->by_key, key, (json_t *)result);
+            free(key);
+        }
+    }
+    json_decref(first_params);
+}
+
+static void free_index(struct run_index *index)
+{
+    json_decref(index->by_key);
+    json_decref(index->varying);
+}
+
+static const json_t *find_match(const struct run_index *index, const char *key)
+{
+    return json_object_get(index->by_key, key);
+}
+
+/* The params that tell result apart from the other results of its benchmark in the run,
+ * as "name=value name=value" into buf ("" when nothing does): time.read's
+ * clock=monotonic, a disk sweep's bs=4096. */
+static void variant_text(const struct run_index *index, const json_t *result, char *buf,
+                         size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
+    const json_t *varying = json_object_get(index->varying, vp_json_text(result, "bench"));
     const char *name;
     const json_t *value;
     json_object_foreach(json_object_get(result, "params"), name, value) {
-        bool differs = false;
-        size_t i;
-        const json_t *other;
-        json_array_foreach(json_object_get(run, "results"), i, other)
-            differs = differs ||
-                      (strcmp(vp_json_text(other, "bench"), vp_json_text(result, "bench")) == 0 &&
-                       !json_equal(json_object_get(json_object_get(other, "params"), name), value));
-        if (!differs)
+        if (!json_object_get(varying, name))
             continue;
         char *text = json_is_string(value) ? strdup(json_string_value(value))
                                            : json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
@@ -62,30 +114,14 @@ void vp_compare_row_label(const json_t *row, char *buf, size_t len)
     snprintf(buf, len, "%s%s%s", vp_json_text(row, "bench"), *variant ? " " : "", variant);
 }
 
-/* "bench variant jobs=N" of a result in run, for lists of what did not match. */
-static void result_label(const json_t *run, const json_t *result, char *buf, size_t len)
+/* "bench variant jobs=N" of a result of the indexed run, for lists of what did not match. */
+static void result_label(const struct run_index *index, const json_t *result, char *buf,
+                         size_t len)
 {
     char variant[200];
-    variant_text(run, result, variant, sizeof variant);
+    variant_text(index, result, variant, sizeof variant);
     snprintf(buf, len, "%s%s%s jobs=%lld", vp_json_text(result, "bench"), variant[0] ? " " : "",
              variant, (long long)json_integer_value(json_object_get(result, "jobs")));
-}
-
-/* The last ok result of a run with this key (a later repeat replaces an earlier one). */
-static const json_t *find_match(const json_t *run, const char *key)
-{
-    const json_t *found = NULL;
-    size_t i;
-    const json_t *result;
-    json_array_foreach(json_object_get(run, "results"), i, result) {
-        if (strcmp(vp_json_text(result, "status"), "ok") != 0)
-            continue;
-        char *candidate_key = match_key(result);
-        if (strcmp(candidate_key, key) == 0)
-            found = result;
-        free(candidate_key);
-    }
-    return found;
 }
 
 static size_t values_of(const json_t *metric, double *out, size_t cap)
@@ -253,7 +289,7 @@ static json_t *fingerprint_differences(const json_t *base, const json_t *const *
 }
 
 /* The rows of one base result matched in every candidate (its per-metric comparisons). */
-static void add_rows(json_t *rows, const json_t *base, const json_t *base_result,
+static void add_rows(json_t *rows, const struct run_index *base, const json_t *base_result,
                      const json_t *const *candidates, const json_t *const *matches,
                      size_t candidate_count)
 {
@@ -294,21 +330,23 @@ static void add_rows(json_t *rows, const json_t *base, const json_t *base_result
 
 /* Phase 1: every ok base result found in every candidate becomes rows; one missing from
  * any candidate is listed as unmatched. */
-static void match_base_results(const json_t *base, const json_t *const *candidates,
-                               size_t candidate_count, json_t *rows, json_t *unmatched)
+static void match_base_results(const struct run_index *base,
+                               const struct run_index *candidate_indexes,
+                               const json_t *const *candidates, size_t candidate_count,
+                               json_t *rows, json_t *unmatched)
 {
     const json_t **matches = calloc(candidate_count ? candidate_count : 1, sizeof *matches);
     if (!matches)
         abort();
     size_t i;
     const json_t *base_result;
-    json_array_foreach(json_object_get(base, "results"), i, base_result) {
+    json_array_foreach(json_object_get(base->run, "results"), i, base_result) {
         if (strcmp(vp_json_text(base_result, "status"), "ok") != 0)
             continue;
         char *key = match_key(base_result);
         size_t found = 0;
         for (size_t c = 0; c < candidate_count; c++) {
-            matches[c] = find_match(candidates[c], key);
+            matches[c] = find_match(&candidate_indexes[c], key);
             found += matches[c] != NULL;
         }
         free(key);
@@ -325,8 +363,10 @@ static void match_base_results(const json_t *base, const json_t *const *candidat
 }
 
 /* Phase 2: what the candidates have that the base has not is listed too, never dropped. */
-static void list_candidate_only(const json_t *base, const json_t *const *candidates,
-                                size_t candidate_count, json_t *unmatched)
+static void list_candidate_only(const struct run_index *base,
+                                const struct run_index *candidate_indexes,
+                                const json_t *const *candidates, size_t candidate_count,
+                                json_t *unmatched)
 {
     for (size_t c = 0; c < candidate_count; c++) {
         size_t i;
@@ -337,7 +377,7 @@ static void list_candidate_only(const json_t *base, const json_t *const *candida
             char *key = match_key(result);
             if (!find_match(base, key)) {
                 char line[400], label[320];
-                result_label(candidates[c], result, label, sizeof label);
+                result_label(&candidate_indexes[c], result, label, sizeof label);
                 snprintf(line, sizeof line, "%s: only in %s", label,
                          vp_json_text(json_object_get(candidates[c], "run"), "id"));
                 json_array_append_new(unmatched, json_string(line));
@@ -391,8 +431,19 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
                    double margin, char *err, size_t err_len)
 {
     json_t *rows = json_array(), *unmatched = json_array();
-    match_base_results(base, candidates, candidate_count, rows, unmatched);
-    list_candidate_only(base, candidates, candidate_count, unmatched);
+    struct run_index base_index, *indexes = calloc(candidate_count ? candidate_count : 1,
+                                                   sizeof *indexes);
+    if (!indexes)
+        abort();
+    index_run(&base_index, base);
+    for (size_t c = 0; c < candidate_count; c++)
+        index_run(&indexes[c], candidates[c]);
+    match_base_results(&base_index, indexes, candidates, candidate_count, rows, unmatched);
+    list_candidate_only(&base_index, indexes, candidates, candidate_count, unmatched);
+    free_index(&base_index);
+    for (size_t c = 0; c < candidate_count; c++)
+        free_index(&indexes[c]);
+    free(indexes);
     if (json_array_size(rows) == 0) {
         snprintf(err, err_len, "no results in common: the runs share no benchmark with the same "
                  "params and job count (%zu unmatched)", json_array_size(unmatched));
