@@ -1,4 +1,5 @@
 /* virtperf: what does this virtualization layer cost my work? The subcommand table. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +33,15 @@ static void print_usage(FILE *out)
     fprintf(out, "\n  --version  print the version\n");
 }
 
+/* What was printed must have reached stdout (a full disk, a closed pipe): else exit 1. */
+static int output_written(int status)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    fprintf(stderr, "virtperf: cannot write to standard output: %s\n", strerror(errno));
+    return status ? status : 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -45,7 +55,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < SUBCOMMAND_COUNT; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
-            return subcommands[i].run(argc - 1, argv + 1);
+            return output_written(subcommands[i].run(argc - 1, argv + 1));
     vp_usage_error("unknown command '%s'; accepted: run, list, sysinfo, results, compare, scaling, plan, report, matrix, serve (see "
                    "'virtperf --help')", argv[1]);
 }

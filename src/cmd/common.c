@@ -3,6 +3,11 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <glob.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,74 +42,116 @@ struct vp_store *vp_cli_open_store(const char *db_flag)
     return store;
 }
 
-int vp_json_output_open(struct vp_json_output *output, const char *path, char *err,
-                        size_t err_len)
+/* Removes path.tmp-PID files that a killed virtperf left beside path (their PID is gone). */
+static void sweep_stale_temps(const char *path)
+{
+    char pattern[4300];
+    snprintf(pattern, sizeof pattern, "%s.tmp-*", path);
+    glob_t found;
+    if (glob(pattern, GLOB_NOSORT, NULL, &found) != 0)
+        return;
+    for (size_t i = 0; i < found.gl_pathc; i++) {
+        char *end;
+        long pid = strtol(strrchr(found.gl_pathv[i], '-') + 1, &end, 10);
+        struct stat info;
+        if (*end == '\0' && pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH &&
+            lstat(found.gl_pathv[i], &info) == 0 && S_ISREG(info.st_mode) &&
+            info.st_uid == geteuid())
+            unlink(found.gl_pathv[i]);
+    }
+    globfree(&found);
+}
+
+int vp_json_output_open(struct vp_json_output *output, const char *flag, const char *path,
+                        char *err, size_t err_len)
 {
     memset(output, 0, sizeof *output);
+    snprintf(output->flag, sizeof output->flag, "%s", flag);
     output->to_stdout = strcmp(path, "-") == 0;
     if (output->to_stdout)
         return 0;
     if (!*path || strlen(path) >= sizeof output->path) {
-        snprintf(err, err_len, "--json: '%s' is not a usable path; accepted: a file path or -",
-                 path);
+        snprintf(err, err_len, "%s: '%s' is not a usable path; accepted: a file path or -",
+                 flag, path);
         return -1;
     }
     snprintf(output->path, sizeof output->path, "%s", path);
-    snprintf(output->temp_path, sizeof output->temp_path, "%s.tmp-%d", path, (int)getpid());
-    FILE *probe = fopen(output->temp_path, "w");
-    if (!probe) {
-        snprintf(err, err_len, "--json: cannot write '%s': %s", path, strerror(errno));
-        output->temp_path[0] = '\0';
+    /* Checked now, written at the end: nothing is created before there is something to
+     * write, so a refusal in between leaves no file behind. */
+    char directory[4096];
+    snprintf(directory, sizeof directory, "%s", path);
+    char *slash = strrchr(directory, '/');
+    if (slash)
+        slash[slash == directory ? 1 : 0] = '\0';
+    struct stat info;
+    const char *where = slash ? directory : ".";
+    if (stat(path, &info) == 0 && S_ISDIR(info.st_mode)) {
+        snprintf(err, err_len, "%s: '%s' is a directory; accepted: a file path or -", flag, path);
         return -1;
     }
-    fclose(probe);
+    if (access(where, W_OK) != 0) {
+        snprintf(err, err_len, "%s: cannot write '%s': %s", flag, path, strerror(errno));
+        return -1;
+    }
+    sweep_stale_temps(path);
+    snprintf(output->temp_path, sizeof output->temp_path, "%s.tmp-%d", path, (int)getpid());
+    return 0;
+}
+
+/* The temporary file, made new (never through a link or over another file). */
+static FILE *create_temp(struct vp_json_output *output)
+{
+    int fd = open(output->temp_path, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
+    FILE *file = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !file)
+        close(fd);
+    return file;
+}
+
+/* Writes data through a temporary file renamed into place, or to stdout. */
+static int commit(struct vp_json_output *output, const char *data, size_t len, char *err,
+                  size_t err_len)
+{
+    FILE *file = output->to_stdout ? stdout : create_temp(output);
+    bool ok = file && fwrite(data, 1, len, file) == len;
+    if (file == stdout)
+        ok = fflush(stdout) == 0 && ok;
+    else if (file)
+        ok = fclose(file) == 0 && ok;
+    if (ok && !output->to_stdout)
+        ok = rename(output->temp_path, output->path) == 0;
+    if (!ok) {
+        snprintf(err, err_len, "%s: cannot write '%s': %s", output->flag,
+                 output->to_stdout ? "-" : output->path, strerror(errno));
+        if (file && file != stdout)
+            unlink(output->temp_path);
+        return -1;
+    }
     return 0;
 }
 
 int vp_json_output_commit(struct vp_json_output *output, const json_t *document, char *err,
                           size_t err_len)
 {
-    int flags = JSON_INDENT(2) | JSON_REAL_PRECISION(17);
-    if (output->to_stdout) {
-        int rc = json_dumpf(document, stdout, flags);
-        fputc('\n', stdout);
-        fflush(stdout);
-        return rc;
-    }
-    if (json_dump_file(document, output->temp_path, flags) != 0 ||
-        rename(output->temp_path, output->path) != 0) {
-        snprintf(err, err_len, "cannot write '%s': %s", output->path, strerror(errno));
-        vp_json_output_abandon(output);
+    char *text = json_dumps(document, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    if (!text) {
+        snprintf(err, err_len, "%s: the document cannot be written as JSON", output->flag);
         return -1;
     }
-    output->temp_path[0] = '\0';
-    return 0;
+    size_t len = strlen(text);
+    int status = commit(output, text, len, err, err_len);
+    if (status == 0 && output->to_stdout && (fputc('\n', stdout) == EOF || fflush(stdout) != 0)) {
+        snprintf(err, err_len, "%s: cannot write '-': %s", output->flag, strerror(errno));
+        status = -1;
+    }
+    free(text);
+    return status;
 }
 
 int vp_output_commit_text(struct vp_json_output *output, const char *data, size_t len, char *err,
                           size_t err_len)
 {
-    FILE *file = output->to_stdout ? stdout : fopen(output->temp_path, "w");
-    int ok = file && fwrite(data, 1, len, file) == len;
-    if (file && file != stdout)
-        ok = fclose(file) == 0 && ok;
-    if (ok && !output->to_stdout)
-        ok = rename(output->temp_path, output->path) == 0;
-    if (!ok) {
-        snprintf(err, err_len, "cannot write '%s': %s", output->to_stdout ? "-" : output->path,
-                 strerror(errno));
-        vp_json_output_abandon(output);
-        return -1;
-    }
-    output->temp_path[0] = '\0';
-    return 0;
-}
-
-void vp_json_output_abandon(struct vp_json_output *output)
-{
-    if (output->temp_path[0])
-        unlink(output->temp_path);
-    output->temp_path[0] = '\0';
+    return commit(output, data, len, err, err_len);
 }
 
 json_t *vp_cli_load_run(const char *db, const char *ref)

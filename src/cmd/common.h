@@ -23,19 +23,20 @@ struct vp_store *vp_cli_open_store(const char *db_flag);
  * into place on commit, so a reader never sees half a document. Open early (so an
  * unwritable path is refused before work starts), commit at the end. */
 struct vp_json_output {
+    char flag[16]; /* the option that named it, for messages: "--json", "-o" */
     char path[4096];
     char temp_path[4200];
     int to_stdout;
 };
-int vp_json_output_open(struct vp_json_output *output, const char *path, char *err,
-                        size_t err_len);
+/* Checks that path ("-": stdout) can be written, creating nothing yet, and removes
+ * temporary files a killed virtperf left beside it. */
+int vp_json_output_open(struct vp_json_output *output, const char *flag, const char *path,
+                        char *err, size_t err_len);
 int vp_json_output_commit(struct vp_json_output *output, const json_t *document, char *err,
                           size_t err_len);
 /* Commits text (an HTML page, CSV) the same way. */
 int vp_output_commit_text(struct vp_json_output *output, const char *data, size_t len, char *err,
                           size_t err_len);
-/* Removes the temporary file when nothing is to be written. */
-void vp_json_output_abandon(struct vp_json_output *output);
 
 /* The subcommands (one file each). */
 int cmd_run(int argc, char **argv);

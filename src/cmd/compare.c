@@ -91,7 +91,7 @@ int cmd_compare(int argc, char **argv)
                        "'virtperf compare --help')");
     struct vp_json_output output;
     char err[VP_ERROR_LEN + 4200];
-    if (json_path && vp_json_output_open(&output, json_path, err, sizeof err) != 0)
+    if (json_path && vp_json_output_open(&output, "--json", json_path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     struct vp_store *store = vp_cli_open_store(db);
     json_t *documents[64];

@@ -73,7 +73,7 @@ int cmd_matrix(int argc, char **argv)
         vp_usage_error("matrix: accepted: 1 to 256 runs (see 'virtperf matrix --help')");
     struct vp_json_output output;
     char err[VP_ERROR_LEN + 4200];
-    if (json_path && vp_json_output_open(&output, json_path, err, sizeof err) != 0)
+    if (json_path && vp_json_output_open(&output, "--json", json_path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     json_t *documents[256];
     for (int i = 0; i < count; i++)
@@ -84,8 +84,6 @@ int cmd_matrix(int argc, char **argv)
         if (strcmp(json_string_value(json_object_get(json_array_get(matrices, i), "metric")), metric) != 0)
             json_array_remove(matrices, i);
     if (json_array_size(matrices) == 0) {
-        if (json_path)
-            vp_json_output_abandon(&output);
         vp_usage_error("matrix: no net results with a peer%s%s in these runs (run net.* with "
                        "--peer, gather runs with 'virtperf results import')",
                        metric ? " for metric " : "", metric ? metric : "");

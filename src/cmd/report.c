@@ -44,7 +44,7 @@ int cmd_report(int argc, char **argv)
         vp_usage_error("report: accepted: 1 to 16 runs and -o FILE (see 'virtperf report --help')");
     struct vp_json_output output;
     char err[VP_ERROR_LEN + 4200];
-    if (vp_json_output_open(&output, path, err, sizeof err) != 0)
+    if (vp_json_output_open(&output, "-o", path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     json_t *documents[16];
     for (int i = 0; i < count; i++)

@@ -1,5 +1,7 @@
 /* `virtperf results list|show|export|import|delete`: the stored runs. */
 #include <getopt.h>
+#include <sys/stat.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +26,12 @@ static const char results_usage[] =
 static void print_run_row(const struct vp_run_row *row, void *context)
 {
     (void)context;
-    printf("%-5lld %-20s %-12s %-11s %-7d %-16s %s\n", (long long)row->id, row->started_at,
-           row->label[0] ? row->label : "-", row->status, row->result_count, row->hostname,
-           row->uuid);
+    char started[64], label[160], status[32], host[160], uuid[80];
+    printf("%-5lld %-20s %-12s %-11s %-7d %-16s %s\n", (long long)row->id,
+           vp_printable(row->started_at, started, sizeof started),
+           row->label[0] ? vp_printable(row->label, label, sizeof label) : "-",
+           vp_printable(row->status, status, sizeof status), row->result_count,
+           vp_printable(row->hostname, host, sizeof host), vp_printable(row->uuid, uuid, sizeof uuid));
 }
 
 static void count_run(const struct vp_run_row *row, void *context)
@@ -75,11 +80,15 @@ static int results_show(struct vp_store *store, const char *ref)
     json_t *document = export_or_exit(store, resolve_or_exit(store, ref));
     const json_t *run = json_object_get(document, "run");
     const char *label = json_string_value(json_object_get(run, "label"));
+    char id[80], started[64], shown[160], status[32], host[160];
     printf("run %s  started %s  label %s  status %s  host %s\n\n",
-           json_string_value(json_object_get(run, "id")),
-           json_string_value(json_object_get(run, "started_at")), label ? label : "-",
-           json_string_value(json_object_get(run, "status")),
-           json_string_value(json_object_get(json_object_get(run, "host"), "hostname")));
+           vp_printable(json_string_value(json_object_get(run, "id")), id, sizeof id),
+           vp_printable(json_string_value(json_object_get(run, "started_at")), started,
+                        sizeof started),
+           label ? vp_printable(label, shown, sizeof shown) : "-",
+           vp_printable(json_string_value(json_object_get(run, "status")), status, sizeof status),
+           vp_printable(json_string_value(json_object_get(json_object_get(run, "host"), "hostname")),
+                        host, sizeof host));
     size_t i;
     const json_t *result;
     json_array_foreach(json_object_get(document, "results"), i, result)
@@ -158,22 +167,20 @@ static int results_export(struct vp_store *store, const char *ref, const char *o
     int64_t run_id = resolve_or_exit(store, ref);
     struct vp_json_output output;
     char err[VP_ERROR_LEN + 4200];
-    if (vp_json_output_open(&output, output_path, err, sizeof err) != 0)
+    if (vp_json_output_open(&output, "-o", output_path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     json_t *document = export_or_exit(store, run_id);
     int rc;
     if (csv) {
-        FILE *out = output.to_stdout ? stdout : fopen(output.temp_path, "w");
-        rc = out ? 0 : -1;
-        if (out) {
-            write_csv(out, document);
-            if (out != stdout && (fclose(out) != 0 || rename(output.temp_path, output.path) != 0))
-                rc = -1;
-        }
-        if (rc != 0) {
-            snprintf(err, sizeof err, "cannot write '%s'", output_path);
-            vp_json_output_abandon(&output);
-        }
+        char *text = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&text, &len);
+        if (!out)
+            abort();
+        write_csv(out, document);
+        fclose(out);
+        rc = vp_output_commit_text(&output, text, len, err, sizeof err);
+        free(text);
     } else {
         rc = vp_json_output_commit(&output, document, err, sizeof err);
     }
@@ -188,9 +195,12 @@ static int results_export(struct vp_store *store, const char *ref, const char *o
 /* Reads at most MAX_IMPORT_BYTES; a larger file is refused, not truncated. */
 static char *read_input(const char *path, size_t *len)
 {
+    struct stat info;
+    if (strcmp(path, "-") != 0 && stat(path, &info) == 0 && S_ISDIR(info.st_mode))
+        vp_usage_error("import: '%s' is a directory; accepted: a virtperf/1 JSON file or -", path);
     FILE *file = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!file)
-        vp_usage_error("import: cannot read '%s'", path);
+        vp_usage_error("import: cannot read '%s': %s", path, strerror(errno));
     size_t cap = 1 << 16, used = 0;
     char *text = malloc(cap);
     if (!text)

@@ -254,7 +254,7 @@ int cmd_run(int argc, char **argv)
     if (vp_plan_check(&plan, topology, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     struct vp_json_output json_output;
-    if (request.json && vp_json_output_open(&json_output, request.json, err, sizeof err) != 0)
+    if (request.json && vp_json_output_open(&json_output, "--json", request.json, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     struct vp_store *store = vp_cli_open_store(request.db);
 

@@ -82,14 +82,12 @@ int cmd_scaling(int argc, char **argv)
     if (argc - optind != 1)
         vp_usage_error("scaling: accepted: one run (id, uuid, label or latest)");
     struct vp_json_output output;
-    if (json_path && vp_json_output_open(&output, json_path, err, sizeof err) != 0)
+    if (json_path && vp_json_output_open(&output, "--json", json_path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     json_t *run = vp_cli_load_run(db, argv[optind]);
     json_t *scaling = vp_scaling(run, &qos, err, sizeof err);
     json_decref(run);
     if (!scaling) {
-        if (json_path)
-            vp_json_output_abandon(&output);
         vp_usage_error("scaling: %s", err);
     }
     if (!json_path || !output.to_stdout) {

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/resource.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ struct server {
     pthread_cond_t idle;
     unsigned active;
     unsigned handshaking; /* sessions not yet through their handshake */
+    atomic_bool stopping; /* vp_serve is ending every session */
     int *session_fds; /* max_sessions slots, -1 when free */
     /* Each slot's session thread, joined before its slot is reused and at shutdown, so
      * no thread (and none of the OpenSSL state it holds) outlives vp_serve. Only the
@@ -43,6 +45,7 @@ struct session {
     struct server *server;
     int fd;
     unsigned slot;
+    bool said_hello; /* the peer sent its first frame */
     char peer[INET6_ADDRSTRLEN + 8];
 };
 
@@ -72,6 +75,7 @@ static int handshake(struct session *session, char *err, size_t err_len)
     struct vp_frame_header header;
     if (vp_wire_recv_header(session->fd, &header, err, err_len) != 0)
         return -1;
+    session->said_hello = true;
     if (header.type != VP_FRAME_HELLO) {
         snprintf(err, err_len, "expected HELLO, received %s", vp_frame_type_name(header.type));
         return -1;
@@ -545,7 +549,13 @@ static void *session_thread(void *arg)
     handshake_done(session->server);
     if (shaken != 0 || run_test(session, err, sizeof err, summary, sizeof summary) != 0) {
         vp_wire_send_error(session->fd, err);
-        log_line(session->server, "%s: refused or failed: %s", session->peer, err);
+        if (atomic_load(&session->server->stopping))
+            log_line(session->server, "%s: ended: the server is stopping", session->peer);
+        else if (!session->said_hello && strcmp(err, VP_WIRE_CLOSED) == 0)
+            log_line(session->server, "%s: closed without a test (a port or route check)",
+                     session->peer);
+        else
+            log_line(session->server, "%s: refused or failed: %s", session->peer, err);
     } else {
         log_line(session->server, "%s: %s", session->peer, summary);
     }
@@ -723,6 +733,7 @@ int vp_serve(const struct vp_serve_config *config, volatile sig_atomic_t *stop, 
     }
     close(listener);
     /* Ends every session: their blocked reads and writes return at once. */
+    atomic_store(&server.stopping, true);
     pthread_mutex_lock(&server.lock);
     for (unsigned i = 0; i < config->max_sessions; i++)
         if (server.session_fds[i] >= 0)

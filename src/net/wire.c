@@ -70,7 +70,7 @@ int vp_wire_read_full(int fd, void *buf, size_t len, char *err, size_t err_len)
     while (done < len) {
         ssize_t got = recv(fd, (char *)buf + done, len - done, 0);
         if (got == 0) {
-            snprintf(err, err_len, "the peer closed the connection");
+            snprintf(err, err_len, "%s", VP_WIRE_CLOSED);
             return -1;
         }
         if (got < 0) {

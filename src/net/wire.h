@@ -13,6 +13,9 @@
  * every whole transfer (a frame's header, its payload) after seconds in all. */
 void vp_wire_set_timeout(int fd, double seconds);
 
+/* The error of a read that met the end of the connection. */
+#define VP_WIRE_CLOSED "the peer closed the connection"
+
 int vp_wire_read_full(int fd, void *buf, size_t len, char *err, size_t err_len);
 int vp_wire_write_full(int fd, const void *buf, size_t len, char *err, size_t err_len);
 

@@ -218,3 +218,12 @@ void vp_print_result(FILE *out, const json_t *result)
     print_annotations(out, result);
     fputc('\n', out);
 }
+
+const char *vp_printable(const char *text, char *out, size_t len)
+{
+    size_t used = 0;
+    for (; text && *text && used + 1 < len; text++)
+        out[used++] = (unsigned char)*text < 0x20 || *text == 0x7f ? '?' : *text;
+    out[used] = '\0';
+    return out;
+}

@@ -9,4 +9,8 @@
 /* Prints one result object (engine output or exported). */
 void vp_print_result(FILE *out, const json_t *result);
 
+/* text for a terminal: control characters (ESC, CR, LF, ...) become '?', so a stored or
+ * imported string cannot move the cursor or fake lines. Returns out. */
+const char *vp_printable(const char *text, char *out, size_t len);
+
 #endif

@@ -538,7 +538,8 @@ int vp_result_validate(const json_t *result, const char *path, char *err, size_t
 
 int vp_document_validate(const json_t *document, char *err, size_t err_len)
 {
-    static const char *const run_statuses[] = { "running", "ok", "failed", "interrupted", NULL };
+    static const char *const run_statuses[] = { "running", "ok", "failed", "interrupted",
+                                                "abandoned", NULL };
     struct checker checker = { err, err_len };
     if (!json_is_object(document))
         return fail(&checker, "document: accepted: a JSON object with \"schema\": \"%s\"",

@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "core/limits.h"
 #include "core/options.h" /* VP_ERROR_LEN */
+#include "core/procfs.h"
 #include "core/json.h"
 #include "store/document.h"
 #include "store/store_db.h"
@@ -93,7 +94,10 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
     /* The conditions of a timing result: the background load (--load) and the CPU
      * idle policy in force (--hold-latency). */
     "ALTER TABLE results ADD COLUMN load_json TEXT;"
-    "ALTER TABLE results ADD COLUMN idle_json TEXT;",
+    "ALTER TABLE results ADD COLUMN idle_json TEXT;"
+    /* The process that runs a run, so a run whose process died is marked abandoned. */
+    "ALTER TABLE runs ADD COLUMN pid INTEGER;"
+    "ALTER TABLE runs ADD COLUMN pid_host TEXT;",
 };
 
 /* Seconds a write waits for another process's lock: $VIRTPERF_DB_TIMEOUT, else 60. */
@@ -195,6 +199,8 @@ static int migrate(struct vp_store *store, char *err, size_t err_len)
     return exec_sql(store, "COMMIT", err, err_len);
 }
 
+static void mark_abandoned(struct vp_store *store);
+
 int vp_store_open(const char *path, struct vp_store **store, char *err, size_t err_len)
 {
     if (make_parent_directories(path) != 0) {
@@ -231,6 +237,7 @@ int vp_store_open(const char *path, struct vp_store **store, char *err, size_t e
         return -1;
     }
     *store = opened;
+    mark_abandoned(opened);
     return 0;
 }
 
@@ -278,6 +285,34 @@ static int run_statement(struct vp_store *store, const char *sql, const char *ty
     return status == SQLITE_DONE ? 0 : -1;
 }
 
+/* A run still "running" whose process, on this host, is gone (killed, a crash) never
+ * finishes: it is marked "abandoned" so no one waits for it or takes it for complete.
+ * A pid now used by another program (not virtperf) counts as gone. */
+static void mark_abandoned(struct vp_store *store)
+{
+    char hostname[256] = "";
+    gethostname(hostname, sizeof hostname - 1);
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v2(store->db, "SELECT id, pid FROM runs WHERE status = 'running'"
+                           " AND pid IS NOT NULL AND pid_host = ?", -1, &statement, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_text(statement, 1, hostname, -1, SQLITE_TRANSIENT);
+    int64_t gone[64];
+    size_t count = 0;
+    while (sqlite3_step(statement) == SQLITE_ROW && count < 64) {
+        long pid = (long)sqlite3_column_int64(statement, 1);
+        char path[64], comm[32] = "";
+        snprintf(path, sizeof path, "/proc/%ld/comm", pid);
+        bool alive = vp_read_text_file(path, comm, sizeof comm) > 0 &&
+                     strncmp(comm, "virtperf", 8) == 0;
+        if (!alive)
+            gone[count++] = sqlite3_column_int64(statement, 0);
+    }
+    sqlite3_finalize(statement);
+    for (size_t i = 0; i < count; i++)
+        run_statement(store, "UPDATE runs SET status = 'abandoned' WHERE id = ?", "i", gone[i]);
+}
+
 static void new_uuid(char *buf, size_t len)
 {
     unsigned char bytes[16] = { 0 };
@@ -300,10 +335,16 @@ static int insert_run(struct vp_store *store, const char *uuid, const char *labe
                       const json_t *host, int64_t *run_id)
 {
     char *host_text = json_dumps(host, JSON_COMPACT);
+    char hostname[256] = "";
+    gethostname(hostname, sizeof hostname - 1);
+    /* A run this process is running carries its pid: see mark_abandoned. */
+    json_t *pid = strcmp(status, "running") == 0 ? json_integer(getpid()) : NULL;
     int rc = run_statement(store,
-                           "INSERT INTO runs (uuid, label, started_at, status, command, host_json)"
-                           " VALUES (?, ?, ?, ?, ?, ?)",
-                           "tttttt", uuid, label, started_at, status, command, host_text);
+                           "INSERT INTO runs (uuid, label, started_at, status, command, host_json,"
+                           " pid, pid_host) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           "ttttttjt", uuid, label, started_at, status, command, host_text, pid,
+                           pid ? hostname : NULL);
+    json_decref(pid);
     free(host_text);
     *run_id = sqlite3_last_insert_rowid(store->db);
     return rc;

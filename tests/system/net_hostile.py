@@ -94,8 +94,11 @@ def fake_server(port):
     listener.bind(("127.0.0.1", port))
     listener.listen(4)
     listener.settimeout(20)
-    conn, _ = listener.accept()
-    conn.recv(12)
+    while True:  # a connection that closes at once only checked the port
+        conn, _ = listener.accept()
+        if conn.recv(12):
+            break
+        conn.close()
     conn.sendall(header(2, 33, version=OTHER) + bytes(33))
     time.sleep(1)
     conn.close()

@@ -27,6 +27,14 @@ serve() { # ARGS...: starts virtperf serve on $PORT, log in $WORK/serve.log
     fail "serve did not start: $(cat "$WORK/serve.log")"
 }
 
+wait_listening() { # PORT: until something accepts connections there
+    for _ in $(seq 1 100); do
+        python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), timeout=1)" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    fail "nothing listens on port $1"
+}
+
 stop_serve() {
     kill -TERM "$SERVE_PID"
     wait "$SERVE_PID"
@@ -68,6 +76,9 @@ sleep 0.3
 kill -CONT "$SERVE_PID"
 wait $client || fail "UDP run against a pausing server failed"
 stop_serve || fail "serve did not exit 0 on SIGTERM after the UDP loss test"
+grep -q "the peer closed the connection" "$WORK/serve.log" &&
+    fail "serve logged an ordinary end of session as a failure: $(grep -m1 'peer closed' "$WORK/serve.log")"
+grep -q "closed without a test" "$WORK/serve.log" || fail "the client's route check was not logged as such"
 json_check "$WORK/udploss.json" '(lambda m: m["loss"]["mean"] > 0 and m["bytes_received"]["mean"] < m["bytes_sent"]["mean"] and abs(m["loss"]["mean"] - 100 * (1 - m["bytes_received"]["mean"] / m["bytes_sent"]["mean"])) < 1)(d["results"][0]["metrics"])' "UDP loss not measured"
 expect_status 0 "$VP" run net.rr --udp --duration 300ms --reps 2 --quiet --json "$WORK/udprr.json"
 json_check "$WORK/udprr.json" '(lambda m: 1e-6 < m["latency"]["mean"] < 0.1 and m["loss"]["mean"] < 5 and m["latency"]["distribution"]["count"] > 50)(d["results"][0]["metrics"])' "UDP request/response"
@@ -91,9 +102,9 @@ expect_usage_error "--peer: 'host:99999' is not valid" "$VP" run net.rr --peer h
 [ "$(python3 "$HERE/net_hostile.py" version $PORT)" = "protocol version 3 not supported (this end speaks 2)" ] || fail "server did not refuse version 3 clearly"
 python3 "$HERE/net_hostile.py" fake-server $((PORT + 1)) &
 fake=$!
-sleep 0.3
+wait_listening $((PORT + 1))
 expect_status 1 "$VP" run net.rr --peer 127.0.0.1:$((PORT + 1)) --duration 200ms --reps 1 --warmup 0 --quiet --json "$WORK/oldserver.json"
-wait $fake
+wait $fake || fail "the fake server did not exit 0"
 json_check "$WORK/oldserver.json" '"protocol version 3 not supported (this end speaks 2)" in d["results"][0]["error"]' "client did not report the server's version"
 
 # Hostile clients: hundreds of bad and silent connections; a valid test still passes
@@ -165,10 +176,7 @@ expect_contains "$WORK/err" "accepted here: --max-sessions up to 92"
 # 10 s per-frame deadline instead of holding the run.
 python3 "$HERE/net_hostile.py" trickle-server $((PORT + 3)) &
 trickle_server=$!
-for _ in $(seq 1 100); do
-    python3 -c "import socket; socket.socket().connect(('127.0.0.1', $((PORT + 3))))" 2>/dev/null && break
-    sleep 0.05
-done
+wait_listening $((PORT + 3))
 started=$(date +%s)
 expect_status 1 "$VP" run net.rr --peer 127.0.0.1:$((PORT + 3)) --duration 1s --reps 1 --warmup 0 --quiet --json "$WORK/trickled.json"
 [ $(($(date +%s) - started)) -le 15 ] || fail "a trickling peer held the client $(($(date +%s) - started)) s"

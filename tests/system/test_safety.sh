@@ -62,4 +62,41 @@ expect_contains "$WORK/out" "label bare"
 expect_status 0 "$VP" results show uuid:bare
 expect_contains "$WORK/out" "label imported"
 expect_usage_error "run @nosuch: no run has that label" "$VP" results show @nosuch
+
+# A run killed with SIGKILL is marked abandoned, not left running for ever.
+"$VP" run null --reps 1000 --warmup 0 --label killed --quiet >/dev/null 2>&1 &
+victim=$!
+for _ in $(seq 1 100); do
+    [ "$(sqlite3 -cmd ".timeout 5000" "$VIRTPERF_DB" "SELECT status FROM runs WHERE label = 'killed'")" = running ] && break
+    sleep 0.05
+done
+kill -KILL $victim
+wait $victim 2>/dev/null
+expect_status 0 "$VP" results list
+[ "$(sqlite3 "$VIRTPERF_DB" "SELECT status FROM runs WHERE label = 'killed'")" = abandoned ] ||
+    fail "a killed run is not marked abandoned"
+
+# Output files: nothing is created before there is something to write (a refusal leaves
+# no X.tmp-PID), a killed run's leftover temporary file is swept, a full stdout fails.
+expect_usage_error "run: unknown or incomplete option '--nosuch'" "$VP" run null --json "$WORK/out.json" --nosuch
+expect_usage_error "unknown benchmark 'nosuch'" "$VP" run nosuch --json "$WORK/out.json"
+ls "$WORK"/out.json* >/dev/null 2>&1 && fail "a refused run left $(ls "$WORK"/out.json*)"
+: >"$WORK/out.json.tmp-4194303" # no process has that pid: a leftover of a killed run
+expect_status 0 "$VP" run null --reps 1 --warmup 0 --quiet --json "$WORK/out.json"
+[ -e "$WORK/out.json.tmp-4194303" ] && fail "a stale temporary file was not swept"
+expect_usage_error "-o: cannot write '/nonexistent/x.html'" "$VP" report latest -o /nonexistent/x.html
+expect_usage_error "import: '$WORK' is a directory" "$VP" results import "$WORK"
+"$VP" results list >/dev/full 2>"$WORK/err"
+[ $? -eq 1 ] || fail "writing to a full stdout did not fail"
+expect_contains "$WORK/err" "cannot write to standard output: No space left on device"
+
+# Control characters in an imported label never reach the terminal.
+expect_status 0 "$VP" results export @killed -o "$WORK/ctl.json"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["run"]["id"] = "ctl"; d["run"]["label"] = "a\x1b[2J\rb\nFAKE"
+json.dump(d, open(sys.argv[1], "w"))' "$WORK/ctl.json" || fail "cannot make the control-character document"
+expect_status 0 "$VP" results import "$WORK/ctl.json"
+expect_status 0 "$VP" results list
+grep -q $'\x1b' "$WORK/out" && fail "results list printed an ESC from a label"
+expect_contains "$WORK/out" "a?[2J?b?FAKE"
 finish

@@ -202,6 +202,8 @@ static void migrations_bring_old_databases_forward(void **state)
                         "ALTER TABLE results DROP COLUMN intervals_json;"
                         "ALTER TABLE results DROP COLUMN load_json;"
                         "ALTER TABLE results DROP COLUMN idle_json;"
+                        "ALTER TABLE runs DROP COLUMN pid;"
+                        "ALTER TABLE runs DROP COLUMN pid_host;"
                         "DROP TABLE metric_distributions;"
                         "INSERT INTO runs (uuid, started_at, status, host_json)"
                         " VALUES ('old', 'then', 'ok', '{}');");
