@@ -25,7 +25,13 @@ for target in $(sed -n "s/^foreach name : \[\(.*\)\]/\1/p" fuzz/meson.build | tr
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
     crashes=$(ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* 2>/dev/null | wc -l)
     printf '%-10s %12s executions, %s crashes, exit %s\n' "$target" "${runs:-?}" "$crashes" "$result"
-    [ $result -eq 0 ] || { tail -30 "$work/log"; status=1; }
+    if [ $result -ne 0 ]; then
+        tail -30 "$work/log"
+        mkdir -p build-fuzz/artifacts
+        cp "$work"/crash-* "$work"/leak-* "$work"/timeout-* build-fuzz/artifacts/ 2>/dev/null
+        echo "reproducers kept in build-fuzz/artifacts/"
+        status=1
+    fi
     rm -rf "$work"
 done
 exit $status
