@@ -88,17 +88,26 @@ def version(port):
     print(read_error(sock))
 
 
-def fake_server(port):
+def first_client(port):
+    """Listens on port and returns the first connection that sends a HELLO header (one
+    that closes at once only checked that the port listens)."""
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", port))
     listener.listen(4)
     listener.settimeout(20)
-    while True:  # a connection that closes at once only checked the port
+    while True:
         conn, _ = listener.accept()
-        if conn.recv(12):
-            break
-        conn.close()
+        conn.settimeout(60)
+        try:
+            recv_exact(conn, 12)
+            return conn
+        except OSError:
+            conn.close()
+
+
+def fake_server(port):
+    conn = first_client(port)
     conn.sendall(header(2, 33, version=OTHER) + bytes(33))
     time.sleep(1)
     conn.close()
@@ -148,19 +157,7 @@ def recv_frame(conn):
 
 
 def trickle_server(port):
-    listener = socket.socket()
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", port))
-    listener.listen(4)
-    listener.settimeout(20)
-    while True:  # a connection that closes at once only checked the port
-        conn, _ = listener.accept()
-        conn.settimeout(60)
-        try:
-            recv_frame(conn)                              # HELLO
-            break
-        except OSError:
-            conn.close()
+    conn = first_client(port)                             # its HELLO read
     try:
         conn.sendall(header(2, 33) + bytes(33))           # CHALLENGE, no key needed
         recv_frame(conn)                                  # AUTH
