@@ -32,6 +32,8 @@ struct server {
     pthread_cond_t idle;
     unsigned active;
     unsigned handshaking; /* sessions not yet through their handshake */
+    int64_t *handshake_since; /* per slot: when its handshake began, 0 when none runs */
+    bool *evicted;            /* per slot: its handshake was ended to make room */
     atomic_bool stopping; /* vp_serve is ending every session */
     int *session_fds; /* max_sessions slots, -1 when free */
     /* Each slot's session thread, joined before its slot is reused and at shutdown, so
@@ -531,11 +533,15 @@ static void release_session(struct session *session)
     free(session);
 }
 
-static void handshake_done(struct server *server)
+/* Returns whether the handshake was evicted to make room for a newer one. */
+static bool handshake_done(struct server *server, unsigned slot)
 {
     pthread_mutex_lock(&server->lock);
     server->handshaking--;
+    server->handshake_since[slot] = 0;
+    bool evicted = server->evicted[slot];
     pthread_mutex_unlock(&server->lock);
+    return evicted;
 }
 
 static void *session_thread(void *arg)
@@ -546,10 +552,13 @@ static void *session_thread(void *arg)
     int one = 1;
     setsockopt(session->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     int shaken = handshake(session, err, sizeof err);
-    handshake_done(session->server);
+    bool evicted = handshake_done(session->server, session->slot);
     if (shaken != 0 || run_test(session, err, sizeof err, summary, sizeof summary) != 0) {
         vp_wire_send_error(session->fd, err);
-        if (atomic_load(&session->server->stopping))
+        if (evicted)
+            log_line(session->server, "%s: evicted: the oldest handshake when every handshake "
+                     "slot was taken", session->peer);
+        else if (atomic_load(&session->server->stopping))
             log_line(session->server, "%s: ended: the server is stopping", session->peer);
         else if (!session->said_hello && strcmp(err, VP_WIRE_CLOSED) == 0)
             log_line(session->server, "%s: closed without a test (a port or route check)",
@@ -611,10 +620,29 @@ static void refuse(int fd, const char *text)
 }
 
 /* Sessions still in their handshake may hold at most half the slots: connections that
- * never prove a key cannot crowd out the clients that do. */
+ * never prove a key cannot crowd out the sessions that did. */
 static unsigned handshake_cap(const struct vp_serve_config *config)
 {
     return config->max_sessions > 1 ? config->max_sessions / 2 : 1;
+}
+
+/* With the handshake slots full, the handshake that began first makes room for a new
+ * connection (its thread sees its socket shut and ends): a flood of connections that
+ * never finish a handshake cannot keep a valid client out, it only evicts itself.
+ * Called with the lock held. */
+static void evict_oldest_handshake(struct server *server)
+{
+    unsigned oldest = server->config->max_sessions;
+    for (unsigned slot = 0; slot < server->config->max_sessions; slot++)
+        if (server->handshake_since[slot] &&
+            (oldest == server->config->max_sessions ||
+             server->handshake_since[slot] < server->handshake_since[oldest]))
+            oldest = slot;
+    if (oldest < server->config->max_sessions) {
+        shutdown(server->session_fds[oldest], SHUT_RDWR);
+        server->handshake_since[oldest] = 0; /* evicted once */
+        server->evicted[oldest] = true;
+    }
 }
 
 /* Starts a session thread for fd, or refuses it when every slot is taken. */
@@ -624,19 +652,19 @@ static void start_session(struct server *server, int fd, const struct sockaddr_s
     unsigned slot = 0;
     while (slot < server->config->max_sessions && server->session_fds[slot] >= 0)
         slot++;
-    char text[128];
-    if (slot == server->config->max_sessions || server->handshaking >= handshake_cap(server->config)) {
-        if (slot == server->config->max_sessions)
-            snprintf(text, sizeof text, "server busy: %u sessions running (--max-sessions)",
-                     server->config->max_sessions);
-        else
-            snprintf(text, sizeof text, "server busy: %u connections still in their handshake",
-                     server->handshaking);
+    if (slot == server->config->max_sessions) {
         pthread_mutex_unlock(&server->lock);
+        char text[96];
+        snprintf(text, sizeof text, "server busy: %u sessions running (--max-sessions)",
+                 server->config->max_sessions);
         refuse(fd, text);
         return;
     }
+    if (server->handshaking >= handshake_cap(server->config))
+        evict_oldest_handshake(server);
     server->session_fds[slot] = fd;
+    server->handshake_since[slot] = vp_now_ns();
+    server->evicted[slot] = false;
     server->active++;
     server->handshaking++;
     pthread_mutex_unlock(&server->lock);
@@ -655,7 +683,7 @@ static void start_session(struct server *server, int fd, const struct sockaddr_s
     if (pthread_create(&server->threads[slot], &attributes, session_thread, session) == 0) {
         server->joinable[slot] = true;
     } else {
-        handshake_done(server);
+        handshake_done(server, slot);
         release_session(session);
     }
     pthread_attr_destroy(&attributes);
@@ -705,7 +733,10 @@ int vp_serve(const struct vp_serve_config *config, volatile sig_atomic_t *stop, 
     server.session_fds = malloc(config->max_sessions * sizeof *server.session_fds);
     server.threads = calloc(config->max_sessions, sizeof *server.threads);
     server.joinable = calloc(config->max_sessions, sizeof *server.joinable);
-    if (!server.session_fds || !server.threads || !server.joinable)
+    server.handshake_since = calloc(config->max_sessions, sizeof *server.handshake_since);
+    server.evicted = calloc(config->max_sessions, sizeof *server.evicted);
+    if (!server.session_fds || !server.threads || !server.joinable || !server.handshake_since ||
+        !server.evicted)
         abort();
     for (unsigned i = 0; i < config->max_sessions; i++)
         server.session_fds[i] = -1;
@@ -747,6 +778,8 @@ int vp_serve(const struct vp_serve_config *config, volatile sig_atomic_t *stop, 
     free(server.session_fds);
     free(server.threads);
     free(server.joinable);
+    free(server.handshake_since);
+    free(server.evicted);
     log_line(&server, "stopped");
     return 0;
 }
