@@ -330,15 +330,16 @@ static void new_uuid(char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%02x", bytes[i]);
 }
 
+/* ours: this process runs the run (it carries our pid: see mark_abandoned); an
+ * imported run never does, whatever its status says. */
 static int insert_run(struct vp_store *store, const char *uuid, const char *label,
                       const char *started_at, const char *status, const char *command,
-                      const json_t *host, int64_t *run_id)
+                      const json_t *host, bool ours, int64_t *run_id)
 {
     char *host_text = json_dumps(host, JSON_COMPACT);
     char hostname[256] = "";
     gethostname(hostname, sizeof hostname - 1);
-    /* A run this process is running carries its pid: see mark_abandoned. */
-    json_t *pid = strcmp(status, "running") == 0 ? json_integer(getpid()) : NULL;
+    json_t *pid = ours ? json_integer(getpid()) : NULL;
     int rc = run_statement(store,
                            "INSERT INTO runs (uuid, label, started_at, status, command, host_json,"
                            " pid, pid_host) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -356,7 +357,7 @@ int vp_store_begin_run(struct vp_store *store, const char *label, const char *co
     char uuid[40], started[32];
     new_uuid(uuid, sizeof uuid);
     vp_utc_timestamp(started, sizeof started);
-    if (insert_run(store, uuid, label, started, "running", command, host, run_id) != 0)
+    if (insert_run(store, uuid, label, started, "running", command, host, true, run_id) != 0)
         return vp_store_error(err, err_len, "database: cannot add the run", store->db);
     return 0;
 }
@@ -596,7 +597,7 @@ int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run
                           json_string_value(json_object_get(run, "started_at")),
                           status ? status : "ok",
                           json_string_value(json_object_get(run, "command")),
-                          json_object_get(run, "host"), run_id) != 0) {
+                          json_object_get(run, "host"), false, run_id) != 0) {
         vp_store_error(err, err_len, "database: cannot add the run", store->db);
         failed = 1;
     }
