@@ -173,6 +173,25 @@ stop_serve || fail "serve did not exit 0 on SIGTERM after the slow clients"
 expect_usage_error "--max-sessions 4096 needs 8208 file descriptors" bash -c 'ulimit -n 200 && exec "$0" serve --max-sessions 4096 --port 1' "$VP"
 expect_contains "$WORK/err" "accepted here: --max-sessions up to 92"
 
+# Out of file descriptors while running (its limit lowered under it): accept fails with
+# EMFILE for the connections waiting in the backlog, and serve must back off, not spin.
+serve --idle-timeout 5s
+prlimit --pid "$SERVE_PID" --nofile=24:24 || fail "cannot lower serve's descriptor limit"
+python3 -c 'import socket, sys, time
+held = [socket.create_connection(("127.0.0.1", int(sys.argv[1]))) for _ in range(40)]
+time.sleep(3)' $PORT &
+holder=$!
+sleep 0.5
+ticks_before=$(awk '{print $14 + $15}' /proc/$SERVE_PID/stat)
+sleep 2
+ticks_after=$(awk '{print $14 + $15}' /proc/$SERVE_PID/stat)
+wait $holder || fail "the connection holder did not exit 0"
+[ $((ticks_after - ticks_before)) -lt 50 ] ||
+    fail "serve spun out of descriptors: $((ticks_after - ticks_before)) ticks of CPU in 2 s"
+grep -q "cannot accept: Too many open files; waiting for sessions to end" "$WORK/serve.log" ||
+    fail "running out of descriptors was not logged"
+stop_serve || fail "serve did not exit 0 on SIGTERM after running out of descriptors"
+
 # The client side: a peer trickling its responses fails the result within the client's
 # 10 s per-frame deadline instead of holding the run.
 python3 "$HERE/net_hostile.py" trickle-server $((PORT + 3)) &
