@@ -2,11 +2,14 @@
 # Long fuzzing outside CI: every libFuzzer target (fuzz/meson.build) from its corpus for
 # up to RUNS executions or SECONDS seconds, whichever comes first, under ASan+UBSan;
 # prints each target's executions and crashes. make test runs each for 20 s only.
-# Usage: bench/fuzz.sh [SECONDS] [RUNS]   (defaults 600 and 10000000). Not a test.
+# Usage: bench/fuzz.sh [SECONDS] [RUNS] [TARGET...]   (defaults 600, 10000000 and every
+# target; run two at once on two cores by naming them). Not a test.
 set -u
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-600}
 RUNS=${2:-10000000}
+shift 2 2>/dev/null || shift $#
+TARGETS=${*:-$(sed -n "s/^foreach name : \[\(.*\)\]/\1/p" fuzz/meson.build | tr -d "',")}
 scripts/deps.sh build test
 if [ ! -f build-fuzz/build.ninja ]; then
     CC=clang meson setup build-fuzz -Dfuzz=true -Dtests=disabled -Dbuildtype=debug \
@@ -14,7 +17,7 @@ if [ ! -f build-fuzz/build.ninja ]; then
 fi
 ninja -C build-fuzz >/dev/null || exit 1
 status=0
-for target in $(sed -n "s/^foreach name : \[\(.*\)\]/\1/p" fuzz/meson.build | tr -d "',"); do
+for target in $TARGETS; do
     work=$(mktemp -d)
     cp fuzz/corpus/"$target"/* "$work/"
     ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$target -runs="$RUNS" \
