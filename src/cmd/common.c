@@ -14,14 +14,23 @@
 #include <unistd.h>
 
 
+static void (*usage_error_hook)(const char *message);
+
+void vp_set_usage_error_hook(void (*hook)(const char *message))
+{
+    usage_error_hook = hook;
+}
+
 void vp_usage_error(const char *format, ...)
 {
+    char message[8192];
     va_list args;
     va_start(args, format);
-    fputs("virtperf: ", stderr);
-    vfprintf(stderr, format, args);
-    fputc('\n', stderr);
+    vsnprintf(message, sizeof message, format, args);
     va_end(args);
+    if (usage_error_hook)
+        usage_error_hook(message);
+    fprintf(stderr, "virtperf: %s\n", message);
     exit(VP_EXIT_USAGE);
 }
 

@@ -14,6 +14,9 @@
 
 /* Prints "virtperf: MESSAGE" on stderr and exits with status 2. */
 _Noreturn void vp_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* Has hook see a usage error's message first (virtperf-mpi: only rank 0 prints it, and
+ * every rank learns of it); a hook that returns leaves the printing and exit to it. */
+void vp_set_usage_error_hook(void (*hook)(const char *message));
 
 /* Opens the store at db_flag, or the default path when it is NULL; exits 2 when it
  * cannot be opened or written. */

@@ -10,6 +10,7 @@
 
 #include "bench/bench.h"
 #include "cmd/common.h"
+#include "cmd/run.h"
 #include "engine/engine.h"
 #include "engine/plan.h"
 #include "core/json.h"
@@ -17,8 +18,6 @@
 #include "core/topology.h"
 #include "core/units.h"
 #include "render/table.h"
-
-#define MAX_WATCH 8
 
 /* The benchmarks with a flag set, comma-separated ("time.timer, ..."). */
 static void names_where(bool (*has)(const struct vp_bench *), char *buf, size_t len)
@@ -36,7 +35,7 @@ static bool per_cpu(const struct vp_bench *bench) { return bench->one_job_per_cp
 static bool watches(const struct vp_bench *bench) { return bench->one_observation; }
 static bool quick(const struct vp_bench *bench) { return bench->in_quick_suite; }
 
-static void print_usage(void)
+void vp_run_print_usage(void)
 {
     char per_cpu_names[256], watch_names[256], quick_names[256];
     names_where(per_cpu, per_cpu_names, sizeof per_cpu_names);
@@ -70,15 +69,6 @@ enum core_option {
     OPT_MONITOR_HZ, OPT_WATCH, OPT_QUIET, OPT_HELP, OPT_BENCH_BASE,
 };
 
-/* The flags of a run that are not the plan's. */
-struct run_request {
-    struct vp_plan_request plan;
-    const char *label, *db, *json;
-    double monitor_hz;
-    char *watch[MAX_WATCH];
-    size_t watch_count;
-    bool quiet;
-};
 
 /* Every distinct option of every benchmark (by name), for getopt_long. */
 static size_t collect_bench_options(const struct vp_option **found, size_t cap)
@@ -106,7 +96,7 @@ static unsigned parse_whole(const char *flag, const char *text, unsigned min, un
     return (unsigned)value;
 }
 
-static void parse_request(struct run_request *request, int argc, char **argv)
+void vp_run_parse(struct vp_run_request *request, int argc, char **argv)
 {
     const struct vp_option *bench_options[VP_MAX_OPTIONS * 16];
     size_t bench_option_count = collect_bench_options(bench_options, VP_MAX_OPTIONS * 16);
@@ -135,7 +125,7 @@ static void parse_request(struct run_request *request, int argc, char **argv)
             vp_option_is_flag(bench_options[i]) ? optional_argument : required_argument, NULL,
             OPT_BENCH_BASE + (int)i };
 
-    *request = (struct run_request){ .monitor_hz = 10 };
+    *request = (struct vp_run_request){ .monitor_hz = 10 };
     struct vp_plan_request *plan = &request->plan;
     opterr = 0;
     int option;
@@ -173,12 +163,12 @@ static void parse_request(struct run_request *request, int argc, char **argv)
             break;
         }
         case OPT_WATCH:
-            if (request->watch_count == MAX_WATCH || !*optarg)
-                vp_usage_error("--watch: accepted: up to %d non-empty process names", MAX_WATCH);
+            if (request->watch_count == VP_RUN_MAX_WATCH || !*optarg)
+                vp_usage_error("--watch: accepted: up to %d non-empty process names", VP_RUN_MAX_WATCH);
             request->watch[request->watch_count++] = optarg;
             break;
         case OPT_QUIET: request->quiet = true; break;
-        case OPT_HELP: print_usage(); exit(0);
+        case OPT_HELP: vp_run_print_usage(); exit(0);
         case '?':
         case ':':
             vp_usage_error("run: unknown or incomplete option '%s'; see 'virtperf run --help' "
@@ -224,15 +214,15 @@ static int write_document(struct vp_store *store, int64_t run_id, const char *st
     return written;
 }
 
-static char *joined_command(int argc, char **argv)
+char *vp_run_command_line(const char *program, int argc, char **argv)
 {
-    size_t len = strlen("virtperf run") + 1;
+    size_t len = strlen(program) + 1;
     for (int i = 1; i < argc; i++)
         len += strlen(argv[i]) + 1;
     char *command = malloc(len);
     if (!command)
         abort();
-    strcpy(command, "virtperf run");
+    strcpy(command, program);
     for (int i = 1; i < argc; i++) {
         strcat(command, " ");
         strcat(command, argv[i]);
@@ -240,10 +230,83 @@ static char *joined_command(int argc, char **argv)
     return command;
 }
 
+void vp_run_session_open(struct vp_run_session *session, const struct vp_run_request *request)
+{
+    char err[VP_ERROR_LEN + 4200];
+    *session = (struct vp_run_session){ .request = request };
+    if (request->json && vp_json_output_open(&session->json_output, "--json", request->json,
+                                             err, sizeof err) != 0)
+        vp_usage_error("%s", err);
+    session->store = vp_cli_open_store(request->db);
+}
+
+void vp_run_session_begin(struct vp_run_session *session, const json_t *host,
+                          const char *command)
+{
+    char err[VP_ERROR_LEN + 4200];
+    const struct vp_run_request *request = session->request;
+    if (vp_store_begin_run(session->store, request->label, command, host, &session->run_id, err,
+                           sizeof err) != 0) {
+        fprintf(stderr, "virtperf: %s\n", err);
+        exit(1);
+    }
+    session->table = request->json && session->json_output.to_stdout ? stderr : stdout;
+    session->lost = json_array();
+    fprintf(session->table, "run %lld%s%s\n\n", (long long)session->run_id,
+            request->label ? "  label " : "", request->label ? request->label : "");
+}
+
+void vp_run_session_add(struct vp_run_session *session, json_t *result)
+{
+    char err[VP_ERROR_LEN];
+    size_t position = session->count++;
+    if (vp_store_add_result(session->store, session->run_id, result, err, sizeof err) != 0) {
+        fprintf(stderr, "virtperf: %s jobs=%lld: %s\n",
+                json_string_value(json_object_get(result, "bench")),
+                json_integer_value(json_object_get(result, "jobs")), err);
+        vp_result_warn(result, "not in the results database: %s", err);
+        json_array_append_new(session->lost, json_pack("[I,O]", (json_int_t)position, result));
+    }
+    vp_print_result(session->table, result);
+    fflush(session->table);
+    session->any_failed = session->any_failed ||
+                          strcmp(json_string_value(json_object_get(result, "status")), "ok") != 0;
+}
+
+int vp_run_session_end(struct vp_run_session *session, bool interrupted)
+{
+    char err[VP_ERROR_LEN + 4200];
+    const struct vp_run_request *request = session->request;
+    bool any_failed = session->any_failed || json_array_size(session->lost) > 0;
+    const char *status = interrupted ? "interrupted" : any_failed ? "failed" : "ok";
+    int64_t run_id = session->run_id;
+    if (vp_store_finish_run(session->store, run_id, status) != 0)
+        fprintf(stderr, "virtperf: cannot mark run %lld %s in the results database\n",
+                (long long)run_id, status);
+    int exit_status = interrupted ? VP_EXIT_INTERRUPTED : any_failed ? 1 : 0;
+    if (request->json && write_document(session->store, run_id, status, session->lost,
+                                        &session->json_output, err, sizeof err) != 0) {
+        fprintf(stderr, "virtperf: %s\n", err);
+        exit_status = exit_status ? exit_status : 1;
+    }
+    size_t lost = json_array_size(session->lost);
+    if (lost == 0)
+        fprintf(session->table, "stored as run %lld in the results database%s\n",
+                (long long)run_id, interrupted ? " (interrupted: finished results kept)" : "");
+    else
+        fprintf(session->table, "run %lld: %zu result(s) NOT stored in the results database "
+                "(errors above)%s\n", (long long)run_id, lost,
+                request->json ? "; the JSON document holds every result"
+                              : "; give --json to keep them");
+    json_decref(session->lost);
+    vp_store_close(session->store);
+    return exit_status;
+}
+
 int cmd_run(int argc, char **argv)
 {
-    struct run_request request;
-    parse_request(&request, argc, argv);
+    struct vp_run_request request;
+    vp_run_parse(&request, argc, argv);
     char err[VP_ERROR_LEN + 4200];
     struct vp_plan plan;
     if (vp_plan_build(&request.plan, &plan, err, sizeof err) != 0)
@@ -253,18 +316,12 @@ int cmd_run(int argc, char **argv)
         vp_usage_error("%s", err);
     if (vp_plan_check(&plan, topology, err, sizeof err) != 0)
         vp_usage_error("%s", err);
-    struct vp_json_output json_output;
-    if (request.json && vp_json_output_open(&json_output, "--json", request.json, err, sizeof err) != 0)
-        vp_usage_error("%s", err);
-    struct vp_store *store = vp_cli_open_store(request.db);
 
     json_t *host = vp_sysinfo_collect(topology);
-    char *command = joined_command(argc, argv);
-    int64_t run_id;
-    if (vp_store_begin_run(store, request.label, command, host, &run_id, err, sizeof err) != 0) {
-        fprintf(stderr, "virtperf: %s\n", err);
-        return 1;
-    }
+    char *command = vp_run_command_line("virtperf run", argc, argv);
+    struct vp_run_session session;
+    vp_run_session_open(&session, &request);
+    vp_run_session_begin(&session, host, command);
     free(command);
     json_decref(host);
     vp_engine_catch_signals();
@@ -275,11 +332,6 @@ int cmd_run(int argc, char **argv)
         .duration = plan.duration, .monitor_hz = request.monitor_hz, .watch = request.watch,
         .watch_count = request.watch_count, .topology = topology, .progress = &progress,
     };
-    FILE *table = request.json && json_output.to_stdout ? stderr : stdout;
-    bool any_failed = false;
-    json_t *lost = json_array(); /* results the database refused: [[position, result]] */
-    fprintf(table, "run %lld%s%s\n\n", (long long)run_id, request.label ? "  label " : "",
-            request.label ? request.label : "");
     for (size_t p = 0; p < plan.count && !vp_engine_interrupted(); p++) {
         const struct vp_plan_point *point = &plan.points[p];
         settings.pin_spec = point->pin;
@@ -287,39 +339,12 @@ int cmd_run(int argc, char **argv)
         settings.warmup = point->warmup;
         json_t *result = vp_engine_run(point->bench, &point->params, point->jobs, &settings);
         vp_progress_clear(&progress);
-        if (vp_store_add_result(store, run_id, result, err, sizeof err) != 0) {
-            fprintf(stderr, "virtperf: %s jobs=%u: %s\n", point->bench->name, point->jobs, err);
-            vp_result_warn(result, "not in the results database: %s", err);
-            json_array_append_new(lost, json_pack("[I,O]", (json_int_t)p, result));
-        }
-        vp_print_result(table, result);
-        fflush(table);
-        any_failed = any_failed ||
-                     strcmp(json_string_value(json_object_get(result, "status")), "ok") != 0;
+        vp_run_session_add(&session, result);
         json_decref(result);
     }
     vp_progress_clear(&progress);
     vp_plan_free(&plan);
-    bool interrupted = vp_engine_interrupted();
-    any_failed = any_failed || json_array_size(lost) > 0;
-    const char *status = interrupted ? "interrupted" : any_failed ? "failed" : "ok";
-    if (vp_store_finish_run(store, run_id, status) != 0)
-        fprintf(stderr, "virtperf: cannot mark run %lld %s in the results database\n",
-                (long long)run_id, status);
-    int exit_status = interrupted ? VP_EXIT_INTERRUPTED : any_failed ? 1 : 0;
-    if (request.json && write_document(store, run_id, status, lost, &json_output, err, sizeof err) != 0) {
-        fprintf(stderr, "virtperf: %s\n", err);
-        exit_status = exit_status ? exit_status : 1;
-    }
-    if (json_array_size(lost) == 0)
-        fprintf(table, "stored as run %lld in the results database%s\n", (long long)run_id,
-                interrupted ? " (interrupted: finished results kept)" : "");
-    else
-        fprintf(table, "run %lld: %zu result(s) NOT stored in the results database (errors above)%s\n",
-                (long long)run_id, json_array_size(lost),
-                request.json ? "; the JSON document holds every result" : "; give --json to keep them");
-    json_decref(lost);
-    vp_store_close(store);
+    int exit_status = vp_run_session_end(&session, vp_engine_interrupted());
     vp_topology_free(topology);
     return exit_status;
 }

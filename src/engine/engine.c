@@ -39,10 +39,15 @@ static int64_t start_lead_ns(unsigned jobs)
 
 static volatile sig_atomic_t interrupted;
 
+void vp_engine_note_interrupt(void)
+{
+    interrupted = 1;
+}
+
 static void on_signal(int signo)
 {
     (void)signo;
-    interrupted = 1;
+    vp_engine_note_interrupt();
 }
 
 void vp_engine_catch_signals(void)
@@ -239,6 +244,21 @@ static const cpu_set_t *monitor_cpus(const int *cpus, unsigned jobs, cpu_set_t *
     return CPU_COUNT(set) > 0 ? set : NULL;
 }
 
+/* A result that failed before its jobs started; hosts started together are told, as
+ * they would be by a failure at the first repetition. */
+static json_t *failed_before_start(json_t *result, const struct vp_run_settings *settings,
+                                   const char *reason)
+{
+    const struct vp_run_sync *sync = settings->sync;
+    if (sync) {
+        char ignored[VP_ERROR_LEN];
+        int64_t start;
+        sync->start(sync->context, NULL, 0, false, 0, &start, ignored, sizeof ignored);
+        sync->measured(sync->context, NULL, NULL, NULL);
+    }
+    return vp_result_finish(result, "failed", reason);
+}
+
 json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *params,
                       unsigned jobs, const struct vp_run_settings *settings)
 {
@@ -247,17 +267,17 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
     int cpus[VP_MAX_JOBS];
     if (vp_pin_plan(settings->topology, settings->pin_spec, jobs, cpus, reason,
                     sizeof reason) != 0)
-        return vp_result_finish(result, "failed", reason);
+        return failed_before_start(result, settings, reason);
     unsigned total_reps = settings->warmup + settings->reps;
     struct vp_shared shared;
     if (vp_shared_map(&shared, bench, params, jobs, total_reps,
                    settings->duration > 0 ? settings->duration : bench->default_duration) != 0)
-        return vp_result_finish(result, "failed", "cannot map shared memory for the jobs");
+        return failed_before_start(result, settings, "cannot map shared memory for the jobs");
     if (bench->setup && bench->setup(params, reason, sizeof reason) != 0) {
         munmap(shared.base, shared.size);
         if (bench->teardown)
             bench->teardown(params, jobs);
-        return vp_result_finish(result, "failed", reason);
+        return failed_before_start(result, settings, reason);
     }
     double *stonewall = calloc(settings->reps, sizeof *stonewall);
     double *span = calloc(settings->reps, sizeof *span);
@@ -286,18 +306,33 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
     struct vp_monitor *monitor = NULL;
     char what[128];
     snprintf(what, sizeof what, "%s jobs=%u", bench->name, jobs);
-    for (unsigned rep = 0; rep < total_reps && outcome == WAIT_DONE; rep++) {
-        if (rep == settings->warmup) {
+    const struct vp_run_sync *sync = settings->sync;
+    for (unsigned rep = 0; rep < total_reps && (outcome == WAIT_DONE || sync); rep++) {
+        if (rep == settings->warmup && outcome == WAIT_DONE) {
             cpu_set_t observer;
             monitor = vp_monitor_start(settings->monitor_hz, settings->watch,
                                        settings->watch_count, monitor_cpus(cpus, jobs, &observer),
                                        reason, sizeof reason);
-            if (!monitor) {
+            if (!monitor)
                 outcome = WAIT_FAILED;
+        }
+        if (sync) {
+            char why[VP_ERROR_LEN];
+            int64_t start;
+            if (sync->start(sync->context, &shared, rep, outcome == WAIT_DONE, start_lead_ns(jobs), &start,
+                            why, sizeof why) != 0) {
+                if (outcome == WAIT_DONE) {
+                    outcome = interrupted ? WAIT_INTERRUPTED : WAIT_FAILED;
+                    snprintf(reason, sizeof reason, "%s", why);
+                }
                 break;
             }
+            if (outcome != WAIT_DONE)
+                continue; /* this host failed: the others learn it at the next call */
+            shared.start_at[rep] = start;
+        } else {
+            shared.start_at[rep] = vp_now_ns() + start_lead_ns(jobs);
         }
-        shared.start_at[rep] = vp_now_ns() + start_lead_ns(jobs);
         atomic_store(&shared.control->released, (int)rep + 1);
         futex_wake_all(&shared.control->released);
         outcome = wait_for(&shared, &shared.control->finished, (int)((rep + 1) * jobs), pids,
@@ -326,6 +361,8 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
     }
     stop_jobs(pids, jobs);
 
+    if (sync)
+        sync->measured(sync->context, outcome == WAIT_DONE ? &shared : NULL, stonewall, span);
     if (outcome == WAIT_DONE) {
         vp_result_add_measurements(result, bench, &shared, settings->warmup, stonewall, span);
         json_object_set_new(result, "monitor", monitor_json);

@@ -2,6 +2,7 @@
 #include "engine/shared.h"
 
 #include <math.h>
+#include <string.h>
 #include <sys/mman.h>
 
 /* Every part starts on its own cache line: aligned for its types, and one job's writes
@@ -76,8 +77,9 @@ uint64_t *vp_shared_intervals(const struct vp_shared *shared, unsigned job, unsi
     return (uint64_t *)base + (size_t)rep * shared->interval_count;
 }
 
-int vp_shared_map(struct vp_shared *shared, const struct vp_bench *bench,
-                  const struct vp_params *params, unsigned jobs, unsigned reps, double duration)
+size_t vp_shared_layout(struct vp_shared *shared, const struct vp_bench *bench,
+                        const struct vp_params *params, unsigned jobs, unsigned reps,
+                        double duration)
 {
     shared->jobs = jobs;
     shared->reps = reps;
@@ -87,11 +89,40 @@ int vp_shared_map(struct vp_shared *shared, const struct vp_bench *bench,
     /* The repetition's seconds plus room for warm-up options (at most a minute). */
     shared->interval_count = bench->interval_series ? (size_t)ceil(duration) + 62 : 0;
     shared->size = jobs_offset(shared) + jobs * job_stride(shared);
-    shared->base = mmap(NULL, shared->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                        -1, 0);
-    if (shared->base == MAP_FAILED)
+    shared->base = NULL;
+    return shared->size;
+}
+
+void vp_shared_attach(struct vp_shared *shared, void *base)
+{
+    shared->base = base;
+    shared->control = base;
+    shared->start_at = (int64_t *)((char *)base + cache_lines(sizeof(struct vp_control)));
+}
+
+int vp_shared_map(struct vp_shared *shared, const struct vp_bench *bench,
+                  const struct vp_params *params, unsigned jobs, unsigned reps, double duration)
+{
+    vp_shared_layout(shared, bench, params, jobs, reps, duration);
+    void *base = mmap(NULL, shared->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                      -1, 0);
+    if (base == MAP_FAILED)
         return -1;
-    shared->control = shared->base;
-    shared->start_at = (int64_t *)((char *)shared->base + cache_lines(sizeof(struct vp_control)));
+    vp_shared_attach(shared, base);
     return 0;
+}
+
+void vp_shared_copy_job(const struct vp_shared *to, unsigned to_job, const struct vp_shared *from,
+                        unsigned from_job, int64_t shift_ns)
+{
+    memcpy(vp_shared_slot(to, to_job), vp_shared_slot(from, from_job), job_stride(from));
+    for (unsigned rep = 0; rep < to->reps; rep++) {
+        struct vp_rep_record *record = vp_shared_record(to, to_job, rep);
+        record->start_ns += shift_ns;
+        record->end_ns += shift_ns;
+    }
+    int64_t *log = vp_shared_op_log(to, to_job);
+    uint64_t logged = vp_shared_slot(to, to_job)->op_log_len;
+    for (uint64_t i = 0; log && i < logged && i < to->op_log_cap; i++)
+        log[i] += shift_ns;
 }

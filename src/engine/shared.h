@@ -53,6 +53,19 @@ struct vp_shared {
 int vp_shared_map(struct vp_shared *shared, const struct vp_bench *bench,
                   const struct vp_params *params, unsigned jobs, unsigned reps, double duration);
 
+/* Sets the layout of that region without mapping it and returns its size; then
+ * vp_shared_attach gives it memory (a copy received from another host, say). */
+size_t vp_shared_layout(struct vp_shared *shared, const struct vp_bench *bench,
+                        const struct vp_params *params, unsigned jobs, unsigned reps,
+                        double duration);
+void vp_shared_attach(struct vp_shared *shared, void *base);
+
+/* Copies one job's slot, records, histogram, op log and counters from one region into
+ * another of the same bench, params and reps, every instant moved by shift_ns (from one
+ * host's clock to another's). */
+void vp_shared_copy_job(const struct vp_shared *to, unsigned to_job, const struct vp_shared *from,
+                        unsigned from_job, int64_t shift_ns);
+
 struct vp_job_slot *vp_shared_slot(const struct vp_shared *shared, unsigned job);
 struct vp_rep_record *vp_shared_record(const struct vp_shared *shared, unsigned job,
                                        unsigned rep);

@@ -2,6 +2,7 @@
 #include "render/table.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/bench.h"
@@ -9,6 +10,7 @@
 #include "core/units.h"
 #include "core/idle.h"
 #include "core/json.h"
+#include "core/stats.h"
 
 /* The option of a known bench stored under key (a sweep option under its point name). */
 static const struct vp_option *option_for(const struct vp_bench *bench, const char *key)
@@ -152,23 +154,88 @@ static void print_metrics(FILE *out, const json_t *metrics)
     }
 }
 
-static void print_per_job(FILE *out, const json_t *per_job, const json_t *metrics)
+/* "  NAME VALUE" for each metric of figures, in the units of metrics. */
+static void print_means(FILE *out, const json_t *figures, const json_t *metrics)
+{
+    const char *name;
+    const json_t *metric;
+    json_object_foreach((json_t *)figures, name, metric) {
+        char value[32];
+        const char *unit = vp_json_text(json_object_get(metrics, name), "unit");
+        vp_format_value(vp_json_number(metric, "mean"), unit, value, sizeof value);
+        fprintf(out, "  %s %s", name, value);
+    }
+}
+
+/* The rank whose jobs include job (a result from many hosts), or -1. */
+static long long rank_of_job(const json_t *hosts, json_int_t job)
+{
+    size_t i;
+    const json_t *host;
+    json_array_foreach(hosts, i, host) {
+        json_int_t first = json_integer_value(json_object_get(host, "first_job"));
+        if (job >= first && job < first + json_integer_value(json_object_get(host, "jobs")))
+            return (long long)json_integer_value(json_object_get(host, "rank"));
+    }
+    return -1;
+}
+
+static void print_per_job(FILE *out, const json_t *per_job, const json_t *metrics,
+                          const json_t *hosts)
 {
     size_t i;
     const json_t *job;
     json_array_foreach(per_job, i, job) {
-        fprintf(out, "  job %-3lld cpu %-6s", (long long)json_integer_value(json_object_get(job, "job")),
-                vp_json_text(job, "cpu_binding"));
-        const char *name;
-        const json_t *metric;
-        json_object_foreach((json_t *)json_object_get(job, "metrics"), name, metric) {
-            char value[32];
-            const char *unit = vp_json_text(json_object_get(metrics, name), "unit");
-            vp_format_value(vp_json_number(metric, "mean"), unit, value, sizeof value);
-            fprintf(out, "  %s %s", name, value);
-        }
+        json_int_t index = json_integer_value(json_object_get(job, "job"));
+        if (hosts)
+            fprintf(out, "  rank %-3lld", rank_of_job(hosts, index));
+        fprintf(out, "  job %-3lld cpu %-6s", (long long)index, vp_json_text(job, "cpu_binding"));
+        print_means(out, json_object_get(job, "metrics"), metrics);
         fputc('\n', out);
     }
+}
+
+/* A result from many hosts: each host's own figures, its first metric against the
+ * median of the others' ("vm3 30% slower than the others"), its clock and CPU. */
+static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics)
+{
+    const json_t *hosts = json_object_get(ranks, "hosts");
+    const char *first_metric = NULL;
+    const json_t *definition;
+    json_object_foreach((json_t *)metrics, first_metric, definition)
+        break;
+    size_t count = json_array_size(hosts), i;
+    double *means = calloc(count ? count : 1, sizeof *means);
+    if (!means)
+        abort();
+    const json_t *host;
+    json_array_foreach(hosts, i, host)
+        means[i] = vp_json_number(json_object_get(json_object_get(host, "metrics"), first_metric),
+                                  "mean");
+    json_array_foreach(hosts, i, host) {
+        char name[64], bound[32];
+        vp_format_seconds(vp_json_number(host, "clock_bound_s"), bound, sizeof bound);
+        fprintf(out, "  rank %-3lld %-16s %-6s clock ±%s", (long long)json_integer_value(
+                json_object_get(host, "rank")), vp_printable(vp_json_text(host, "host"), name,
+                sizeof name), vp_json_text(host, "status"), bound);
+        print_means(out, json_object_get(host, "metrics"), metrics);
+        double others[4096];
+        size_t n = 0;
+        for (size_t j = 0; j < count && n < 4096; j++)
+            if (j != i && isfinite(means[j]))
+                others[n++] = means[j];
+        double median = n ? vp_percentile(others, n, 50) : NAN;
+        if (first_metric && n && median != 0 && isfinite(means[i]))
+            fprintf(out, "  (%s %+.0f%% vs the others)", first_metric,
+                    100 * (means[i] / median - 1));
+        const json_t *summary = json_object_get(json_object_get(host, "monitor"), "summary");
+        if (summary)
+            fprintf(out, "  cpu busy %.0f%% steal %.1f%%",
+                    vp_json_number(json_object_get(summary, "cpu.busy"), "mean"),
+                    vp_json_number(json_object_get(summary, "cpu.steal"), "mean"));
+        fputc('\n', out);
+    }
+    free(means);
 }
 
 static void print_monitor(FILE *out, const json_t *monitor)
@@ -196,11 +263,19 @@ void vp_print_result(FILE *out, const json_t *result)
     char params[512];
     describe_params(result, params, sizeof params);
     const char *status = vp_json_text(result, "status");
-    fprintf(out, "%s  jobs=%lld pin=%s %s  [%s]\n", vp_json_text(result, "bench"),
-            (long long)json_integer_value(json_object_get(result, "jobs")),
+    const json_t *ranks = json_object_get(result, "ranks");
+    char across[32] = "";
+    if (ranks)
+        snprintf(across, sizeof across, " ranks=%lld",
+                 (long long)json_integer_value(json_object_get(ranks, "count")));
+    fprintf(out, "%s  jobs=%lld%s pin=%s %s  [%s]\n", vp_json_text(result, "bench"),
+            (long long)json_integer_value(json_object_get(result, "jobs")), across,
             vp_json_text(result, "pin"), params, status);
     if (strcmp(status, "ok") != 0) {
-        fprintf(out, "  %s\n\n", vp_json_text(result, "error"));
+        fprintf(out, "  %s\n", vp_json_text(result, "error"));
+        if (ranks)
+            print_hosts(out, ranks, NULL);
+        fputc('\n', out);
         return;
     }
     const json_t *metrics = json_object_get(result, "metrics");
@@ -210,9 +285,19 @@ void vp_print_result(FILE *out, const json_t *result)
     vp_format_seconds(vp_json_number(result, "start_skew_max_s"), skew_max, sizeof skew_max);
     vp_format_seconds(vp_json_number(result, "first_done_s"), first, sizeof first);
     vp_format_seconds(vp_json_number(result, "last_done_s"), last, sizeof last);
-    fprintf(out, "  start skew %s (max %s), first done %s, last done %s\n", skew, skew_max,
-            first, last);
-    print_per_job(out, json_object_get(result, "per_job"), metrics);
+    char bound[48] = "";
+    if (ranks) {
+        char bound_value[32];
+        vp_format_seconds(vp_json_number(ranks, "start_skew_bound_s"), bound_value,
+                          sizeof bound_value);
+        snprintf(bound, sizeof bound, " ±%s across hosts", bound_value);
+    }
+    fprintf(out, "  start skew %s%s (max %s), first done %s, last done %s\n", skew, bound,
+            skew_max, first, last);
+    if (ranks)
+        print_hosts(out, ranks, metrics);
+    print_per_job(out, json_object_get(result, "per_job"), metrics,
+                  ranks ? json_object_get(ranks, "hosts") : NULL);
     if (json_object_get(result, "monitor"))
         print_monitor(out, json_object_get(result, "monitor"));
     print_annotations(out, result);

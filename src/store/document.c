@@ -361,10 +361,15 @@ static int check_idle(struct checker *checker, const json_t *idle, const char *p
     return 0;
 }
 
+static int check_monitor(struct checker *checker, const json_t *monitor, const char *path);
+static int check_ranks(struct checker *checker, const json_t *ranks, const char *path);
+
 /* The optional parts some benchmarks add to a result. */
 static int check_annotations(struct checker *checker, const json_t *result, const char *path)
 {
     const json_t *part;
+    if ((part = json_object_get(result, "ranks")) && check_ranks(checker, part, path) != 0)
+        return -1;
     if ((part = json_object_get(result, "warnings")) && check_warnings(checker, part, path) != 0)
         return -1;
     if ((part = json_object_get(result, "intervals")) && check_intervals(checker, part, path) != 0)
@@ -377,6 +382,64 @@ static int check_annotations(struct checker *checker, const json_t *result, cons
         return -1;
     if ((part = json_object_get(result, "idle")) && check_idle(checker, part, path) != 0)
         return -1;
+    return 0;
+}
+
+/* One host's part of a result from many hosts: its place, clock and own figures. */
+static int check_host(struct checker *checker, const json_t *host, const char *at,
+                      json_int_t count)
+{
+    static const char *const statuses[] = { "ok", "failed", "interrupted", NULL };
+    if (!json_is_object(host))
+        return fail(checker, "%s: accepted: an object", at);
+    if (check_integer(checker, host, at, "rank", 0, count - 1, 1) != 0 ||
+        check_string(checker, host, at, "host", 255, 1) != 0 ||
+        check_choice(checker, host, at, "status", statuses, 1) != 0 ||
+        check_string(checker, host, at, "error", MAX_TEXT, 0) != 0 ||
+        check_integer(checker, host, at, "first_job", 0, VP_MAX_JOBS * count, 1) != 0 ||
+        check_integer(checker, host, at, "jobs", 1, VP_MAX_JOBS, 1) != 0 ||
+        check_number(checker, host, at, "clock_offset_s", -1e12, 1e12, 1) != 0 ||
+        check_number(checker, host, at, "clock_bound_s", 0, 1e9, 1) != 0)
+        return -1;
+    if (json_object_get(host, "ranks"))
+        return fail(checker, "%s.ranks: not accepted inside a host", at);
+    const json_t *fingerprint = json_object_get(host, "fingerprint");
+    if (fingerprint && !json_is_object(fingerprint))
+        return fail(checker, "%s.fingerprint: accepted: an object", at);
+    char metrics_at[320];
+    snprintf(metrics_at, sizeof metrics_at, "%.300s.metrics", at);
+    const json_t *metrics = json_object_get(host, "metrics");
+    if (metrics && check_metrics(checker, metrics, metrics_at, 1) != 0)
+        return -1;
+    const json_t *monitor = json_object_get(host, "monitor");
+    if (monitor && check_monitor(checker, monitor, at) != 0)
+        return -1;
+    return check_annotations(checker, host, at);
+}
+
+/* A result from many hosts at once: {"count", "start_skew_bound_s", "hosts": [...]}. */
+static int check_ranks(struct checker *checker, const json_t *ranks, const char *path)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s.ranks", path);
+    if (!json_is_object(ranks))
+        return fail(checker, "%s: accepted: an object", at);
+    if (check_integer(checker, ranks, at, "count", 1, 4096, 1) != 0 ||
+        check_number(checker, ranks, at, "start_skew_bound_s", 0, 1e9, 0) != 0)
+        return -1;
+    json_int_t count = json_integer_value(json_object_get(ranks, "count"));
+    const json_t *hosts = json_object_get(ranks, "hosts");
+    if (!json_is_array(hosts) || (json_int_t)json_array_size(hosts) != count)
+        return fail(checker, "%s.hosts: accepted: an array of count (%lld) hosts", at,
+                    (long long)count);
+    size_t i;
+    const json_t *host;
+    json_array_foreach(hosts, i, host) {
+        char host_at[300];
+        snprintf(host_at, sizeof host_at, "%s.hosts[%zu]", at, i);
+        if (check_host(checker, host, host_at, count) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -514,6 +577,10 @@ int vp_result_validate(const json_t *result, const char *path, char *err, size_t
         return -1;
     int ok = strcmp(json_string_value(json_object_get(result, "status")), "ok") == 0;
     json_int_t jobs = json_integer_value(json_object_get(result, "jobs"));
+    /* many hosts: jobs per host, per_job every host's jobs, the monitors per host */
+    const json_t *ranks = json_object_get(result, "ranks");
+    json_int_t hosts = json_integer_value(json_object_get(ranks, "count"));
+    json_int_t all_jobs = ranks && hosts > 0 && hosts <= 4096 ? jobs * hosts : jobs;
     const char *timing_keys[] = { "start_skew_s", "start_skew_max_s", "first_done_s",
                                   "last_done_s" };
     for (size_t i = 0; i < 4; i++)
@@ -525,10 +592,10 @@ int vp_result_validate(const json_t *result, const char *path, char *err, size_t
     if ((ok || metrics) && check_metrics(&checker, metrics, at, 1) != 0)
         return -1;
     const json_t *per_job = json_object_get(result, "per_job");
-    if ((ok || per_job) && check_per_job(&checker, per_job, path, jobs) != 0)
+    if ((ok || per_job) && check_per_job(&checker, per_job, path, all_jobs) != 0)
         return -1;
     const json_t *monitor = json_object_get(result, "monitor");
-    if ((ok || monitor) && check_monitor(&checker, monitor, path) != 0)
+    if (((ok && !ranks) || monitor) && check_monitor(&checker, monitor, path) != 0)
         return -1;
     const json_t *timing = json_object_get(result, "timing");
     if ((ok || timing) && check_timing(&checker, timing, path) != 0)

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VP_SCHEMA_VERSION 4
+#define VP_SCHEMA_VERSION 5
 
 struct vp_store;
 

@@ -1,0 +1,55 @@
+/* `virtperf run`'s parts that virtperf-mpi shares: its flags, and a run session that
+ * stores, prints and accounts for each result as it finishes and ends the run with the
+ * right status, JSON document and exit code. */
+#ifndef VP_CMD_RUN_H
+#define VP_CMD_RUN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cmd/common.h"
+#include "engine/plan.h"
+
+#define VP_RUN_MAX_WATCH 8
+
+/* The flags of a run that are not the plan's. */
+struct vp_run_request {
+    struct vp_plan_request plan;
+    const char *label, *db, *json;
+    double monitor_hz;
+    char *watch[VP_RUN_MAX_WATCH];
+    size_t watch_count;
+    bool quiet;
+};
+
+/* Parses run's flags (argv[0] is "run"); exits 2 on bad input, 0 after --help. */
+void vp_run_parse(struct vp_run_request *request, int argc, char **argv);
+void vp_run_print_usage(void);
+/* "PROGRAM ARG ..." from argv[1..], for the run's stored command; free it. */
+char *vp_run_command_line(const char *program, int argc, char **argv);
+
+struct vp_run_session {
+    const struct vp_run_request *request;
+    struct vp_store *store;
+    int64_t run_id;
+    struct vp_json_output json_output;
+    FILE *table;        /* stdout, or stderr when the JSON document goes to stdout */
+    json_t *lost;       /* results the database refused: [[position, result]] */
+    size_t count;
+    bool any_failed;
+};
+
+/* Opens the --json target and the store; exits 2 on a bad target or store. */
+void vp_run_session_open(struct vp_run_session *session, const struct vp_run_request *request);
+/* Begins the run with host as its fingerprint and prints its heading; exits 1 when the
+ * run cannot be begun. */
+void vp_run_session_begin(struct vp_run_session *session, const json_t *host,
+                          const char *command);
+/* Stores and prints one result (kept for the JSON document when the store refuses it). */
+void vp_run_session_add(struct vp_run_session *session, json_t *result);
+/* Marks the run, writes the JSON document, says where the results are; returns the exit
+ * status (0, 1 when a result failed or was not stored, 130 when interrupted). */
+int vp_run_session_end(struct vp_run_session *session, bool interrupted);
+
+#endif

@@ -1,0 +1,30 @@
+/* Knowing at once which rank died. Open MPI (before ULFM) cannot tell a surviving rank
+ * that another one died: mpirun just stops them all, a second later. So each rank holds
+ * one TCP connection to rank 0 and says on it how it ends ('D' done, 'I' interrupted,
+ * from its signal handler); a connection that closes without a word is a rank that was
+ * killed or whose host vanished (the kernel closes it as the process goes), noticed
+ * before mpirun's teardown reaches rank 0. Rank 0's death is seen the same way by the
+ * others. */
+#ifndef VP_LIVENESS_H
+#define VP_LIVENESS_H
+
+#include <stddef.h>
+
+/* Rank 0: listens on every address, port chosen by the kernel; text receives
+ * "PORT ADDRESS..." (this host's IPv4 addresses, loopback last) for the other ranks.
+ * Returns 0, or -1 with err. */
+int vp_liveness_listen(char *text, size_t text_len, char *err, size_t err_len);
+/* Rank 0: accepts the other size - 1 ranks (each says its rank) within timeout_s and
+ * starts watching them. Other ranks: connects to rank 0 through text and starts
+ * watching it. Returns 0, or -1 with err. */
+int vp_liveness_start(int rank, int size, const char *text, double timeout_s, char *err,
+                      size_t err_len);
+/* A rank that died (its connection closed without a word), or -1. On ranks other than
+ * 0, only rank 0 is watched. */
+int vp_liveness_dead(void);
+/* Tells rank 0 how this rank ends: 'D' done, 'I' interrupted. Async-signal-safe. */
+void vp_liveness_say(char word);
+/* Catches SIGINT and SIGTERM: the engine stops its jobs, and rank 0 hears 'I'. */
+void vp_liveness_catch_signals(void);
+
+#endif

@@ -1,0 +1,145 @@
+/* The launch's ranks and waits that give up (see world.h). */
+#define _GNU_SOURCE
+#include "mpi/world.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "engine/engine.h"
+#include "mpi/liveness.h"
+
+#define CONNECT_TIMEOUT_S 30
+#define SPIN_NS 200000          /* a wait spins this long, then polls this soon... */
+#define POLL_FIRST_NS 20000
+#define POLL_LONGEST_NS 2000000 /* ...and at most this far apart (idle ranks stay quiet) */
+
+static _Noreturn void fail_init(const struct vp_world *world, const char *message)
+{
+    fprintf(stderr, "virtperf-mpi: rank %d (%s): %s\n", world->rank,
+            world->hosts ? world->hosts[world->rank] : "?", message);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
+
+void vp_world_init(struct vp_world *world, int *argc, char ***argv)
+{
+    int provided;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        fprintf(stderr, "virtperf-mpi: MPI_Init failed (started by mpirun or srun?)\n");
+        exit(1);
+    }
+    *world = (struct vp_world){ 0 };
+    MPI_Comm_rank(MPI_COMM_WORLD, &world->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world->size);
+    world->hosts = calloc((size_t)world->size, sizeof *world->hosts);
+    if (!world->hosts)
+        abort();
+    char own[256] = "";
+    gethostname(own, sizeof own - 1);
+    MPI_Allgather(own, sizeof own, MPI_CHAR, world->hosts, sizeof own, MPI_CHAR, MPI_COMM_WORLD);
+
+    char contact[1024] = "", err[512] = "";
+    if (world->rank == 0 && vp_liveness_listen(contact, sizeof contact, err, sizeof err) != 0)
+        fail_init(world, err);
+    MPI_Bcast(contact, sizeof contact, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (vp_liveness_start(world->rank, world->size, contact, CONNECT_TIMEOUT_S, err,
+                          sizeof err) != 0)
+        fail_init(world, err);
+    vp_liveness_catch_signals();
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+void vp_world_exit(struct vp_world *world, int status)
+{
+    vp_liveness_say('D');
+    MPI_Finalize();
+    free(world->hosts);
+    exit(status);
+}
+
+void vp_world_abandon(int status)
+{
+    fflush(NULL);
+    _exit(status);
+}
+
+int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reason,
+                  size_t reason_len)
+{
+    int64_t pause_ns = POLL_FIRST_NS, spin_until = vp_now_ns() + SPIN_NS;
+    for (;;) {
+        int done = 0;
+        MPI_Test(request, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return 0;
+        int dead = vp_liveness_dead();
+        if (dead >= 0) {
+            snprintf(reason, reason_len, "rank %d (%s) died: its connection closed without a "
+                     "word (killed, or its host vanished)", dead, world->hosts[dead]);
+            return -1;
+        }
+        if (vp_engine_interrupted()) {
+            snprintf(reason, reason_len, "interrupted by a signal");
+            return -1;
+        }
+        if (vp_now_ns() < spin_until)
+            continue; /* an answer due at once (a clock exchange) is not held up by a sleep */
+        struct timespec pause = { 0, pause_ns };
+        nanosleep(&pause, NULL);
+        pause_ns = pause_ns * 2 < POLL_LONGEST_NS ? pause_ns * 2 : POLL_LONGEST_NS;
+    }
+}
+
+/* Messages go in pieces MPI's int counts can hold. */
+#define PIECE ((size_t)1 << 30)
+
+int vp_world_send(const struct vp_world *world, const void *data, size_t len, int peer,
+                  MPI_Comm comm, char *reason, size_t reason_len)
+{
+    uint64_t header = len;
+    MPI_Request request;
+    MPI_Isend(&header, 1, MPI_UINT64_T, peer, VP_WORLD_TAG, comm, &request);
+    if (vp_world_wait(world, &request, reason, reason_len) != 0)
+        return -1;
+    for (size_t sent = 0; sent < len; sent += PIECE) {
+        size_t piece = len - sent < PIECE ? len - sent : PIECE;
+        MPI_Isend((const char *)data + sent, (int)piece, MPI_BYTE, peer, VP_WORLD_TAG, comm,
+                  &request);
+        if (vp_world_wait(world, &request, reason, reason_len) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int vp_world_receive(const struct vp_world *world, void **data, size_t *len, int peer,
+                     MPI_Comm comm, char *reason, size_t reason_len)
+{
+    uint64_t header;
+    MPI_Request request;
+    MPI_Irecv(&header, 1, MPI_UINT64_T, peer, VP_WORLD_TAG, comm, &request);
+    if (vp_world_wait(world, &request, reason, reason_len) != 0)
+        return -1;
+    char *buffer = calloc(1, (size_t)header + 1);
+    if (!buffer) {
+        snprintf(reason, reason_len, "out of memory for %llu bytes from rank %d",
+                 (unsigned long long)header, peer);
+        return -1;
+    }
+    for (size_t got = 0; got < header; got += PIECE) {
+        size_t piece = header - got < PIECE ? header - got : PIECE;
+        MPI_Irecv(buffer + got, (int)piece, MPI_BYTE, peer, VP_WORLD_TAG, comm, &request);
+        if (vp_world_wait(world, &request, reason, reason_len) != 0) {
+            free(buffer);
+            return -1;
+        }
+    }
+    *data = buffer;
+    *len = header;
+    return 0;
+}

@@ -1,0 +1,37 @@
+/* The ranks of a virtperf-mpi launch: MPI set up and ended, rank 0's knowledge of every
+ * rank's host, and point-to-point messages and waits that never block for good: each
+ * wait polls its request and gives up, with the reason, when a rank died (liveness.h)
+ * or a signal came, so rank 0 can still record what happened. */
+#ifndef VP_WORLD_H
+#define VP_WORLD_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct vp_world {
+    int rank, size;
+    char (*hosts)[256]; /* every rank's host name, by rank (all ranks know them) */
+};
+
+/* MPI_Init, ranks, host names, liveness connections. Exits 1 with a message on failure. */
+void vp_world_init(struct vp_world *world, int *argc, char ***argv);
+/* Tells rank 0 this rank ends normally, ends MPI, exits with status. */
+_Noreturn void vp_world_exit(struct vp_world *world, int status);
+/* Ends at once, MPI left as it is (a rank died or a signal came: mpirun stops the rest). */
+_Noreturn void vp_world_abandon(int status);
+
+/* Waits for request: 0 when done; -1 with reason when a rank died or a signal came. */
+int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reason,
+                  size_t reason_len);
+/* Sends / receives len bytes (any size) to / from rank peer of comm; 0 or -1 + reason. */
+int vp_world_send(const struct vp_world *world, const void *data, size_t len, int peer,
+                  MPI_Comm comm, char *reason, size_t reason_len);
+/* Receives what vp_world_send sent: a malloc'd buffer (one byte more, zeroed, so text
+ * ends) in *data, its length in *len. */
+int vp_world_receive(const struct vp_world *world, void **data, size_t *len, int peer,
+                     MPI_Comm comm, char *reason, size_t reason_len);
+/* A collective started (MPI_Iallreduce, MPI_Ibcast...) waited for by vp_world_wait. */
+#define VP_WORLD_TAG 7310
+
+#endif
