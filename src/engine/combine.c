@@ -95,7 +95,7 @@ json_t *vp_combine_hosts(const struct vp_bench *bench, const struct vp_params *p
     json_t *result = vp_result_start(bench, params, jobs, settings);
     json_t *hosts = json_array();
     unsigned first_job = 0;
-    const struct vp_host_part *failed = NULL, *interrupted = NULL;
+    const struct vp_host_part *failed = NULL, *interrupted = NULL, *missing = NULL;
     for (size_t i = 0; i < count; i++) {
         unsigned host_jobs = parts[i].shared ? parts[i].shared->jobs : jobs;
         json_array_append_new(hosts, host_entry(&parts[i], first_job, host_jobs));
@@ -103,8 +103,10 @@ json_t *vp_combine_hosts(const struct vp_bench *bench, const struct vp_params *p
         const char *status = json_string_value(json_object_get(parts[i].result, "status"));
         if (!status || strcmp(status, "interrupted") == 0)
             interrupted = interrupted ? interrupted : &parts[i];
-        else if (strcmp(status, "ok") != 0 || !parts[i].shared)
+        else if (strcmp(status, "ok") != 0)
             failed = failed ? failed : &parts[i];
+        else if (!parts[i].shared)
+            missing = missing ? missing : &parts[i];
         json_t *warnings = json_object_get(parts[i].result, "warnings");
         size_t w;
         json_t *warning;
@@ -123,6 +125,12 @@ json_t *vp_combine_hosts(const struct vp_bench *bench, const struct vp_params *p
     }
     if (interrupted)
         return vp_result_finish(result, "interrupted", "interrupted by a signal");
+    if (missing) {
+        char reason[128];
+        snprintf(reason, sizeof reason, "rank %d (%s): its jobs' figures did not arrive",
+                 missing->rank, host_name(missing));
+        return vp_result_finish(result, "failed", reason);
+    }
     if (merge_regions(bench, params, settings, parts, count, stonewall, span, result) != 0)
         return vp_result_finish(result, "failed", "out of memory combining the hosts' results");
     json_object_set_new(ranks, "start_skew_bound_s", json_real(skew_bound_s(parts, count)));

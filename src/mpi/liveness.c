@@ -44,7 +44,6 @@ void vp_liveness_say(char word)
 
 static void on_signal(int signo)
 {
-    (void)signo;
     vp_engine_note_interrupt();
     vp_liveness_say('I');
 }

@@ -242,7 +242,7 @@ static json_t **gather_fingerprints(const struct vp_world *world, const json_t *
     json_t **all = NULL;
     if (world->rank != 0) {
         if (vp_world_send(world, text, strlen(text), 0, MPI_COMM_WORLD, reason, sizeof reason) != 0)
-            vp_world_abandon(1);
+            vp_world_abandon(world, 1);
     } else {
         all = calloc((size_t)world->size, sizeof *all);
         if (!all)
@@ -253,7 +253,7 @@ static json_t **gather_fingerprints(const struct vp_world *world, const json_t *
             size_t len;
             if (vp_world_receive(world, &data, &len, r, MPI_COMM_WORLD, reason, sizeof reason) != 0) {
                 fprintf(stderr, "virtperf-mpi: %s\n", reason);
-                vp_world_abandon(1);
+                vp_world_abandon(world, 1);
             }
             all[r] = json_loads(data, 0, NULL);
             free(data);
@@ -369,7 +369,7 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     else if (stopped)
         status = interrupted ? VP_EXIT_INTERRUPTED : 1;
     if (stopped)
-        vp_world_abandon(status); /* a rank is gone or a signal came: mpirun stops the rest */
+        vp_world_abandon(world, status); /* a rank is gone or a signal came: mpirun stops the rest */
     for (int r = 0; fingerprints && r < world->size; r++)
         json_decref(fingerprints[r]);
     free(fingerprints);

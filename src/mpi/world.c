@@ -15,6 +15,7 @@
 #include "mpi/liveness.h"
 
 #define CONNECT_TIMEOUT_S 30
+#define ABANDON_WAIT_NS 10000000000LL
 #define SPIN_NS 200000          /* a wait spins this long, then polls this soon... */
 #define POLL_FIRST_NS 20000
 #define POLL_LONGEST_NS 2000000 /* ...and at most this far apart (idle ranks stay quiet) */
@@ -35,6 +36,7 @@ void vp_world_init(struct vp_world *world, int *argc, char ***argv)
         exit(1);
     }
     *world = (struct vp_world){ 0 };
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); /* a failure is ours to report */
     MPI_Comm_rank(MPI_COMM_WORLD, &world->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world->size);
     world->hosts = calloc((size_t)world->size, sizeof *world->hosts);
@@ -63,9 +65,16 @@ void vp_world_exit(struct vp_world *world, int status)
     exit(status);
 }
 
-void vp_world_abandon(int status)
+void vp_world_abandon(const struct vp_world *world, int status)
 {
     fflush(NULL);
+    /* A rank that ends without MPI_Finalize makes Open MPI kill the others at once: the
+     * others wait until rank 0, which records the run, has gone (or for long enough). */
+    int64_t deadline = vp_now_ns() + ABANDON_WAIT_NS;
+    while (world->rank != 0 && vp_liveness_dead() != 0 && vp_now_ns() < deadline) {
+        struct timespec pause = { 0, 10000000 };
+        nanosleep(&pause, NULL);
+    }
     _exit(status);
 }
 
@@ -74,10 +83,8 @@ int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reas
 {
     int64_t pause_ns = POLL_FIRST_NS, spin_until = vp_now_ns() + SPIN_NS;
     for (;;) {
-        int done = 0;
-        MPI_Test(request, &done, MPI_STATUS_IGNORE);
-        if (done)
-            return 0;
+        /* Asked first: once a rank is gone, touching MPI can end this process before it
+         * has recorded why. */
         int dead = vp_liveness_dead();
         if (dead >= 0) {
             snprintf(reason, reason_len, "rank %d (%s) died: its connection closed without a "
@@ -88,6 +95,13 @@ int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reas
             snprintf(reason, reason_len, "interrupted by a signal");
             return -1;
         }
+        int done = 0;
+        if (MPI_Test(request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+            snprintf(reason, reason_len, "MPI failed: a rank or its link is gone");
+            return -1;
+        }
+        if (done)
+            return 0;
         if (vp_now_ns() < spin_until)
             continue; /* an answer due at once (a clock exchange) is not held up by a sleep */
         struct timespec pause = { 0, pause_ns };

@@ -18,8 +18,9 @@ struct vp_world {
 void vp_world_init(struct vp_world *world, int *argc, char ***argv);
 /* Tells rank 0 this rank ends normally, ends MPI, exits with status. */
 _Noreturn void vp_world_exit(struct vp_world *world, int status);
-/* Ends at once, MPI left as it is (a rank died or a signal came: mpirun stops the rest). */
-_Noreturn void vp_world_abandon(int status);
+/* Ends without MPI_Finalize (a rank died or a signal came: mpirun stops the rest); a
+ * rank other than 0 first waits, at most 10 s, for rank 0 to record the run and go. */
+_Noreturn void vp_world_abandon(const struct vp_world *world, int status);
 
 /* Waits for request: 0 when done; -1 with reason when a rank died or a signal came. */
 int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reason,

@@ -195,8 +195,8 @@ static void print_per_job(FILE *out, const json_t *per_job, const json_t *metric
     }
 }
 
-/* A result from many hosts: each host's own figures, its first metric against the
- * median of the others' ("vm3 30% slower than the others"), its clock and CPU. */
+/* A result from many hosts: each host's first metric, against the median of the others'
+ * ("vm3 30% slower than the others"), its clock's bound and its CPU (the JSON has all). */
 static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics)
 {
     const json_t *hosts = json_object_get(ranks, "hosts");
@@ -215,10 +215,14 @@ static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics)
     json_array_foreach(hosts, i, host) {
         char name[64], bound[32];
         vp_format_seconds(vp_json_number(host, "clock_bound_s"), bound, sizeof bound);
-        fprintf(out, "  rank %-3lld %-16s %-6s clock ±%s", (long long)json_integer_value(
+        fprintf(out, "  rank %-3lld %-16s %-6s clock ±%-9s", (long long)json_integer_value(
                 json_object_get(host, "rank")), vp_printable(vp_json_text(host, "host"), name,
                 sizeof name), vp_json_text(host, "status"), bound);
-        print_means(out, json_object_get(host, "metrics"), metrics);
+        if (first_metric) {
+            char value[32];
+            vp_format_value(means[i], vp_json_text(definition, "unit"), value, sizeof value);
+            fprintf(out, "  %s %s", first_metric, value);
+        }
         double others[4096];
         size_t n = 0;
         for (size_t j = 0; j < count && n < 4096; j++)
