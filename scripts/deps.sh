@@ -1,12 +1,13 @@
 #!/bin/sh
 # Installs the Debian packages virtperf needs to build, test or compare, and
-# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|test|peers|guest]...
+# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest]...
 # (default: build).  Not root and something missing: prints the apt-get line, exits 1.
 # --list prints the sets' packages, one per line, and installs nothing.
 set -eu
 
 build_pkgs="meson ninja-build pkg-config gcc libsqlite3-dev libjansson-dev libhwloc-dev liburing-dev libssl-dev"
-test_pkgs="$build_pkgs libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
+mpi_pkgs="$build_pkgs openmpi-bin libopenmpi-dev"
+test_pkgs="$mpi_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
     e2fsprogs iproute2 util-linux chromium fonts-dejavu-core"
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf"
 guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3"
@@ -21,10 +22,11 @@ wanted=""
 for set_name in "$@"; do
     case "$set_name" in
         build) wanted="$wanted $build_pkgs" ;;
+        mpi) wanted="$wanted $mpi_pkgs" ;;
         test) wanted="$wanted $test_pkgs" ;;
         peers) wanted="$wanted $peers_pkgs" ;;
         guest) wanted="$wanted $guest_pkgs" ;;
-        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, test, peers, guest)" >&2; exit 2 ;;
+        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest)" >&2; exit 2 ;;
     esac
 done
 

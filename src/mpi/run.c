@@ -211,6 +211,13 @@ static json_t *gather_point(const struct vp_world *world, struct vp_together *to
         host_parts[r] = parts[r].part;
     json_t *result = vp_combine_hosts(point->bench, &point->params, point->jobs, settings,
                                       host_parts, count, together->stonewall, together->span);
+    int dead = vp_liveness_dead();
+    if (dead >= 0 && (size_t)dead < count) { /* the cause, not the ranks it stopped */
+        char cause[VP_ERROR_LEN];
+        snprintf(cause, sizeof cause, "rank %d (%s): %s", dead, world->hosts[dead],
+                 json_string_value(json_object_get(parts[dead].part.result, "error")));
+        vp_result_finish(result, "failed", cause);
+    }
     for (size_t r = 0; r < count; r++) {
         json_decref(parts[r].part.result);
         free(parts[r].region);

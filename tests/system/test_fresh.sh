@@ -45,6 +45,7 @@ while IFS= read -r path; do
 done <"$HIDDEN_FILES"
 pkg-config --exists cmocka && { echo "cmocka is still visible" >&2; exit 3; }
 sqlite3 --version >/dev/null 2>&1 && { echo "sqlite3 still runs" >&2; exit 3; }
+mpicc --showme >/dev/null 2>&1 && { echo "mpicc still runs" >&2; exit 3; }
 cd "$SRC_COPY"
 make run BUILD="$BUILD_DIR" RUN_FLAGS="cpu mem.write --size=4m --passes=1 --reps 2 --warmup 0"
 make install BUILD="$BUILD_DIR" PREFIX=/usr DESTDIR="$DEST"
@@ -59,4 +60,8 @@ expect_contains "$WORK/out" "mem.write"
 [ -x "$WORK/dest/usr/bin/virtperf" ] || fail "make install did not install virtperf"
 [ -f "$WORK/dest/usr/share/man/man1/virtperf.1" ] || fail "make install did not install the manual"
 [ ! -e "$WORK/build/tests/unit/test_units" ] || fail "unit tests were built although cmocka was hidden"
+# without MPI the build goes on, and says so
+expect_contains "$WORK/out" "virtperf-mpi: not built"
+[ ! -e "$WORK/build/virtperf-mpi" ] || fail "virtperf-mpi was built although MPI was hidden"
+[ ! -e "$WORK/dest/usr/bin/virtperf-mpi" ] || fail "make install installed a virtperf-mpi"
 finish

@@ -1,0 +1,104 @@
+#!/bin/bash
+# virtperf-mpi on this machine under mpirun (2..4 ranks, oversubscribed): one stored run
+# whose results combine every rank's jobs (the null benchmark's known figures summed
+# across hosts), a --ranks sweep, the start skew and its bound, per-host figures in the
+# table; a usage error said once; a refusal on one rank (its own small filesystem)
+# naming that rank, exit 2, nothing stored; a rank SIGKILLed mid-run and a Ctrl-C on
+# mpirun, each leaving the finished results, the run marked, and no rank running.
+. "$(dirname "$0")/lib.sh"
+VP_MPI=${VP_MPI:-$(dirname "$VP")/virtperf-mpi}
+[ -x "$VP_MPI" ] || skip "virtperf-mpi was not built (scripts/deps.sh mpi, then rebuild)"
+command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh mpi)"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
+MPIRUN=(mpirun --oversubscribe --bind-to none)
+# Under ASan: Open MPI's components leak at exit and are unloaded by then (their frames
+# have no names a suppression could match), so leak checks are off for these processes
+# only; every other check of the sanitizers stays.
+case "${ASAN_OPTIONS:-}" in *detect_leaks=1*) export ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" ;; esac
+
+# 1. Four ranks, the first 1..4 in turn: each result holds every active rank's jobs.
+expect_status 0 "${MPIRUN[@]}" -np 4 "$VP_MPI" run null --jobs 2 --ranks 1..4 --reps 3 \
+    --label four --json "$WORK/four.json"
+expect_runs 1 "one launch is one run"
+json_check "$WORK/four.json" 'len(d["results"]) == 4 and [r["ranks"]["count"] for r in d["results"]] == [1, 2, 3, 4]' \
+    "--ranks 1..4 gives one result per rank count"
+json_check "$WORK/four.json" 'all(r["metrics"]["jobs"]["mean"] == 2 * r["ranks"]["count"] and r["metrics"]["last_job"]["mean"] == 1 and [j["job"] for j in r["per_job"]] == list(range(2 * r["ranks"]["count"])) for r in d["results"])' \
+    "the jobs of every active rank are the result's jobs (1 each summed; each rank's own job indexes)"
+json_check "$WORK/four.json" 'all([h["rank"] for h in r["ranks"]["hosts"]] == list(range(r["ranks"]["count"])) and all(h["metrics"]["jobs"]["mean"] == 2 and h["fingerprint"]["hostname"] and h["clock_bound_s"] >= 0 for h in r["ranks"]["hosts"]) for r in d["results"])' \
+    "each host keeps its own figures, fingerprint and clock bound"
+json_check "$WORK/four.json" 'all(0 <= r["ranks"]["start_skew_bound_s"] < 0.01 and 0 <= r["start_skew_s"] < 1 for r in d["results"])' \
+    "the start skew across hosts is stored with its bound"
+expect_status 0 "$VP" results show @four
+expect_contains "$WORK/out" "null  jobs=2 ranks=4"
+expect_contains "$WORK/out" "rank 3"
+expect_contains "$WORK/out" "across hosts"
+
+# 2. A real benchmark on two ranks: the aggregate over both ranks' operations.
+mkdir -p "$WORK/disk"
+expect_status 0 "${MPIRUN[@]}" -np 2 "$VP_MPI" run disk.write --size 8m --bs 64k \
+    --path "$WORK/disk" --reps 2 --warmup 0 --quiet --json "$WORK/disk.json"
+json_check "$WORK/disk.json" 'd["results"][0]["metrics"]["ops"]["mean"] == 256 and all(h["metrics"]["ops"]["mean"] == 128 for h in d["results"][0]["ranks"]["hosts"])' \
+    "disk.write on two ranks did both ranks' 128 operations"
+json_check "$WORK/disk.json" '0 < d["results"][0]["metrics"]["stonewall_throughput"]["mean"] and 0 < d["results"][0]["metrics"]["span_throughput"]["mean"]' \
+    "the stonewalled and span rates are found across ranks"
+
+# 3. A usage error is said once, by rank 0, and nothing is stored.
+runs_before=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs")
+expect_status 2 "${MPIRUN[@]}" -np 3 "$VP_MPI" run null --jobs 0
+[ "$(grep -c "virtperf: --jobs: '0' is not valid" "$WORK/err")" -eq 1 ] ||
+    fail "the usage error was not said exactly once: $(cat "$WORK/err")"
+expect_status 2 "${MPIRUN[@]}" -np 2 "$VP_MPI" run null --ranks 3
+expect_contains "$WORK/err" "--ranks: '3' is not valid"
+expect_runs "$runs_before" "a usage error stores nothing"
+
+# 4. A refusal on one rank only: rank 1 sees a 1 MiB filesystem at --path.
+expect_status 2 "${MPIRUN[@]}" -np 1 "$VP_MPI" run disk.write --size 64m --path "$WORK/disk" : \
+    -np 1 unshare -m sh -c "mount -t tmpfs -o size=1m none '$WORK/disk' && exec '$VP_MPI' run"
+expect_contains "$WORK/err" "virtperf-mpi: rank 1 ("
+expect_contains "$WORK/err" "1 MiB free"
+expect_runs "$runs_before" "a refusal on one rank stores nothing"
+
+# run_and_stop WHAT: starts a long run in the background (rank 1's pid in $WORK/rank1.pid),
+# waits for its first stored result, then does WHAT to it; mpirun's status in $STATUS.
+run_and_stop() {
+    local db="$WORK/stop.db"
+    rm -f "$db" "$WORK/rank1.pid"
+    "${MPIRUN[@]}" -np 1 "$VP_MPI" run cpu --jobs 1..6 --reps 5 --db "$db" --quiet : \
+        -np 1 sh -c "echo \$\$ > '$WORK/rank1.pid'; exec '$VP_MPI' run" \
+        >"$WORK/stop.out" 2>"$WORK/stop.err" &
+    local launcher=$! waited=0
+    until [ "$(sqlite3 "$db" "SELECT COUNT(*) FROM results" 2>/dev/null || echo 0)" -ge 1 ]; do
+        sleep 0.2
+        waited=$((waited + 1))
+        [ $waited -lt 300 ] || { fail "no result stored within 60 s"; break; }
+    done
+    case $1 in
+        kill) kill -KILL "$(cat "$WORK/rank1.pid")" ;;
+        interrupt) kill -INT "$launcher" ;;
+    esac
+    wait "$launcher"
+    STATUS=$?
+    sleep 0.5
+    if pgrep -f -- "$db" >/dev/null || pgrep -f -- "$VP_MPI run\$" >/dev/null; then
+        fail "$1: a rank is still running: $(pgrep -af virtperf-mpi)"
+    fi
+    RUN_STATUS=$(sqlite3 "$db" "SELECT status FROM runs")
+    LAST_ERROR=$(sqlite3 "$db" "SELECT status || ': ' || IFNULL(error, '') FROM results ORDER BY seq DESC LIMIT 1")
+    OK_RESULTS=$(sqlite3 "$db" "SELECT COUNT(*) FROM results WHERE status = 'ok'")
+}
+
+# 5. A rank SIGKILLed: the run failed, the dead rank named, finished results kept.
+run_and_stop kill
+[ "$STATUS" -ne 0 ] || fail "mpirun exited 0 after a rank was killed"
+[ "$RUN_STATUS" = failed ] || fail "after a rank was killed the run is '$RUN_STATUS', want failed"
+[ "$OK_RESULTS" -ge 1 ] || fail "the results finished before the kill were not kept"
+grep -q "^failed: rank 1 (.*died" <<<"$LAST_ERROR" ||
+    fail "the unfinished result does not name the dead rank: '$LAST_ERROR'"
+
+# 6. Ctrl-C on mpirun: the run interrupted, finished results kept.
+run_and_stop interrupt
+[ "$STATUS" -ne 0 ] || fail "mpirun exited 0 after Ctrl-C"
+[ "$RUN_STATUS" = interrupted ] || fail "after Ctrl-C the run is '$RUN_STATUS', want interrupted"
+[ "$OK_RESULTS" -ge 1 ] || fail "the results finished before Ctrl-C were not kept"
+finish
