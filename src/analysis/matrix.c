@@ -1,6 +1,7 @@
 /* Grouping peer results into source x destination matrices. */
 #include "analysis/matrix.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,21 +62,31 @@ json_t *vp_matrices(json_t *const *documents, size_t count)
         const json_t *result;
         json_array_foreach(json_object_get(documents[d], "results"), i, result) {
             const json_t *peer = json_object_get(result, "peer");
-            if (!peer || strcmp(json_string_value(json_object_get(result, "status")), "ok") != 0)
+            const json_t *ranks = json_object_get(result, "ranks");
+            const char *topology = json_string_value(json_object_get(ranks, "topology"));
+            const json_t *link = json_array_get(json_object_get(ranks, "links"), 0);
+            bool pair = topology && strcmp(topology, "matrix") == 0 && link;
+            if ((!peer && !pair) ||
+                strcmp(json_string_value(json_object_get(result, "status")), "ok") != 0)
                 continue;
-            char destination[300];
-            snprintf(destination, sizeof destination, "%s:%lld",
-                     json_string_value(json_object_get(peer, "address")),
-                     (long long)json_integer_value(json_object_get(peer, "port")));
+            char destination[420];
+            if (pair) /* virtperf-mpi --topology matrix: one ordered pair of ranks */
+                snprintf(destination, sizeof destination, "%s",
+                         json_string_value(json_object_get(link, "to_label")));
+            else
+                snprintf(destination, sizeof destination, "%s:%lld",
+                         json_string_value(json_object_get(peer, "address")),
+                         (long long)json_integer_value(json_object_get(peer, "port")));
+            const char *row = pair ? json_string_value(json_object_get(link, "from_label")) : source;
             const char *name;
             const json_t *metric;
             json_object_foreach(json_object_get(result, "metrics"), name, metric) {
                 json_t *matrix = matrix_for(matrices, json_string_value(json_object_get(result, "bench")),
                                             name, json_integer_value(json_object_get(result, "jobs")),
                                             metric);
-                size_t row = index_of(json_object_get(matrix, "sources"), source ? source : "?");
+                size_t row_index = index_of(json_object_get(matrix, "sources"), row ? row : "?");
                 size_t column = index_of(json_object_get(matrix, "destinations"), destination);
-                set_cell(matrix, row, column, json_number_value(json_object_get(metric, "mean")));
+                set_cell(matrix, row_index, column, json_number_value(json_object_get(metric, "mean")));
             }
         }
     }

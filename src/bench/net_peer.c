@@ -42,25 +42,25 @@ static void stop_embedded(int signo)
     embedded_stop = 1;
 }
 
-/* Forks a server on 127.0.0.1 and an ephemeral port; returns its port or 0. */
-static uint16_t start_embedded_server(char *err, size_t err_len)
+pid_t vp_net_spawn_server(const char *bind, const struct vp_peer *keyed, uint16_t *port,
+                          char *err, size_t err_len)
 {
     int pipe_fds[2];
     if (pipe(pipe_fds) != 0) {
         snprintf(err, err_len, "cannot create a pipe: %s", strerror(errno));
-        return 0;
+        return -1;
     }
     fflush(NULL);
-    embedded_pid = fork();
-    if (embedded_pid == 0) {
+    pid_t pid = fork();
+    if (pid == 0) {
         close(pipe_fds[0]);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         struct sigaction action = { .sa_handler = stop_embedded };
         sigaction(SIGTERM, &action, NULL);
         signal(SIGINT, SIG_IGN); /* the parent decides when it stops */
         struct vp_serve_config config = {
-            .bind = "127.0.0.1", .max_sessions = 1024, .key = vp_net_peer.key_len ? vp_net_peer.key : NULL,
-            .key_len = vp_net_peer.key_len, .idle_timeout_s = PEER_TIMEOUT_S,
+            .bind = bind, .max_sessions = 1024, .key = keyed->key_len ? keyed->key : NULL,
+            .key_len = keyed->key_len, .idle_timeout_s = PEER_TIMEOUT_S,
         };
         char reason[256];
         _exit(vp_serve(&config, &embedded_stop, pipe_fds[1], reason, sizeof reason) == 0 ? 0 : 1);
@@ -68,14 +68,24 @@ static uint16_t start_embedded_server(char *err, size_t err_len)
     close(pipe_fds[1]);
     uint8_t encoded[2];
     struct pollfd waiting = { .fd = pipe_fds[0], .events = POLLIN };
-    int ready = embedded_pid > 0 && poll(&waiting, 1, 5000) == 1 &&
-                read(pipe_fds[0], encoded, 2) == 2;
+    int ready = pid > 0 && poll(&waiting, 1, 5000) == 1 && read(pipe_fds[0], encoded, 2) == 2;
     close(pipe_fds[0]);
     if (!ready) {
-        snprintf(err, err_len, "the embedded loopback server did not start");
-        return 0;
+        vp_net_stop_server(pid);
+        snprintf(err, err_len, "the server on %s did not start", bind ? bind : "every address");
+        return -1;
     }
-    return (uint16_t)(encoded[0] << 8 | encoded[1]);
+    *port = (uint16_t)(encoded[0] << 8 | encoded[1]);
+    return pid;
+}
+
+void vp_net_stop_server(pid_t pid)
+{
+    if (pid <= 0)
+        return;
+    kill(pid, SIGTERM);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
 }
 
 static int load_peer(const struct vp_params *params, char *err, size_t err_len)
@@ -99,8 +109,11 @@ int vp_net_setup(const struct vp_params *params, char *err, size_t err_len)
         return -1;
     embedded_pid = 0;
     if (strcmp(vp_param_text(params, "peer"), VP_NET_EMBEDDED) == 0 &&
-        (vp_net_peer.port = start_embedded_server(err, err_len)) == 0)
+        (embedded_pid = vp_net_spawn_server("127.0.0.1", &vp_net_peer, &vp_net_peer.port, err,
+                                            err_len)) < 0) {
+        embedded_pid = 0;
         return -1;
+    }
     return 0;
 }
 
@@ -108,12 +121,8 @@ void vp_net_teardown(const struct vp_params *params, unsigned jobs)
 {
     (void)params;
     (void)jobs;
-    if (embedded_pid > 0) {
-        kill(embedded_pid, SIGTERM);
-        while (waitpid(embedded_pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        embedded_pid = 0;
-    }
+    vp_net_stop_server(embedded_pid);
+    embedded_pid = 0;
 }
 
 /* The driver behind a network interface as ethtool reports it (virtio_net, veth, e1000),

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "bench/bench.h"
 #include "net/client.h"
@@ -24,6 +25,13 @@
 
 /* The peer, set in the parent (setup) and inherited by the forked jobs. */
 extern struct vp_peer vp_net_peer;
+
+/* Forks a `virtperf serve` on bind (NULL: every address) and a free port, requiring the
+ * key of keyed (none when its key_len is 0); it dies with the thread that forked it.
+ * Returns its pid and the port in *port, or -1 with err. */
+pid_t vp_net_spawn_server(const char *bind, const struct vp_peer *keyed, uint16_t *port,
+                          char *err, size_t err_len);
+void vp_net_stop_server(pid_t pid);
 
 /* validate (the peer and key can be loaded), setup (loads the peer; starts the embedded
  * server), teardown (stops it) and annotate (the route to the peer) of every net bench. */

@@ -44,6 +44,7 @@ void vp_liveness_say(char word)
 
 static void on_signal(int signo)
 {
+    (void)signo;
     vp_engine_note_interrupt();
     vp_liveness_say('I');
 }
@@ -68,12 +69,21 @@ int vp_liveness_listen(char *text, size_t text_len, char *err, size_t err_len)
         snprintf(err, err_len, "rank 0: cannot listen for the other ranks: %s", strerror(errno));
         return -1;
     }
-    struct ifaddrs *interfaces;
-    if (getifaddrs(&interfaces) != 0) {
+    snprintf(text, text_len, "%u", (unsigned)ntohs(address.sin_port));
+    size_t used = strlen(text);
+    if (vp_host_addresses(text + used, text_len - used) != 0) {
         snprintf(err, err_len, "rank 0: cannot list its addresses: %s", strerror(errno));
         return -1;
     }
-    snprintf(text, text_len, "%u", (unsigned)ntohs(address.sin_port));
+    return 0;
+}
+
+int vp_host_addresses(char *text, size_t text_len)
+{
+    struct ifaddrs *interfaces;
+    if (getifaddrs(&interfaces) != 0)
+        return -1;
+    text[0] = '\0';
     for (int loopback = 0; loopback <= 1; loopback++) {
         for (struct ifaddrs *entry = interfaces; entry; entry = entry->ifa_next) {
             if (!entry->ifa_addr || entry->ifa_addr->sa_family != AF_INET)

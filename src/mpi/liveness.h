@@ -14,6 +14,8 @@
  * "PORT ADDRESS..." (this host's IPv4 addresses, loopback last) for the other ranks.
  * Returns 0, or -1 with err. */
 int vp_liveness_listen(char *text, size_t text_len, char *err, size_t err_len);
+/* " ADDRESS ADDRESS ...": this host's IPv4 addresses, loopback last. 0, or -1 (errno). */
+int vp_host_addresses(char *text, size_t text_len);
 /* Rank 0: accepts the other size - 1 ranks (each says its rank) within timeout_s and
  * starts watching them. Other ranks: connects to rank 0 through text and starts
  * watching it. Returns 0, or -1 with err. */

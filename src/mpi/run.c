@@ -18,9 +18,11 @@
 #include "core/sysinfo.h"
 #include "core/topology.h"
 #include "core/units.h"
-#include "engine/combine.h"
 #include "engine/engine.h"
+#include "engine/layout.h"
+#include "mpi/gather.h"
 #include "mpi/liveness.h"
+#include "mpi/servers.h"
 #include "mpi/together.h"
 
 #define REFUSAL_LEN 1024
@@ -108,168 +110,110 @@ static void print_usage(void)
     vp_run_print_usage();
 }
 
-/* Takes --ranks SPEC / --ranks=SPEC out of the words; NULL when not given. */
-static const char *take_ranks(int *count, char **words)
+/* Takes --NAME VALUE / --NAME=VALUE out of the words; NULL when not given. */
+static const char *take_option(int *count, char **words, const char *name, const char *example)
 {
-    const char *spec = NULL;
+    const char *value = NULL;
+    size_t len = strlen(name);
     int kept = 0;
     for (int i = 0; i < *count; i++) {
-        if (strcmp(words[i], "--ranks") == 0 && i + 1 < *count)
-            spec = words[++i];
-        else if (strncmp(words[i], "--ranks=", 8) == 0)
-            spec = words[i] + 8;
-        else if (strcmp(words[i], "--ranks") == 0)
-            vp_usage_error("--ranks: needs a value such as 4, 1,2,4 or 1..8");
+        if (strcmp(words[i], name) == 0 && i + 1 < *count)
+            value = words[++i];
+        else if (strncmp(words[i], name, len) == 0 && words[i][len] == '=')
+            value = words[i] + len + 1;
+        else if (strcmp(words[i], name) == 0)
+            vp_usage_error("%s: needs a value such as %s", name, example);
         else
             words[kept++] = words[i];
     }
     words[kept] = NULL;
     *count = kept;
-    return spec;
+    return value;
 }
 
-/* One rank's contribution to a point, on rank 0: its result and a view of its region. */
-struct gathered {
-    struct vp_host_part part;
-    struct vp_shared view;
-    void *region;
+/* The value of a benchmark option as given on the command line, or NULL. */
+static const char *given_option(const struct vp_plan_request *request, const char *name)
+{
+    const char *value = NULL;
+    for (size_t i = 0; i < request->option_count; i++)
+        if (strcmp(request->options[i].name, name) == 0)
+            value = request->options[i].value;
+    return value;
+}
+
+/* One communicator per distinct set of a step's ranks (rank 0 is in every one); made
+ * before anything runs, as making one is a collective no rank may miss. */
+struct step_comms {
+    MPI_Comm *of_step;   /* by step; MPI_COMM_NULL where this rank sits it out */
 };
 
-/* Receives rank peer's result and region for point; a failure becomes that rank's
- * failed result. Returns -1 when a rank died or a signal came (reason says which). */
-static int receive_part(const struct vp_world *world, struct vp_together *together,
-                        const struct vp_plan_point *point, double duration, int peer,
-                        struct gathered *into, char *reason, size_t reason_len)
+/* Whether steps a and b take the same ranks (the same on every rank: the roles are). */
+static bool same_members(const struct vp_layout *layout, size_t a, size_t b, int ranks)
 {
-    void *text, *region;
-    size_t text_len, region_len;
-    if (vp_world_receive(world, &text, &text_len, peer, together->comm, reason, reason_len) != 0)
-        return -1;
-    into->part.result = json_loads(text, 0, NULL);
-    free(text);
-    if (vp_world_receive(world, &region, &region_len, peer, together->comm, reason,
-                         reason_len) != 0)
-        return -1;
-    if (!json_is_object(into->part.result)) {
-        json_decref(into->part.result);
-        into->part.result = json_pack("{s:s,s:s}", "status", "failed", "error",
-                                      "its result did not arrive as a JSON object");
-    }
-    json_int_t jobs = json_integer_value(json_object_get(into->part.result, "jobs"));
-    if (region_len && jobs > 0 && jobs <= VP_MAX_JOBS &&
-        vp_shared_layout(&into->view, point->bench, &point->params, (unsigned)jobs,
-                         point->warmup + point->reps, duration) == region_len) {
-        vp_shared_attach(&into->view, region);
-        into->region = region;
-        into->part.shared = &into->view;
-    } else {
-        free(region);
-    }
-    return 0;
+    for (int r = 0; r < ranks; r++)
+        if ((layout->steps[a].roles[r] == VP_ROLE_OFF) != (layout->steps[b].roles[r] == VP_ROLE_OFF))
+            return false;
+    return true;
 }
 
-/* Rank 0: every rank's part of the point combined into one result. When a rank died or
- * a signal came, the ranks not heard from are given that reason. */
-static json_t *gather_point(const struct vp_world *world, struct vp_together *together,
-                            const struct vp_plan_point *point,
-                            const struct vp_run_settings *settings, json_t *own,
-                            json_t *const *fingerprints, bool *stopped)
+static void make_comms(const struct vp_world *world, const struct vp_layout *layout,
+                       struct step_comms *comms)
 {
-    size_t count = (size_t)together->comm_size;
-    struct gathered *parts = calloc(count, sizeof *parts);
-    if (!parts)
+    comms->of_step = calloc(layout->count ? layout->count : 1, sizeof *comms->of_step);
+    if (!comms->of_step)
         abort();
-    char reason[VP_ERROR_LEN] = "";
-    double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
-    for (size_t r = 0; r < count; r++) {
-        parts[r].part.rank = (int)r;
-        parts[r].part.fingerprint = fingerprints[r];
-        parts[r].part.clock_offset_ns = together->offsets[r];
-        parts[r].part.offset_bound_ns = together->bounds[r];
-        if (r == 0) {
-            parts[0].part.result = json_incref(own);
-            if (together->region) {
-                vp_shared_layout(&parts[0].view, point->bench, &point->params,
-                                 together->region_jobs, point->warmup + point->reps, duration);
-                vp_shared_attach(&parts[0].view, together->region);
-                parts[0].part.shared = &parts[0].view;
-            }
-        } else if (*stopped || receive_part(world, together, point, duration, (int)r, &parts[r],
-                                            reason, sizeof reason) != 0) {
-            *stopped = true;
-            bool died = vp_liveness_dead() == (int)r;
-            parts[r].part.result = json_pack(
-                "{s:s,s:s}", "status", died ? "failed" : "interrupted", "error",
-                died ? "died: its connection closed without a word (killed, or its host vanished)"
-                     : "not heard from: the run stopped");
+    for (size_t s = 0; s < layout->count; s++) {
+        size_t same = s;
+        for (size_t t = 0; t < s && same == s; t++)
+            if (same_members(layout, t, s, world->size))
+                same = t;
+        if (same != s) {
+            comms->of_step[s] = comms->of_step[same];
+            continue;
         }
+        bool member = layout->steps[s].roles[world->rank] != VP_ROLE_OFF;
+        MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, world->rank,
+                       &comms->of_step[s]);
     }
-    struct vp_host_part *host_parts = calloc(count, sizeof *host_parts);
-    if (!host_parts)
-        abort();
-    for (size_t r = 0; r < count; r++)
-        host_parts[r] = parts[r].part;
-    json_t *result = vp_combine_hosts(point->bench, &point->params, point->jobs, settings,
-                                      host_parts, count, together->stonewall, together->span);
-    int dead = vp_liveness_dead();
-    if (dead >= 0 && (size_t)dead < count) { /* the cause, not the ranks it stopped */
-        char cause[VP_ERROR_LEN];
-        snprintf(cause, sizeof cause, "rank %d (%s): %s", dead, world->hosts[dead],
-                 json_string_value(json_object_get(parts[dead].part.result, "error")));
-        vp_result_finish(result, "failed", cause);
-    }
-    for (size_t r = 0; r < count; r++) {
-        json_decref(parts[r].part.result);
-        free(parts[r].region);
-    }
-    free(host_parts);
-    free(parts);
-    return result;
 }
 
-/* Another rank: its result and its region (empty unless it ran ok) to rank 0. */
-static int send_part(const struct vp_world *world, struct vp_together *together, json_t *result)
+/* This rank's params for a step: the point's, talking to its peer's server when the
+ * topology gives it one (and receiving, for fan-out). */
+static void step_params(const struct vp_step *step, const struct vp_plan_point *point, int rank,
+                        const struct vp_servers *servers, struct vp_params *params)
 {
-    char reason[VP_ERROR_LEN];
-    char *text = json_dumps(result, JSON_COMPACT);
-    int status = vp_world_send(world, text, strlen(text), 0, together->comm, reason,
-                               sizeof reason);
-    free(text);
-    if (status == 0)
-        status = vp_world_send(world, together->region, together->region_len, 0, together->comm,
-                               reason, sizeof reason);
-    return status;
+    *params = point->params;
+    char err[VP_ERROR_LEN];
+    int peer = step->peers[rank];
+    int at = vp_params_find(params, "peer");
+    if (peer >= 0 && at >= 0)
+        vp_option_parse(&params->options[at], servers->peer[peer], &params->values[at], err,
+                        sizeof err);
+    at = vp_params_find(params, "reverse");
+    if (step->reverse && at >= 0)
+        vp_option_parse(&params->options[at], "on", &params->values[at], err, sizeof err);
 }
 
-/* This rank's fingerprint to rank 0; there, every rank's, by rank. */
-static json_t **gather_fingerprints(const struct vp_world *world, const json_t *own)
+/* The params a step's result is stored with: the point's, the peer named by the topology. */
+static void result_params(const struct vp_plan_point *point, enum vp_topology_kind topology,
+                          struct vp_params *params)
 {
-    char reason[VP_ERROR_LEN];
-    char *text = json_dumps(own, JSON_COMPACT);
-    json_t **all = NULL;
-    if (world->rank != 0) {
-        if (vp_world_send(world, text, strlen(text), 0, MPI_COMM_WORLD, reason, sizeof reason) != 0)
-            vp_world_abandon(world, 1);
-    } else {
-        all = calloc((size_t)world->size, sizeof *all);
-        if (!all)
-            abort();
-        all[0] = json_incref((json_t *)own);
-        for (int r = 1; r < world->size; r++) {
-            void *data;
-            size_t len;
-            if (vp_world_receive(world, &data, &len, r, MPI_COMM_WORLD, reason, sizeof reason) != 0) {
-                fprintf(stderr, "virtperf-mpi: %s\n", reason);
-                vp_world_abandon(world, 1);
-            }
-            all[r] = json_loads(data, 0, NULL);
-            free(data);
-            if (!all[r])
-                all[r] = json_pack("{s:s}", "hostname", world->hosts[r]);
-        }
-    }
-    free(text);
-    return all;
+    *params = point->params;
+    char err[VP_ERROR_LEN];
+    int at = vp_params_find(params, "peer");
+    if (topology != VP_TOPOLOGY_NONE && at >= 0)
+        vp_option_parse(&params->options[at], vp_topology_name(topology), &params->values[at],
+                        err, sizeof err);
+}
+
+/* The ranks of a step, in the order of its communicator. */
+static size_t step_members(const struct vp_step *step, int ranks, int *members)
+{
+    size_t count = 0;
+    for (int r = 0; r < ranks; r++)
+        if (step->roles[r] != VP_ROLE_OFF)
+            members[count++] = r;
+    return count;
 }
 
 int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
@@ -286,7 +230,8 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
         }
     }
     vp_set_usage_error_hook(refuse);
-    const char *ranks_spec = take_ranks(&count, words);
+    const char *ranks_spec = take_option(&count, words, "--ranks", "4, 1,2,4 or 1..8");
+    const char *topology_text = take_option(&count, words, "--topology", "matrix or fan-in");
     struct vp_run_request request;
     vp_run_parse(&request, count, words);
     unsigned rank_counts[VP_MAX_JOBS];
@@ -298,13 +243,25 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
                        "range such as 1..4, each from 1 to %d (the ranks launched)", ranks_spec,
                        world->size);
     char err[VP_ERROR_LEN + 4200];
+    enum vp_topology_kind topology_kind;
+    if (vp_topology_parse(topology_text, &topology_kind, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
     struct vp_plan plan;
     if (vp_plan_build(&request.plan, &plan, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
+    struct vp_layout layout;
+    if (vp_layout_build(&plan, world->size, rank_counts, rank_count_n, topology_kind, &layout,
+                        err, sizeof err) != 0)
         vp_usage_error("%s", err);
     struct vp_topology *topology;
     if (vp_topology_load(&topology, NULL, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     if (vp_plan_check(&plan, topology, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
+    struct vp_servers servers = { .own = -1 };
+    if (topology_kind != VP_TOPOLOGY_NONE &&
+        vp_servers_start(world, given_option(&request.plan, "key-file"), &servers, err,
+                         sizeof err) != 0)
         vp_usage_error("%s", err);
     struct vp_run_session session;
     if (world->rank == 0)
@@ -313,60 +270,75 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     vp_set_usage_error_hook(NULL);
 
     json_t *host = vp_sysinfo_collect(topology);
-    json_t **fingerprints = gather_fingerprints(world, host);
-    MPI_Comm *comms = calloc(rank_count_n, sizeof *comms);
-    if (!comms)
-        abort();
-    for (size_t i = 0; i < rank_count_n; i++)
-        MPI_Comm_split(MPI_COMM_WORLD, world->rank < (int)rank_counts[i] ? 0 : MPI_UNDEFINED,
-                       world->rank, &comms[i]);
+    json_t **fingerprints = vp_gather_fingerprints(world, host);
+    struct step_comms comms;
+    make_comms(world, &layout, &comms);
     if (world->rank == 0) {
         char *command = vp_run_command_line("virtperf-mpi run", argc, argv);
         vp_run_session_begin(&session, host, command);
         free(command);
     }
 
+    unsigned progress_total = 0;
+    for (size_t s = 0; s < layout.count; s++)
+        if (layout.steps[s].roles[0] == VP_ROLE_RUN)
+            progress_total += plan.points[layout.steps[s].point].reps +
+                              plan.points[layout.steps[s].point].warmup;
     struct vp_progress progress;
-    vp_progress_init(&progress, plan.total_reps * (unsigned)rank_count_n,
-                     world->rank == 0 && !request.quiet);
+    vp_progress_init(&progress, progress_total, world->rank == 0 && !request.quiet);
     struct vp_run_settings settings = {
         .duration = plan.duration, .monitor_hz = request.monitor_hz, .watch = request.watch,
         .watch_count = request.watch_count, .topology = topology,
         .progress = world->rank == 0 ? &progress : NULL,
     };
+    int *members = calloc((size_t)world->size, sizeof *members);
+    if (!members)
+        abort();
     bool stopped = false;
     char reason[VP_ERROR_LEN] = "";
-    for (size_t p = 0; p < plan.count && !stopped; p++) {
-        const struct vp_plan_point *point = &plan.points[p];
+    for (size_t s = 0; s < layout.count && !stopped; s++) {
+        const struct vp_step *step = &layout.steps[s];
+        const struct vp_plan_point *point = &plan.points[step->point];
+        enum vp_role role = step->roles[world->rank];
+        if (role == VP_ROLE_OFF)
+            continue; /* this rank idles while others run */
         settings.pin_spec = point->pin;
         settings.reps = point->reps;
         settings.warmup = point->warmup;
-        for (size_t i = 0; i < rank_count_n && !stopped; i++) {
-            if (comms[i] == MPI_COMM_NULL)
-                continue; /* this rank idles while the first k run */
-            struct vp_together together;
-            json_t *result;
-            if (vp_together_begin(&together, world, comms[i], point->warmup,
-                                  point->warmup + point->reps, reason, sizeof reason) != 0) {
-                stopped = true;
-                result = json_pack("{s:s,s:s}", "status", "interrupted", "error", reason);
-            } else {
-                settings.sync = &together.sync;
-                result = vp_engine_run(point->bench, &point->params, point->jobs, &settings);
-            }
-            vp_progress_clear(&progress);
-            if (world->rank == 0) {
-                json_t *combined = gather_point(world, &together, point, &settings, result,
-                                                fingerprints, &stopped);
-                vp_run_session_add(&session, combined);
-                json_decref(combined);
-            } else if (stopped || send_part(world, &together, result) != 0) {
-                stopped = true;
-            }
-            stopped = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
-            json_decref(result);
-            vp_together_end(&together);
+        struct vp_together together;
+        json_t *result = NULL;
+        if (vp_together_begin(&together, world, comms.of_step[s], point->bench->ops_per_rep != NULL,
+                              point->warmup, point->warmup + point->reps, reason,
+                              sizeof reason) != 0) {
+            stopped = true;
+            result = json_pack("{s:s,s:s}", "status", "interrupted", "error", reason);
+        } else if (role == VP_ROLE_RUN) {
+            struct vp_params params;
+            step_params(step, point, world->rank, &servers, &params);
+            settings.sync = &together.sync;
+            result = vp_engine_run(point->bench, &params, point->jobs, &settings);
+        } else if (vp_together_wait(&together, reason, sizeof reason) != 0) {
+            stopped = true;
         }
+        vp_progress_clear(&progress);
+        if (world->rank == 0) {
+            struct vp_params params;
+            result_params(point, topology_kind, &params);
+            struct vp_gather_step what = {
+                .step = step, .point = point, .params = &params, .members = members,
+                .member_count = step_members(step, world->size, members),
+                .topology = topology_kind, .labels = servers.labels, .fingerprints = fingerprints,
+            };
+            json_t *combined = vp_gather_step(world, &together, &what, &settings, result, &stopped);
+            vp_run_session_add(&session, combined);
+            json_decref(combined);
+        } else if (role == VP_ROLE_RUN && !stopped &&
+                   vp_gather_send(world, &together, result) != 0) {
+            stopped = true;
+        }
+        stopped = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
+        json_decref(result);
+        vp_together_end(&together);
     }
     vp_progress_clear(&progress);
     int status = 0;
@@ -375,13 +347,16 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
         status = vp_run_session_end(&session, interrupted);
     else if (stopped)
         status = interrupted ? VP_EXIT_INTERRUPTED : 1;
+    vp_servers_stop(&servers, world->size);
     if (stopped)
         vp_world_abandon(world, status); /* a rank is gone or a signal came: mpirun stops the rest */
     for (int r = 0; fingerprints && r < world->size; r++)
         json_decref(fingerprints[r]);
     free(fingerprints);
+    free(members);
+    free(comms.of_step);
     json_decref(host);
-    free(comms);
+    vp_layout_free(&layout);
     vp_plan_free(&plan);
     vp_topology_free(topology);
     free(words_blob);

@@ -76,7 +76,7 @@ static int answer_clock(struct vp_together *together, char *reason, size_t reaso
 static void own_window(const struct vp_together *together, const struct vp_shared *shared,
                        unsigned rep, int64_t *window)
 {
-    for (unsigned job = 0; job < shared->jobs; job++) {
+    for (unsigned job = 0; shared && job < shared->jobs; job++) {
         const struct vp_rep_record *record = vp_shared_record(shared, job, rep);
         int64_t start = record->start_ns - together->offset_ns;
         int64_t end = record->end_ns - together->offset_ns;
@@ -92,12 +92,12 @@ static void own_window(const struct vp_together *together, const struct vp_share
 static int agree_rates(struct vp_together *together, const struct vp_shared *shared,
                        unsigned rep, const int64_t *window, char *reason, size_t reason_len)
 {
-    if (!shared->op_log_cap)
+    if (!together->op_log)
         return 0;
     int64_t latest_start = window[0], earliest_end = -window[1];
     int64_t earliest_start = -window[2], latest_end = window[3];
     double bytes[3] = { 0, 0, 0 }; /* inside, all, jobs whose log overflowed */
-    for (unsigned job = 0; job < shared->jobs; job++) {
+    for (unsigned job = 0; shared && job < shared->jobs; job++) {
         const struct vp_job_slot *slot = vp_shared_slot(shared, job);
         const int64_t *log = vp_shared_op_log(shared, job);
         if (slot->op_log_len > shared->op_log_cap) {
@@ -176,7 +176,7 @@ static void measured(void *context, const struct vp_shared *shared, const double
     (void)stonewall; /* this rank's own: the agreed ones are in together */
     (void)span;
     struct vp_together *together = context;
-    char reason[256];
+    char reason[VP_ERROR_LEN];
     int64_t lead;
     if (agree(together, shared, shared != NULL, 0, true, together->total_reps - 1, &lead,
               reason, sizeof reason) != 1)
@@ -189,12 +189,24 @@ static void measured(void *context, const struct vp_shared *shared, const double
     together->region_jobs = shared->jobs;
 }
 
-int vp_together_begin(struct vp_together *together, const struct vp_world *world,
-                      MPI_Comm comm, unsigned warmup, unsigned total_reps, char *reason,
-                      size_t reason_len)
+int vp_together_wait(struct vp_together *together, char *reason, size_t reason_len)
 {
-    *together = (struct vp_together){ .world = world, .comm = comm, .warmup = warmup,
-                                      .total_reps = total_reps };
+    for (unsigned rep = 0; rep < together->total_reps; rep++) {
+        int64_t instant;
+        if (start(together, NULL, rep, true, 0, &instant, reason, reason_len) != 0)
+            break; /* a rank failed: the last word below is still everyone's */
+    }
+    int64_t lead;
+    return agree(together, NULL, true, 0, true, together->total_reps - 1, &lead, reason,
+                 reason_len) < 0 ? -1 : 0;
+}
+
+int vp_together_begin(struct vp_together *together, const struct vp_world *world,
+                      MPI_Comm comm, bool op_log, unsigned warmup, unsigned total_reps,
+                      char *reason, size_t reason_len)
+{
+    *together = (struct vp_together){ .world = world, .comm = comm, .op_log = op_log,
+                                      .warmup = warmup, .total_reps = total_reps };
     MPI_Comm_rank(comm, &together->comm_rank);
     MPI_Comm_size(comm, &together->comm_size);
     unsigned measured_reps = total_reps > warmup ? total_reps - warmup : 1;

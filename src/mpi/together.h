@@ -10,6 +10,7 @@
 #define VP_TOGETHER_H
 
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/engine.h"
@@ -19,6 +20,7 @@ struct vp_together {
     const struct vp_world *world;
     MPI_Comm comm;
     int comm_rank, comm_size;
+    bool op_log;                /* the benchmark logs operations (stonewalled rates) */
     int64_t offset_ns;          /* this rank's clock minus the comm's rank 0's */
     int64_t *offsets, *bounds;  /* on rank 0: each comm rank's offset and its bound */
     unsigned warmup, total_reps;
@@ -32,8 +34,12 @@ struct vp_together {
 /* Sets up together for one point on comm (every rank of comm calls it) and measures the
  * clocks. Returns 0, or -1 with reason (a rank died, a signal came). */
 int vp_together_begin(struct vp_together *together, const struct vp_world *world,
-                      MPI_Comm comm, unsigned warmup, unsigned total_reps, char *reason,
-                      size_t reason_len);
+                      MPI_Comm comm, bool op_log, unsigned warmup, unsigned total_reps,
+                      char *reason, size_t reason_len);
+/* A rank without jobs in this point (a server, or rank 0 gathering): takes part in every
+ * agreement the jobs' ranks make, until they end or one fails. Returns -1 with reason
+ * when a rank died or a signal came. */
+int vp_together_wait(struct vp_together *together, char *reason, size_t reason_len);
 void vp_together_end(struct vp_together *together);
 
 #endif

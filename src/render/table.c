@@ -300,6 +300,17 @@ void vp_print_result(FILE *out, const json_t *result)
             skew_max, first, last);
     if (ranks)
         print_hosts(out, ranks, metrics);
+    size_t l;
+    const json_t *link;
+    json_array_foreach(json_object_get(ranks, "links"), l, link) {
+        char from[420], to[420];
+        fprintf(out, "  %s: rank %lld (%s) -> rank %lld (%s)\n",
+                vp_json_text(ranks, "topology"),
+                (long long)json_integer_value(json_object_get(link, "from")),
+                vp_printable(vp_json_text(link, "from_label"), from, sizeof from),
+                (long long)json_integer_value(json_object_get(link, "to")),
+                vp_printable(vp_json_text(link, "to_label"), to, sizeof to));
+    }
     print_per_job(out, json_object_get(result, "per_job"), metrics,
                   ranks ? json_object_get(ranks, "hosts") : NULL);
     if (json_object_get(result, "monitor"))

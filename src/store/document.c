@@ -389,10 +389,11 @@ static int check_annotations(struct checker *checker, const json_t *result, cons
 static int check_host(struct checker *checker, const json_t *host, const char *at,
                       json_int_t count)
 {
+    (void)count;
     static const char *const statuses[] = { "ok", "failed", "interrupted", NULL };
     if (!json_is_object(host))
         return fail(checker, "%s: accepted: an object", at);
-    if (check_integer(checker, host, at, "rank", 0, count - 1, 1) != 0 ||
+    if (check_integer(checker, host, at, "rank", 0, 4095, 1) != 0 ||
         check_string(checker, host, at, "host", 255, 1) != 0 ||
         check_choice(checker, host, at, "status", statuses, 1) != 0 ||
         check_string(checker, host, at, "error", MAX_TEXT, 0) != 0 ||
@@ -437,7 +438,25 @@ static int check_ranks(struct checker *checker, const json_t *ranks, const char 
     json_array_foreach(hosts, i, host) {
         char host_at[300];
         snprintf(host_at, sizeof host_at, "%s.hosts[%zu]", at, i);
-        if (check_host(checker, host, host_at, count) != 0)
+        if (check_host(checker, host, host_at, 4096) != 0)
+            return -1;
+    }
+    static const char *const topologies[] = { "matrix", "pairs", "fan-in", "fan-out", NULL };
+    if (check_choice(checker, ranks, at, "topology", topologies, 0) != 0)
+        return -1;
+    const json_t *links = json_object_get(ranks, "links");
+    if (links && (!json_is_array(links) || json_array_size(links) > 4096))
+        return fail(checker, "%s.links: accepted: an array of at most 4096 links", at);
+    const json_t *link;
+    json_array_foreach(links, i, link) {
+        char link_at[300];
+        snprintf(link_at, sizeof link_at, "%s.links[%zu]", at, i);
+        if (!json_is_object(link))
+            return fail(checker, "%s: accepted: an object", link_at);
+        if (check_integer(checker, link, link_at, "from", 0, 4095, 1) != 0 ||
+            check_integer(checker, link, link_at, "to", 0, 4095, 1) != 0 ||
+            check_string(checker, link, link_at, "from_label", 400, 1) != 0 ||
+            check_string(checker, link, link_at, "to_label", 400, 1) != 0)
             return -1;
     }
     return 0;

@@ -1,0 +1,144 @@
+/* The steps of a run over many ranks (see layout.h). */
+#include "engine/layout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const topology_names[] = { NULL, "matrix", "pairs", "fan-in", "fan-out" };
+
+int vp_topology_parse(const char *text, enum vp_topology_kind *kind, char *err, size_t err_len)
+{
+    *kind = VP_TOPOLOGY_NONE;
+    if (!text)
+        return 0;
+    for (int k = VP_TOPOLOGY_MATRIX; k <= VP_TOPOLOGY_FAN_OUT; k++) {
+        if (strcmp(text, topology_names[k]) == 0) {
+            *kind = (enum vp_topology_kind)k;
+            return 0;
+        }
+    }
+    snprintf(err, err_len, "--topology: '%s' is not valid; accepted: matrix, pairs, fan-in or "
+             "fan-out", text);
+    return -1;
+}
+
+const char *vp_topology_name(enum vp_topology_kind kind)
+{
+    return topology_names[kind];
+}
+
+bool vp_layout_is_network(const struct vp_bench *bench)
+{
+    for (size_t o = 0; o < bench->option_count; o++)
+        if (strcmp(bench->options[o].name, "peer") == 0)
+            return true;
+    return false;
+}
+
+/* A new step of point with every rank OFF; rank 0 always WAITs at least (it gathers). */
+static struct vp_step *add_step(struct vp_layout *layout, size_t point, int ranks)
+{
+    struct vp_step *grown = realloc(layout->steps, (layout->count + 1) * sizeof *grown);
+    if (!grown)
+        abort();
+    layout->steps = grown;
+    struct vp_step *step = &layout->steps[layout->count++];
+    *step = (struct vp_step){ .point = point, .roles = calloc((size_t)ranks, sizeof *step->roles),
+                              .peers = malloc((size_t)ranks * sizeof *step->peers) };
+    if (!step->roles || !step->peers)
+        abort();
+    for (int r = 0; r < ranks; r++)
+        step->peers[r] = -1;
+    step->roles[0] = VP_ROLE_WAIT;
+    return step;
+}
+
+/* client runs jobs against server's server. */
+static void link_ranks(struct vp_step *step, int client, int server)
+{
+    step->roles[client] = VP_ROLE_RUN;
+    step->peers[client] = server;
+    if (step->roles[server] == VP_ROLE_OFF)
+        step->roles[server] = VP_ROLE_WAIT;
+}
+
+/* The steps of a network point at k ranks; returns how many it added. */
+static size_t network_steps(struct vp_layout *layout, size_t point, int ranks, int k)
+{
+    size_t before = layout->count;
+    struct vp_step *step;
+    switch (layout->topology) {
+    case VP_TOPOLOGY_MATRIX:
+        for (int from = 0; from < ranks; from++)
+            for (int to = 0; to < ranks; to++)
+                if (from != to)
+                    link_ranks(add_step(layout, point, ranks), from, to);
+        break;
+    case VP_TOPOLOGY_PAIRS:
+        if (k < 2 || k % 2 != 0)
+            break;
+        step = add_step(layout, point, ranks);
+        for (int client = 0; client < k / 2; client++)
+            link_ranks(step, client, client + k / 2);
+        break;
+    case VP_TOPOLOGY_FAN_IN:
+    case VP_TOPOLOGY_FAN_OUT:
+        if (k < 2)
+            break;
+        step = add_step(layout, point, ranks);
+        step->reverse = layout->topology == VP_TOPOLOGY_FAN_OUT;
+        for (int client = 1; client < k; client++)
+            link_ranks(step, client, 0);
+        break;
+    case VP_TOPOLOGY_NONE:
+        break;
+    }
+    return layout->count - before;
+}
+
+int vp_layout_build(const struct vp_plan *plan, int ranks, const unsigned *rank_counts,
+                    size_t rank_count_n, enum vp_topology_kind topology, struct vp_layout *layout,
+                    char *err, size_t err_len)
+{
+    *layout = (struct vp_layout){ .topology = topology };
+    for (size_t p = 0; p < plan->count; p++) {
+        bool network = topology != VP_TOPOLOGY_NONE && vp_layout_is_network(plan->points[p].bench);
+        if (network && topology == VP_TOPOLOGY_MATRIX) {
+            network_steps(layout, p, ranks, ranks); /* every pair once, whatever --ranks */
+            continue;
+        }
+        size_t added = 0;
+        for (size_t i = 0; i < rank_count_n; i++) {
+            int k = (int)rank_counts[i];
+            if (network) {
+                added += network_steps(layout, p, ranks, k);
+                continue;
+            }
+            struct vp_step *step = add_step(layout, p, ranks);
+            for (int r = 0; r < k; r++)
+                step->roles[r] = VP_ROLE_RUN;
+            added++;
+        }
+        if (added == 0) {
+            snprintf(err, err_len, "--topology %s: %s has nothing to run at these rank counts "
+                     "(accepted: %s)", vp_topology_name(topology), plan->points[p].bench->name,
+                     topology == VP_TOPOLOGY_PAIRS ? "an even count of 2 or more"
+                                                   : "a count of 2 or more");
+            vp_layout_free(layout);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void vp_layout_free(struct vp_layout *layout)
+{
+    for (size_t s = 0; s < layout->count; s++) {
+        free(layout->steps[s].roles);
+        free(layout->steps[s].peers);
+    }
+    free(layout->steps);
+    layout->steps = NULL;
+    layout->count = 0;
+}

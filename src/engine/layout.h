@@ -1,0 +1,51 @@
+/* Who does what in each result of a virtperf-mpi run. A step is one plan point on a set
+ * of ranks: each rank runs jobs (RUN), stays in step without jobs (WAIT: a server of
+ * the network topology, or rank 0, which gathers every step), or sits it out (OFF).
+ * --ranks k: the first k ranks run. A network benchmark with --topology:
+ *   matrix   each ordered pair alone: the first runs jobs against the second's server
+ *   pairs    rank i against rank i + k/2, all at once (k even)
+ *   fan-in   ranks 1..k-1 against rank 0 at once (k >= 2)
+ *   fan-out  the same connections, the data flowing from rank 0 (--reverse)
+ * Pure logic, no MPI (virtperf-mpi carries it out): the unit tests check it. */
+#ifndef VP_LAYOUT_H
+#define VP_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/plan.h"
+
+enum vp_role { VP_ROLE_OFF, VP_ROLE_WAIT, VP_ROLE_RUN };
+enum vp_topology_kind { VP_TOPOLOGY_NONE, VP_TOPOLOGY_MATRIX, VP_TOPOLOGY_PAIRS,
+                        VP_TOPOLOGY_FAN_IN, VP_TOPOLOGY_FAN_OUT };
+
+struct vp_step {
+    size_t point;          /* index into the plan's points */
+    enum vp_role *roles;   /* per rank */
+    int *peers;            /* per rank: the rank whose server its jobs use, or -1 */
+    bool reverse;          /* fan-out: the servers send */
+};
+
+struct vp_layout {
+    struct vp_step *steps;
+    size_t count;
+    enum vp_topology_kind topology;
+};
+
+/* "matrix", "pairs", "fan-in", "fan-out" (NULL: none). Returns 0, or -1 with err. */
+int vp_topology_parse(const char *text, enum vp_topology_kind *kind, char *err, size_t err_len);
+const char *vp_topology_name(enum vp_topology_kind kind);
+
+/* The steps of plan over ranks ranks, for each count of rank_counts. A network
+ * benchmark (one with a --peer option) follows the topology; others, and every
+ * benchmark without a topology, run on the first k ranks. Returns 0, or -1 with err
+ * when nothing would run (pairs on an odd count only, a topology on one rank). */
+int vp_layout_build(const struct vp_plan *plan, int ranks, const unsigned *rank_counts,
+                    size_t rank_count_n, enum vp_topology_kind topology, struct vp_layout *layout,
+                    char *err, size_t err_len);
+void vp_layout_free(struct vp_layout *layout);
+
+/* Whether bench talks to a peer (follows the topology). */
+bool vp_layout_is_network(const struct vp_bench *bench);
+
+#endif

@@ -1,0 +1,182 @@
+/* Each step's figures to rank 0, combined there (see gather.h). */
+#include "mpi/gather.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/limits.h"
+#include "engine/combine.h"
+#include "engine/result.h"
+#include "mpi/liveness.h"
+
+/* One rank's contribution to a point, on rank 0: its result and a view of its region. */
+struct gathered {
+    struct vp_host_part part;
+    struct vp_shared view;
+    void *region;
+};
+
+/* Receives the result and region of the step's member peer (its place in the step's
+ * communicator); an unreadable one becomes a failed result. Returns -1 when a rank died
+ * or a signal came (reason says which). */
+static int receive_part(const struct vp_world *world, struct vp_together *together,
+                        const struct vp_plan_point *point, double duration, int peer,
+                        struct gathered *into, char *reason, size_t reason_len)
+{
+    void *text, *region;
+    size_t text_len, region_len;
+    if (vp_world_receive(world, &text, &text_len, peer, together->comm, reason, reason_len) != 0)
+        return -1;
+    into->part.result = json_loads(text, 0, NULL);
+    free(text);
+    if (vp_world_receive(world, &region, &region_len, peer, together->comm, reason,
+                         reason_len) != 0)
+        return -1;
+    if (!json_is_object(into->part.result)) {
+        json_decref(into->part.result);
+        into->part.result = json_pack("{s:s,s:s}", "status", "failed", "error",
+                                      "its result did not arrive as a JSON object");
+    }
+    json_int_t jobs = json_integer_value(json_object_get(into->part.result, "jobs"));
+    if (region_len && jobs > 0 && jobs <= VP_MAX_JOBS &&
+        vp_shared_layout(&into->view, point->bench, &point->params, (unsigned)jobs,
+                         point->warmup + point->reps, duration) == region_len) {
+        vp_shared_attach(&into->view, region);
+        into->region = region;
+        into->part.shared = &into->view;
+    } else {
+        free(region);
+    }
+    return 0;
+}
+
+/* The step's network links, for the matrix: {"from", "to", "from_label", "to_label"}. */
+static json_t *links_json(const struct vp_gather_step *what)
+{
+    json_t *links = json_array();
+    for (size_t m = 0; m < what->member_count; m++) {
+        int rank = what->members[m], peer = what->step->peers[rank];
+        if (what->step->roles[rank] == VP_ROLE_RUN && peer >= 0)
+            json_array_append_new(links, json_pack("{s:i,s:i,s:s,s:s}", "from", rank, "to", peer,
+                                                   "from_label", what->labels[rank], "to_label",
+                                                   what->labels[peer]));
+    }
+    return links;
+}
+
+/* The part of a rank not heard from: dead, or stopped with the run. */
+static json_t *silent_part(int rank)
+{
+    bool died = vp_liveness_dead() == rank;
+    return json_pack("{s:s,s:s}", "status", died ? "failed" : "interrupted", "error",
+                     died ? "died: its connection closed without a word (killed, or its host "
+                            "vanished)"
+                          : "not heard from: the run stopped");
+}
+
+json_t *vp_gather_step(const struct vp_world *world, struct vp_together *together,
+                       const struct vp_gather_step *what, const struct vp_run_settings *settings,
+                       json_t *own, bool *stopped)
+{
+    const struct vp_plan_point *point = what->point;
+    struct gathered *parts = calloc(what->member_count, sizeof *parts);
+    if (!parts)
+        abort();
+    size_t count = 0;
+    char reason[VP_ERROR_LEN] = "";
+    double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
+    for (size_t m = 0; m < what->member_count; m++) {
+        int rank = what->members[m];
+        if (what->step->roles[rank] != VP_ROLE_RUN)
+            continue;
+        struct gathered *part = &parts[count++];
+        part->part.rank = rank;
+        part->part.fingerprint = what->fingerprints[rank];
+        part->part.clock_offset_ns = together->offsets[m];
+        part->part.offset_bound_ns = together->bounds[m];
+        if (rank == 0) {
+            part->part.result = json_incref(own);
+            if (together->region) {
+                vp_shared_layout(&part->view, point->bench, &point->params,
+                                 together->region_jobs, point->warmup + point->reps, duration);
+                vp_shared_attach(&part->view, together->region);
+                part->part.shared = &part->view;
+            }
+        } else if (*stopped || receive_part(world, together, point, duration, (int)m, part,
+                                            reason, sizeof reason) != 0) {
+            *stopped = true;
+            part->part.result = silent_part(rank);
+        }
+    }
+    struct vp_host_part *host_parts = calloc(count, sizeof *host_parts);
+    if (!host_parts)
+        abort();
+    for (size_t p = 0; p < count; p++)
+        host_parts[p] = parts[p].part;
+    json_t *result = vp_combine_hosts(point->bench, what->params, point->jobs, settings,
+                                      host_parts, count, together->stonewall, together->span);
+    if (what->topology != VP_TOPOLOGY_NONE && vp_layout_is_network(point->bench)) {
+        json_t *ranks = json_object_get(result, "ranks");
+        json_object_set_new(ranks, "topology", json_string(vp_topology_name(what->topology)));
+        json_object_set_new(ranks, "links", links_json(what));
+    }
+    int dead = vp_liveness_dead();
+    if (dead >= 0) { /* the cause, not the ranks it stopped */
+        char cause[VP_ERROR_LEN];
+        snprintf(cause, sizeof cause, "rank %d (%s): died: its connection closed without a "
+                 "word (killed, or its host vanished)", dead, world->hosts[dead]);
+        vp_result_finish(result, "failed", cause);
+    }
+    for (size_t p = 0; p < count; p++) {
+        json_decref(parts[p].part.result);
+        free(parts[p].region);
+    }
+    free(host_parts);
+    free(parts);
+    return result;
+}
+
+int vp_gather_send(const struct vp_world *world, struct vp_together *together, json_t *result)
+{
+    char reason[VP_ERROR_LEN];
+    char *text = json_dumps(result, JSON_COMPACT);
+    int status = vp_world_send(world, text, strlen(text), 0, together->comm, reason,
+                               sizeof reason);
+    free(text);
+    if (status == 0)
+        status = vp_world_send(world, together->region, together->region_len, 0, together->comm,
+                               reason, sizeof reason);
+    return status;
+}
+
+json_t **vp_gather_fingerprints(const struct vp_world *world, const json_t *own)
+{
+    char reason[VP_ERROR_LEN];
+    char *text = json_dumps(own, JSON_COMPACT);
+    json_t **all = NULL;
+    if (world->rank != 0) {
+        if (vp_world_send(world, text, strlen(text), 0, MPI_COMM_WORLD, reason, sizeof reason) != 0)
+            vp_world_abandon(world, 1);
+    } else {
+        all = calloc((size_t)world->size, sizeof *all);
+        if (!all)
+            abort();
+        all[0] = json_incref((json_t *)own);
+        for (int r = 1; r < world->size; r++) {
+            void *data;
+            size_t len;
+            if (vp_world_receive(world, &data, &len, r, MPI_COMM_WORLD, reason, sizeof reason) != 0) {
+                fprintf(stderr, "virtperf-mpi: %s\n", reason);
+                vp_world_abandon(world, 1);
+            }
+            all[r] = json_loads(data, 0, NULL);
+            free(data);
+            if (!all[r])
+                all[r] = json_pack("{s:s}", "hostname", world->hosts[r]);
+        }
+    }
+    free(text);
+    return all;
+}
+

@@ -1,0 +1,41 @@
+/* Bringing each step's figures to rank 0: every rank that ran jobs sends its result and
+ * its jobs' region; rank 0 combines them (engine/combine.c) with the clocks' offsets,
+ * names the rank that died when one did, and adds the step's network links. Also the
+ * ranks' fingerprints, once, at the start. */
+#ifndef VP_GATHER_H
+#define VP_GATHER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "engine/engine.h"
+#include "engine/layout.h"
+#include "engine/plan.h"
+#include "mpi/together.h"
+#include "mpi/world.h"
+
+/* What rank 0 knows of a step. members: the world ranks of the step's communicator, in
+ * its order; labels: each world rank's "HOST ADDRESS" (links of a topology). */
+struct vp_gather_step {
+    const struct vp_step *step;
+    const struct vp_plan_point *point;
+    const struct vp_params *params;    /* the result's params */
+    const int *members;
+    size_t member_count;
+    enum vp_topology_kind topology;
+    char *const *labels;
+    json_t *const *fingerprints;       /* by world rank */
+};
+
+/* Rank 0: the step's result from own (rank 0's result, NULL when it ran no jobs) and
+ * every other running rank's part. *stopped becomes true when a rank died or a signal
+ * came; the ranks not heard from are then given that reason. */
+json_t *vp_gather_step(const struct vp_world *world, struct vp_together *together,
+                       const struct vp_gather_step *what, const struct vp_run_settings *settings,
+                       json_t *own, bool *stopped);
+/* Another rank that ran jobs: its result and region to rank 0. Returns 0 or -1. */
+int vp_gather_send(const struct vp_world *world, struct vp_together *together, json_t *result);
+/* Every rank's fingerprint, by rank, on rank 0 (NULL elsewhere). */
+json_t **vp_gather_fingerprints(const struct vp_world *world, const json_t *own);
+
+#endif
