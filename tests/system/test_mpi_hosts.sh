@@ -1,0 +1,94 @@
+#!/bin/bash
+# virtperf-mpi across hosts: three network namespaces stand in for three hosts (a veth
+# each into a bridge, an address each in 198.18.0.0/15), mpirun starts one rank in each
+# through an rsh agent that runs the remote command with `ip netns exec`. One host's
+# link is limited to 200 Mbit/s each way by tbf: the matrix must show that host's row
+# and column at the limit (within 10%) and the other links far above it; fan-in (both
+# other ranks into rank 0 at once, with --key-file) must show the limited host slower
+# than the other in its per-host figures. Everything made is removed on every exit.
+. "$(dirname "$0")/lib.sh"
+VP_MPI=${VP_MPI:-$(dirname "$VP")/virtperf-mpi}
+[ -x "$VP_MPI" ] || skip "virtperf-mpi was not built (scripts/deps.sh mpi, then rebuild)"
+command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh mpi)"
+ip netns add "vpcheck$$" 2>/dev/null || skip "cannot make network namespaces (needs root)"
+ip netns del "vpcheck$$"
+case "${ASAN_OPTIONS:-}" in *detect_leaks=1*) export ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" ;; esac
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
+
+P=vp$(($$ % 100000))          # names unique to this run
+SUBNET=198.18.$(($$ % 200 + 20))
+LIMIT_MBIT=200
+cleanup() {
+    for i in 1 2 3; do ip netns del "${P}n$i" 2>/dev/null; done
+    ip link del "${P}br" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+ip link add "${P}br" type bridge && ip addr add "$SUBNET.1/24" dev "${P}br" &&
+    ip link set "${P}br" up || fail "cannot make the bridge"
+: >"$WORK/hosts.map"
+for i in 1 2 3; do
+    ip netns add "${P}n$i" &&
+        ip link add "${P}v$i" type veth peer name eth0 netns "${P}n$i" &&
+        ip link set "${P}v$i" master "${P}br" up &&
+        ip -n "${P}n$i" addr add "$SUBNET.$((10 + i))/24" dev eth0 &&
+        ip -n "${P}n$i" link set eth0 up && ip -n "${P}n$i" link set lo up ||
+        fail "cannot make namespace $i"
+    echo "$SUBNET.$((10 + i)) ${P}n$i" >>"$WORK/hosts.map"
+done
+# host 2's link, both ways: its own egress and the bridge's egress toward it
+ip netns exec "${P}n2" tc qdisc add dev eth0 root tbf rate ${LIMIT_MBIT}mbit burst 32kb latency 50ms &&
+    tc qdisc add dev "${P}v2" root tbf rate ${LIMIT_MBIT}mbit burst 32kb latency 50ms ||
+    fail "cannot limit host 2's link"
+cat >"$WORK/agent.sh" <<'AGENT'
+#!/bin/sh
+# mpirun's rsh agent: "HOST COMMAND..." runs COMMAND in the namespace of HOST's address
+host=$1
+shift
+ns=$(awk -v h="$host" '$1 == h {print $2}' "$(dirname "$0")/hosts.map")
+[ -n "$ns" ] || { echo "agent: no namespace for $host" >&2; exit 1; }
+exec ip netns exec "$ns" sh -c "$*"
+AGENT
+chmod +x "$WORK/agent.sh"
+MPIRUN=(mpirun --mca plm_rsh_agent "$WORK/agent.sh" --mca btl tcp,self
+    --mca btl_tcp_if_include "$SUBNET.0/24" --mca oob_tcp_if_include "$SUBNET.0/24"
+    --host "$SUBNET.11,$SUBNET.12,$SUBNET.13" -np 3 --bind-to none)
+
+# The matrix: every ordered pair alone.
+expect_status 0 timeout 180 "${MPIRUN[@]}" "$VP_MPI" run net.stream --duration 1.5 --reps 2 \
+    --warmup 0 --topology matrix --quiet --json "$WORK/matrix.json"
+json_check "$WORK/matrix.json" 'len(d["results"]) == 6 and all(r["status"] == "ok" and r["ranks"]["topology"] == "matrix" and len(r["ranks"]["links"]) == 1 for r in d["results"])' \
+    "the matrix of 3 ranks is 6 results, one link each"
+expect_status 0 "$VP" matrix latest --metric throughput --json "$WORK/cells.json"
+python3 - "$WORK/cells.json" "$SUBNET.12" "$LIMIT_MBIT" <<'PY' || fail "the limited host's row and column are not at the limit, or the others not far above it"
+import json, sys
+m = json.load(open(sys.argv[1]))["matrices"][0]
+limited, limit = sys.argv[2], int(sys.argv[3]) * 1e6 / 8
+cells = {}
+for r, source in enumerate(m["sources"]):
+    for c, destination in enumerate(m["destinations"]):
+        value = m["values"][r][c] if c < len(m["values"][r]) else None
+        if value is not None:
+            cells[(source, destination)] = value
+assert len(cells) == 6, cells
+for (source, destination), value in sorted(cells.items()):
+    through_limit = source.endswith(limited) or destination.endswith(limited)
+    ratio = value / limit
+    print("  %-22s -> %-22s %8.1f MB/s  %.2f x the limit" % (source, destination, value / 1e6, ratio))
+    assert (0.9 <= ratio <= 1.1) if through_limit else ratio > 3, (source, destination, ratio)
+PY
+
+# Fan-in with a key: both other ranks into rank 0 at once; host 2 is the slow one.
+head -c 32 /dev/urandom >"$WORK/key"
+expect_status 0 timeout 120 "${MPIRUN[@]}" "$VP_MPI" run net.stream --duration 1.5 --reps 2 \
+    --warmup 0 --topology fan-in --key-file "$WORK/key" --quiet --json "$WORK/fanin.json"
+json_check "$WORK/fanin.json" 'd["results"][0]["ranks"]["topology"] == "fan-in" and sorted((l["from"], l["to"]) for l in d["results"][0]["ranks"]["links"]) == [(1, 0), (2, 0)]' \
+    "fan-in links ranks 1 and 2 to rank 0"
+json_check "$WORK/fanin.json" '[h["rank"] for h in d["results"][0]["ranks"]["hosts"]] == [1, 2] and d["results"][0]["ranks"]["hosts"][0]["metrics"]["throughput"]["mean"] * 3 < d["results"][0]["ranks"]["hosts"][1]["metrics"]["throughput"]["mean"]' \
+    "in fan-in the limited host (rank 1) is far slower than rank 2"
+json_check "$WORK/fanin.json" 'abs(d["results"][0]["metrics"]["throughput"]["mean"] - sum(h["metrics"]["throughput"]["mean"] for h in d["results"][0]["ranks"]["hosts"])) < 0.05 * d["results"][0]["metrics"]["throughput"]["mean"]' \
+    "fan-in's aggregate is the hosts' sum"
+expect_status 0 "$VP" results show latest
+expect_contains "$WORK/out" "fan-in: rank 1"
+finish
