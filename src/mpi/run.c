@@ -105,6 +105,13 @@ static void print_usage(void)
            "\n"
            "  --ranks SPEC       run on the first k ranks, for each k of SPEC (1..4, 1,2,4),\n"
            "                     the others idle  [every rank]\n"
+           "  --topology T       network benchmarks between ranks: matrix (each ordered pair\n"
+           "                     alone), pairs (rank i to i+k/2 at once), fan-in (every rank\n"
+           "                     to rank 0 at once), fan-out (the same, rank 0 sending)\n"
+           "                     [none: each rank to its own loopback server]\n"
+           "  --start-with S     instant: each repetition at an instant rank 0 picks, on\n"
+           "                     every rank's clock; barrier: when MPI_Barrier returns (for\n"
+           "                     comparison; blind to a dead rank)  [instant]\n"
            "\n"
            "The options of 'virtperf run':\n\n");
     vp_run_print_usage();
@@ -232,6 +239,7 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     vp_set_usage_error_hook(refuse);
     const char *ranks_spec = take_option(&count, words, "--ranks", "4, 1,2,4 or 1..8");
     const char *topology_text = take_option(&count, words, "--topology", "matrix or fan-in");
+    const char *start_with = take_option(&count, words, "--start-with", "instant or barrier");
     struct vp_run_request request;
     vp_run_parse(&request, count, words);
     unsigned rank_counts[VP_MAX_JOBS];
@@ -242,6 +250,9 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
         vp_usage_error("--ranks: '%s' is not valid; accepted: a count, a list such as 1,2,4 or a "
                        "range such as 1..4, each from 1 to %d (the ranks launched)", ranks_spec,
                        world->size);
+    if (start_with && strcmp(start_with, "instant") != 0 && strcmp(start_with, "barrier") != 0)
+        vp_usage_error("--start-with: '%s' is not valid; accepted: instant or barrier", start_with);
+    bool barrier = start_with && strcmp(start_with, "barrier") == 0;
     char err[VP_ERROR_LEN + 4200];
     enum vp_topology_kind topology_kind;
     if (vp_topology_parse(topology_text, &topology_kind, err, sizeof err) != 0)
@@ -308,7 +319,7 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
         struct vp_together together;
         json_t *result = NULL;
         if (vp_together_begin(&together, world, comms.of_step[s], point->bench->ops_per_rep != NULL,
-                              point->warmup, point->warmup + point->reps, reason,
+                              barrier, point->warmup, point->warmup + point->reps, reason,
                               sizeof reason) != 0) {
             stopped = true;
             result = json_pack("{s:s,s:s}", "status", "interrupted", "error", reason);

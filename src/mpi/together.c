@@ -159,6 +159,11 @@ static int start(void *context, const struct vp_shared *shared, unsigned rep, bo
     int64_t lead = 0;
     if (agree(together, shared, ok, lead_ns, rep > 0, rep - 1, &lead, reason, reason_len) != 1)
         return -1;
+    if (together->barrier) { /* blocking, as a benchmark would: no rank death is seen here */
+        MPI_Barrier(together->comm);
+        *start_ns = vp_now_ns();
+        return 0;
+    }
     int64_t instant = 0;
     if (together->comm_rank == 0)
         instant = vp_now_ns() + lead + broadcast_margin_ns(together->comm_size);
@@ -202,11 +207,12 @@ int vp_together_wait(struct vp_together *together, char *reason, size_t reason_l
 }
 
 int vp_together_begin(struct vp_together *together, const struct vp_world *world,
-                      MPI_Comm comm, bool op_log, unsigned warmup, unsigned total_reps,
-                      char *reason, size_t reason_len)
+                      MPI_Comm comm, bool op_log, bool barrier, unsigned warmup,
+                      unsigned total_reps, char *reason, size_t reason_len)
 {
     *together = (struct vp_together){ .world = world, .comm = comm, .op_log = op_log,
-                                      .warmup = warmup, .total_reps = total_reps };
+                                      .barrier = barrier, .warmup = warmup,
+                                      .total_reps = total_reps };
     MPI_Comm_rank(comm, &together->comm_rank);
     MPI_Comm_size(comm, &together->comm_size);
     unsigned measured_reps = total_reps > warmup ? total_reps - warmup : 1;
