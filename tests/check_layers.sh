@@ -5,7 +5,7 @@
 # each include that breaks the order and exits 1 when there is one.
 set -u
 cd "$(dirname "$0")/../src"
-layers=(core net bench engine store analysis render cmd)
+layers=(core net bench engine store analysis render cmd mpi)
 status=0
 for ((i = 0; i < ${#layers[@]}; i++)); do
     layer=${layers[$i]}

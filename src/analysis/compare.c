@@ -12,16 +12,37 @@
 #include "core/stats.h"
 #include "core/json.h"
 
-/* bench|params|jobs: what must agree for two results to be compared. */
+/* " ranks=N 0>1,2>0" of a result of many hosts (virtperf-mpi): how many hosts ran jobs
+ * and, with a topology, which rank talked to which; "" for one host. */
+static void hosts_text(const json_t *result, char *buf, size_t len)
+{
+    const json_t *ranks = json_object_get(result, "ranks");
+    buf[0] = '\0';
+    if (!ranks)
+        return;
+    snprintf(buf, len, " ranks=%lld", (long long)json_integer_value(json_object_get(ranks, "count")));
+    size_t i;
+    const json_t *link;
+    json_array_foreach(json_object_get(ranks, "links"), i, link) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%lld>%lld", i ? "," : " ",
+                 (long long)json_integer_value(json_object_get(link, "from")),
+                 (long long)json_integer_value(json_object_get(link, "to")));
+    }
+}
+
+/* bench|params|jobs|hosts: what must agree for two results to be compared. */
 static char *match_key(const json_t *result)
 {
     char *params = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
-    size_t len = strlen(params) + 128;
+    char hosts[256];
+    hosts_text(result, hosts, sizeof hosts);
+    size_t len = strlen(params) + strlen(hosts) + 128;
     char *key = malloc(len);
     if (!key)
         abort();
-    snprintf(key, len, "%s|%s|%lld", vp_json_text(result, "bench"), params,
-             (long long)json_integer_value(json_object_get(result, "jobs")));
+    snprintf(key, len, "%s|%s|%lld|%s", vp_json_text(result, "bench"), params,
+             (long long)json_integer_value(json_object_get(result, "jobs")), hosts);
     free(params);
     return key;
 }
@@ -118,10 +139,12 @@ void vp_compare_row_label(const json_t *row, char *buf, size_t len)
 static void result_label(const struct run_index *index, const json_t *result, char *buf,
                          size_t len)
 {
-    char variant[200];
+    char variant[200], hosts[256];
     variant_text(index, result, variant, sizeof variant);
-    snprintf(buf, len, "%s%s%s jobs=%lld", vp_json_text(result, "bench"), variant[0] ? " " : "",
-             variant, (long long)json_integer_value(json_object_get(result, "jobs")));
+    hosts_text(result, hosts, sizeof hosts);
+    snprintf(buf, len, "%s%s%.200s jobs=%lld%.255s", vp_json_text(result, "bench"),
+             variant[0] ? " " : "", variant,
+             (long long)json_integer_value(json_object_get(result, "jobs")), hosts);
 }
 
 static size_t values_of(const json_t *metric, double *out, size_t cap)
@@ -293,8 +316,10 @@ static void add_rows(json_t *rows, const struct run_index *base, const json_t *b
                      const json_t *const *candidates, const json_t *const *matches,
                      size_t candidate_count)
 {
-    char variant[200];
-    variant_text(base, base_result, variant, sizeof variant);
+    char variant[460], hosts[256];
+    variant_text(base, base_result, variant, 200);
+    hosts_text(base_result, hosts, sizeof hosts); /* ranks=4: a row per host count */
+    strncat(variant, variant[0] ? hosts : hosts + (hosts[0] == ' '), sizeof variant - strlen(variant) - 1);
     const char *name;
     const json_t *base_metric;
     json_object_foreach(json_object_get(base_result, "metrics"), name, base_metric) {
@@ -354,7 +379,7 @@ static void match_base_results(const struct run_index *base,
             add_rows(rows, base, base_result, candidates, matches, candidate_count);
             continue;
         }
-        char label[320], line[400];
+        char label[600], line[700];
         result_label(base, base_result, label, sizeof label);
         snprintf(line, sizeof line, "%s: not in every candidate run", label);
         json_array_append_new(unmatched, json_string(line));
@@ -376,7 +401,7 @@ static void list_candidate_only(const struct run_index *base,
                 continue;
             char *key = match_key(result);
             if (!find_match(base, key)) {
-                char line[400], label[320];
+                char line[700], label[600];
                 result_label(&candidate_indexes[c], result, label, sizeof label);
                 snprintf(line, sizeof line, "%s: only in %s", label,
                          vp_json_text(json_object_get(candidates[c], "run"), "id"));

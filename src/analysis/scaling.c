@@ -2,6 +2,7 @@
 #include "analysis/scaling.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,24 @@ double vp_jain_fairness(const double *values, size_t n)
     return squares > 0 ? sum * sum / ((double)n * squares) : 1;
 }
 
-/* The results of one group (same bench and params), ordered by job count. */
+/* The jobs a result ran: its job count, times its hosts for a result of many hosts (a
+ * virtperf-mpi --ranks sweep with one job per guest scales over guests). */
+static json_int_t workers(const json_t *result)
+{
+    json_int_t jobs = json_integer_value(json_object_get(result, "jobs"));
+    json_int_t hosts = json_integer_value(json_object_get(json_object_get(result, "ranks"), "count"));
+    return hosts > 0 ? jobs * hosts : jobs;
+}
+
+/* A matrix result measures one pair of hosts: not a point of any sweep. */
+static bool in_a_sweep(const json_t *result)
+{
+    const char *topology = json_string_value(json_object_get(json_object_get(result, "ranks"),
+                                                             "topology"));
+    return !topology || strcmp(topology, "matrix") != 0;
+}
+
+/* The results of one group (same bench and params), ordered by workers(). */
 static size_t collect_group(const json_t *results, const json_t *first, const json_t **group,
                             size_t cap)
 {
@@ -78,15 +96,14 @@ static size_t collect_group(const json_t *results, const json_t *first, const js
             strcmp(json_string_value(json_object_get(result, "bench")),
                    json_string_value(json_object_get(first, "bench"))) != 0 ||
             !json_equal(json_object_get(result, "params"), json_object_get(first, "params")) ||
-            count == cap)
+            !in_a_sweep(result) || count == cap)
             continue;
         group[count++] = result;
     }
-    for (size_t a = 1; a < count; a++) { /* by job count */
+    for (size_t a = 1; a < count; a++) { /* by the jobs they ran */
         const json_t *key = group[a];
         size_t b = a;
-        while (b > 0 && json_integer_value(json_object_get(group[b - 1], "jobs")) >
-                            json_integer_value(json_object_get(key, "jobs"))) {
+        while (b > 0 && workers(group[b - 1]) > workers(key)) {
             group[b] = group[b - 1];
             b--;
         }
@@ -110,7 +127,7 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
     int saturated_from = 0;
     for (size_t i = 0; i < count; i++) {
         const json_t *metric = json_object_get(json_object_get(group[i], "metrics"), name);
-        double jobs = (double)json_integer_value(json_object_get(group[i], "jobs"));
+        double jobs = (double)workers(group[i]);
         double aggregate = vp_json_number(metric, "mean");
         per_job[i] = summed ? aggregate / jobs : aggregate;
         double job_means[1024];
@@ -121,6 +138,9 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
                 job_means[n++] = vp_json_number(json_object_get(json_object_get(job, "metrics"), name), "mean");
         json_t *point = json_pack("{s:f,s:f,s:f,s:f}", "jobs", jobs, "aggregate", aggregate,
                                   "per_job", per_job[i], "fairness", vp_jain_fairness(job_means, n));
+        const json_t *hosts = json_object_get(json_object_get(group[i], "ranks"), "count");
+        if (hosts)
+            json_object_set_new(point, "hosts", json_deep_copy(hosts));
         double p99 = vp_json_number(json_object_get(metric, "distribution"), "p99");
         if (isfinite(p99))
             json_object_set_new(point, "p99", json_real(p99));
@@ -156,8 +176,10 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
     json_t *analysis = json_pack("{s:s,s:s,s:s,s:o,s:I,s:s}", "metric", name, "unit",
                                  json_string_value(json_object_get(first_metric, "unit")), "better",
                                  higher_better ? "higher" : "lower", "points", points, "knee_jobs",
-                                 json_integer_value(json_object_get(group[knee], "jobs")), "rule",
-                                 description);
+                                 workers(group[knee]), "rule", description);
+    const json_t *knee_hosts = json_object_get(json_object_get(group[knee], "ranks"), "count");
+    if (knee_hosts) /* a --ranks sweep: the knee as a number of hosts or guests */
+        json_object_set_new(analysis, "knee_hosts", json_deep_copy(knee_hosts));
     if (saturated_from)
         json_object_set_new(analysis, "saturated_from", json_integer(saturated_from));
     free(per_job);
@@ -175,8 +197,7 @@ json_t *vp_scaling(const json_t *run, const struct vp_qos *qos, char *err, size_
         const json_t *group[256];
         size_t count = collect_group(results, result, group, 256);
         /* Each group once (at its first member), a sweep from one job up. */
-        if (count < 2 || group[0] != result ||
-            json_integer_value(json_object_get(group[0], "jobs")) != 1)
+        if (count < 2 || group[0] != result || workers(group[0]) != 1)
             continue;
         const char *name;
         const json_t *metric;

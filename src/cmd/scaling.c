@@ -11,7 +11,8 @@
 static const char scaling_usage[] =
     "usage: virtperf scaling RUN [--qos RULE] [--json FILE|-] [--db PATH]\n"
     "\n"
-    "For each benchmark swept over --jobs 1..N in RUN: per-job and aggregate figures\n"
+    "For each benchmark swept over --jobs 1..N in RUN (or over virtperf-mpi's --ranks 1..N:\n"
+    "N counts every host's jobs, and the knee is also given in hosts): per-job and aggregate figures\n"
     "against N, efficiency (per-job figure against one job's), Jain's fairness across jobs,\n"
     "the knee (the largest N meeting the QoS rule at every N up to it) and the first N at\n"
     "which the CPUs had no idle time left (under 5%).\n"
@@ -36,15 +37,24 @@ static void print_group(const json_t *group)
         vp_format_value(json_number_value(json_object_get(point, "per_job")), unit, per_job,
                         sizeof per_job);
         const json_t *idle = json_object_get(point, "cpu_idle");
-        printf("  %5.0f %14s %14s %9.0f%% %9.3f %8.1f%%\n",
+        char idle_text[16] = "-"; /* unknown: a result of many hosts has a monitor per host */
+        if (idle)
+            snprintf(idle_text, sizeof idle_text, "%.1f%%", json_number_value(idle));
+        printf("  %5.0f %14s %14s %9.0f%% %9.3f %9s\n",
                json_number_value(json_object_get(point, "jobs")), aggregate, per_job,
                100 * json_number_value(json_object_get(point, "efficiency")),
-               json_number_value(json_object_get(point, "fairness")),
-               idle ? json_number_value(idle) : -1.0);
+               json_number_value(json_object_get(point, "fairness")), idle_text);
     }
-    printf("  optimum %lld jobs per host (QoS: %s)",
-           (long long)json_integer_value(json_object_get(group, "knee_jobs")),
-           json_string_value(json_object_get(group, "rule")));
+    const json_t *knee_hosts = json_object_get(group, "knee_hosts");
+    if (knee_hosts) /* a virtperf-mpi --ranks sweep */
+        printf("  optimum %lld hosts or guests, %lld jobs in all (QoS: %s)",
+               (long long)json_integer_value(knee_hosts),
+               (long long)json_integer_value(json_object_get(group, "knee_jobs")),
+               json_string_value(json_object_get(group, "rule")));
+    else
+        printf("  optimum %lld jobs per host (QoS: %s)",
+               (long long)json_integer_value(json_object_get(group, "knee_jobs")),
+               json_string_value(json_object_get(group, "rule")));
     const json_t *saturated = json_object_get(group, "saturated_from");
     if (saturated)
         printf("; no idle CPU left from %lld jobs", (long long)json_integer_value(saturated));

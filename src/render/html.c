@@ -11,6 +11,7 @@
 #include "core/sysinfo.h"
 #include "core/units.h"
 #include "analysis/compare.h"
+#include "analysis/hosts.h"
 #include "analysis/matrix.h"
 #include "analysis/scaling.h"
 #include "core/json.h"
@@ -327,6 +328,78 @@ static void matrix_charts(struct vp_markup *out, json_t *const *documents, size_
     json_decref(document);
 }
 
+/* One result of many hosts: a row per host, its first metric against the others. */
+static void hosts_table(struct vp_markup *out, const char *run, const json_t *result)
+{
+    const json_t *ranks = json_object_get(result, "ranks");
+    const char *metric = NULL;
+    const json_t *definition = NULL;
+    json_object_foreach(json_object_get(result, "metrics"), metric, definition)
+        break;
+    vp_markup_printf(out, "<h3>");
+    vp_markup_text(out, run);
+    vp_markup_printf(out, ": %s jobs=%lld on %lld hosts", vp_json_text(result, "bench"),
+                     (long long)json_integer_value(json_object_get(result, "jobs")),
+                     (long long)json_integer_value(json_object_get(ranks, "count")));
+    if (json_object_get(ranks, "topology")) {
+        vp_markup_printf(out, " (");
+        vp_markup_text(out, vp_json_text(ranks, "topology"));
+        vp_markup_printf(out, ")");
+    }
+    vp_markup_printf(out, "</h3><table><tr><th>rank</th><th>host</th><th>status</th><th>");
+    vp_markup_text(out, metric ? metric : "");
+    vp_markup_printf(out, "</th><th>vs the others</th><th>CPU busy</th><th>steal</th>"
+                        "<th>clock bound</th></tr>");
+    const json_t *hosts = json_object_get(ranks, "hosts");
+    size_t i;
+    const json_t *host;
+    json_array_foreach(hosts, i, host) {
+        char text[64];
+        vp_markup_printf(out, "<tr><td>%lld</td>",
+                         (long long)json_integer_value(json_object_get(host, "rank")));
+        cell(out, vp_json_text(host, "host"));
+        cell(out, vp_json_text(host, "status"));
+        vp_format_value(vp_json_number(json_object_get(json_object_get(host, "metrics"),
+                                                       metric ? metric : ""), "mean"),
+                        vp_json_text(definition, "unit"), text, sizeof text);
+        cell(out, text);
+        double versus = metric ? vp_host_versus_others(hosts, i, metric) : NAN;
+        snprintf(text, sizeof text, isfinite(versus) ? "%+.0f%%" : "-", 100 * versus);
+        cell(out, text);
+        const json_t *summary = json_object_get(json_object_get(host, "monitor"), "summary");
+        snprintf(text, sizeof text, "%.1f%%",
+                 vp_json_number(json_object_get(summary, "cpu.busy"), "mean"));
+        cell(out, summary ? text : "-");
+        snprintf(text, sizeof text, "%.2f%%",
+                 vp_json_number(json_object_get(summary, "cpu.steal"), "mean"));
+        cell(out, summary ? text : "-");
+        vp_format_seconds(vp_json_number(host, "clock_bound_s"), text, sizeof text);
+        cell(out, text);
+        vp_markup_printf(out, "</tr>");
+    }
+    vp_markup_printf(out, "</table>");
+}
+
+/* Results of many hosts at once (virtperf-mpi), host by host. */
+static void hosts_tables(struct vp_markup *out, json_t *const *documents, size_t count)
+{
+    size_t tables = 0;
+    for (size_t d = 0; d < count; d++) {
+        size_t r;
+        const json_t *result;
+        json_array_foreach(json_object_get(documents[d], "results"), r, result) {
+            if (!json_object_get(result, "ranks") || tables == MAX_CHARTS * 4)
+                continue;
+            if (tables++ == 0)
+                vp_markup_printf(out, "<h2>Hosts</h2><p>Results measured on many hosts at "
+                                    "once: each host's own figure against the median of the "
+                                    "others, its CPU while it ran, and the bound of its clock "
+                                    "offset to rank 0.</p>");
+            hosts_table(out, run_name(documents[d]), result);
+        }
+    }
+}
+
 /* One chart of the monitor columns picked by wanted (at most 6, all-zero ones left out). */
 static int monitor_chart(struct vp_markup *out, const json_t *series, const char *title,
                          int (*wanted)(const char *column), const char *y_label, const char *unit)
@@ -435,6 +508,7 @@ void vp_report_html(json_t *const *documents, size_t count, double margin, struc
     environments(out, documents, count);
     scaling_charts(out, documents, count);
     matrix_charts(out, documents, count);
+    hosts_tables(out, documents, count);
     latency_cdfs(out, documents, count);
     monitor_charts(out, documents, count);
     vp_markup_printf(out, "</body></html>\n");

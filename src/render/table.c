@@ -10,7 +10,7 @@
 #include "core/units.h"
 #include "core/idle.h"
 #include "core/json.h"
-#include "core/stats.h"
+#include "analysis/hosts.h"
 
 /* The option of a known bench stored under key (a sweep option under its point name). */
 static const struct vp_option *option_for(const struct vp_bench *bench, const char *key)
@@ -201,17 +201,11 @@ static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics)
 {
     const json_t *hosts = json_object_get(ranks, "hosts");
     const char *first_metric = NULL;
-    const json_t *definition;
+    const json_t *definition = NULL;
     json_object_foreach((json_t *)metrics, first_metric, definition)
         break;
-    size_t count = json_array_size(hosts), i;
-    double *means = calloc(count ? count : 1, sizeof *means);
-    if (!means)
-        abort();
+    size_t i;
     const json_t *host;
-    json_array_foreach(hosts, i, host)
-        means[i] = vp_json_number(json_object_get(json_object_get(host, "metrics"), first_metric),
-                                  "mean");
     json_array_foreach(hosts, i, host) {
         char name[64], bound[32];
         vp_format_seconds(vp_json_number(host, "clock_bound_s"), bound, sizeof bound);
@@ -220,18 +214,14 @@ static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics)
                 sizeof name), vp_json_text(host, "status"), bound);
         if (first_metric) {
             char value[32];
-            vp_format_value(means[i], vp_json_text(definition, "unit"), value, sizeof value);
+            vp_format_value(vp_json_number(json_object_get(json_object_get(host, "metrics"),
+                                                           first_metric), "mean"),
+                            vp_json_text(definition, "unit"), value, sizeof value);
             fprintf(out, "  %s %s", first_metric, value);
+            double versus = vp_host_versus_others(hosts, i, first_metric);
+            if (isfinite(versus))
+                fprintf(out, "  (%+.0f%% vs the others)", 100 * versus);
         }
-        double others[4096];
-        size_t n = 0;
-        for (size_t j = 0; j < count && n < 4096; j++)
-            if (j != i && isfinite(means[j]))
-                others[n++] = means[j];
-        double median = n ? vp_percentile(others, n, 50) : NAN;
-        if (first_metric && n && median != 0 && isfinite(means[i]))
-            fprintf(out, "  (%s %+.0f%% vs the others)", first_metric,
-                    100 * (means[i] / median - 1));
         const json_t *summary = json_object_get(json_object_get(host, "monitor"), "summary");
         if (summary)
             fprintf(out, "  cpu busy %.0f%% steal %.1f%%",
@@ -239,7 +229,6 @@ static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics)
                     vp_json_number(json_object_get(summary, "cpu.steal"), "mean"));
         fputc('\n', out);
     }
-    free(means);
 }
 
 static void print_monitor(FILE *out, const json_t *monitor)
