@@ -77,6 +77,14 @@ static json_int_t workers(const json_t *result)
     return hosts > 0 ? jobs * hosts : jobs;
 }
 
+/* A sweep starts at one job, or for a --ranks sweep at one host (of any job count). */
+static bool starts_a_sweep(const json_t *result)
+{
+    const json_t *hosts = json_object_get(json_object_get(result, "ranks"), "count");
+    return hosts ? json_integer_value(hosts) == 1
+                 : json_integer_value(json_object_get(result, "jobs")) == 1;
+}
+
 /* A matrix result measures one pair of hosts: not a point of any sweep. */
 static bool in_a_sweep(const json_t *result)
 {
@@ -197,7 +205,7 @@ json_t *vp_scaling(const json_t *run, const struct vp_qos *qos, char *err, size_
         const json_t *group[256];
         size_t count = collect_group(results, result, group, 256);
         /* Each group once (at its first member), a sweep from one job up. */
-        if (count < 2 || group[0] != result || workers(group[0]) != 1)
+        if (count < 2 || group[0] != result || !starts_a_sweep(group[0]))
             continue;
         const char *name;
         const json_t *metric;

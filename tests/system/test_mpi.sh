@@ -34,6 +34,17 @@ expect_contains "$WORK/out" "null  jobs=2 ranks=4"
 expect_contains "$WORK/out" "rank 3"
 expect_contains "$WORK/out" "across hosts"
 
+# The host is a dimension when reading: scaling over hosts, compare per host count, report.
+expect_status 0 "$VP" scaling @four --json "$WORK/scaling.json"
+json_check "$WORK/scaling.json" '[g["knee_hosts"] for g in d["groups"] if g["metric"] == "jobs"] == [4] and [p["jobs"] for g in d["groups"] if g["metric"] == "jobs" for p in g["points"]] == [2, 4, 6, 8]' \
+    "scaling of a --ranks sweep counts every host's jobs and gives the knee in hosts"
+expect_status 0 "$VP" compare @four @four --json "$WORK/compare.json"
+json_check "$WORK/compare.json" 'sorted(set(r["variant"] for r in d["rows"])) == ["ranks=1", "ranks=2", "ranks=3", "ranks=4"]' \
+    "compare keeps results of different host counts apart"
+expect_status 0 "$VP" report @four -o "$WORK/four.html"
+expect_contains "$WORK/four.html" "<h2>Hosts</h2>"
+expect_contains "$WORK/four.html" "null jobs=2 on 4 hosts"
+
 # 2. A real benchmark on two ranks: the aggregate over both ranks' operations.
 mkdir -p "$WORK/disk"
 expect_status 0 "${MPIRUN[@]}" -np 2 "$VP_MPI" run disk.write --size 8m --bs 64k \
