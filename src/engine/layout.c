@@ -104,12 +104,10 @@ int vp_layout_build(const struct vp_plan *plan, int ranks, const unsigned *rank_
     *layout = (struct vp_layout){ .topology = topology };
     for (size_t p = 0; p < plan->count; p++) {
         bool network = topology != VP_TOPOLOGY_NONE && vp_layout_is_network(plan->points[p].bench);
-        if (network && topology == VP_TOPOLOGY_MATRIX) {
-            network_steps(layout, p, ranks, ranks); /* every pair once, whatever --ranks */
-            continue;
-        }
         size_t added = 0;
-        for (size_t i = 0; i < rank_count_n; i++) {
+        if (network && topology == VP_TOPOLOGY_MATRIX) /* every pair once, whatever --ranks */
+            added = network_steps(layout, p, ranks, ranks);
+        for (size_t i = 0; i < rank_count_n && !(network && topology == VP_TOPOLOGY_MATRIX); i++) {
             int k = (int)rank_counts[i];
             if (network) {
                 added += network_steps(layout, p, ranks, k);

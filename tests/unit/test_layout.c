@@ -1,0 +1,168 @@
+/* Unit tests for the layout of a run over many ranks (engine/layout.c): which ranks run,
+ * wait or sit out in each step of a --ranks sweep and of each --topology, that rank 0
+ * is in every step, and the refusals when a topology has nothing to run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "engine/layout.h"
+
+static char err[8192];
+
+/* A plan of the words, at one job, built as `virtperf run WORDS` would. */
+static void plan_of(struct vp_plan *plan, const char *const *words)
+{
+    struct vp_plan_request request = { .words = (char *const *)words };
+    while (words[request.word_count])
+        request.word_count++;
+    assert_int_equal(vp_plan_build(&request, plan, err, sizeof err), 0);
+}
+
+/* The roles of a step as text, one letter a rank: R run, W wait, - off. */
+static const char *roles_text(const struct vp_step *step, int ranks)
+{
+    static char text[64];
+    for (int r = 0; r < ranks; r++)
+        text[r] = step->roles[r] == VP_ROLE_RUN ? 'R' : step->roles[r] == VP_ROLE_WAIT ? 'W' : '-';
+    text[ranks] = '\0';
+    return text;
+}
+
+static void a_ranks_sweep_runs_the_first_k(void **state)
+{
+    (void)state;
+    const char *words[] = { "null", NULL };
+    struct vp_plan plan;
+    plan_of(&plan, words);
+    unsigned counts[] = { 1, 2, 4 };
+    struct vp_layout layout;
+    assert_int_equal(vp_layout_build(&plan, 4, counts, 3, VP_TOPOLOGY_NONE, &layout, err,
+                                     sizeof err), 0);
+    assert_int_equal(layout.count, 3);
+    assert_string_equal(roles_text(&layout.steps[0], 4), "R---");
+    assert_string_equal(roles_text(&layout.steps[1], 4), "RR--");
+    assert_string_equal(roles_text(&layout.steps[2], 4), "RRRR");
+    for (size_t s = 0; s < layout.count; s++)
+        for (int r = 0; r < 4; r++)
+            assert_int_equal(layout.steps[s].peers[r], -1);
+    vp_layout_free(&layout);
+    vp_plan_free(&plan);
+}
+
+/* Every ordered pair once, alone; rank 0 waits in the steps it is not part of. */
+static void the_matrix_is_every_ordered_pair_alone(void **state)
+{
+    (void)state;
+    const char *words[] = { "net.stream", NULL };
+    struct vp_plan plan;
+    plan_of(&plan, words);
+    unsigned counts[] = { 3 };
+    struct vp_layout layout;
+    assert_int_equal(vp_layout_build(&plan, 3, counts, 1, VP_TOPOLOGY_MATRIX, &layout, err,
+                                     sizeof err), 0);
+    assert_int_equal(layout.count, 6);
+    const int from[] = { 0, 0, 1, 1, 2, 2 }, to[] = { 1, 2, 0, 2, 0, 1 };
+    for (size_t s = 0; s < 6; s++) {
+        const struct vp_step *step = &layout.steps[s];
+        int runners = 0;
+        for (int r = 0; r < 3; r++)
+            runners += step->roles[r] == VP_ROLE_RUN;
+        assert_int_equal(runners, 1);
+        assert_int_equal(step->roles[from[s]], VP_ROLE_RUN);
+        assert_int_equal(step->peers[from[s]], to[s]);
+        assert_int_equal(step->roles[to[s]], VP_ROLE_WAIT);
+        assert_int_not_equal(step->roles[0], VP_ROLE_OFF); /* rank 0 gathers every step */
+    }
+    assert_string_equal(roles_text(&layout.steps[3], 3), "WRW");
+    assert_string_equal(roles_text(&layout.steps[5], 3), "WWR");
+    vp_layout_free(&layout);
+    vp_plan_free(&plan);
+}
+
+static void pairs_and_fans_link_at_once(void **state)
+{
+    (void)state;
+    const char *words[] = { "net.rr", NULL };
+    struct vp_plan plan;
+    plan_of(&plan, words);
+    unsigned counts[] = { 4 };
+    struct vp_layout layout;
+    assert_int_equal(vp_layout_build(&plan, 4, counts, 1, VP_TOPOLOGY_PAIRS, &layout, err,
+                                     sizeof err), 0);
+    assert_int_equal(layout.count, 1);
+    assert_string_equal(roles_text(&layout.steps[0], 4), "RRWW");
+    assert_int_equal(layout.steps[0].peers[0], 2);
+    assert_int_equal(layout.steps[0].peers[1], 3);
+    vp_layout_free(&layout);
+
+    assert_int_equal(vp_layout_build(&plan, 4, counts, 1, VP_TOPOLOGY_FAN_IN, &layout, err,
+                                     sizeof err), 0);
+    assert_string_equal(roles_text(&layout.steps[0], 4), "WRRR");
+    for (int r = 1; r < 4; r++)
+        assert_int_equal(layout.steps[0].peers[r], 0);
+    assert_false(layout.steps[0].reverse);
+    vp_layout_free(&layout);
+
+    assert_int_equal(vp_layout_build(&plan, 4, counts, 1, VP_TOPOLOGY_FAN_OUT, &layout, err,
+                                     sizeof err), 0);
+    assert_string_equal(roles_text(&layout.steps[0], 4), "WRRR");
+    assert_true(layout.steps[0].reverse);
+    vp_layout_free(&layout);
+    vp_plan_free(&plan);
+}
+
+/* A topology leaves the benchmarks without a peer to the --ranks sweep. */
+static void a_topology_applies_to_network_benchmarks_only(void **state)
+{
+    (void)state;
+    const char *words[] = { "null", "net.stream", NULL };
+    struct vp_plan plan;
+    plan_of(&plan, words);
+    unsigned counts[] = { 1, 2, 3 };
+    struct vp_layout layout;
+    assert_int_equal(vp_layout_build(&plan, 3, counts, 3, VP_TOPOLOGY_FAN_IN, &layout, err,
+                                     sizeof err), 0);
+    assert_int_equal(layout.count, 5); /* null at 1, 2, 3; fan-in at 2 and 3 (1: no peer) */
+    assert_string_equal(roles_text(&layout.steps[2], 3), "RRR");
+    assert_string_equal(roles_text(&layout.steps[3], 3), "WR-");
+    assert_string_equal(roles_text(&layout.steps[4], 3), "WRR");
+    vp_layout_free(&layout);
+    vp_plan_free(&plan);
+}
+
+static void nothing_to_run_is_refused(void **state)
+{
+    (void)state;
+    const char *words[] = { "net.stream", NULL };
+    struct vp_plan plan;
+    plan_of(&plan, words);
+    unsigned odd[] = { 3 }, one[] = { 1 };
+    struct vp_layout layout;
+    assert_int_equal(vp_layout_build(&plan, 3, odd, 1, VP_TOPOLOGY_PAIRS, &layout, err,
+                                     sizeof err), -1);
+    assert_non_null(strstr(err, "an even count of 2 or more"));
+    assert_int_equal(vp_layout_build(&plan, 1, one, 1, VP_TOPOLOGY_MATRIX, &layout, err,
+                                     sizeof err), -1);
+    assert_non_null(strstr(err, "--topology matrix"));
+    enum vp_topology_kind kind;
+    assert_int_equal(vp_topology_parse("ring", &kind, err, sizeof err), -1);
+    assert_non_null(strstr(err, "accepted: matrix, pairs, fan-in or fan-out"));
+    assert_int_equal(vp_topology_parse("fan-out", &kind, err, sizeof err), 0);
+    assert_int_equal(kind, VP_TOPOLOGY_FAN_OUT);
+    vp_plan_free(&plan);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_ranks_sweep_runs_the_first_k),
+        cmocka_unit_test(the_matrix_is_every_ordered_pair_alone),
+        cmocka_unit_test(pairs_and_fans_link_at_once),
+        cmocka_unit_test(a_topology_applies_to_network_benchmarks_only),
+        cmocka_unit_test(nothing_to_run_is_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
