@@ -21,6 +21,19 @@ static const char *host_name(const struct vp_host_part *part)
     return name ? name : "?";
 }
 
+/* The first of parts[0..index] on the same machine as parts[index] (the same running
+ * kernel: its boot id), as a rank; its own rank when none is, or nothing says. */
+static int same_machine(const struct vp_host_part *parts, size_t index)
+{
+    const char *own = json_string_value(json_object_get(parts[index].fingerprint, "boot_id"));
+    for (size_t i = 0; own && *own && i < index; i++) {
+        const char *other = json_string_value(json_object_get(parts[i].fingerprint, "boot_id"));
+        if (other && strcmp(other, own) == 0)
+            return parts[i].rank;
+    }
+    return parts[index].rank;
+}
+
 static json_t *host_entry(const struct vp_host_part *part, unsigned first_job, unsigned jobs)
 {
     json_t *entry = json_pack("{s:i,s:s,s:i,s:i,s:f,s:f,s:O}", "rank", part->rank, "host",
@@ -98,7 +111,9 @@ json_t *vp_combine_hosts(const struct vp_bench *bench, const struct vp_params *p
     const struct vp_host_part *failed = NULL, *interrupted = NULL, *missing = NULL;
     for (size_t i = 0; i < count; i++) {
         unsigned host_jobs = parts[i].shared ? parts[i].shared->jobs : jobs;
-        json_array_append_new(hosts, host_entry(&parts[i], first_job, host_jobs));
+        json_t *entry = host_entry(&parts[i], first_job, host_jobs);
+        json_object_set_new(entry, "machine", json_integer(same_machine(parts, i)));
+        json_array_append_new(hosts, entry);
         first_job += host_jobs;
         const char *status = json_string_value(json_object_get(parts[i].result, "status"));
         if (!status || strcmp(status, "interrupted") == 0)

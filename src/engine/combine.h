@@ -2,7 +2,9 @@
  * jobs become jobs of one result, their instants moved onto the first host's clock, so
  * the metrics, stonewalled rates, distribution, per-second series and start skew are
  * computed across hosts exactly as across the jobs of one host; each host's own result
- * is kept under "ranks". */
+ * is kept under "ranks", with "machine": the first rank on the same running kernel (its
+ * boot id: several ranks of one machine share it; guests, each with its own kernel, do
+ * not, even on one hypervisor). */
 #ifndef VP_COMBINE_H
 #define VP_COMBINE_H
 

@@ -29,6 +29,7 @@
 #include "core/stats.h"
 
 #define WAIT_SLICE_NS 50000000
+#define START_AWAKE_NS 200000
 
 /* Time between the release of a repetition and its start instant: enough for every
  * sleeping job to be woken and call clock_nanosleep, even when jobs outnumber cores. */
@@ -141,7 +142,13 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
         job.intervals = vp_shared_intervals(shared, index, rep);
         job.interval_count = shared->interval_count;
         job.interval_origin_ns = shared->start_at[rep];
-        vp_sleep_until_ns(shared->start_at[rep]);
+        /* Asleep until just before the instant, then awake to it: waking from an idle
+         * CPU takes tens of microseconds that differ from CPU to CPU and host to host
+         * (more under a hypervisor); the last stretch costs no wake-up. Yielding, not
+         * spinning, so that jobs sharing a CPU all get there. */
+        vp_sleep_until_ns(shared->start_at[rep] - START_AWAKE_NS);
+        while (vp_now_ns() < shared->start_at[rep])
+            sched_yield();
         struct vp_rep_record *record = vp_shared_record(shared, index, rep);
         record->start_ns = vp_now_ns();
         /* More jobs than CPUs: all woke at the same instant, but only one per CPU runs,

@@ -281,7 +281,16 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     vp_set_usage_error_hook(NULL);
 
     json_t *host = vp_sysinfo_collect(topology);
-    json_t **fingerprints = vp_gather_fingerprints(world, host);
+    json_t *fingerprint = json_deep_copy(host);
+    char boot_id[64] = ""; /* one per running kernel: ranks on one machine share it */
+    FILE *boot = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (boot && fgets(boot_id, sizeof boot_id, boot))
+        boot_id[strcspn(boot_id, "\n")] = '\0';
+    if (boot)
+        fclose(boot);
+    json_object_set_new(fingerprint, "boot_id", json_string(boot_id));
+    json_t **fingerprints = vp_gather_fingerprints(world, fingerprint);
+    json_decref(fingerprint);
     struct step_comms comms;
     make_comms(world, &layout, &comms);
     if (world->rank == 0) {

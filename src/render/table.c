@@ -222,6 +222,9 @@ static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics)
             if (isfinite(versus))
                 fprintf(out, "  (%+.0f%% vs the others)", 100 * versus);
         }
+        const json_t *machine = json_object_get(host, "machine");
+        if (machine && !json_equal(machine, json_object_get(host, "rank")))
+            fprintf(out, "  (the machine of rank %lld)", (long long)json_integer_value(machine));
         const json_t *summary = json_object_get(json_object_get(host, "monitor"), "summary");
         if (summary)
             fprintf(out, "  cpu busy %.0f%% steal %.1f%%",

@@ -27,12 +27,15 @@ json_check "$WORK/four.json" 'all(r["metrics"]["jobs"]["mean"] == 2 * r["ranks"]
     "the jobs of every active rank are the result's jobs (1 each summed; each rank's own job indexes)"
 json_check "$WORK/four.json" 'all([h["rank"] for h in r["ranks"]["hosts"]] == list(range(r["ranks"]["count"])) and all(h["metrics"]["jobs"]["mean"] == 2 and h["fingerprint"]["hostname"] and h["clock_bound_s"] >= 0 for h in r["ranks"]["hosts"]) for r in d["results"])' \
     "each host keeps its own figures, fingerprint and clock bound"
+json_check "$WORK/four.json" 'all(h["machine"] == 0 for r in d["results"] for h in r["ranks"]["hosts"])' \
+    "ranks on one machine are recognised as such (the same running kernel)"
 json_check "$WORK/four.json" 'all(0 <= r["ranks"]["start_skew_bound_s"] < 0.01 and 0 <= r["start_skew_s"] < 1 for r in d["results"])' \
     "the start skew across hosts is stored with its bound"
 expect_status 0 "$VP" results show @four
 expect_contains "$WORK/out" "null  jobs=2 ranks=4"
 expect_contains "$WORK/out" "rank 3"
 expect_contains "$WORK/out" "across hosts"
+expect_contains "$WORK/out" "(the machine of rank 0)"
 
 # The host is a dimension when reading: scaling over hosts, compare per host count, report.
 expect_status 0 "$VP" scaling @four --json "$WORK/scaling.json"
