@@ -9,8 +9,9 @@ import sys
 FOLDED = {("monitor", "series", "disk"), ("monitor", "series", "net"),
           ("monitor", "summary", "disk"), ("monitor", "summary", "net")}
 # What a machine has or lacks decides these objects' content (a container has no cpuidle
-# driver): only their presence is part of the contract.
-WHOLE = {("result", "idle")}
+# driver; a host of virtperf-mpi brings its whole fingerprint): only their presence is
+# part of the contract.
+WHOLE = {("result", "idle"), ("hosts[]", "fingerprint"), ("hosts[]", "idle")}
 
 
 def paths(node, trail, out):

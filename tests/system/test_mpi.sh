@@ -57,6 +57,16 @@ json_check "$WORK/disk.json" 'd["results"][0]["metrics"]["ops"]["mean"] == 256 a
 json_check "$WORK/disk.json" '0 < d["results"][0]["metrics"]["stonewall_throughput"]["mean"] and 0 < d["results"][0]["metrics"]["span_throughput"]["mean"]' \
     "the stonewalled and span rates are found across ranks"
 
+# The JSON contract of a run of many hosts: its key paths equal data/json_keys_mpi.txt
+# (json_keys.py FILE > data/json_keys_mpi.txt, in the commit that changes them).
+HERE=$(cd "$(dirname "$0")" && pwd)
+expect_status 0 "${MPIRUN[@]}" -np 2 "$VP_MPI" run null disk.write net.stream --size 4m \
+    --path "$WORK/disk" --reps 2 --warmup 0 --duration 0.2s --topology fan-in --quiet \
+    --json "$WORK/contract.json"
+python3 "$HERE/json_keys.py" "$WORK/contract.json" >"$WORK/keys.txt" || fail "json_keys.py failed"
+diff -u "$HERE/data/json_keys_mpi.txt" "$WORK/keys.txt" >"$WORK/keys.diff" ||
+    fail "the keys of a many-host document changed: $(head -40 "$WORK/keys.diff")"
+
 # 3. A usage error is said once, by rank 0, and nothing is stored.
 runs_before=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs")
 expect_status 2 "${MPIRUN[@]}" -np 3 "$VP_MPI" run null --jobs 0
