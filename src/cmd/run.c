@@ -303,19 +303,25 @@ int vp_run_session_end(struct vp_run_session *session, bool interrupted)
     return exit_status;
 }
 
+void vp_run_prepare(const struct vp_run_request *request, struct vp_plan *plan,
+                    struct vp_topology **topology)
+{
+    char err[VP_ERROR_LEN + 4200];
+    if (vp_plan_build(&request->plan, plan, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
+    if (vp_topology_load(topology, NULL, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
+    if (vp_plan_check(plan, *topology, err, sizeof err) != 0)
+        vp_usage_error("%s", err);
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct vp_run_request request;
     vp_run_parse(&request, argc, argv);
-    char err[VP_ERROR_LEN + 4200];
     struct vp_plan plan;
-    if (vp_plan_build(&request.plan, &plan, err, sizeof err) != 0)
-        vp_usage_error("%s", err);
     struct vp_topology *topology;
-    if (vp_topology_load(&topology, NULL, err, sizeof err) != 0)
-        vp_usage_error("%s", err);
-    if (vp_plan_check(&plan, topology, err, sizeof err) != 0)
-        vp_usage_error("%s", err);
+    vp_run_prepare(&request, &plan, &topology);
 
     json_t *host = vp_sysinfo_collect(topology);
     char *command = vp_run_command_line("virtperf run", argc, argv);

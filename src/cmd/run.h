@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cmd/common.h"
+#include "core/topology.h"
 #include "engine/plan.h"
 
 #define VP_RUN_MAX_WATCH 8
@@ -26,6 +27,10 @@ struct vp_run_request {
 /* Parses run's flags (argv[0] is "run"); exits 2 on bad input, 0 after --help. */
 void vp_run_parse(struct vp_run_request *request, int argc, char **argv);
 void vp_run_print_usage(void);
+/* The plan of the request, built and checked against this machine (its topology in
+ * *topology); exits 2 with one line when either refuses. */
+void vp_run_prepare(const struct vp_run_request *request, struct vp_plan *plan,
+                    struct vp_topology **topology);
 /* "PROGRAM ARG ..." from argv[1..], for the run's stored command; free it. */
 char *vp_run_command_line(const char *program, int argc, char **argv);
 

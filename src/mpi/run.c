@@ -258,16 +258,11 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     if (vp_topology_parse(topology_text, &topology_kind, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     struct vp_plan plan;
-    if (vp_plan_build(&request.plan, &plan, err, sizeof err) != 0)
-        vp_usage_error("%s", err);
+    struct vp_topology *topology;
+    vp_run_prepare(&request, &plan, &topology);
     struct vp_layout layout;
     if (vp_layout_build(&plan, world->size, rank_counts, rank_count_n, topology_kind, &layout,
                         err, sizeof err) != 0)
-        vp_usage_error("%s", err);
-    struct vp_topology *topology;
-    if (vp_topology_load(&topology, NULL, err, sizeof err) != 0)
-        vp_usage_error("%s", err);
-    if (vp_plan_check(&plan, topology, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     struct vp_servers servers = { .own = -1 };
     if (topology_kind != VP_TOPOLOGY_NONE &&
