@@ -55,9 +55,12 @@ static json_t *host_entry(const struct vp_host_part *part, unsigned first_job, u
 }
 
 /* The start skew's error bound: two hosts' instants are compared through the first
- * host's clock, each offset known within its bound, so the sum of the two largest. */
+ * host's clock, each offset known within its bound, so the sum of the two largest
+ * (none for one host: its jobs' instants are read on its own clock). */
 static double skew_bound_s(const struct vp_host_part *parts, size_t count)
 {
+    if (count < 2)
+        return 0;
     int64_t largest = 0, second = 0;
     for (size_t i = 0; i < count; i++) {
         int64_t bound = parts[i].offset_bound_ns;
