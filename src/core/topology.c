@@ -4,6 +4,7 @@
 
 #include <hwloc.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 struct vp_topology {
     hwloc_topology_t hw;
+    bool this_machine; /* not loaded from XML: this process's affinity applies */
 };
 
 int vp_topology_load(struct vp_topology **topology, const char *xml_path, char *err,
@@ -37,6 +39,7 @@ int vp_topology_load(struct vp_topology **topology, const char *xml_path, char *
         free(loaded);
         return -1;
     }
+    loaded->this_machine = xml_path == NULL;
     *topology = loaded;
     return 0;
 }
@@ -76,21 +79,41 @@ static int first_pu_of(const struct vp_topology *topology, hwloc_obj_t core)
     return pu ? (int)pu->os_index : -1;
 }
 
-static void plan_compact(const struct vp_topology *topology, unsigned jobs, int *cpus)
+/* The cores compact and spread deal jobs to, in hwloc's order: on this machine those
+ * whose first PU this process may run on (a cpuset, taskset, or an MPI launcher's
+ * binding of its rank), or every core when it may run on none of them (or for a
+ * topology read from XML). Returns how many, at most cap. */
+static unsigned usable_cores(const struct vp_topology *topology, hwloc_obj_t *cores, unsigned cap)
 {
     hwloc_obj_type_t type = core_type(topology);
-    unsigned cores = count_type(topology, type);
+    unsigned all = count_type(topology, type), count = 0;
+    cpu_set_t allowed;
+    bool any = !topology->this_machine || sched_getaffinity(0, sizeof allowed, &allowed) != 0;
+    for (unsigned i = 0; i < all && count < cap; i++) {
+        hwloc_obj_t core = hwloc_get_obj_by_type(topology->hw, type, i);
+        int pu = first_pu_of(topology, core);
+        if (any || (pu >= 0 && pu < CPU_SETSIZE && CPU_ISSET(pu, &allowed)))
+            cores[count++] = core;
+    }
+    for (unsigned i = 0; count == 0 && i < all && i < cap; i++)
+        cores[i] = hwloc_get_obj_by_type(topology->hw, type, i);
+    return count ? count : (all < cap ? all : cap);
+}
+
+static void plan_compact(const struct vp_topology *topology, unsigned jobs, int *cpus)
+{
+    hwloc_obj_t cores[VP_MAX_CPUS];
+    unsigned count = usable_cores(topology, cores, VP_MAX_CPUS);
     for (unsigned job = 0; job < jobs; job++)
-        cpus[job] = first_pu_of(topology,
-                                hwloc_get_obj_by_type(topology->hw, type, job % cores));
+        cpus[job] = first_pu_of(topology, cores[job % count]);
 }
 
 /* Groups the cores by package (one group where hwloc saw no package), then deals the
  * jobs round-robin over packages and, within each, over its cores. */
 static void plan_spread(const struct vp_topology *topology, unsigned jobs, int *cpus)
 {
-    hwloc_obj_type_t type = core_type(topology);
-    unsigned cores = count_type(topology, type);
+    hwloc_obj_t usable[VP_MAX_CPUS];
+    unsigned cores = usable_cores(topology, usable, VP_MAX_CPUS);
     unsigned packages = count_type(topology, HWLOC_OBJ_PACKAGE);
     if (packages == 0)
         packages = 1;
@@ -99,7 +122,7 @@ static void plan_spread(const struct vp_topology *topology, unsigned jobs, int *
     if (!grouped || !in_package)
         abort();
     for (unsigned i = 0; i < cores; i++) {
-        hwloc_obj_t core = hwloc_get_obj_by_type(topology->hw, type, i);
+        hwloc_obj_t core = usable[i];
         hwloc_obj_t owner = hwloc_get_ancestor_obj_by_type(topology->hw, HWLOC_OBJ_PACKAGE,
                                                            core);
         unsigned package = owner && owner->logical_index < packages ? owner->logical_index : 0;

@@ -1,5 +1,7 @@
 /* Unit tests for pin-spec mapping on synthetic hwloc topologies loaded from XML:
  * the CNAF 2007 study's 4-socket x 4-core box and a 2-package, 2-core, 2-thread box. */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,6 +95,35 @@ static void lists_cycle_and_none_leaves_jobs_free(void **state)
     vp_topology_free(topology);
 }
 
+/* On this machine compact and spread keep to the CPUs the process may run on (taskset,
+ * a cpuset, an MPI launcher binding its ranks). */
+static void this_machine_keeps_to_the_affinity(void **state)
+{
+    (void)state;
+    cpu_set_t saved, last;
+    assert_int_equal(sched_getaffinity(0, sizeof saved, &saved), 0);
+    if (CPU_COUNT(&saved) < 2)
+        skip(); /* one CPU: nothing to keep to */
+    int chosen = -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &saved))
+            chosen = cpu;
+    CPU_ZERO(&last);
+    CPU_SET(chosen, &last);
+    assert_int_equal(sched_setaffinity(0, sizeof last, &last), 0);
+    struct vp_topology *topology = load(NULL);
+    int cpus[4];
+    char err[VP_ERROR_LEN];
+    assert_int_equal(vp_pin_plan(topology, "spread", 4, cpus, err, sizeof err), 0);
+    for (int job = 0; job < 4; job++)
+        assert_int_equal(cpus[job], chosen);
+    assert_int_equal(vp_pin_plan(topology, "compact", 2, cpus, err, sizeof err), 0);
+    assert_int_equal(cpus[0], chosen);
+    assert_int_equal(cpus[1], chosen);
+    vp_topology_free(topology);
+    assert_int_equal(sched_setaffinity(0, sizeof saved, &saved), 0);
+}
+
 static void bad_specs_name_the_accepted_forms(void **state)
 {
     (void)state;
@@ -115,6 +146,7 @@ int main(void)
         cmocka_unit_test(spread_round_robins_packages),
         cmocka_unit_test(cores_are_named_by_their_first_thread),
         cmocka_unit_test(lists_cycle_and_none_leaves_jobs_free),
+        cmocka_unit_test(this_machine_keeps_to_the_affinity),
         cmocka_unit_test(bad_specs_name_the_accepted_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
