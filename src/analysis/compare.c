@@ -31,10 +31,16 @@ static void hosts_text(const json_t *result, char *buf, size_t len)
     }
 }
 
-/* bench|params|jobs|hosts: what must agree for two results to be compared. */
-static char *match_key(const json_t *result)
+/* bench|params|jobs|hosts: what must agree for two results to be compared; vary names
+ * the param left out (NULL: none), the one the comparison sets values of against each
+ * other. */
+static char *match_key(const json_t *result, const char *vary)
 {
-    char *params = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+    json_t *kept = json_deep_copy(json_object_get(result, "params"));
+    if (vary)
+        json_object_del(kept, vary);
+    char *params = json_dumps(kept, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(kept);
     char hosts[256];
     hosts_text(result, hosts, sizeof hosts);
     size_t len = strlen(params) + strlen(hosts) + 128;
@@ -56,6 +62,22 @@ struct run_index {
     json_t *varying; /* bench -> {param: true} */
 };
 
+/* What one comparison was asked: its margin, the param it varies, the metrics it keeps. */
+struct comparison {
+    const struct vp_compare_options *options;
+    const struct run_index *base, *candidates;
+    const json_t *const *candidate_runs;
+    size_t candidate_count;
+};
+
+static bool metric_wanted(const struct vp_compare_options *options, const char *name)
+{
+    for (size_t i = 0; i < options->metric_count; i++)
+        if (strcmp(options->metrics[i], name) == 0)
+            return true;
+    return options->metric_count == 0;
+}
+
 /* Marks in varying every param of a whose value b does not share. */
 static void mark_differences(json_t *varying, const json_t *a, const json_t *b)
 {
@@ -66,7 +88,7 @@ static void mark_differences(json_t *varying, const json_t *a, const json_t *b)
             json_object_set_new(varying, name, json_true());
 }
 
-static void index_run(struct run_index *index, const json_t *run)
+static void index_run(struct run_index *index, const json_t *run, const char *vary)
 {
     *index = (struct run_index){ .run = run, .by_key = json_object(), .varying = json_object() };
     json_t *first_params = json_object(); /* bench -> params of its first result */
@@ -85,7 +107,7 @@ static void index_run(struct run_index *index, const json_t *run)
             mark_differences(varying, first, params);
         }
         if (strcmp(vp_json_text(result, "status"), "ok") == 0) {
-            char *key = match_key(result);
+            char *key = match_key(result, vary);
             json_object_set(index->by_key, key, (json_t *)result);
             free(key);
         }
@@ -132,7 +154,13 @@ static void variant_text(const struct run_index *index, const json_t *result, ch
 void vp_compare_row_label(const json_t *row, char *buf, size_t len)
 {
     const char *variant = vp_json_text(row, "variant");
-    snprintf(buf, len, "%s%s%s", vp_json_text(row, "bench"), *variant ? " " : "", variant);
+    const json_t *varied = json_object_get(row, "varied");
+    char base_value[320] = "";
+    if (varied)
+        snprintf(base_value, sizeof base_value, " %s=%s", vp_json_text(varied, "param"),
+                 vp_json_text(varied, "base"));
+    snprintf(buf, len, "%s%s%s%s", vp_json_text(row, "bench"), *variant ? " " : "", variant,
+             base_value);
 }
 
 /* "bench variant jobs=N" of a result of the indexed run, for lists of what did not match. */
@@ -311,36 +339,63 @@ static json_t *fingerprint_differences(const json_t *base, const json_t *const *
     return differences;
 }
 
-/* The rows of one base result matched in every candidate (its per-metric comparisons). */
-static void add_rows(json_t *rows, const struct run_index *base, const json_t *base_result,
-                     const json_t *const *candidates, const json_t *const *matches,
-                     size_t candidate_count)
+/* The varied param's value in result, as text ("4096", "/gpfs"). */
+static void param_text(const json_t *result, const char *param, char *buf, size_t len)
 {
+    const json_t *value = json_object_get(json_object_get(result, "params"), param);
+    if (json_is_string(value))
+        snprintf(buf, len, "%s", json_string_value(value));
+    else if (json_is_integer(value))
+        snprintf(buf, len, "%lld", (long long)json_integer_value(value));
+    else if (json_is_number(value))
+        snprintf(buf, len, "%g", json_number_value(value));
+    else
+        snprintf(buf, len, "-");
+}
+
+/* The rows of one base result, a cell for every candidate run: compared where the run
+ * has the result, "not in this run" where it has not. */
+static void add_rows(json_t *rows, const struct comparison *comparison, const json_t *base_result,
+                     const json_t *const *matches)
+{
+    const char *vary = comparison->options->vary;
     char variant[460], hosts[256];
-    variant_text(base, base_result, variant, 200);
+    variant_text(comparison->base, base_result, variant, 200);
     hosts_text(base_result, hosts, sizeof hosts); /* ranks=4: a row per host count */
     strncat(variant, variant[0] ? hosts : hosts + (hosts[0] == ' '), sizeof variant - strlen(variant) - 1);
     const char *name;
     const json_t *base_metric;
     json_object_foreach(json_object_get(base_result, "metrics"), name, base_metric) {
+        if (!metric_wanted(comparison->options, name))
+            continue;
         int higher_better = strcmp(vp_json_text(base_metric, "better"), "higher") == 0;
         json_t *cells = json_array();
         double base_centre = NAN;
-        for (size_t c = 0; c < candidate_count; c++) {
+        size_t compared = 0;
+        for (size_t c = 0; c < comparison->candidate_count; c++) {
+            const char *run_id = vp_json_text(json_object_get(comparison->candidate_runs[c], "run"), "id");
             const json_t *candidate_metric =
                 json_object_get(json_object_get(matches[c], "metrics"), name);
-            if (!candidate_metric)
+            if (!candidate_metric) {
+                json_array_append_new(cells, json_pack("{s:s,s:s}", "run", run_id, "verdict",
+                                                       "not in this run"));
                 continue;
-            json_array_append_new(cells, compare_metric(
-                base_result, base_metric, matches[c], candidate_metric,
-                vp_json_text(json_object_get(candidates[c], "run"), "id"), higher_better,
-                &base_centre));
+            }
+            json_t *cell = compare_metric(base_result, base_metric, matches[c], candidate_metric,
+                                          run_id, higher_better, &base_centre);
+            if (vary) {
+                char value[300];
+                param_text(matches[c], vary, value, sizeof value);
+                json_object_set_new(cell, "param_value", json_string(value));
+            }
+            json_array_append_new(cells, cell);
+            compared++;
         }
-        if (json_array_size(cells) == 0) {
+        if (compared == 0) {
             json_decref(cells);
             continue;
         }
-        json_array_append_new(rows, json_pack(
+        json_t *row = json_pack(
             "{s:s,s:O,s:s,s:I,s:s,s:s,s:s,s:s,s:{s:o,s:I},s:o}", "bench",
             vp_json_text(base_result, "bench"), "params", json_object_get(base_result, "params"),
             "variant", variant,
@@ -349,62 +404,72 @@ static void add_rows(json_t *rows, const struct run_index *base, const json_t *b
             "centre", higher_better ? "mean" : "median", "base", "value",
             isfinite(base_centre) ? json_real(base_centre) : json_null(), "n",
             (json_int_t)json_integer_value(json_object_get(base_metric, "n")), "candidates",
-            cells));
+            cells);
+        if (vary) {
+            char value[300];
+            param_text(base_result, vary, value, sizeof value);
+            json_object_set_new(row, "varied", json_pack("{s:s,s:s}", "param", vary, "base", value));
+        }
+        json_array_append_new(rows, row);
     }
 }
 
-/* Phase 1: every ok base result found in every candidate becomes rows; one missing from
- * any candidate is listed as unmatched. */
-static void match_base_results(const struct run_index *base,
-                               const struct run_index *candidate_indexes,
-                               const json_t *const *candidates, size_t candidate_count,
-                               json_t *rows, json_t *unmatched)
+/* Phase 1: every ok base result found in at least one candidate becomes rows; each run
+ * that lacks it is listed as unmatched, and so is a result no candidate has. */
+static void match_base_results(const struct comparison *comparison, json_t *rows,
+                               json_t *unmatched)
 {
-    const json_t **matches = calloc(candidate_count ? candidate_count : 1, sizeof *matches);
+    size_t count = comparison->candidate_count;
+    const json_t **matches = calloc(count ? count : 1, sizeof *matches);
     if (!matches)
         abort();
     size_t i;
     const json_t *base_result;
-    json_array_foreach(json_object_get(base->run, "results"), i, base_result) {
+    json_array_foreach(json_object_get(comparison->base->run, "results"), i, base_result) {
         if (strcmp(vp_json_text(base_result, "status"), "ok") != 0)
             continue;
-        char *key = match_key(base_result);
+        char *key = match_key(base_result, comparison->options->vary);
         size_t found = 0;
-        for (size_t c = 0; c < candidate_count; c++) {
-            matches[c] = find_match(&candidate_indexes[c], key);
+        for (size_t c = 0; c < count; c++) {
+            matches[c] = find_match(&comparison->candidates[c], key);
             found += matches[c] != NULL;
         }
         free(key);
-        if (found == candidate_count) {
-            add_rows(rows, base, base_result, candidates, matches, candidate_count);
-            continue;
-        }
         char label[600], line[700];
-        result_label(base, base_result, label, sizeof label);
-        snprintf(line, sizeof line, "%s: not in every candidate run", label);
-        json_array_append_new(unmatched, json_string(line));
+        result_label(comparison->base, base_result, label, sizeof label);
+        if (found > 0)
+            add_rows(rows, comparison, base_result, matches);
+        else {
+            snprintf(line, sizeof line, "%s: in no candidate run", label);
+            json_array_append_new(unmatched, json_string(line));
+        }
+        for (size_t c = 0; found > 0 && c < count; c++) {
+            if (matches[c])
+                continue;
+            snprintf(line, sizeof line, "%s: not in %s", label,
+                     vp_json_text(json_object_get(comparison->candidate_runs[c], "run"), "id"));
+            json_array_append_new(unmatched, json_string(line));
+        }
     }
     free(matches);
 }
 
 /* Phase 2: what the candidates have that the base has not is listed too, never dropped. */
-static void list_candidate_only(const struct run_index *base,
-                                const struct run_index *candidate_indexes,
-                                const json_t *const *candidates, size_t candidate_count,
-                                json_t *unmatched)
+static void list_candidate_only(const struct comparison *comparison, json_t *unmatched)
 {
-    for (size_t c = 0; c < candidate_count; c++) {
+    for (size_t c = 0; c < comparison->candidate_count; c++) {
+        const json_t *run = comparison->candidate_runs[c];
         size_t i;
         const json_t *result;
-        json_array_foreach(json_object_get(candidates[c], "results"), i, result) {
+        json_array_foreach(json_object_get(run, "results"), i, result) {
             if (strcmp(vp_json_text(result, "status"), "ok") != 0)
                 continue;
-            char *key = match_key(result);
-            if (!find_match(base, key)) {
+            char *key = match_key(result, comparison->options->vary);
+            if (!find_match(comparison->base, key)) {
                 char line[700], label[600];
-                result_label(&candidate_indexes[c], result, label, sizeof label);
+                result_label(&comparison->candidates[c], result, label, sizeof label);
                 snprintf(line, sizeof line, "%s: only in %s", label,
-                         vp_json_text(json_object_get(candidates[c], "run"), "id"));
+                         vp_json_text(json_object_get(run, "run"), "id"));
                 json_array_append_new(unmatched, json_string(line));
             }
             free(key);
@@ -435,6 +500,8 @@ static void judge_cells(json_t *rows, double margin)
         size_t n_base = (size_t)json_integer_value(json_object_get(json_object_get(row, "base"), "n"));
         json_array_foreach(json_object_get(row, "candidates"), i, cell) {
             char buf[64];
+            if (json_object_get(cell, "verdict"))
+                continue; /* not in this run */
             if (!json_object_get(cell, "p")) {
                 json_object_set_new(cell, "verdict", json_string("no verdict"));
                 continue;
@@ -452,36 +519,77 @@ static void judge_cells(json_t *rows, double margin)
     free(p);
 }
 
+/* "; they differ in bs: try --vary bs" when a benchmark of the base run is in a candidate
+ * with other values of exactly one param (the GridKa read sizes, CNAF's paths). */
+static void vary_hint(const json_t *base, const json_t *const *candidates, size_t count,
+                      char *hint, size_t len)
+{
+    size_t i, j;
+    const json_t *a, *b;
+    json_array_foreach(json_object_get(base, "results"), i, a) {
+        for (size_t c = 0; c < count; c++) {
+            json_array_foreach(json_object_get(candidates[c], "results"), j, b) {
+                if (strcmp(vp_json_text(a, "bench"), vp_json_text(b, "bench")) != 0)
+                    continue;
+                json_t *differing = json_object();
+                mark_differences(differing, json_object_get(a, "params"), json_object_get(b, "params"));
+                mark_differences(differing, json_object_get(b, "params"), json_object_get(a, "params"));
+                const char *name = NULL;
+                json_t *ignored;
+                json_object_foreach(differing, name, ignored)
+                    break;
+                if (json_object_size(differing) == 1)
+                    snprintf(hint, len, "; %s differs in %s: try --vary %s",
+                             vp_json_text(a, "bench"), name, name);
+                json_decref(differing);
+                if (hint[0])
+                    return;
+            }
+        }
+    }
+}
+
 json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t candidate_count,
-                   double margin, char *err, size_t err_len)
+                   const struct vp_compare_options *options, char *err, size_t err_len)
 {
     json_t *rows = json_array(), *unmatched = json_array();
     struct run_index base_index, *indexes = calloc(candidate_count ? candidate_count : 1,
                                                    sizeof *indexes);
     if (!indexes)
         abort();
-    index_run(&base_index, base);
+    index_run(&base_index, base, options->vary);
     for (size_t c = 0; c < candidate_count; c++)
-        index_run(&indexes[c], candidates[c]);
-    match_base_results(&base_index, indexes, candidates, candidate_count, rows, unmatched);
-    list_candidate_only(&base_index, indexes, candidates, candidate_count, unmatched);
+        index_run(&indexes[c], candidates[c], options->vary);
+    struct comparison comparison = { .options = options, .base = &base_index,
+                                     .candidates = indexes, .candidate_runs = candidates,
+                                     .candidate_count = candidate_count };
+    match_base_results(&comparison, rows, unmatched);
+    list_candidate_only(&comparison, unmatched);
     free_index(&base_index);
     for (size_t c = 0; c < candidate_count; c++)
         free_index(&indexes[c]);
     free(indexes);
     if (json_array_size(rows) == 0) {
+        char hint[200] = "";
+        if (!options->vary)
+            vary_hint(base, candidates, candidate_count, hint, sizeof hint);
         snprintf(err, err_len, "no results in common: the runs share no benchmark with the same "
-                 "params and job count (%zu unmatched)", json_array_size(unmatched));
+                 "params%s and job count%s (%zu unmatched)%s", options->vary ? " but --vary's" : "",
+                 options->metric_count ? " and a --metric asked for" : "",
+                 json_array_size(unmatched), hint);
         json_decref(rows);
         json_decref(unmatched);
         return NULL;
     }
-    judge_cells(rows, margin);
+    judge_cells(rows, options->margin);
     json_t *ids = json_array();
     for (size_t c = 0; c < candidate_count; c++)
         json_array_append_new(ids, json_string(vp_json_text(json_object_get(candidates[c], "run"), "id")));
-    return json_pack("{s:s,s:o,s:f,s:o,s:o,s:o}", "base",
+    json_t *comparison_json = json_pack("{s:s,s:o,s:f,s:o,s:o,s:o}", "base",
                      vp_json_text(json_object_get(base, "run"), "id"), "candidates", ids, "margin",
-                     margin, "rows", rows, "unmatched", unmatched, "fingerprint_differences",
+                     options->margin, "rows", rows, "unmatched", unmatched, "fingerprint_differences",
                      fingerprint_differences(base, candidates, candidate_count));
+    if (options->vary)
+        json_object_set_new(comparison_json, "vary", json_string(options->vary));
+    return comparison_json;
 }

@@ -10,17 +10,30 @@
 
 #define VP_MIN_REPS_FOR_VERDICT 5
 
-/* base and candidates are exported run documents (virtperf/1). margin is a fraction
- * (0.02 for +-2%). Returns the comparison document:
- * {"base", "candidates": [run ids], "margin", "rows": [{"bench", "params", "jobs",
- *  "metric", "unit", "better", "centre", "base": {"value", "n"}, "candidates":
- *  [{"run", "value", "n", "ratio", "ci": [low, high], "ci_method", "penalty_pct", "p",
- *  "p_adjusted", "verdict", "flags": [...]}]}], "unmatched": [...],
- *  "fingerprint_differences": [...]} — or NULL with err when nothing matches. */
-/* What a comparison row measured, "bench variant" ("time.read clock=monotonic"). */
+/* base and candidates are exported run documents (virtperf/1). A base result is
+ * compared with every candidate run that has it (a cell "not in this run" for the
+ * others, each also listed as unmatched). Returns the comparison document:
+ * {"base", "candidates": [run ids], "margin", "vary"?, "rows": [{"bench", "params",
+ *  "jobs", "metric", "unit", "better", "centre", "varied"?: {"param", "base"},
+ *  "base": {"value", "n"}, "candidates": [{"run", "value", "n", "ratio", "ci": [low,
+ *  high], "ci_method", "penalty_pct", "p", "p_adjusted", "verdict", "param_value"?,
+ *  "flags": [...]}]}], "unmatched": [...], "fingerprint_differences": [...]} — or NULL
+ * with err when no pair exists at all. */
+/* What a comparison row measured, "bench variant" ("time.read clock=monotonic"), with
+ * the base's value of a varied param ("disk.read bs=524288"). */
 void vp_compare_row_label(const json_t *row, char *buf, size_t len);
 
+/* margin: a fraction (0.02 for +-2%); vary: a param left out of the matching, whose
+ * values the comparison sets against each other (NULL: none); metrics: the metrics to
+ * keep (none: all). */
+struct vp_compare_options {
+    double margin;
+    const char *vary;
+    const char *const *metrics;
+    size_t metric_count;
+};
+
 json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t candidate_count,
-                   double margin, char *err, size_t err_len);
+                   const struct vp_compare_options *options, char *err, size_t err_len);
 
 #endif

@@ -176,6 +176,29 @@ json_t *vp_cli_load_run(const char *db, const char *ref)
     return document;
 }
 
+bool vp_compare_flag(int option, const char *value, struct vp_compare_flags *flags)
+{
+    switch (option) {
+    case VP_FLAG_MARGIN:
+        flags->options.margin = vp_parse_margin(value);
+        return true;
+    case VP_FLAG_VARY:
+        if (!*value || strlen(value) > 64)
+            vp_usage_error("--vary: accepted: a benchmark option's name such as bs or path");
+        flags->options.vary = value;
+        return true;
+    case VP_FLAG_METRIC:
+        if (flags->options.metric_count == VP_MAX_METRIC_FLAGS || !*value)
+            vp_usage_error("--metric: accepted: up to %d metric names such as throughput",
+                           VP_MAX_METRIC_FLAGS);
+        flags->metrics[flags->options.metric_count++] = value;
+        flags->options.metrics = flags->metrics;
+        return true;
+    default:
+        return false;
+    }
+}
+
 double vp_parse_margin(const char *text)
 {
     char *end;

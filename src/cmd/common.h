@@ -4,7 +4,10 @@
 #define VP_CMD_COMMON_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "analysis/compare.h"
 
 #include "core/options.h" /* VP_ERROR_LEN */
 #include "store/store.h"
@@ -55,6 +58,22 @@ int cmd_matrix(int argc, char **argv);
 
 /* --margin PCT ("2" or "2%") as a fraction; exits 2 unless 0 <= PCT < 100. */
 double vp_parse_margin(const char *text);
+
+/* What compare and report take alike: --margin PCT, --vary PARAM, --metric NAME
+ * (repeatable). Give these codes to getopt_long; vp_compare_flag takes one it returned
+ * (true) or says it is none of them (false), and exits 2 on a bad value. */
+enum { VP_FLAG_MARGIN = 2000, VP_FLAG_VARY, VP_FLAG_METRIC };
+#define VP_MAX_METRIC_FLAGS 32
+#define VP_COMPARE_FLAG_OPTIONS                                                             \
+    { "margin", required_argument, NULL, VP_FLAG_MARGIN },                                  \
+    { "vary", required_argument, NULL, VP_FLAG_VARY },                                      \
+    { "metric", required_argument, NULL, VP_FLAG_METRIC }
+struct vp_compare_flags {
+    struct vp_compare_options options;
+    const char *metrics[VP_MAX_METRIC_FLAGS];
+};
+#define VP_COMPARE_FLAGS_DEFAULT { .options = { .margin = 0.02 } }
+bool vp_compare_flag(int option, const char *value, struct vp_compare_flags *flags);
 
 /* Loads a run's document (id, uuid, label or latest) from the store at db, or exits 2. */
 json_t *vp_cli_load_run(const char *db, const char *ref);

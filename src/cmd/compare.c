@@ -1,6 +1,7 @@
 /* `virtperf compare BASE CAND [CAND...]`: penalties with confidence intervals. */
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +11,13 @@
 #include "analysis/compare.h"
 
 static const char compare_usage[] =
-    "usage: virtperf compare BASE CAND [CAND...] [--margin PCT] [--json FILE|-] [--db PATH]\n"
+    "usage: virtperf compare BASE CAND [CAND...] [--margin PCT] [--vary PARAM]\n"
+    "                        [--metric NAME...] [--json FILE|-] [--db PATH]\n"
     "\n"
     "Compares stored runs (a run id, uuid, label or 'latest' each): results are matched by\n"
-    "benchmark, params and job count. Per metric: the centre of each side (mean for rates,\n"
+    "benchmark, params, job count (and host count, for virtperf-mpi runs); a result is\n"
+    "compared with every candidate run that has it, and what cannot be paired is listed.\n"
+    "Per metric: the centre of each side (mean for rates,\n"
     "median for times and latencies), the ratio CAND/BASE with a 95% interval (Welch t on\n"
     "logarithms below 10 repetitions a side, percentile bootstrap from 10), the penalty\n"
     "(positive: the candidate is worse), a Mann-Whitney p adjusted by Benjamini-Hochberg\n"
@@ -21,10 +25,15 @@ static const char compare_usage[] =
     "repetitions a side: no verdict.\n"
     "\n"
     "  --margin PCT     differences inside +-PCT count as none  [2]\n"
+    "  --vary PARAM     match results that differ only in PARAM and set its values against\n"
+    "                   each other: --vary bs (4k reads against 512k), --vary path (GPFS\n"
+    "                   against local disk), --vary peer\n"
+    "  --metric NAME    only this metric (repeatable)\n"
     "  --json FILE|-    also write the comparison as JSON\n";
 
-/* One row; label_width aligns the rows' labels, and the flags under the base value. */
-static void print_row(const json_t *row, int label_width)
+/* One row; label_width aligns the rows' labels, and the flags under the base value:
+ * the base's once, with the base run's id, each candidate's with its own. */
+static void print_row(const json_t *row, int label_width, const char *base_id)
 {
     char base[32], what[256];
     const char *unit = json_string_value(json_object_get(row, "unit"));
@@ -39,44 +48,59 @@ static void print_row(const json_t *row, int label_width)
     const json_t *cell;
     json_array_foreach(json_object_get(row, "candidates"), i, cell) {
         const json_t *ci = json_object_get(cell, "ci");
+        const json_t *param_value = json_object_get(cell, "param_value");
+        printf("  |");
+        if (param_value) /* --vary: the candidate's value of the param */
+            printf(" %s=%s", json_string_value(json_object_get(json_object_get(row, "varied"),
+                                                               "param")),
+                   json_string_value(param_value));
         if (!ci) {
-            printf("  | %s", json_string_value(json_object_get(cell, "verdict")));
+            printf(" %s", json_string_value(json_object_get(cell, "verdict")));
             continue;
         }
         char value[32];
         vp_format_value(json_number_value(json_object_get(cell, "value")), unit, value, sizeof value);
-        printf("  | %12s %+6.1f%% [%.3f, %.3f] p=%.3g %s", value,
+        printf(" %12s %+6.1f%% [%.3f, %.3f] p=%.3g %s", value,
                json_number_value(json_object_get(cell, "penalty_pct")),
                json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)),
                json_number_value(json_object_get(cell, "p_adjusted")),
                json_string_value(json_object_get(cell, "verdict")));
     }
     putchar('\n');
+    json_t *said = json_object(); /* the base's flags repeat in every cell: once is enough */
     json_array_foreach(json_object_get(row, "candidates"), i, cell) {
         size_t f;
         const json_t *text;
-        json_array_foreach(json_object_get(cell, "flags"), f, text)
-            printf("%*s ! %s (%s)\n", label_width + 35, "", json_string_value(text),
-                   json_string_value(json_object_get(cell, "run")));
+        json_array_foreach(json_object_get(cell, "flags"), f, text) {
+            const char *flag = json_string_value(text);
+            bool of_base = strncmp(flag, "base:", 5) == 0;
+            if (of_base && json_object_get(said, flag))
+                continue;
+            json_object_set_new(said, flag, json_true());
+            printf("%*s ! %s (%s)\n", label_width + 35, "", flag,
+                   of_base ? base_id : json_string_value(json_object_get(cell, "run")));
+        }
     }
+    json_decref(said);
 }
 
 int cmd_compare(int argc, char **argv)
 {
     static const struct option options[] = {
-        { "margin", required_argument, NULL, 'm' },
+        VP_COMPARE_FLAG_OPTIONS,
         { "json", required_argument, NULL, 'j' },
         { "db", required_argument, NULL, 'd' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *db = NULL, *json_path = NULL;
-    double margin = 0.02;
+    struct vp_compare_flags flags = VP_COMPARE_FLAGS_DEFAULT;
     opterr = 0;
     int option;
     while ((option = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        if (vp_compare_flag(option, optarg, &flags))
+            continue;
         switch (option) {
-        case 'm': margin = vp_parse_margin(optarg); break;
         case 'j': json_path = optarg; break;
         case 'd': db = optarg; break;
         case 'h': fputs(compare_usage, stdout); return 0;
@@ -103,7 +127,7 @@ int cmd_compare(int argc, char **argv)
     }
     vp_store_close(store);
     json_t *comparison = vp_compare(documents[0], (const json_t *const *)documents + 1,
-                                    (size_t)count - 1, margin, err, sizeof err);
+                                    (size_t)count - 1, &flags.options, err, sizeof err);
     if (!comparison)
         vp_usage_error("compare: %s", err);
     if (!json_path || !output.to_stdout) {
@@ -125,7 +149,7 @@ int cmd_compare(int argc, char **argv)
             label_width = (int)strlen(what) > label_width ? (int)strlen(what) : label_width;
         }
         json_array_foreach(json_object_get(comparison, "rows"), i, item)
-            print_row(item, label_width);
+            print_row(item, label_width, json_string_value(json_object_get(comparison, "base")));
         json_array_foreach(json_object_get(comparison, "unmatched"), i, item)
             printf("unmatched: %s\n", json_string_value(item));
         json_array_foreach(json_object_get(comparison, "fingerprint_differences"), i, item)

@@ -108,11 +108,12 @@ static void penalty_interval(const json_t *candidate, int higher_better, double 
     *high = higher_better ? (1 - a) * 100 : (b - 1) * 100;
 }
 
-static void verdicts(struct vp_markup *out, json_t *const *documents, size_t count, double margin)
+static void verdicts(struct vp_markup *out, json_t *const *documents, size_t count,
+                     const struct vp_compare_options *options)
 {
     char err[256];
     json_t *comparison = vp_compare(documents[0], (const json_t *const *)documents + 1, count - 1,
-                                    margin, err, sizeof err);
+                                    options, err, sizeof err);
     vp_markup_printf(out, "<h2>Verdicts against %s</h2>", run_name(documents[0]));
     if (!comparison) {
         vp_markup_printf(out, "<p>");
@@ -152,6 +153,13 @@ static void verdicts(struct vp_markup *out, json_t *const *documents, size_t cou
             const char *verdict = vp_json_text(candidate, "verdict");
             vp_markup_printf(out, "<td class=\"%s\">", strcmp(verdict, "slower") == 0 ? "slower"
                                                      : strcmp(verdict, "faster") == 0 ? "faster" : "");
+            const json_t *param_value = json_object_get(candidate, "param_value");
+            if (param_value) {
+                vp_markup_text(out, vp_json_text(json_object_get(row, "varied"), "param"));
+                vp_markup_printf(out, "=");
+                vp_markup_text(out, json_string_value(param_value));
+                vp_markup_printf(out, ": ");
+            }
             if (json_object_get(candidate, "ci")) {
                 double low, high;
                 penalty_interval(candidate, higher_better, &low, &high);
@@ -489,7 +497,8 @@ static void monitor_charts(struct vp_markup *out, json_t *const *documents, size
     }
 }
 
-void vp_report_html(json_t *const *documents, size_t count, double margin, struct vp_markup *out)
+void vp_report_html(json_t *const *documents, size_t count,
+                    const struct vp_compare_options *options, struct vp_markup *out)
 {
     char stamp[32];
     vp_utc_timestamp(stamp, sizeof stamp);
@@ -504,7 +513,7 @@ void vp_report_html(json_t *const *documents, size_t count, double margin, struc
     }
     vp_markup_printf(out, ".</p>");
     if (count > 1)
-        verdicts(out, documents, count, margin);
+        verdicts(out, documents, count, options);
     environments(out, documents, count);
     scaling_charts(out, documents, count);
     matrix_charts(out, documents, count);

@@ -8,9 +8,11 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "analysis/compare.h"
 #include "render/svg.h"
 
-/* documents[0] is the base run; the others are compared against it. */
-void vp_report_html(json_t *const *documents, size_t count, double margin, struct vp_markup *out);
+/* documents[0] is the base run; the others are compared against it with options. */
+void vp_report_html(json_t *const *documents, size_t count,
+                    const struct vp_compare_options *options, struct vp_markup *out);
 
 #endif

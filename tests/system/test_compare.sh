@@ -45,7 +45,7 @@ json_check "$WORK/clocks.json" '[r["variant"] for r in d["rows"]] == ["", ""] an
 expect_status 0 "$VP" compare clocks-a clocks-b --json "$WORK/clocks.json"
 json_check "$WORK/clocks.json" '[r["variant"] for r in d["rows"]] == ["clock=realtime", "clock=realtime"]' "rows should name the param that tells results apart"
 expect_contains "$WORK/out" "time.read clock=realtime"
-expect_contains "$WORK/out" "unmatched: time.read clock=monotonic jobs=1: not in every candidate run"
+expect_contains "$WORK/out" "unmatched: time.read clock=monotonic jobs=1: in no candidate run"
 
 # Too few repetitions: no verdict. Nothing in common, unknown runs, bad flags: exit 2.
 expect_status 0 "$VP" run cpu --ops=5m --reps 3 --pin 0 --label short --quiet
@@ -56,6 +56,26 @@ expect_status 0 "$VP" compare bare wider --json "$WORK/wider.json"
 json_check "$WORK/wider.json" 'any("mem.latency jobs=1: only in" in u for u in d["unmatched"])' "a result only the candidate has is not listed"
 expect_status 0 "$VP" run mem.latency --sizes=16k --accesses=100k --reps 5 --label other --quiet
 expect_usage_error "compare: no results in common" "$VP" compare bare other
+# Many runs: each pairing made where it exists; a run that shares nothing is listed, the
+# table is not refused. The base's flags name the base run.
+expect_status 0 "$VP" compare bare contended other --json "$WORK/three.json"
+json_check "$WORK/three.json" '[c["verdict"] for c in d["rows"][0]["candidates"]][1] == "not in this run" and "p" in d["rows"][0]["candidates"][0] and any("cpu jobs=1: not in " in u for u in d["unmatched"]) and any("mem.latency jobs=1: only in" in u for u in d["unmatched"])' \
+    "a third run that shares nothing is not listed, or the pairs that exist are lost"
+expect_status 0 "$VP" compare bare contended other
+bare_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["base"])' "$WORK/three.json")
+if grep -q "! base: .*(" "$WORK/out"; then
+    grep "! base: " "$WORK/out" | grep -qv "($bare_id)" && fail "a base flag names another run than the base: $(grep '! base' "$WORK/out")"
+fi
+# Across a parameter: the GridKa study's 4k against 512k reads, as one command.
+expect_status 0 "$VP" run disk.read --bs 512k --size 8m --path "$WORK" --reps 5 --label big --quiet
+expect_status 0 "$VP" run disk.read --bs 4k --size 8m --path "$WORK" --reps 5 --label small --quiet
+expect_usage_error "disk.read differs in bs: try --vary bs" "$VP" compare big small
+expect_status 0 "$VP" compare big small --vary bs --metric throughput --metric iops --json "$WORK/vary.json"
+json_check "$WORK/vary.json" 'd["vary"] == "bs" and sorted(r["metric"] for r in d["rows"]) == ["iops", "throughput"] and all(r["varied"] == {"param": "bs", "base": "524288"} and r["candidates"][0]["param_value"] == "4096" for r in d["rows"])' \
+    "--vary bs sets 512k reads against 4k ones, only the metrics asked for"
+expect_status 0 "$VP" report big small --vary bs -o "$WORK/vary.html"
+expect_contains "$WORK/vary.html" "bs=4096: "
+expect_usage_error "--vary: accepted: a benchmark option" "$VP" compare big small --vary ''
 expect_usage_error "run 'nosuch': not found" "$VP" compare bare nosuch
 expect_usage_error "compare: accepted: a base run and 1 to 63 candidate runs" "$VP" compare bare
 expect_usage_error "--margin: 'lots' is not valid" "$VP" compare bare contended --margin lots
