@@ -17,6 +17,7 @@ int vp_qos_parse(const char *text, struct vp_qos *qos, char *err, size_t err_len
     qos->given = 1;
     if (strncmp(text, "per_job>=", 9) == 0) {
         qos->kind = VP_QOS_RELATIVE;
+        qos->per_job = 1;
         qos->factor = strtod(text + 9, &end);
         if (end != text + 9 && *end == '\0' && qos->factor > 0 && qos->factor <= 1)
             return 0;
@@ -77,14 +78,6 @@ static json_int_t workers(const json_t *result)
     return hosts > 0 ? jobs * hosts : jobs;
 }
 
-/* A sweep starts at one job, or for a --ranks sweep at one host (of any job count). */
-static bool starts_a_sweep(const json_t *result)
-{
-    const json_t *hosts = json_object_get(json_object_get(result, "ranks"), "count");
-    return hosts ? json_integer_value(hosts) == 1
-                 : json_integer_value(json_object_get(result, "jobs")) == 1;
-}
-
 /* A matrix result measures one pair of hosts: not a point of any sweep. */
 static bool in_a_sweep(const json_t *result)
 {
@@ -120,6 +113,27 @@ static size_t collect_group(const json_t *results, const json_t *first, const js
     return count;
 }
 
+/* The rule a metric is judged by: the one given where it names this kind of metric (a
+ * p99 rule: metrics with a latency distribution; per_job>=: rates), else its default
+ * (rates: per-job >= 0.9x the smallest sweep point's; latencies with a distribution: p99
+ * <= 1.2x; other lower-is-better figures: per-job <= 1.2x). */
+static struct vp_qos rule_for(const struct vp_qos *given, int higher_better, int has_distribution,
+                              bool *by_p99)
+{
+    bool names_p99 = given->given && (given->kind == VP_QOS_P99_MAX || !given->per_job);
+    bool names_rates = given->given && given->kind == VP_QOS_RELATIVE && given->per_job;
+    if (names_p99 && has_distribution && !higher_better) {
+        *by_p99 = true;
+        return *given;
+    }
+    if (names_rates && higher_better) {
+        *by_p99 = false;
+        return *given;
+    }
+    *by_p99 = has_distribution && !higher_better;
+    return (struct vp_qos){ .kind = VP_QOS_RELATIVE, .factor = higher_better ? 0.9 : 1.2 };
+}
+
 /* One metric across the group's points, with its knee. */
 static json_t *analyse_metric(const json_t **group, size_t count, const char *name,
                               const struct vp_qos *qos)
@@ -130,7 +144,9 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
     double *per_job = calloc(count, sizeof *per_job), *judged = calloc(count, sizeof *judged);
     if (!per_job || !judged)
         abort();
-    int use_p99 = !higher_better && json_object_get(first_metric, "distribution") != NULL;
+    bool use_p99;
+    struct vp_qos rule = rule_for(qos, higher_better,
+                                  json_object_get(first_metric, "distribution") != NULL, &use_p99);
     json_t *points = json_array();
     int saturated_from = 0;
     for (size_t i = 0; i < count; i++) {
@@ -153,6 +169,7 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
         if (isfinite(p99))
             json_object_set_new(point, "p99", json_real(p99));
         judged[i] = use_p99 ? p99 : per_job[i];
+        json_object_set_new(point, "judged", isfinite(judged[i]) ? json_real(judged[i]) : json_null());
         double idle = vp_json_number(json_object_get(json_object_get(json_object_get(group[i], "monitor"),
                                                                 "summary"), "cpu.idle"), "mean");
         if (isfinite(idle)) {
@@ -168,23 +185,21 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
         double efficiency = higher_better ? per_job[i] / per_job[0] : per_job[0] / per_job[i];
         json_object_set_new(point, "efficiency", json_real(isfinite(efficiency) ? efficiency : 0));
     }
-    double factor = qos->given ? qos->factor : (higher_better ? 0.9 : 1.2);
-    struct vp_qos rule = *qos;
-    if (!qos->given)
-        rule.kind = VP_QOS_RELATIVE;
-    size_t knee = vp_knee(judged, count, higher_better, factor, &rule);
-    char description[96];
+    size_t knee = vp_knee(judged, count, higher_better, rule.factor, &rule);
+    char description[128];
+    long long smallest = (long long)workers(group[0]);
     if (rule.kind == VP_QOS_P99_MAX)
         snprintf(description, sizeof description, "p99 <= %g ms", rule.limit * 1e3);
-    else if (higher_better)
-        snprintf(description, sizeof description, "per-job >= %gx single", factor);
     else
-        snprintf(description, sizeof description, "%s <= %gx single", use_p99 ? "p99" : "per-job",
-                 factor);
-    json_t *analysis = json_pack("{s:s,s:s,s:s,s:o,s:I,s:s}", "metric", name, "unit",
+        snprintf(description, sizeof description, "%s %s %gx its value at %lld job%s",
+                 use_p99 ? "p99" : "per-job", higher_better ? ">=" : "<=", rule.factor, smallest,
+                 smallest == 1 ? "" : "s");
+    json_t *analysis = json_pack("{s:s,s:s,s:s,s:o,s:I,s:s,s:s,s:I}", "metric", name, "unit",
                                  json_string_value(json_object_get(first_metric, "unit")), "better",
                                  higher_better ? "higher" : "lower", "points", points, "knee_jobs",
-                                 workers(group[knee]), "rule", description);
+                                 workers(group[knee]), "rule", description, "judged",
+                                 use_p99 ? "p99" : "per_job", "relative_to_jobs",
+                                 (json_int_t)smallest);
     const json_t *knee_hosts = json_object_get(json_object_get(group[knee], "ranks"), "count");
     if (knee_hosts) /* a --ranks sweep: the knee as a number of hosts or guests */
         json_object_set_new(analysis, "knee_hosts", json_deep_copy(knee_hosts));
@@ -195,7 +210,30 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
     return analysis;
 }
 
-json_t *vp_scaling(const json_t *run, const struct vp_qos *qos, char *err, size_t err_len)
+/* A group's headline metrics: its first metric and those with a latency distribution. */
+static bool headline(const json_t *result, const char *name)
+{
+    const char *first = NULL;
+    json_t *ignored;
+    json_object_foreach(json_object_get(result, "metrics"), first, ignored)
+        break;
+    return (first && strcmp(first, name) == 0) ||
+           json_object_get(json_object_get(json_object_get(result, "metrics"), name),
+                           "distribution") != NULL;
+}
+
+static bool wanted(const struct vp_scaling_metrics *metrics, const json_t *result, const char *name)
+{
+    if (!metrics || metrics->all)
+        return true;
+    for (size_t i = 0; i < metrics->count; i++)
+        if (strcmp(metrics->names[i], name) == 0)
+            return true;
+    return metrics->count == 0 && headline(result, name);
+}
+
+json_t *vp_scaling(const json_t *run, const struct vp_qos *qos,
+                   const struct vp_scaling_metrics *metrics, char *err, size_t err_len)
 {
     const json_t *results = json_object_get(run, "results");
     json_t *groups = json_array();
@@ -204,12 +242,14 @@ json_t *vp_scaling(const json_t *run, const struct vp_qos *qos, char *err, size_
     json_array_foreach(results, i, result) {
         const json_t *group[256];
         size_t count = collect_group(results, result, group, 256);
-        /* Each group once (at its first member), a sweep from one job up. */
-        if (count < 2 || group[0] != result || !starts_a_sweep(group[0]))
+        /* Each group once (at its first member), a sweep of two counts or more. */
+        if (count < 2 || group[0] != result || workers(group[0]) == workers(group[count - 1]))
             continue;
         const char *name;
         const json_t *metric;
         json_object_foreach(json_object_get(group[0], "metrics"), name, metric) {
+            if (!wanted(metrics, group[0], name))
+                continue;
             json_t *analysis = analyse_metric(group, count, name, qos);
             json_object_set_new(analysis, "bench", json_deep_copy(json_object_get(group[0], "bench")));
             json_object_set_new(analysis, "params", json_deep_copy(json_object_get(group[0], "params")));
@@ -218,8 +258,9 @@ json_t *vp_scaling(const json_t *run, const struct vp_qos *qos, char *err, size_
     }
     if (json_array_size(groups) == 0) {
         json_decref(groups);
-        snprintf(err, err_len, "the run holds no sweep: run with --jobs 1..N (at least two job "
-                 "counts, starting at 1)");
+        snprintf(err, err_len, "the run holds no sweep%s: run with --jobs (or virtperf-mpi's "
+                 "--ranks) at two counts or more, such as 1..8 or 10,30,70",
+                 metrics && metrics->count ? " of the --metric asked for" : "");
         return NULL;
     }
     return json_pack("{s:o}", "groups", groups);

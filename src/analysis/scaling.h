@@ -18,13 +18,22 @@ struct vp_qos {
     double factor; /* VP_QOS_RELATIVE */
     double limit;  /* VP_QOS_P99_MAX, seconds */
     int given;     /* 0: the default rule (0.9x for rates, p99 <= 1.2x for latencies) */
+    int per_job;   /* VP_QOS_RELATIVE given as per_job>=F: it names the rates */
+};
+
+/* The metrics a scaling analysis covers: all, the names given, or (none given) each
+ * benchmark's headline: its first metric and those with a latency distribution. */
+struct vp_scaling_metrics {
+    int all;
+    const char *const *names;
+    size_t count;
 };
 
 /* "per_job>=0.8", "p99<=2ms", "p99<=1.5x"; 0 or -1 with the accepted forms in err. */
 int vp_qos_parse(const char *text, struct vp_qos *qos, char *err, size_t err_len);
 
 /* Index of the knee in values[0..count) ordered by rising job count, values[0] being the
- * single-job figure: the largest index such that it and every smaller one meet the
+ * smallest count's figure: the largest index such that it and every smaller one meet the
  * rule. For a relative rule, ok(i) is values[i] >= factor * values[0] (higher_better) or
  * values[i] <= factor * values[0]; for VP_QOS_P99_MAX, values[i] <= limit. */
 size_t vp_knee(const double *values, size_t count, int higher_better, double factor,
@@ -35,8 +44,13 @@ double vp_jain_fairness(const double *values, size_t n);
 
 /* The scaling document of one run: {"groups": [{"bench", "params", "metric", "unit",
  * "better", "points": [{"jobs", "aggregate", "per_job", "efficiency", "fairness",
- * "p99"?, "cpu_idle"?}], "knee_jobs", "rule", "saturated_from"?}]}; NULL with err
- * when the run holds no sweep. */
-json_t *vp_scaling(const json_t *run, const struct vp_qos *qos, char *err, size_t err_len);
+ * "judged", "p99"?, "hosts"?, "cpu_idle"?}], "knee_jobs", "knee_hosts"?, "rule",
+ * "judged": "p99"|"per_job", "relative_to_jobs", "saturated_from"?}]}. A sweep is a
+ * benchmark at two job counts or more (jobs x hosts for virtperf-mpi), its efficiency
+ * and relative rules against its smallest count. A rule given applies to the metrics it
+ * names (p99 rules: latencies with a distribution; per_job>=: rates), the others keep
+ * their default. metrics NULL: all. NULL with err when the run holds no sweep. */
+json_t *vp_scaling(const json_t *run, const struct vp_qos *qos,
+                   const struct vp_scaling_metrics *metrics, char *err, size_t err_len);
 
 #endif

@@ -33,7 +33,8 @@ static long knee_from(const char *db, const char *ref, const char *wanted, const
 {
     char err[VP_ERROR_LEN];
     json_t *run = vp_cli_load_run(db, ref);
-    json_t *scaling = vp_scaling(run, qos, err, sizeof err);
+    struct vp_scaling_metrics all = { .all = 1 };
+    json_t *scaling = vp_scaling(run, qos, &all, err, sizeof err);
     json_decref(run);
     if (!scaling)
         vp_usage_error("plan: --from %s: %s", ref, err);

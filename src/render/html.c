@@ -2,6 +2,7 @@
 #include "render/html.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,7 +206,8 @@ static void scaling_charts(struct vp_markup *out, json_t *const *documents, size
     for (size_t d = 0; d < count && charts < MAX_CHARTS; d++) {
         char err[256];
         struct vp_qos qos = { 0 };
-        json_t *scaling = vp_scaling(documents[d], &qos, err, sizeof err);
+        struct vp_scaling_metrics headline = { 0 };
+        json_t *scaling = vp_scaling(documents[d], &qos, &headline, err, sizeof err);
         if (!scaling)
             continue;
         if (charts == 0)
@@ -217,8 +219,8 @@ static void scaling_charts(struct vp_markup *out, json_t *const *documents, size
                 break;
             size_t n = json_array_size(json_object_get(group, "points"));
             double *x = calloc(n, sizeof *x), *aggregate = calloc(n, sizeof *aggregate);
-            double *per_job = calloc(n, sizeof *per_job);
-            if (!x || !aggregate || !per_job)
+            double *per_job = calloc(n, sizeof *per_job), *judged = calloc(n, sizeof *judged);
+            if (!x || !aggregate || !per_job || !judged)
                 abort();
             size_t i;
             const json_t *point;
@@ -226,19 +228,24 @@ static void scaling_charts(struct vp_markup *out, json_t *const *documents, size
                 x[i] = vp_json_number(point, "jobs");
                 aggregate[i] = vp_json_number(point, "aggregate");
                 per_job[i] = vp_json_number(point, "per_job");
+                judged[i] = vp_json_number(point, "judged");
             }
+            /* what the knee was judged on is drawn: p99 beside the per-job mean */
+            bool by_p99 = strcmp(vp_json_text(group, "judged"), "p99") == 0;
             char title[200], marker[96];
             snprintf(title, sizeof title, "%s: %s %s against jobs", run_name(documents[d]),
                      vp_json_text(group, "bench"), vp_json_text(group, "metric"));
             snprintf(marker, sizeof marker, "knee: %lld jobs (%s)",
                      (long long)json_integer_value(json_object_get(group, "knee_jobs")),
                      vp_json_text(group, "rule"));
-            struct vp_series series[2] = { { "aggregate", x, aggregate, n },
+            struct vp_series series[2] = { { by_p99 ? "p99 (judged)" : "aggregate", x,
+                                             by_p99 ? judged : aggregate, n },
                                            { "per job", x, per_job, n } };
             struct vp_chart chart = { title, "jobs", "", vp_json_text(group, "metric"), vp_json_text(group, "unit") };
             vp_svg_lines(out, &chart, series, 2,
                          (double)json_integer_value(json_object_get(group, "knee_jobs")), marker);
             free(x);
+            free(judged);
             free(aggregate);
             free(per_job);
             charts++;

@@ -89,7 +89,18 @@ if [ "$ncpu" -lt 4 ]; then
     json_check "$WORK/scaling.json" 'd["groups"][0]["points"]['$ncpu']["efficiency"] < 0.85' "per-job efficiency with more jobs than CPUs"
 fi
 expect_status 0 "$VP" scaling sweep
-expect_contains "$WORK/out" "jobs per host (QoS: per-job >= 0.9x single)"
+expect_contains "$WORK/out" "per host (QoS: per-job >= 0.9x its value at 1 job)"
+# Any sweep (the GridKa study's 10,30,70 jobs): relative to its smallest count; a rule
+# given judges only the metrics it names, beside each N; the headline metrics by default.
+expect_status 0 "$VP" run net.rr --jobs 2,3 --duration 0.2s --reps 2 --warmup 0 --label rr23 --quiet
+expect_status 0 "$VP" scaling rr23 --qos 'p99<=1.5x' --json "$WORK/rr.json"
+json_check "$WORK/rr.json" '[g["metric"] for g in d["groups"]] == ["latency"] and d["groups"][0]["relative_to_jobs"] == 2 and d["groups"][0]["judged"] == "p99" and [p["judged"] for p in d["groups"][0]["points"]] == [p["p99"] for p in d["groups"][0]["points"]] and d["groups"][0]["rule"] == "p99 <= 1.5x its value at 2 jobs"' \
+    "a 2,3 sweep: latency judged on its p99, relative to 2 jobs, the only metric shown"
+expect_status 0 "$VP" scaling rr23 --qos 'p99<=1.5x' --metric rate --metric latency --json "$WORK/rate.json"
+json_check "$WORK/rate.json" 'sorted(g["metric"] for g in d["groups"]) == ["latency", "rate"] and [g["rule"] for g in d["groups"] if g["metric"] == "rate"] == ["per-job >= 0.9x its value at 2 jobs"]' \
+    "a p99 rule was applied to a rate"
+expect_status 0 "$VP" scaling rr23 --metric latency
+expect_contains "$WORK/out" "p99 (judged)"
 expect_status 0 "$VP" plan --workloads 50 --per-host 6 --host-cost 1.5 --current-cost 1
 expect_contains "$WORK/out" "50 workloads at 6 per host (--per-host): 9 hosts, consolidation 5.6:1"
 expect_contains "$WORK/out" "hardware: 9 x 1.5 = 13.5 against 50 x 1 = 50: 73% saved"
