@@ -338,6 +338,8 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
                 continue; /* this host failed: the others learn it at the next call */
             shared.start_at[rep] = start;
         } else {
+            if (outcome != WAIT_DONE)
+                break; /* the monitor could not start */
             shared.start_at[rep] = vp_now_ns() + start_lead_ns(jobs);
         }
         atomic_store(&shared.control->released, (int)rep + 1);
