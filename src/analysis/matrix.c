@@ -1,9 +1,16 @@
-/* Grouping peer results into source x destination matrices. */
+/* Grouping peer results into source x destination matrices. A source is the host a run
+ * came from, known by its fingerprint's identity (host id, hostname, addresses); a
+ * destination is the peer's address, named after the run host that has that address
+ * when one of the runs came from it, so a host is one row and one column. Two hosts with
+ * one hostname stay two (their address tells them apart), and a cell measured twice
+ * keeps the last figure with a note saying so: nothing is dropped silently. */
 #include "analysis/matrix.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "core/json.h"
 
 /* Position of text in an array of strings, appending it when absent. */
 static size_t index_of(json_t *names, const char *text)
@@ -17,28 +24,102 @@ static size_t index_of(json_t *names, const char *text)
     return json_array_size(names) - 1;
 }
 
-/* The matrix for bench, metric and jobs, created empty when new. */
-static json_t *matrix_for(json_t *matrices, const char *bench, const char *metric, json_int_t jobs,
+/* A run host's identity: host id, hostname and first address (clones of one image may
+ * share a host id, not an address). */
+static void identity(const json_t *host, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s|%s|%s", vp_json_text(host, "host_id"), vp_json_text(host, "hostname"),
+             json_string_value(json_array_get(json_object_get(host, "addresses"), 0))
+                 ? json_string_value(json_array_get(json_object_get(host, "addresses"), 0))
+                 : "");
+}
+
+/* Labels for the runs' hosts: {identity: label}; the hostname, with its first address
+ * when another host has the same hostname. */
+static json_t *host_labels(json_t *const *documents, size_t count)
+{
+    json_t *hostnames = json_object(); /* hostname -> {identity: true} */
+    for (size_t d = 0; d < count; d++) {
+        const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
+        char id[600];
+        identity(host, id, sizeof id);
+        const char *name = vp_json_text(host, "hostname");
+        json_t *ids = json_object_get(hostnames, name);
+        if (!ids) {
+            ids = json_object();
+            json_object_set_new(hostnames, name, ids);
+        }
+        json_object_set_new(ids, id, json_true());
+    }
+    json_t *labels = json_object();
+    for (size_t d = 0; d < count; d++) {
+        const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
+        char id[600], label[400];
+        identity(host, id, sizeof id);
+        const char *name = vp_json_text(host, "hostname");
+        const char *address = json_string_value(json_array_get(json_object_get(host, "addresses"), 0));
+        if (json_object_size(json_object_get(hostnames, name)) > 1)
+            snprintf(label, sizeof label, "%s %s", name, address ? address : vp_json_text(host, "host_id"));
+        else
+            snprintf(label, sizeof label, "%s", name);
+        json_object_set_new(labels, id, json_string(label));
+    }
+    json_decref(hostnames);
+    return labels;
+}
+
+/* The label of the run host that has address, or "ADDRESS:PORT" when none has. */
+static void destination_label(json_t *const *documents, size_t count, const json_t *labels,
+                              const json_t *peer, char *buf, size_t len)
+{
+    const char *address = vp_json_text(peer, "address");
+    for (size_t d = 0; d < count; d++) {
+        const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
+        size_t i;
+        const json_t *own;
+        json_array_foreach(json_object_get(host, "addresses"), i, own) {
+            if (strcmp(json_string_value(own), address) == 0) {
+                char id[600];
+                identity(host, id, sizeof id);
+                snprintf(buf, len, "%s", vp_json_text(labels, id));
+                return;
+            }
+        }
+    }
+    snprintf(buf, len, "%s:%lld", address, (long long)json_integer_value(json_object_get(peer, "port")));
+}
+
+/* The matrix for bench, params (the peer left out), metric and jobs, created empty when
+ * new. */
+static json_t *matrix_for(json_t *matrices, const json_t *result, const char *metric,
                           const json_t *definition)
 {
+    json_t *params = json_deep_copy(json_object_get(result, "params"));
+    json_object_del(params, "peer");
+    const char *bench = vp_json_text(result, "bench");
+    json_int_t jobs = json_integer_value(json_object_get(result, "jobs"));
     size_t i;
     json_t *matrix;
     json_array_foreach(matrices, i, matrix) {
         if (strcmp(json_string_value(json_object_get(matrix, "bench")), bench) == 0 &&
             strcmp(json_string_value(json_object_get(matrix, "metric")), metric) == 0 &&
-            json_integer_value(json_object_get(matrix, "jobs")) == jobs)
+            json_integer_value(json_object_get(matrix, "jobs")) == jobs &&
+            json_equal(json_object_get(matrix, "params"), params)) {
+            json_decref(params);
             return matrix;
+        }
     }
-    matrix = json_pack("{s:s,s:s,s:O,s:O,s:I,s:[],s:[],s:[]}", "bench", bench, "metric", metric,
-                       "unit", json_object_get(definition, "unit"), "better",
-                       json_object_get(definition, "better"), "jobs", jobs, "sources",
+    matrix = json_pack("{s:s,s:o,s:s,s:O,s:O,s:I,s:[],s:[],s:[]}", "bench", bench, "params",
+                       params, "metric", metric, "unit", json_object_get(definition, "unit"),
+                       "better", json_object_get(definition, "better"), "jobs", jobs, "sources",
                        "destinations", "values");
     json_array_append_new(matrices, matrix);
     return matrix;
 }
 
-/* Sets values[row][column], growing rows and columns with nulls as needed. */
-static void set_cell(json_t *matrix, size_t row, size_t column, double value)
+/* Sets values[row][column], growing rows and columns with nulls as needed; false when the
+ * cell already held a figure (the new one replaces it). */
+static bool set_cell(json_t *matrix, size_t row, size_t column, double value)
 {
     json_t *values = json_object_get(matrix, "values");
     size_t columns = json_array_size(json_object_get(matrix, "destinations"));
@@ -49,15 +130,20 @@ static void set_cell(json_t *matrix, size_t row, size_t column, double value)
     json_array_foreach(values, r, cells)
         while (json_array_size(cells) < columns)
             json_array_append_new(cells, json_null());
+    bool fresh = json_is_null(json_array_get(json_array_get(values, row), column));
     json_array_set_new(json_array_get(values, row), column, json_real(value));
+    return fresh;
 }
 
 json_t *vp_matrices(json_t *const *documents, size_t count)
 {
-    json_t *matrices = json_array();
+    json_t *matrices = json_array(), *notes = json_array();
+    json_t *labels = host_labels(documents, count);
     for (size_t d = 0; d < count; d++) {
-        const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
-        const char *source = json_string_value(json_object_get(host, "hostname"));
+        const json_t *run = json_object_get(documents[d], "run");
+        char id[600];
+        identity(json_object_get(run, "host"), id, sizeof id);
+        const char *source = vp_json_text(labels, id);
         size_t i;
         const json_t *result;
         json_array_foreach(json_object_get(documents[d], "results"), i, result) {
@@ -71,24 +157,30 @@ json_t *vp_matrices(json_t *const *documents, size_t count)
                 continue;
             char destination[420];
             if (pair) /* virtperf-mpi --topology matrix: one ordered pair of ranks */
-                snprintf(destination, sizeof destination, "%s",
-                         json_string_value(json_object_get(link, "to_label")));
+                snprintf(destination, sizeof destination, "%s", vp_json_text(link, "to_label"));
             else
-                snprintf(destination, sizeof destination, "%s:%lld",
-                         json_string_value(json_object_get(peer, "address")),
-                         (long long)json_integer_value(json_object_get(peer, "port")));
-            const char *row = pair ? json_string_value(json_object_get(link, "from_label")) : source;
+                destination_label(documents, count, labels, peer, destination, sizeof destination);
+            const char *row = pair ? vp_json_text(link, "from_label") : source;
+            bool noted = false; /* one note for the cell, not one per metric */
             const char *name;
             const json_t *metric;
             json_object_foreach(json_object_get(result, "metrics"), name, metric) {
-                json_t *matrix = matrix_for(matrices, json_string_value(json_object_get(result, "bench")),
-                                            name, json_integer_value(json_object_get(result, "jobs")),
-                                            metric);
-                size_t row_index = index_of(json_object_get(matrix, "sources"), row ? row : "?");
+                json_t *matrix = matrix_for(matrices, result, name, metric);
+                size_t row_index = index_of(json_object_get(matrix, "sources"), row);
                 size_t column = index_of(json_object_get(matrix, "destinations"), destination);
-                set_cell(matrix, row_index, column, json_number_value(json_object_get(metric, "mean")));
+                if (!set_cell(matrix, row_index, column,
+                              json_number_value(json_object_get(metric, "mean"))) && !noted) {
+                    noted = true;
+                    char note[1200];
+                    snprintf(note, sizeof note, "%s %s jobs=%lld: %s -> %s measured more than "
+                             "once; the cell shows the last, from run %s", vp_json_text(result, "bench"),
+                             "(every metric)", (long long)json_integer_value(json_object_get(result, "jobs")),
+                             row, destination, vp_json_text(run, "id"));
+                    json_array_append_new(notes, json_string(note));
+                }
             }
         }
     }
-    return json_pack("{s:o}", "matrices", matrices);
+    json_decref(labels);
+    return json_pack("{s:o,s:o}", "matrices", matrices, "notes", notes);
 }

@@ -90,9 +90,11 @@ int cmd_matrix(int argc, char **argv)
     }
     if (!json_path || !output.to_stdout) {
         size_t i;
-        const json_t *matrix;
-        json_array_foreach(matrices, i, matrix)
-            print_matrix(matrix);
+        const json_t *item;
+        json_array_foreach(matrices, i, item)
+            print_matrix(item);
+        json_array_foreach(json_object_get(result, "notes"), i, item)
+            printf("note: %s\n", json_string_value(item));
     }
     int rc = 0;
     if (json_path && vp_json_output_commit(&output, result, err, sizeof err) != 0) {

@@ -122,13 +122,42 @@ static void csv_number(FILE *out, const json_t *value, int last)
     csv_field(out, text, last);
 }
 
-/* One row per result and metric: run, label, bench, params, jobs, status, metric, unit,
- * better, n, mean, stddev, min, max, p50. */
+/* One CSV row: the result's columns, then the figures of stats (its count_key as n, mean,
+ * stddev, min, max, p50) and what they were taken over. */
+static void csv_row(FILE *out, const json_t *run, const json_t *result, const char *params,
+                    const char *name, const json_t *metric, const char *over,
+                    const char *count_key, const json_t *stats)
+{
+    const char *label = json_string_value(json_object_get(run, "label"));
+    char jobs[16];
+    snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(result, "jobs")));
+    csv_field(out, json_string_value(json_object_get(run, "id")), 0);
+    csv_field(out, label ? label : "", 0);
+    csv_field(out, json_string_value(json_object_get(result, "bench")), 0);
+    csv_field(out, params, 0);
+    csv_field(out, jobs, 0);
+    csv_field(out, json_string_value(json_object_get(result, "status")), 0);
+    csv_field(out, name, 0);
+    csv_field(out, json_string_value(json_object_get(metric, "unit")) ?: "", 0);
+    csv_field(out, json_string_value(json_object_get(metric, "better")) ?: "", 0);
+    csv_field(out, over, 0);
+    csv_number(out, json_object_get(stats, count_key), 0);
+    csv_number(out, json_object_get(stats, "mean"), 0);
+    csv_number(out, json_object_get(stats, "stddev"), 0);
+    csv_number(out, json_object_get(stats, "min"), 0);
+    csv_number(out, json_object_get(stats, "max"), 0);
+    csv_number(out, json_object_get(stats, "p50"), 1);
+}
+
+/* One row per result and metric over its repetitions: run, label, bench, params, jobs,
+ * status, metric, unit, better, over, n, mean, stddev, min, max, p50; and for a metric
+ * with a latency distribution a second row over the individual requests (operations):
+ * the SPring-8 study's min/max/avg/SD of every request. */
 static void write_csv(FILE *out, const json_t *document)
 {
     const json_t *run = json_object_get(document, "run");
-    const char *label = json_string_value(json_object_get(run, "label"));
-    fputs("run,label,bench,params,jobs,status,metric,unit,better,n,mean,stddev,min,max,p50\n", out);
+    fputs("run,label,bench,params,jobs,status,metric,unit,better,over,n,mean,stddev,min,max,"
+          "p50\n", out);
     size_t i;
     const json_t *result;
     json_array_foreach(json_object_get(document, "results"), i, result) {
@@ -138,23 +167,12 @@ static void write_csv(FILE *out, const json_t *document)
         json_t *metrics = json_object_get(result, "metrics");
         json_t *none = json_pack("{s:{}}", "-");
         json_object_foreach(json_object_size(metrics) ? metrics : none, name, metric) {
-            char jobs[16];
-            snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(result, "jobs")));
-            csv_field(out, json_string_value(json_object_get(run, "id")), 0);
-            csv_field(out, label ? label : "", 0);
-            csv_field(out, json_string_value(json_object_get(result, "bench")), 0);
-            csv_field(out, params, 0);
-            csv_field(out, jobs, 0);
-            csv_field(out, json_string_value(json_object_get(result, "status")), 0);
-            csv_field(out, json_object_size(metrics) ? name : "", 0);
-            csv_field(out, json_string_value(json_object_get(metric, "unit")) ?: "", 0);
-            csv_field(out, json_string_value(json_object_get(metric, "better")) ?: "", 0);
-            csv_number(out, json_object_get(metric, "n"), 0);
-            csv_number(out, json_object_get(metric, "mean"), 0);
-            csv_number(out, json_object_get(metric, "stddev"), 0);
-            csv_number(out, json_object_get(metric, "min"), 0);
-            csv_number(out, json_object_get(metric, "max"), 0);
-            csv_number(out, json_object_get(metric, "p50"), 1);
+            const char *shown = json_object_size(metrics) ? name : "";
+            csv_row(out, run, result, params, shown, metric, "repetitions", "n", metric);
+            const json_t *distribution = json_object_get(metric, "distribution");
+            if (distribution)
+                csv_row(out, run, result, params, shown, metric, "requests", "count",
+                        distribution);
         }
         json_decref(none);
         free(params);

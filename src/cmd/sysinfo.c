@@ -61,9 +61,18 @@ static void print_human(const json_t *fingerprint, const json_t *advisories,
     char memory[32];
     vp_format_bytes(json_number_value(json_object_get(json_object_get(fingerprint, "memory"),
                                                       "total_bytes")), memory, sizeof memory);
-    printf("host          %s\nkernel        %s (%s)\ndistribution  %s\n", vp_json_text(fingerprint, "hostname"),
-           vp_json_text(fingerprint, "kernel"), vp_json_text(fingerprint, "arch"),
-           vp_json_text(fingerprint, "distribution"));
+    char addresses[512] = "";
+    size_t i;
+    const json_t *item;
+    json_array_foreach(json_object_get(fingerprint, "addresses"), i, item) {
+        size_t used = strlen(addresses);
+        snprintf(addresses + used, sizeof addresses - used, "%s%s", i ? " " : "",
+                 json_string_value(item));
+    }
+    printf("host          %s (id %s; %s)\nkernel        %s (%s)\ndistribution  %s\n",
+           vp_json_text(fingerprint, "hostname"), vp_json_text(fingerprint, "host_id"),
+           addresses[0] ? addresses : "no address", vp_json_text(fingerprint, "kernel"),
+           vp_json_text(fingerprint, "arch"), vp_json_text(fingerprint, "distribution"));
     printf("cpu           %s\ntopology      %lld packages, %lld cores, %lld threads, %lld NUMA nodes\n",
            vp_json_text(cpu, "model"), (long long)json_integer_value(json_object_get(cpu, "packages")),
            (long long)json_integer_value(json_object_get(cpu, "cores")),
@@ -73,8 +82,6 @@ static void print_human(const json_t *fingerprint, const json_t *advisories,
            vp_json_text(json_object_get(fingerprint, "clock"), "clocksource"));
     printf("hypervisor    %s (cpuid '%s')\ncontainer     %s\n", vp_json_text(hypervisor, "name"),
            vp_json_text(hypervisor, "cpuid_signature"), vp_json_text(container, "kind"));
-    size_t i;
-    const json_t *item;
     json_array_foreach(json_object_get(fingerprint, "nics"), i, item)
         printf("nic           %s driver %s\n", vp_json_text(item, "name"), vp_json_text(item, "driver"));
     json_array_foreach(json_object_get(fingerprint, "disks"), i, item)

@@ -9,6 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -344,6 +348,45 @@ static double steal_percent_since_boot(void)
     return total > 0 ? 100.0 * (double)t->steal / total : 0;
 }
 
+/* This machine's id: /etc/machine-id (systemd's, stable across boots), else the boot id
+ * (stable for this boot), else "". Guests cloned from one image may share a machine-id:
+ * the addresses and hostname tell them apart. */
+static void host_id(char *id, size_t len)
+{
+    static const char *const sources[] = { "/etc/machine-id", "/var/lib/dbus/machine-id",
+                                           "/proc/sys/kernel/random/boot_id" };
+    id[0] = '\0';
+    for (size_t i = 0; i < sizeof sources / sizeof sources[0] && !id[0]; i++)
+        if (vp_read_text_file(sources[i], id, len) > 0)
+            id[strcspn(id, " \n")] = '\0';
+}
+
+/* The host's addresses other than loopback and link-local, IPv4 first. */
+static json_t *address_info(void)
+{
+    json_t *addresses = json_array();
+    struct ifaddrs *interfaces;
+    if (getifaddrs(&interfaces) != 0)
+        return addresses;
+    for (int family = AF_INET; family; family = family == AF_INET ? AF_INET6 : 0) {
+        for (struct ifaddrs *entry = interfaces; entry; entry = entry->ifa_next) {
+            if (!entry->ifa_addr || entry->ifa_addr->sa_family != family ||
+                (entry->ifa_flags & IFF_LOOPBACK))
+                continue;
+            char text[INET6_ADDRSTRLEN] = "";
+            const void *where = family == AF_INET
+                ? (const void *)&((struct sockaddr_in *)entry->ifa_addr)->sin_addr
+                : (const void *)&((struct sockaddr_in6 *)entry->ifa_addr)->sin6_addr;
+            if (family == AF_INET6 && IN6_IS_ADDR_LINKLOCAL((const struct in6_addr *)where))
+                continue;
+            inet_ntop(family, where, text, sizeof text);
+            json_array_append_new(addresses, json_string(text));
+        }
+    }
+    freeifaddrs(interfaces);
+    return addresses;
+}
+
 json_t *vp_sysinfo_collect(const struct vp_topology *topology)
 {
     struct utsname names;
@@ -360,8 +403,11 @@ json_t *vp_sysinfo_collect(const struct vp_topology *topology)
         }
     }
     double steal = steal_percent_since_boot();
-    return json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "hostname",
-                     names.nodename, "kernel", names.release, "arch", names.machine,
+    char id[128];
+    host_id(id, sizeof id);
+    return json_pack("{s:s,s:s,s:o,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "hostname",
+                     names.nodename, "host_id", id, "addresses", address_info(), "kernel",
+                     names.release, "arch", names.machine,
                      "distribution", distribution, "cpu", cpu_info(topology), "memory",
                      memory_info(), "clock", vp_sysinfo_clock(), "hypervisor", hypervisor_info(),
                      "container", container_info(), "nics", nic_info(), "disks", disk_info(),

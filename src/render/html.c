@@ -332,13 +332,22 @@ static void matrix_charts(struct vp_markup *out, json_t *const *documents, size_
         for (size_t c = 0; c < columns; c++)
             column_names[c] = json_string_value(json_array_get(json_object_get(matrix, "destinations"), c));
         char title[200];
-        snprintf(title, sizeof title, "%s %s, %lld jobs", vp_json_text(matrix, "bench"), metric,
-                 (long long)json_integer_value(json_object_get(matrix, "jobs")));
+        char *params = json_dumps(json_object_get(matrix, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+        snprintf(title, sizeof title, "%s %s, %lld jobs, %.100s", vp_json_text(matrix, "bench"),
+                 metric, (long long)json_integer_value(json_object_get(matrix, "jobs")), params);
+        free(params);
         vp_svg_heatmap(out, title, vp_json_text(matrix, "unit"), row_names, rows, column_names,
                        columns, values, strcmp(vp_json_text(matrix, "better"), "higher") == 0);
         free(row_names);
         free(column_names);
         free(values);
+    }
+    size_t n;
+    const json_t *note;
+    json_array_foreach(json_object_get(document, "notes"), n, note) {
+        vp_markup_printf(out, "<p class=\"flag\">");
+        vp_markup_text(out, json_string_value(note));
+        vp_markup_printf(out, "</p>");
     }
     json_decref(document);
 }

@@ -79,6 +79,14 @@ static void print_distribution(FILE *out, const char *name, const json_t *distri
         fprintf(out, " %s %s", keys[i], value);
     }
     fprintf(out, "  (%lld ops)\n", (long long)json_integer_value(json_object_get(distribution, "count")));
+    /* the SPring-8 study's table: each request, not each repetition's mean */
+    char low[32], high[32], mean[32], spread[32];
+    vp_format_seconds(vp_json_number(distribution, "min"), low, sizeof low);
+    vp_format_seconds(vp_json_number(distribution, "max"), high, sizeof high);
+    vp_format_seconds(vp_json_number(distribution, "mean"), mean, sizeof mean);
+    vp_format_seconds(vp_json_number(distribution, "stddev"), spread, sizeof spread);
+    fprintf(out, "  %-20s min %s max %s mean %s sd %s (over every operation)\n", "", low, high,
+            mean, spread);
 }
 
 static void print_annotations(FILE *out, const json_t *result)

@@ -39,6 +39,35 @@ expect_status 0 "$VP" report to1 to2 remote-to1 remote-to2 -o "$WORK/report.html
 expect_contains "$WORK/report.html" "<h2>Matrices</h2>"
 expect_contains "$WORK/report.html" "hostB"
 
+# Hosts are known by identity, not hostname: two hosts named "twin" stay two rows (their
+# address tells them apart); a destination address that a run's host has is named after
+# that host; a cell measured twice says so.
+python3 - "$WORK/to1.json" "$WORK" <<'PY'
+import json, sys
+base = json.load(open(sys.argv[1]))
+def variant(name, host_id, addresses, tag, peer_address=None):
+    d = json.loads(json.dumps(base))
+    d["run"]["id"] = tag
+    d["run"]["label"] = tag
+    d["run"]["host"].update(hostname=name, host_id=host_id, addresses=addresses)
+    if peer_address:
+        d["results"][0]["peer"]["address"] = peer_address
+    json.dump(d, open(sys.argv[2] + "/" + tag + ".json", "w"))
+variant("twin", "aaaa", ["198.18.7.1"], "twin-a", "198.18.7.2")
+variant("twin", "bbbb", ["198.18.7.2"], "twin-b", "198.18.7.1")
+variant("twin", "bbbb", ["198.18.7.2"], "twin-b-again", "198.18.7.1")
+PY
+for tag in twin-a twin-b twin-b-again; do
+    expect_status 0 "$VP" results import "$WORK/$tag.json"
+done
+expect_status 0 "$VP" matrix @twin-a @twin-b @twin-b-again --metric throughput --json "$WORK/twins.json"
+json_check "$WORK/twins.json" '(lambda m: m["sources"] == ["twin 198.18.7.1", "twin 198.18.7.2"] and m["destinations"] == ["twin 198.18.7.2", "twin 198.18.7.1"] and m["values"][0][0] is not None and m["values"][1][1] is not None)(d["matrices"][0])' \
+    "two hosts with one hostname collapsed, or a destination was not named after its host"
+json_check "$WORK/twins.json" 'len(d["notes"]) == 1 and "twin 198.18.7.2 -> twin 198.18.7.1 measured more than once" in d["notes"][0]' \
+    "a cell measured twice is not noted"
+expect_status 0 "$VP" matrix @twin-a @twin-b @twin-b-again --metric throughput
+expect_contains "$WORK/out" "note: net.stream (every metric) jobs=1: twin 198.18.7.2 -> twin 198.18.7.1 measured more than once"
+
 expect_status 0 "$VP" run cpu --ops=1m --reps 1 --label local --quiet
 expect_usage_error "matrix: no net results with a peer" "$VP" matrix local
 expect_usage_error "matrix: accepted: 1 to 256 runs" "$VP" matrix

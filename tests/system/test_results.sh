@@ -16,6 +16,21 @@ got = [(row["bench"], row["metric"], float(row["mean"])) for row in rows]
 assert got == want, (got, want)
 assert all(row["label"] == "bare" and json.loads(row["params"]) == doc["results"][0]["params"] for row in rows)
 PY
+# A latency distribution gets a second row over the individual requests (the SPring-8
+# study's min/max/avg/SD of every request), beside the row over repetitions.
+expect_status 0 "$VP" run net.rr --duration 0.3s --reps 2 --warmup 0 --label rr --quiet
+expect_status 0 "$VP" results export rr -o "$WORK/rr.json"
+expect_status 0 "$VP" results export rr --format csv -o "$WORK/rr.csv"
+python3 - "$WORK/rr.csv" "$WORK/rr.json" <<'PY' || fail "the CSV lacks the per-request row of the latency distribution"
+import csv, json, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["metric"] == "latency"]
+dist = json.load(open(sys.argv[2]))["results"][0]["metrics"]["latency"]["distribution"]
+assert [r["over"] for r in rows] == ["repetitions", "requests"], rows
+req = rows[1]
+assert int(req["n"]) == dist["count"] > 100 and float(req["min"]) == dist["min"] and float(req["max"]) == dist["max"] and float(req["stddev"]) == dist["stddev"], (req, dist)
+PY
+expect_status 0 "$VP" results show rr
+expect_contains "$WORK/out" "(over every operation)"
 expect_usage_error "--format: 'xml' is not valid; accepted: json, csv" "$VP" results export bare --format xml
 expect_status 0 "$VP" results import "$WORK/export.json" --db "$WORK/other.db"
 expect_contains "$WORK/out" "imported as run 1"
