@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "core/units.h"
 
 struct subcommand {
     const char *name;
@@ -30,7 +31,10 @@ static void print_usage(FILE *out)
     fprintf(out, "usage: virtperf COMMAND [options]   (virtperf COMMAND --help for more)\n\n");
     for (size_t i = 0; i < SUBCOMMAND_COUNT; i++)
         fprintf(out, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
-    fprintf(out, "\n  --version  print the version\n");
+    fprintf(out, "\n  --version  print the version\n"
+                 "  --units S  after any command: how byte rates and sizes are shown: field\n"
+                 "             (network in bits, disk in SI bytes, the rest in IEC), iec, si or\n"
+                 "             bits  [field]; the JSON stays in bytes\n");
 }
 
 /* What was printed must have reached stdout (a full disk, a closed pipe): else exit 1. */
@@ -40,6 +44,31 @@ static int output_written(int status)
         return status;
     fprintf(stderr, "virtperf: cannot write to standard output: %s\n", strerror(errno));
     return status ? status : 1;
+}
+
+/* --units STYLE (or --units=STYLE), which every command takes: sets how byte rates and
+ * amounts are shown and leaves the other words to the command. Returns the new argc. */
+static int take_units(int argc, char **argv)
+{
+    int kept = 2;
+    for (int i = 2; i < argc; i++) {
+        const char *value = NULL;
+        if (strcmp(argv[i], "--units") == 0)
+            value = i + 1 < argc ? argv[++i] : "";
+        else if (strncmp(argv[i], "--units=", 8) == 0)
+            value = argv[i] + 8;
+        else {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        enum vp_unit_style style;
+        if (vp_units_parse(value, &style) != 0)
+            vp_usage_error("--units: '%s' is not valid; accepted: field (bits for network, SI "
+                           "bytes for disk, IEC for the rest), iec, si or bits", value);
+        vp_units_set_style(style);
+    }
+    argv[kept] = NULL;
+    return kept;
 }
 
 int main(int argc, char **argv)
@@ -53,6 +82,7 @@ int main(int argc, char **argv)
         printf("virtperf %s\n", VP_VERSION);
         return 0;
     }
+    argc = take_units(argc, argv);
     for (size_t i = 0; i < SUBCOMMAND_COUNT; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return output_written(subcommands[i].run(argc - 1, argv + 1));

@@ -37,6 +37,7 @@ static void print_row(const json_t *row, int label_width, const char *base_id)
 {
     char base[32], what[256];
     const char *unit = json_string_value(json_object_get(row, "unit"));
+    vp_units_field(json_string_value(json_object_get(row, "bench")));
     vp_format_value(json_number_value(json_object_get(json_object_get(row, "base"), "value")),
                     unit, base, sizeof base);
     vp_compare_row_label(row, what, sizeof what);

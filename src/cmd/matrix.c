@@ -20,6 +20,7 @@ static const char matrix_usage[] =
 static void print_matrix(const json_t *matrix)
 {
     const char *unit = json_string_value(json_object_get(matrix, "unit"));
+    vp_units_field(json_string_value(json_object_get(matrix, "bench")));
     const json_t *destinations = json_object_get(matrix, "destinations");
     printf("%s %s, %lld jobs (%s is better)\n%-20s",
            json_string_value(json_object_get(matrix, "bench")),

@@ -35,6 +35,7 @@ static const char *plural(long long count)
 static void print_group(const json_t *group)
 {
     const char *unit = json_string_value(json_object_get(group, "unit"));
+    vp_units_field(json_string_value(json_object_get(group, "bench")));
     bool by_p99 = strcmp(json_string_value(json_object_get(group, "judged")), "p99") == 0;
     printf("%s %s (%s is better)\n", json_string_value(json_object_get(group, "bench")),
            json_string_value(json_object_get(group, "metric")),

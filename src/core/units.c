@@ -193,16 +193,56 @@ void vp_format_seconds(double seconds, char *buf, size_t len)
         snprintf(buf, len, "%.4g ns", seconds * 1e9);
 }
 
+static enum vp_unit_style chosen_style = VP_UNITS_FIELD;
+static enum vp_unit_style field_style = VP_UNITS_IEC;
+
+int vp_units_parse(const char *text, enum vp_unit_style *style)
+{
+    static const char *const names[] = { "field", "iec", "si", "bits" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(text, names[i]) == 0) {
+            *style = (enum vp_unit_style)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+void vp_units_set_style(enum vp_unit_style style)
+{
+    chosen_style = style;
+}
+
+void vp_units_field(const char *bench)
+{
+    field_style = !bench ? VP_UNITS_IEC
+                  : strncmp(bench, "net.", 4) == 0 ? VP_UNITS_BITS
+                  : strncmp(bench, "disk.", 5) == 0 ? VP_UNITS_SI : VP_UNITS_IEC;
+}
+
+static enum vp_unit_style style_now(void)
+{
+    return chosen_style == VP_UNITS_FIELD ? field_style : chosen_style;
+}
+
 void vp_format_value(double value, const char *unit, char *buf, size_t len)
 {
     static const char *const decimal[] = { "", "k", "M", "G", "T", "P" };
+    static const char *const bytes_si[] = { "", "k", "M", "G", "T", "P" };
+    enum vp_unit_style style = style_now();
     if (!isfinite(value)) {
         snprintf(buf, len, "%s", "-");
+    } else if (strcmp(unit, "B/s") == 0 && style == VP_UNITS_BITS) {
+        format_scaled(value * 8, 1000, decimal, 6, "b/s", buf, len);
+    } else if (strcmp(unit, "B/s") == 0 && style == VP_UNITS_SI) {
+        format_scaled(value, 1000, bytes_si, 6, "B/s", buf, len);
     } else if (strcmp(unit, "B/s") == 0) {
         vp_format_bytes(value, buf, len);
         strncat(buf, "/s", len - strlen(buf) - 1);
     } else if (strcmp(unit, "bit/s") == 0) {
         format_scaled(value, 1000, decimal, 6, "bit/s", buf, len);
+    } else if (strcmp(unit, "B") == 0 && style != VP_UNITS_IEC) {
+        format_scaled(value, 1000, bytes_si, 6, "B", buf, len);
     } else if (strcmp(unit, "B") == 0) {
         vp_format_bytes(value, buf, len);
     } else if (strcmp(unit, "s") == 0) {

@@ -28,8 +28,21 @@ int vp_parse_jobs_spec(const char *text, unsigned max_jobs, unsigned *counts, si
 /* CPU list: "0,2,4-6". Values 0..max_cpu inclusive, duplicates refused, order kept. */
 int vp_parse_cpu_list(const char *text, unsigned max_cpu, int *cpus, size_t cap, size_t *n);
 
-/* Human formatting by unit: "B/s" -> "12.3 GiB/s", "s" -> "85.2 ns", "B" -> "256 MiB",
- * "ops/s" -> "1.23 G/s", "%" -> "12.5 %", anything else: "%.4g unit". */
+/* How byte rates and amounts are shown (never stored: the JSON stays in bytes). IEC:
+ * "12.3 GiB/s", "256 MiB"; SI: "13.2 GB/s", "268 MB"; BITS: rates in bits, "106 Gb/s"
+ * (amounts in SI bytes); FIELD (the default): as each field reads them, bits for
+ * network benchmarks, SI for disk, IEC for the rest (vp_units_field says which). */
+enum vp_unit_style { VP_UNITS_FIELD, VP_UNITS_IEC, VP_UNITS_SI, VP_UNITS_BITS };
+
+/* "field", "iec", "si", "bits" (--units); 0, or -1 for anything else. */
+int vp_units_parse(const char *text, enum vp_unit_style *style);
+void vp_units_set_style(enum vp_unit_style style);
+/* The benchmark whose figures are shown next, for the field style ("net.rr": bits). */
+void vp_units_field(const char *bench);
+
+/* Human formatting by unit: "B/s" -> "12.3 GiB/s" (by the style above), "s" -> "85.2
+ * ns", "B" -> "256 MiB", "ops/s" -> "1.23 G/s", "%" -> "12.5 %", anything else: "%.4g
+ * unit". */
 void vp_format_value(double value, const char *unit, char *buf, size_t len);
 
 /* Formats a duration given in seconds with an auto-chosen unit (ns, us, ms, s). */

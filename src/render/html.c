@@ -140,6 +140,7 @@ static void verdicts(struct vp_markup *out, json_t *const *documents, size_t cou
     json_array_foreach(json_object_get(comparison, "rows"), r, row) {
         int higher_better = strcmp(vp_json_text(row, "better"), "higher") == 0;
         char base[32], jobs[16];
+        vp_units_field(vp_json_text(row, "bench"));
         vp_format_value(vp_json_number(json_object_get(row, "base"), "value"), vp_json_text(row, "unit"), base,
                         sizeof base);
         snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(row, "jobs")));
@@ -233,6 +234,7 @@ static void scaling_charts(struct vp_markup *out, json_t *const *documents, size
             /* what the knee was judged on is drawn: p99 beside the per-job mean */
             bool by_p99 = strcmp(vp_json_text(group, "judged"), "p99") == 0;
             char title[200], marker[96];
+            vp_units_field(vp_json_text(group, "bench"));
             snprintf(title, sizeof title, "%s: %s %s against jobs", run_name(documents[d]),
                      vp_json_text(group, "bench"), vp_json_text(group, "metric"));
             snprintf(marker, sizeof marker, "knee: %lld jobs (%s)",
@@ -332,6 +334,7 @@ static void matrix_charts(struct vp_markup *out, json_t *const *documents, size_
         for (size_t c = 0; c < columns; c++)
             column_names[c] = json_string_value(json_array_get(json_object_get(matrix, "destinations"), c));
         char title[200];
+        vp_units_field(vp_json_text(matrix, "bench"));
         char *params = json_dumps(json_object_get(matrix, "params"), JSON_COMPACT | JSON_SORT_KEYS);
         snprintf(title, sizeof title, "%s %s, %lld jobs, %.100s", vp_json_text(matrix, "bench"),
                  metric, (long long)json_integer_value(json_object_get(matrix, "jobs")), params);
@@ -360,6 +363,7 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
     const json_t *definition = NULL;
     json_object_foreach(json_object_get(result, "metrics"), metric, definition)
         break;
+    vp_units_field(vp_json_text(result, "bench"));
     vp_markup_printf(out, "<h3>");
     vp_markup_text(out, run);
     vp_markup_printf(out, ": %s jobs=%lld on %lld hosts", vp_json_text(result, "bench"),

@@ -56,4 +56,12 @@ elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$elapsed_ms" -lt 1000 ] || fail "unwritable --db took ${elapsed_ms} ms to refuse"
 expect_usage_error "--json: cannot write '/proc/nope/x.json'" "$VP" run cpu --json /proc/nope/x.json
 expect_runs 0 "a refused run stored something"
+
+# --units after any command: bits for network rates by default, one style when asked.
+expect_status 0 "$VP" run net.stream --duration 0.2s --reps 2 --warmup 0 --label units --quiet
+expect_contains "$WORK/out" "b/s"
+expect_status 0 "$VP" results show @units --units iec
+expect_contains "$WORK/out" "iB/s"
+grep -q " b/s\| [kMG]b/s" "$WORK/out" && fail "--units iec still showed bits"
+expect_usage_error "--units: 'xx' is not valid; accepted: field" "$VP" results show @units --units xx
 finish

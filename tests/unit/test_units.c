@@ -134,6 +134,39 @@ static void values_format_in_human_units(void **state)
     assert_string_equal(buf, "940 Mbit/s");
 }
 
+/* --units: network in bits and disk in SI bytes by default (as each field reads them),
+ * or one style for all. */
+static void byte_rates_follow_the_units_style(void **state)
+{
+    (void)state;
+    char buf[64];
+    vp_units_field("net.stream");
+    vp_format_value(1.25e9, "B/s", buf, sizeof buf);
+    assert_string_equal(buf, "10 Gb/s");
+    vp_units_field("disk.read");
+    vp_format_value(250e6, "B/s", buf, sizeof buf);
+    assert_string_equal(buf, "250 MB/s");
+    vp_format_value(268435456, "B", buf, sizeof buf);
+    assert_string_equal(buf, "268.4 MB");
+    vp_units_field("mem.stream");
+    vp_format_value(2.5 * 1024 * 1024 * 1024, "B/s", buf, sizeof buf);
+    assert_string_equal(buf, "2.5 GiB/s");
+    enum vp_unit_style style;
+    assert_int_equal(vp_units_parse("iec", &style), 0);
+    vp_units_set_style(style);
+    vp_units_field("net.stream");
+    vp_format_value(1.25e9, "B/s", buf, sizeof buf);
+    assert_string_equal(buf, "1.164 GiB/s");
+    assert_int_equal(vp_units_parse("bits", &style), 0);
+    vp_units_set_style(style);
+    vp_units_field("disk.read");
+    vp_format_value(250e6, "B/s", buf, sizeof buf);
+    assert_string_equal(buf, "2 Gb/s");
+    assert_int_equal(vp_units_parse("decimal", &style), -1);
+    vp_units_set_style(VP_UNITS_FIELD);
+    vp_units_field(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +178,7 @@ int main(void)
         cmocka_unit_test(bad_jobs_specs_are_refused),
         cmocka_unit_test(cpu_lists_expand_ranges),
         cmocka_unit_test(values_format_in_human_units),
+        cmocka_unit_test(byte_rates_follow_the_units_style),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
