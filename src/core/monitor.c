@@ -7,6 +7,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ struct vp_monitor {
     double hz;
     char *watch[MAX_WATCH];
     size_t watch_count;
+    bool watch_seen[MAX_WATCH]; /* a process of that name ran at some sample */
     char *disk_names[VP_PROC_MAX_DEVICES];
     size_t disk_name_count;
     long ticks_per_second;
@@ -58,6 +60,18 @@ struct vp_monitor {
     pthread_t thread;
     atomic_int stop;
 };
+
+/* Whether column is the watch.NAME.cpu of a NAME no process had at any sample. */
+static bool watch_never_seen(const struct vp_monitor *monitor, const char *column)
+{
+    for (size_t w = 0; w < monitor->watch_count; w++) {
+        char name[64];
+        snprintf(name, sizeof name, "watch.%s.cpu", monitor->watch[w]);
+        if (!monitor->watch_seen[w] && strcmp(name, column) == 0)
+            return true;
+    }
+    return false;
+}
 
 static void read_watched(struct vp_monitor *monitor, struct snapshot *snap)
 {
@@ -82,6 +96,7 @@ static void read_watched(struct vp_monitor *monitor, struct snapshot *snap)
             if (strcmp(comm, monitor->watch[w]) != 0 || snap->watched_count[w] == MAX_WATCH_PIDS)
                 continue;
             snap->watched[w][snap->watched_count[w]++] = (struct watched_pid){ pid, ticks };
+            monitor->watch_seen[w] = true;
         }
     }
     closedir(proc);
@@ -369,9 +384,14 @@ json_t *vp_monitor_stop(struct vp_monitor *monitor)
     if (since_last > (int64_t)(0.2e9 / monitor->hz) || monitor->samples == 0)
         sample_once(monitor);
 
-    json_t *series = json_object(), *summary = json_object();
+    json_t *series = json_object(), *summary = json_object(), *missing = json_array();
+    for (size_t w = 0; w < monitor->watch_count; w++)
+        if (!monitor->watch_seen[w])
+            json_array_append_new(missing, json_string(monitor->watch[w]));
     for (size_t c = 0; c < monitor->column_count; c++) {
         const struct column *column = &monitor->columns[c];
+        if (watch_never_seen(monitor, column->name))
+            continue; /* no figure for a process that never ran: not 0% */
         json_t *values = json_array();
         double sum = 0, max = -INFINITY;
         for (size_t i = 0; i < monitor->samples; i++) {
@@ -389,6 +409,9 @@ json_t *vp_monitor_stop(struct vp_monitor *monitor)
     json_t *result = json_pack("{s:f,s:I,s:o,s:o}", "hz", monitor->hz, "samples",
                                (json_int_t)monitor->samples, "series", series, "summary",
                                summary);
+    if (json_array_size(missing))
+        json_object_set(result, "watch_missing", missing);
+    json_decref(missing);
     free_monitor(monitor);
     return result;
 }

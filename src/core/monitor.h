@@ -20,7 +20,8 @@ struct vp_monitor *vp_monitor_start(double hz, char *const *watch, size_t watch_
  * {COLUMN: {"mean", "max"}}}. Columns: t (s since start), cpu.busy/user/system/
  * iowait/irq/steal/idle (%), ctxsw (/s), faults.minor, faults.major (/s), runq,
  * net.IF.rx/tx (B/s), disk.DEV.read/write (B/s), disk.DEV.util (%), watch.NAME.cpu
- * (% of one CPU). Frees the monitor. */
+ * (% of one CPU), left out for a NAME no process had at any sample, which is listed in
+ * "watch_missing": [NAME, ...] instead. Frees the monitor. */
 json_t *vp_monitor_stop(struct vp_monitor *monitor);
 
 #endif

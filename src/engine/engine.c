@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/json.h"
 #include "core/monitor.h"
 #include "engine/result.h"
 #include "engine/shared.h"
@@ -374,6 +375,13 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
         sync->measured(sync->context, outcome == WAIT_DONE ? &shared : NULL, stonewall, span);
     if (outcome == WAIT_DONE) {
         vp_result_add_measurements(result, bench, &shared, settings->warmup, stonewall, span);
+        const json_t *missing = json_object_get(monitor_json, "watch_missing");
+        size_t m;
+        const json_t *name;
+        json_array_foreach(missing, m, name)
+            vp_result_warn(result, "--watch %s: no process of that name ran while this was "
+                           "measured", json_string_value(name));
+        json_object_del(monitor_json, "watch_missing");
         json_object_set_new(result, "monitor", monitor_json);
         monitor_json = NULL;
         if (bench->annotate)

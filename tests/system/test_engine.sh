@@ -23,9 +23,15 @@ expect_contains "$WORK/out" "cpu  jobs=3 pin=spread"
 # --watch: the CPU use of a busy process named 'yes' is seen by the monitor.
 yes >/dev/null &
 busy=$!
-expect_status 0 "$VP" run cpu --duration 300ms --reps 2 --watch yes --quiet --json "$WORK/watch.json"
+expect_status 0 "$VP" run cpu --duration 300ms --reps 2 --watch yes --watch nosuchprocess \
+    --quiet --json "$WORK/watch.json"
 kill $busy
+wait $busy
+[ $? -eq 143 ] || fail "the busy 'yes' did not end by the SIGTERM it was sent"
 json_check "$WORK/watch.json" 'd["results"][0]["monitor"]["summary"]["watch.yes.cpu"]["mean"] > 20' "--watch yes did not see the busy process"
+# A name no process has is said, not shown as 0% of a CPU.
+json_check "$WORK/watch.json" '"watch.nosuchprocess.cpu" not in d["results"][0]["monitor"]["summary"] and "--watch nosuchprocess: no process of that name ran while this was measured" in d["results"][0]["warnings"]' \
+    "--watch of a process that never ran showed a figure instead of saying so"
 json_check "$WORK/watch.json" 'd["results"][0]["duration_s"] == 0.3' "--duration not recorded"
 
 # The Done-when command, on smaller arrays: documented JSON on stdout, tables on stderr.
