@@ -315,6 +315,28 @@ void vp_run_prepare(const struct vp_run_request *request, struct vp_plan *plan,
         vp_usage_error("%s", err);
 }
 
+/* --duration is per repetition: says how long the time-bound points take at least
+ * (a 15 s time.ticks is 6 repetitions of 15 s, warm-up included). */
+static void say_least_time(FILE *table, const struct vp_plan *plan)
+{
+    double seconds = 0;
+    unsigned reps = 0;
+    for (size_t p = 0; p < plan->count; p++) {
+        const struct vp_plan_point *point = &plan->points[p];
+        double duration = plan->duration > 0 ? plan->duration : point->bench->default_duration;
+        if (!point->bench->uses_duration || duration <= 0)
+            continue;
+        seconds += duration * (point->reps + point->warmup);
+        reps += point->reps + point->warmup;
+    }
+    if (seconds < 10)
+        return;
+    char total[32];
+    vp_format_seconds(seconds, total, sizeof total);
+    fprintf(table, "time-bound repetitions: %u, at least %s in all (--duration is per "
+            "repetition, warm-ups included)\n\n", reps, total);
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct vp_run_request request;
@@ -331,6 +353,7 @@ int cmd_run(int argc, char **argv)
     free(command);
     json_decref(host);
     vp_engine_catch_signals();
+    say_least_time(session.table, &plan);
 
     struct vp_progress progress;
     vp_progress_init(&progress, plan.total_reps, !request.quiet);
