@@ -152,9 +152,10 @@ json_t *vp_matrices(json_t *const *documents, size_t count)
             const char *topology = json_string_value(json_object_get(ranks, "topology"));
             const json_t *link = json_array_get(json_object_get(ranks, "links"), 0);
             bool pair = topology && strcmp(topology, "matrix") == 0 && link;
-            if ((!peer && !pair) ||
+            const char *peer_param = vp_json_text(json_object_get(result, "params"), "peer");
+            if ((!peer && !pair) || strcmp(peer_param, "embedded") == 0 ||
                 strcmp(json_string_value(json_object_get(result, "status")), "ok") != 0)
-                continue;
+                continue; /* the embedded server is this host's own loopback: no link */
             char destination[420];
             if (pair) /* virtperf-mpi --topology matrix: one ordered pair of ranks */
                 snprintf(destination, sizeof destination, "%s", vp_json_text(link, "to_label"));

@@ -113,6 +113,34 @@ static size_t collect_group(const json_t *results, const json_t *first, const js
     return count;
 }
 
+/* The machine's use while a point ran, from its monitor (absent for a result of many
+ * hosts, whose monitors are per host): CPU busy and steal (%), page faults and NIC
+ * bytes per second, as the SPring-8 study plotted them against the number of VMs. */
+static void add_resources(json_t *point, const json_t *result)
+{
+    const json_t *summary = json_object_get(json_object_get(result, "monitor"), "summary");
+    if (!summary)
+        return;
+    double faults = 0, nic = 0;
+    const char *column;
+    const json_t *figures;
+    json_object_foreach((json_t *)summary, column, figures) {
+        double mean = vp_json_number(figures, "mean");
+        if (!isfinite(mean))
+            continue;
+        if (strncmp(column, "faults.", 7) == 0)
+            faults += mean;
+        else if (strncmp(column, "net.", 4) == 0)
+            nic += mean;
+    }
+    json_object_set_new(point, "cpu_busy",
+                        json_real(vp_json_number(json_object_get(summary, "cpu.busy"), "mean")));
+    json_object_set_new(point, "cpu_steal",
+                        json_real(vp_json_number(json_object_get(summary, "cpu.steal"), "mean")));
+    json_object_set_new(point, "faults", json_real(faults));
+    json_object_set_new(point, "nic_rate", json_real(nic));
+}
+
 /* The rule a metric is judged by: the one given where it names this kind of metric (a
  * p99 rule: metrics with a latency distribution; per_job>=: rates), else its default
  * (rates: per-job >= 0.9x the smallest sweep point's; latencies with a distribution: p99
@@ -170,6 +198,7 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
             json_object_set_new(point, "p99", json_real(p99));
         judged[i] = use_p99 ? p99 : per_job[i];
         json_object_set_new(point, "judged", isfinite(judged[i]) ? json_real(judged[i]) : json_null());
+        add_resources(point, group[i]);
         double idle = vp_json_number(json_object_get(json_object_get(json_object_get(group[i], "monitor"),
                                                                 "summary"), "cpu.idle"), "mean");
         if (isfinite(idle)) {

@@ -22,10 +22,10 @@ static void print_matrix(const json_t *matrix)
     const char *unit = json_string_value(json_object_get(matrix, "unit"));
     vp_units_field(json_string_value(json_object_get(matrix, "bench")));
     const json_t *destinations = json_object_get(matrix, "destinations");
-    printf("%s %s, %lld jobs (%s is better)\n%-20s",
+    long long jobs = (long long)json_integer_value(json_object_get(matrix, "jobs"));
+    printf("%s %s, %lld job%s (%s is better)\n%-20s",
            json_string_value(json_object_get(matrix, "bench")),
-           json_string_value(json_object_get(matrix, "metric")),
-           (long long)json_integer_value(json_object_get(matrix, "jobs")),
+           json_string_value(json_object_get(matrix, "metric")), jobs, jobs == 1 ? "" : "s",
            json_string_value(json_object_get(matrix, "better")), "source \\ destination");
     size_t c, r;
     const json_t *item;

@@ -201,6 +201,53 @@ static void verdicts(struct vp_markup *out, json_t *const *documents, size_t cou
     json_decref(comparison);
 }
 
+/* The machine's use against the sweep's job count, once per benchmark: CPU busy and
+ * steal, then page faults and NIC bytes per second (where the monitor saw any). */
+static void resource_charts(struct vp_markup *out, const char *run, const json_t *group)
+{
+    const json_t *points = json_object_get(group, "points");
+    size_t n = json_array_size(points);
+    if (n == 0 || !json_object_get(json_array_get(points, 0), "cpu_busy"))
+        return; /* no monitor: a result of many hosts has one per host */
+    static const char *const keys[] = { "cpu_busy", "cpu_steal", "faults", "nic_rate" };
+    double *columns[4];
+    double *x = calloc(n, sizeof *x);
+    for (size_t k = 0; k < 4; k++)
+        columns[k] = calloc(n, sizeof *columns[k]);
+    if (!x || !columns[0] || !columns[1] || !columns[2] || !columns[3])
+        abort();
+    double nic_total = 0;
+    size_t i;
+    const json_t *point;
+    json_array_foreach(points, i, point) {
+        x[i] = vp_json_number(point, "jobs");
+        for (size_t k = 0; k < 4; k++)
+            columns[k][i] = vp_json_number(point, keys[k]);
+        nic_total += columns[3][i];
+    }
+    char title[200];
+    snprintf(title, sizeof title, "%s: %s, the machine's CPU against jobs", run,
+             vp_json_text(group, "bench"));
+    struct vp_series cpu[2] = { { "busy", x, columns[0], n }, { "steal", x, columns[1], n } };
+    struct vp_chart cpu_chart = { title, "jobs", "", "CPU", "%" };
+    vp_svg_lines(out, &cpu_chart, cpu, 2, NAN, NULL);
+    snprintf(title, sizeof title, "%s: %s, page faults against jobs", run,
+             vp_json_text(group, "bench"));
+    struct vp_series faults = { "faults", x, columns[2], n };
+    struct vp_chart fault_chart = { title, "jobs", "", "faults", "/s" };
+    vp_svg_lines(out, &fault_chart, &faults, 1, NAN, NULL);
+    if (nic_total > 0) {
+        snprintf(title, sizeof title, "%s: %s, NIC bytes against jobs", run,
+                 vp_json_text(group, "bench"));
+        struct vp_series nic = { "rx + tx", x, columns[3], n };
+        struct vp_chart nic_chart = { title, "jobs", "", "NIC", "B/s" };
+        vp_svg_lines(out, &nic_chart, &nic, 1, NAN, NULL);
+    }
+    free(x);
+    for (size_t k = 0; k < 4; k++)
+        free(columns[k]);
+}
+
 static void scaling_charts(struct vp_markup *out, json_t *const *documents, size_t count)
 {
     size_t charts = 0;
@@ -237,8 +284,8 @@ static void scaling_charts(struct vp_markup *out, json_t *const *documents, size
             vp_units_field(vp_json_text(group, "bench"));
             snprintf(title, sizeof title, "%s: %s %s against jobs", run_name(documents[d]),
                      vp_json_text(group, "bench"), vp_json_text(group, "metric"));
-            snprintf(marker, sizeof marker, "knee: %lld jobs (%s)",
-                     (long long)json_integer_value(json_object_get(group, "knee_jobs")),
+            long long knee = (long long)json_integer_value(json_object_get(group, "knee_jobs"));
+            snprintf(marker, sizeof marker, "knee: %lld job%s (%s)", knee, knee == 1 ? "" : "s",
                      vp_json_text(group, "rule"));
             struct vp_series series[2] = { { by_p99 ? "p99 (judged)" : "aggregate", x,
                                              by_p99 ? judged : aggregate, n },
@@ -251,14 +298,45 @@ static void scaling_charts(struct vp_markup *out, json_t *const *documents, size
             free(aggregate);
             free(per_job);
             charts++;
+            if (g == 0 || !json_equal(json_object_get(json_array_get(json_object_get(scaling, "groups"), g - 1), "params"),
+                                      json_object_get(group, "params")) ||
+                strcmp(vp_json_text(json_array_get(json_object_get(scaling, "groups"), g - 1), "bench"),
+                       vp_json_text(group, "bench")) != 0)
+                resource_charts(out, run_name(documents[d]), group);
         }
         json_decref(scaling);
     }
 }
 
 /* Cumulative share of operations against latency, up to p99.9 so the tail stays legible. */
+/* One result's distribution as a CDF series up to its p99.9 (x and y allocated). */
+static struct vp_series cdf_series(const json_t *distribution, const char *name)
+{
+    const json_t *buckets = json_object_get(distribution, "buckets");
+    size_t n = json_array_size(buckets), used = 0;
+    double *x = calloc(n ? n : 1, sizeof *x), *y = calloc(n ? n : 1, sizeof *y);
+    if (!x || !y)
+        abort();
+    double total = vp_json_number(distribution, "count"), seen = 0;
+    double limit = vp_json_number(distribution, "p99.9");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *pair = json_array_get(buckets, i);
+        double high = (double)vp_histogram_bucket_high(
+                          (size_t)json_integer_value(json_array_get(pair, 0))) / 1e9;
+        seen += (double)json_integer_value(json_array_get(pair, 1));
+        if (high > limit * 1.01 && used > 0)
+            break;
+        x[used] = high;
+        y[used++] = 100 * seen / total;
+    }
+    return (struct vp_series){ name, x, y, used };
+}
+
+/* One chart per benchmark and latency metric, every result's CDF overlaid (at most 8:
+ * the palette's colours), so runs and job counts are read against each other. */
 static void latency_cdfs(struct vp_markup *out, json_t *const *documents, size_t count)
 {
+    json_t *drawn = json_object(); /* "bench metric" already charted */
     size_t charts = 0;
     for (size_t d = 0; d < count; d++) {
         size_t r;
@@ -267,41 +345,46 @@ static void latency_cdfs(struct vp_markup *out, json_t *const *documents, size_t
             const char *name;
             const json_t *metric;
             json_object_foreach(json_object_get(result, "metrics"), name, metric) {
-                const json_t *distribution = json_object_get(metric, "distribution");
-                if (!distribution || charts == MAX_CHARTS)
+                char key[200];
+                snprintf(key, sizeof key, "%s %s", vp_json_text(result, "bench"), name);
+                if (!json_object_get(metric, "distribution") || json_object_get(drawn, key) ||
+                    charts == MAX_CHARTS)
                     continue;
+                json_object_set_new(drawn, key, json_true());
                 if (charts++ == 0)
                     vp_markup_printf(out, "<h2>Latency distributions</h2>");
-                const json_t *buckets = json_object_get(distribution, "buckets");
-                size_t n = json_array_size(buckets), used = 0;
-                double *x = calloc(n, sizeof *x), *y = calloc(n, sizeof *y);
-                if (!x || !y)
-                    abort();
-                double total = vp_json_number(distribution, "count"), seen = 0;
-                double limit = vp_json_number(distribution, "p99.9");
-                for (size_t i = 0; i < n; i++) {
-                    const json_t *pair = json_array_get(buckets, i);
-                    double high = (double)vp_histogram_bucket_high(
-                                      (size_t)json_integer_value(json_array_get(pair, 0))) / 1e9;
-                    seen += (double)json_integer_value(json_array_get(pair, 1));
-                    if (high > limit * 1.01 && used > 0)
-                        break;
-                    x[used] = high;
-                    y[used++] = 100 * seen / total;
+                struct vp_series series[8];
+                char names[8][96];
+                size_t used = 0;
+                for (size_t e = d; e < count && used < 8; e++) {
+                    size_t q;
+                    const json_t *other;
+                    json_array_foreach(json_object_get(documents[e], "results"), q, other) {
+                        const json_t *distribution = json_object_get(
+                            json_object_get(json_object_get(other, "metrics"), name), "distribution");
+                        if (!distribution || used == 8 ||
+                            strcmp(vp_json_text(other, "bench"), vp_json_text(result, "bench")) != 0)
+                            continue;
+                        snprintf(names[used], sizeof names[used], "%.40s jobs=%lld",
+                                 run_name(documents[e]),
+                                 (long long)json_integer_value(json_object_get(other, "jobs")));
+                        series[used] = cdf_series(distribution, names[used]);
+                        used++;
+                    }
                 }
-                char title[200], series_name[64];
-                snprintf(title, sizeof title, "%s: %s jobs=%lld %s per operation (CDF to p99.9)",
-                         run_name(documents[d]), vp_json_text(result, "bench"),
-                         (long long)json_integer_value(json_object_get(result, "jobs")), name);
-                snprintf(series_name, sizeof series_name, "%.0f ops", total);
-                struct vp_series series = { series_name, x, y, used };
+                char title[200];
+                snprintf(title, sizeof title, "%s %s per operation (CDF to p99.9)",
+                         vp_json_text(result, "bench"), name);
                 struct vp_chart chart = { title, "latency", "s", "operations at or below", "%" };
-                vp_svg_lines(out, &chart, &series, 1, NAN, NULL);
-                free(x);
-                free(y);
+                vp_svg_lines(out, &chart, series, used, NAN, NULL);
+                for (size_t i = 0; i < used; i++) {
+                    free((void *)series[i].x);
+                    free((void *)series[i].y);
+                }
             }
         }
     }
+    json_decref(drawn);
 }
 
 /* Source x destination heatmaps of network results gathered from several hosts. */
@@ -335,9 +418,20 @@ static void matrix_charts(struct vp_markup *out, json_t *const *documents, size_
             column_names[c] = json_string_value(json_array_get(json_object_get(matrix, "destinations"), c));
         char title[200];
         vp_units_field(vp_json_text(matrix, "bench"));
+        /* the params only where another matrix of this benchmark, metric and job count
+         * needs telling apart */
+        bool twin = false;
+        size_t other_index;
+        const json_t *other;
+        json_array_foreach(all, other_index, other)
+            twin = twin || (other_index != m &&
+                            strcmp(vp_json_text(other, "bench"), vp_json_text(matrix, "bench")) == 0 &&
+                            strcmp(vp_json_text(other, "metric"), metric) == 0 &&
+                            json_equal(json_object_get(other, "jobs"), json_object_get(matrix, "jobs")));
         char *params = json_dumps(json_object_get(matrix, "params"), JSON_COMPACT | JSON_SORT_KEYS);
-        snprintf(title, sizeof title, "%s %s, %lld jobs, %.100s", vp_json_text(matrix, "bench"),
-                 metric, (long long)json_integer_value(json_object_get(matrix, "jobs")), params);
+        long long jobs = (long long)json_integer_value(json_object_get(matrix, "jobs"));
+        snprintf(title, sizeof title, "%s %s, %lld job%s%s%.100s", vp_json_text(matrix, "bench"),
+                 metric, jobs, jobs == 1 ? "" : "s", twin ? ", " : "", twin ? params : "");
         free(params);
         vp_svg_heatmap(out, title, vp_json_text(matrix, "unit"), row_names, rows, column_names,
                        columns, values, strcmp(vp_json_text(matrix, "better"), "higher") == 0);
@@ -493,9 +587,10 @@ static int io_column(const char *column)
 static void monitor_charts(struct vp_markup *out, json_t *const *documents, size_t count)
 {
     size_t results = 0;
-    vp_markup_printf(out, "<h2>Monitor</h2><p>The whole machine while each result was measured "
-                        "(10 Hz unless --monitor-hz said otherwise); series that stayed at zero "
-                        "are left out.</p>");
+    vp_markup_printf(out, "<h2>Monitor</h2><details><summary>The whole machine while each "
+                        "result was measured, as time series (10 Hz unless --monitor-hz said "
+                        "otherwise; series that stayed at zero are left out): open to see "
+                        "them.</summary>");
     for (size_t d = 0; d < count; d++) {
         size_t r;
         const json_t *result;
@@ -515,6 +610,7 @@ static void monitor_charts(struct vp_markup *out, json_t *const *documents, size
             monitor_chart(out, series, title, io_column, "rate", "B/s");
         }
     }
+    vp_markup_printf(out, "</details>");
 }
 
 void vp_report_html(json_t *const *documents, size_t count,

@@ -26,11 +26,23 @@ grep -oE 'https?://[^"]*' "$page" | grep -v '^http://www.w3.org/2000/svg$' && fa
 for text in "Verdicts against bare" "Environments" "Scaling" "Latency distributions" "Monitor" "knee:"; do
     expect_contains "$page" "$text"
 done
+# Read like the studies: the machine's use against the job count, one CDF chart per
+# benchmark with each job count overlaid, the monitor's time series folded away.
+expect_contains "$page" "sweep: net.rr, the machine's CPU against jobs"
+expect_contains "$page" "net.rr latency per operation (CDF to p99.9)"
+[ "$(grep -o 'class="title">net.rr latency per operation (CDF' "$page" | wc -l)" -eq 1 ] ||
+    fail "the latency CDFs of one benchmark are not one chart"
+expect_contains "$page" "sweep jobs=1"
+expect_contains "$page" "sweep jobs=2"
+expect_contains "$page" "<details><summary>The whole machine while each result was measured"
+grep -q 'class="title">net.rr latency, 1 job' "$page" &&
+    fail "a loopback result (the embedded server) was drawn as a one-cell matrix"
 
 # Every chart has a size once laid out: a copy of the page measures them.
 cp "$page" "$WORK/measure.html"
 cat >>"$WORK/measure.html" <<'HTML'
 <script>
+document.querySelectorAll('details').forEach(d => { d.open = true; }); /* folded series too */
 const sizes = [...document.querySelectorAll('svg')].map(s => s.getBoundingClientRect())
     .map(r => Math.round(r.width) + 'x' + Math.round(r.height));
 const out = document.createElement('pre');
