@@ -10,7 +10,7 @@ mpi_pkgs="$build_pkgs openmpi-bin libopenmpi-dev"
 test_pkgs="$mpi_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
     e2fsprogs iproute2 util-linux chromium fonts-dejavu-core"
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf"
-guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3"
+guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3 e2fsprogs"
 
 list_only=false
 if [ "${1:-}" = --list ]; then

@@ -5,19 +5,28 @@
 # this machine's loopback as 10.0.2.2, so `virtperf serve` here is its time.drift
 # reference). The guest runs `virtperf ARGS --json`, prints the document base64-encoded
 # on its serial console between markers and powers off; the document is then imported
-# into this machine's results database (with --label, under that label). --setup FILE
-# is a shell script the guest starts in the background just before virtperf (a load, a
-# clock step, a sysctl).
+# into this machine's results database (with --label, under that label), and the
+# guest's own error lines are shown as they came. --setup FILE is a shell script the
+# guest starts in the background just before virtperf (a load, a clock step, a sysctl).
+# --disk-dir DIR gives the guest a virtual disk: an ext4 image file of --disk-size made
+# in DIR (on the storage to test; removed afterwards), attached as virtio-blk or, with
+# --disk-bus ide, as an emulated IDE disk (the paravirtual-against-emulated gap the CNAF
+# study measured), mounted in the guest at /mnt/disk: give the disk benchmarks
+# --path /mnt/disk. (Debian's cloud kernel has no emulated NIC driver: the network is
+# virtio-net only.)
 #
 # Usage: scripts/guest.sh [--accel tcg|kvm] [--smp N] [--memory MiB] [--label LABEL]
 #                         [--timeout SECONDS] [--console FILE] [--setup FILE]
+#                         [--disk-dir DIR [--disk-size SIZE] [--disk-bus virtio|ide]]
 #                         -- run BENCH... [OPTIONS]
-# Default: TCG (software emulation), 2 CPUs, 1024 MiB, 600 s. Exit status: virtperf's
-# in the guest (0, 1 a result failed), 2 bad usage, 3 the guest never reported.
+# Default: TCG (software emulation), 2 CPUs, 1024 MiB, 600 s, no disk (256M, virtio when
+# one is asked for). Exit status: virtperf's in the guest (0, 1 a result failed, 2 it
+# refused its input), 2 bad usage here, 3 the guest never reported.
 set -u
 cd "$(dirname "$0")/.."
 accel=tcg smp=2 memory=1024 label="" timeout_s=600 console_copy="" setup=""
-usage() { echo "guest.sh: $*; usage: scripts/guest.sh [--accel tcg|kvm] [--smp N] [--memory MiB] [--label LABEL] [--timeout S] [--console FILE] [--setup FILE] -- run BENCH..." >&2; exit 2; }
+disk_dir="" disk_size=256M disk_bus=virtio
+usage() { echo "guest.sh: $*; usage: scripts/guest.sh [--accel tcg|kvm] [--smp N] [--memory MiB] [--label LABEL] [--timeout S] [--console FILE] [--setup FILE] [--disk-dir DIR [--disk-size SIZE] [--disk-bus virtio|ide]] -- run BENCH..." >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --accel) [ $# -ge 2 ] && { [ "$2" = tcg ] || [ "$2" = kvm ]; } || usage "--accel takes tcg or kvm"; accel=$2; shift 2 ;;
@@ -27,6 +36,9 @@ while [ $# -gt 0 ]; do
         --timeout) [ $# -ge 2 ] && [ "$2" -ge 10 ] 2>/dev/null || usage "--timeout takes seconds, at least 10"; timeout_s=$2; shift 2 ;;
         --console) [ $# -ge 2 ] || usage "--console takes a file"; console_copy=$2; shift 2 ;;
         --setup) [ $# -ge 2 ] && [ -r "$2" ] || usage "--setup takes a readable shell script"; setup=$2; shift 2 ;;
+        --disk-dir) [ $# -ge 2 ] && [ -d "$2" ] && [ -w "$2" ] || usage "--disk-dir takes a writable directory"; disk_dir=$2; shift 2 ;;
+        --disk-size) [ $# -ge 2 ] && [[ "$2" =~ ^[1-9][0-9]*[MG]$ ]] || usage "--disk-size takes a size such as 256M or 2G"; disk_size=$2; shift 2 ;;
+        --disk-bus) [ $# -ge 2 ] && { [ "$2" = virtio ] || [ "$2" = ide ]; } || usage "--disk-bus takes virtio or ide"; disk_bus=$2; shift 2 ;;
         --) shift; break ;;
         *) usage "unknown argument '$1'" ;;
     esac
@@ -42,8 +54,10 @@ release=${kernel#/boot/vmlinuz-}
 
 WORK=$(mktemp -d /tmp/vp-guest.XXXXXX)
 QEMU_PID=
+DISK_IMAGE=
 cleanup() {
     [ -n "$QEMU_PID" ] && kill "$QEMU_PID" 2>/dev/null
+    [ -n "$DISK_IMAGE" ] && rm -f "$DISK_IMAGE"
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -61,7 +75,9 @@ for lib in $(ldd build/virtperf | grep -oE '/[^ ]+\.so[^ ]*'); do
     cp -L "$lib" "$root$lib"
 done
 : >"$root/modules.order"
-for module in virtio_pci virtio_net; do
+modules="virtio_pci virtio_net"
+[ -z "$disk_dir" ] || modules="$modules $([ "$disk_bus" = ide ] && echo "ata_piix sd_mod" || echo virtio_blk)"
+for module in $modules; do
     modprobe -S "$release" --show-depends "$module" | awk '$1 == "insmod" { print $2 }'
 done | awk '!seen[$0]++' | while read -r path; do
     name=$(basename "$path")
@@ -87,12 +103,19 @@ ip link set lo up
 ip link set eth0 up
 ip addr add 10.0.2.15/24 dev eth0
 ip route add default via 10.0.2.2
+for device in /dev/vda /dev/sda; do
+    [ -b "$device" ] || continue
+    mkdir -p /mnt/disk && mount -t ext4 "$device" /mnt/disk && echo "VP-GUEST-DISK $device"
+done
 set --
 while IFS= read -r arg; do set -- "$@" "$arg"; done </virtperf.args
 cd /tmp
 sh /setup.sh </dev/null >/tmp/setup.log 2>&1 &
-HOME=/tmp VIRTPERF_DB=/tmp/results.db /bin/virtperf "$@" --json /tmp/document.json
+HOME=/tmp VIRTPERF_DB=/tmp/results.db /bin/virtperf "$@" --json /tmp/document.json 2>/tmp/stderr.log
 echo "VP-GUEST-STATUS $?"
+echo "VP-GUEST-STDERR-BEGIN"
+cat /tmp/stderr.log
+echo "VP-GUEST-STDERR-END"
 echo "VP-GUEST-BEGIN"
 base64 /tmp/document.json
 echo "VP-GUEST-END"
@@ -103,10 +126,19 @@ chmod +x "$root/init"
 
 accel_flags=(-accel tcg)
 [ "$accel" = kvm ] && accel_flags=(-accel kvm -cpu host)
+disk_flags=()
+if [ -n "$disk_dir" ]; then
+    DISK_IMAGE=$(mktemp "$disk_dir/vp-guest-disk.XXXXXX") || exit 2
+    truncate -s "$disk_size" "$DISK_IMAGE" && mkfs.ext4 -q -F "$DISK_IMAGE" ||
+        { echo "guest.sh: cannot make the disk image in $disk_dir" >&2; exit 2; }
+    disk_flags=(-drive "file=$DISK_IMAGE,if=none,id=disk0,format=raw,cache=none")
+    [ "$disk_bus" = ide ] && disk_flags+=(-device ide-hd,drive=disk0) ||
+        disk_flags+=(-device virtio-blk-pci,drive=disk0)
+fi
 qemu-system-x86_64 "${accel_flags[@]}" -smp "$smp" -m "$memory" -display none -monitor none \
     -serial "file:$WORK/console.log" -no-reboot -kernel "$kernel" -initrd "$WORK/initramfs.gz" \
     -append "console=ttyS0 rdinit=/init panic=-1 quiet" \
-    -netdev user,id=net0 -device virtio-net-pci,netdev=net0 &
+    -netdev user,id=net0 -device virtio-net-pci,netdev=net0 "${disk_flags[@]}" &
 QEMU_PID=$!
 deadline=$((SECONDS + timeout_s))
 while kill -0 "$QEMU_PID" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 1; done
@@ -120,10 +152,22 @@ QEMU_PID=
 tr -d '\r' <"$WORK/console.log" | sed -n '/^VP-GUEST-BEGIN$/,/^VP-GUEST-END$/p' | sed '1d;$d' |
     base64 -d >"$WORK/document.json" 2>/dev/null
 status=$(tr -d '\r' <"$WORK/console.log" | awk '$1 == "VP-GUEST-STATUS" { print $2 }')
-if [ -z "$status" ] || [ ! -s "$WORK/document.json" ]; then
-    echo "guest.sh: the guest reported no results; its console ends with:" >&2
+# The guest's own error lines, as it wrote them.
+tr -d '\r' <"$WORK/console.log" | sed -n '/^VP-GUEST-STDERR-BEGIN$/,/^VP-GUEST-STDERR-END$/p' |
+    sed '1d;$d' | sed 's/.*\x1b\[K//' | grep -v '^$' | sed 's/^/guest: /' >&2
+if [ -n "$disk_dir" ] && ! grep -q "^VP-GUEST-DISK" <(tr -d '\r' <"$WORK/console.log"); then
+    echo "guest.sh: the guest did not mount its disk at /mnt/disk" >&2
+fi
+if [ -z "$status" ]; then
+    echo "guest.sh: the guest reported nothing; its console ends with:" >&2
     tail -n 15 "$WORK/console.log" >&2
     exit 3
+fi
+if [ ! -s "$WORK/document.json" ] || ! python3 -c 'import json, sys; json.load(open(sys.argv[1]))' \
+        "$WORK/document.json" 2>/dev/null; then
+    echo "guest.sh: the guest's virtperf exited $status without a results document (its error lines are above)" >&2
+    [ "$status" -ne 0 ] || status=3
+    exit "$status"
 fi
 # The guest's table (its progress line's redraws dropped), then the import here.
 tr -d '\r' <"$WORK/console.log" | sed 's/.*\x1b\[K//' | sed -n '/^run [0-9]/,/^stored as run/p'

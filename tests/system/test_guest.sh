@@ -54,4 +54,27 @@ assert r["status"] == "ok" and m["steps"] >= 1 and 0.5 < m["largest_step"] < 2.0
 assert abs(m["offset"] - m["offset_start"] - m["largest_step"]) < 0.01, m
 assert m["local_steps"] >= 1 and m["samples"] >= 10, m
 PY
+[ -n "$SERVE_PID" ] && kill "$SERVE_PID"
+wait "$SERVE_PID"
+[ $? -eq 0 ] || fail "the time.drift reference server did not stop cleanly on SIGTERM"
+SERVE_PID=
+
+# The guest's own error line, not a parse failure here: its virtperf refuses a --path.
+expect_status 2 "$ROOT/scripts/guest.sh" --timeout 300 -- run disk.write --path /nonexistent
+expect_contains "$WORK/err" "guest: virtperf: --path /nonexistent: no such directory"
+grep -qiE "Traceback|not valid JSON|UnicodeDecodeError" "$WORK/err" && fail "the guest's failure surfaced as a parse error: $(cat "$WORK/err")"
+
+# A virtual disk: an ext4 image in a directory of our choosing, virtio-blk, then the
+# emulated IDE disk; the image is gone afterwards.
+mkdir -p "$WORK/disks"
+for bus in virtio ide; do
+    expect_status 0 "$ROOT/scripts/guest.sh" --timeout 300 --disk-dir "$WORK/disks" --disk-size 96M \
+        --disk-bus $bus --label disk-$bus -- run disk.write --path /mnt/disk --size 8m --reps 2 --warmup 0 --quiet
+    expect_status 0 "$VP" results export disk-$bus -o "$WORK/disk-$bus.json"
+done
+json_check "$WORK/disk-virtio.json" 'd["results"][0]["status"] == "ok" and d["results"][0]["device"]["name"] == "vda" and d["results"][0]["device"]["fstype"] == "ext4" and d["results"][0]["metrics"]["ops"]["mean"] == 128' \
+    "the guest's disk.write did not write its virtio disk"
+json_check "$WORK/disk-ide.json" 'd["results"][0]["status"] == "ok" and d["results"][0]["device"]["name"] == "sda"' \
+    "--disk-bus ide did not give the guest an IDE disk"
+[ -z "$(ls -A "$WORK/disks")" ] || fail "the disk images were left behind: $(ls "$WORK/disks")"
 finish
