@@ -286,6 +286,12 @@ static json_t *compare_metric(const json_t *base_result, const json_t *base_metr
 {
     double a[1000], b[1000];
     size_t n_a = values_of(base_metric, a, 1000), n_b = values_of(candidate_metric, b, 1000);
+    if (strcmp(vp_json_text(base_metric, "better"), "zero") == 0) { /* a signed figure: its size */
+        for (size_t i = 0; i < n_a; i++)
+            a[i] = fabs(a[i]);
+        for (size_t i = 0; i < n_b; i++)
+            b[i] = fabs(b[i]);
+    }
     enum vp_centre centre = higher_better ? VP_CENTRE_MEAN : VP_CENTRE_MEDIAN;
     struct vp_ratio_interval interval;
     json_t *cell = json_pack("{s:s,s:i}", "run", run_id, "n", (int)n_b);

@@ -168,6 +168,7 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
 {
     const json_t *first_metric = json_object_get(json_object_get(group[0], "metrics"), name);
     int higher_better = strcmp(json_string_value(json_object_get(first_metric, "better")), "higher") == 0;
+    bool closer_to_zero = strcmp(json_string_value(json_object_get(first_metric, "better")), "zero") == 0;
     int summed = strcmp(json_string_value(json_object_get(first_metric, "aggregate")), "sum") == 0;
     double *per_job = calloc(count, sizeof *per_job), *judged = calloc(count, sizeof *judged);
     if (!per_job || !judged)
@@ -181,6 +182,8 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
         const json_t *metric = json_object_get(json_object_get(group[i], "metrics"), name);
         double jobs = (double)workers(group[i]);
         double aggregate = vp_json_number(metric, "mean");
+        if (closer_to_zero) /* a signed figure: its size scales, not its sign */
+            aggregate = fabs(aggregate);
         per_job[i] = summed ? aggregate / jobs : aggregate;
         double job_means[1024];
         size_t n = 0, j;

@@ -14,7 +14,9 @@
 
 #define VP_MAX_METRICS 16
 
-enum vp_better { VP_HIGHER_IS_BETTER, VP_LOWER_IS_BETTER };
+/* ZERO: a signed figure whose size matters (a drift, an offset): closer to zero is
+ * better, and comparisons weigh magnitudes. */
+enum vp_better { VP_HIGHER_IS_BETTER, VP_LOWER_IS_BETTER, VP_ZERO_IS_BETTER };
 
 /* How one repetition's per-job values combine into the result's value. */
 enum vp_aggregate {

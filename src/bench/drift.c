@@ -62,17 +62,17 @@ enum drift_metric {
 };
 
 static const struct vp_metric drift_metrics[] = {
-    [DRIFT_PPM] = { "drift_ppm", "ppm", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+    [DRIFT_PPM] = { "drift_ppm", "ppm", VP_ZERO_IS_BETTER, VP_AGG_MEAN,
         "how fast the local clock gains (+) or loses (-) on the reference, least squares "
         "per step-free segment" },
     [DRIFT_PPM_ERROR] = { "drift_error", "ppm", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
         "standard error of drift_ppm from the scatter around the fit: a drift within about "
         "two of these of zero is not told apart from none" },
-    [DRIFT_OFFSET] = { "offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+    [DRIFT_OFFSET] = { "offset", "s", VP_ZERO_IS_BETTER, VP_AGG_MEAN,
         "local minus reference at the end of the repetition (+: local ahead)" },
     [DRIFT_STEPS] = { "steps", "steps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
         "offset jumps beyond --step-threshold, beyond what the round trips could explain" },
-    [DRIFT_OFFSET_START] = { "offset_start", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+    [DRIFT_OFFSET_START] = { "offset_start", "s", VP_ZERO_IS_BETTER, VP_AGG_MEAN,
                              "the offset of the first sample" },
     [DRIFT_MAX_OFFSET] = { "max_offset", "s", VP_LOWER_IS_BETTER, VP_AGG_MAX,
                            "the largest |offset| seen" },
@@ -86,7 +86,7 @@ static const struct vp_metric drift_metrics[] = {
         "an NTP step)" },
     [DRIFT_BACKWARD_JUMPS] = { "backward_jumps", "jumps", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
         "times CLOCK_REALTIME or CLOCK_MONOTONIC read earlier than the read before it" },
-    [DRIFT_LARGEST_STEP] = { "largest_step", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+    [DRIFT_LARGEST_STEP] = { "largest_step", "s", VP_ZERO_IS_BETTER, VP_AGG_MEAN,
         "the largest step, signed (0 without one)" },
     [DRIFT_SAMPLES] = { "samples", "samples", VP_HIGHER_IS_BETTER, VP_AGG_MEAN,
                         "kept samples (bursts)" },

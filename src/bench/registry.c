@@ -21,7 +21,7 @@ const struct vp_bench *vp_bench_find(const char *name)
 
 const char *vp_better_name(enum vp_better better)
 {
-    return better == VP_HIGHER_IS_BETTER ? "higher" : "lower";
+    return better == VP_HIGHER_IS_BETTER ? "higher" : better == VP_LOWER_IS_BETTER ? "lower" : "zero";
 }
 
 const char *vp_aggregate_name(enum vp_aggregate aggregate)

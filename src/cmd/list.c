@@ -38,7 +38,8 @@ static void describe_bench(const struct vp_bench *bench)
     for (size_t i = 0; i < bench->metric_count; i++) {
         const struct vp_metric *metric = &bench->metrics[i];
         printf("  %-12s %-6s %-6s is better, jobs combine by %-4s  %s\n", metric->name,
-               metric->unit, vp_better_name(metric->better),
+               metric->unit, metric->better == VP_ZERO_IS_BETTER ? "closer to zero"
+                                                                 : vp_better_name(metric->better),
                vp_aggregate_name(metric->across_jobs), metric->help);
     }
 }

@@ -57,7 +57,8 @@ static void roff_bench(FILE *out, const struct vp_bench *bench)
         fputs("\\fR (", out);
         roff_text(out, metric->unit);
         fputs(", ", out);
-        roff_text(out, vp_better_name(metric->better));
+        roff_text(out, metric->better == VP_ZERO_IS_BETTER ? "closer to zero"
+                                                           : vp_better_name(metric->better));
         fputs(" is better): ", out);
         roff_text(out, metric->help);
     }

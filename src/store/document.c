@@ -214,7 +214,7 @@ static int check_distribution(struct checker *checker, const json_t *distributio
 static int check_metrics(struct checker *checker, const json_t *metrics, const char *path,
                          int with_definitions)
 {
-    static const char *const better[] = { "higher", "lower", NULL };
+    static const char *const better[] = { "higher", "lower", "zero", NULL };
     static const char *const aggregate[] = { "sum", "mean", "max", NULL };
     if (!json_is_object(metrics) || json_object_size(metrics) > MAX_METRICS_IN_RESULT)
         return fail(checker, "%s: accepted: an object of at most %d metrics", path,

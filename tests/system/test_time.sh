@@ -35,8 +35,17 @@ expect_usage_error "--load: 'heavy' is not valid" "$VP" run time.ticks --load he
 
 # Loopback: both ends read the same clock, so the true offset is 0 and every measured one
 # lies within the error bound (a busy moment widens the bound, never breaks it).
-expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$PORT --duration 3s --interval 500ms --reps 2 --warmup 0 --quiet --json "$WORK/loop.json"
+expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$PORT --duration 3s --interval 500ms --reps 2 --warmup 0 --label loop --quiet --json "$WORK/loop.json"
 json_check "$WORK/loop.json" '(lambda m: all(abs(o) <= b and abs(s) <= b < 1e-3 for o, s, b in zip(m["offset"]["values"], m["offset_start"]["values"], m["error_bound"]["values"])) and all(abs(v) < max(20, 4 * e) for v, e in zip(m["drift_ppm"]["values"], m["drift_error"]["values"])) and m["steps"]["values"] == [0, 0] and m["backward_jumps"]["values"] == [0, 0] and m["samples"]["values"] == [7, 7])(d["results"][0]["metrics"])' "loopback drift: offset, drift, steps or error bound"
+
+# drift_ppm and the offsets are signed: closer to zero is better, and compare weighs their
+# sizes (a drift of -5 ppm against +5 ppm is no change, not a negative ratio).
+json_check "$WORK/loop.json" '[d["results"][0]["metrics"][m]["better"] for m in ("drift_ppm", "offset", "offset_start", "largest_step", "drift_error")] == ["zero", "zero", "zero", "zero", "lower"]' \
+    "the signed drift figures are not 'closer to zero is better'"
+expect_status 0 "$VP" run time.drift --peer 127.0.0.1:$PORT --duration 1.5s --interval 500ms --reps 2 --warmup 0 --label loop2 --quiet
+expect_status 0 "$VP" compare loop loop2 --metric drift_ppm --metric offset --json "$WORK/signed.json"
+json_check "$WORK/signed.json" 'all(r["better"] == "zero" and r["candidates"][0]["ratio"] > 0 and r["base"]["value"] >= 0 for r in d["rows"]) and len(d["rows"]) == 2' \
+    "compare of signed drift figures did not weigh their sizes"
 
 # A watch: one repetition of --duration and no warm-up unless asked (--duration 300 means
 # five minutes, not thirty).
