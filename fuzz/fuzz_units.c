@@ -1,11 +1,13 @@
 /* libFuzzer target: every parser of command-line values (sizes, durations, counts,
- * job specs, CPU lists, option values of every benchmark) on arbitrary text. */
+ * job specs, CPU lists, app's --cmd splitting, option values of every benchmark) on
+ * arbitrary text. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_input.h"
 
 #include "bench/bench.h"
+#include "core/argv.h"
 #include "core/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -28,6 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < n; i++)
             if (cpus[i] < 0 || cpus[i] > 4095)
                 __builtin_trap();
+    char *words[64], storage[4096], err_text[256];
+    int count = vp_split_command(text, words, 64, storage, sizeof storage, err_text, sizeof err_text);
+    if (count > 63 || (count >= 0 && (count == 0 || words[count] != NULL)))
+        __builtin_trap();
     for (size_t b = 0; b < vp_bench_count; b++) {
         for (size_t o = 0; o < vp_benches[b]->option_count; o++) {
             struct vp_param_value value;

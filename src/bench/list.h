@@ -29,6 +29,7 @@
     X(vcost, vcost_fork)             \
     X(vcost, vcost_ctxswitch)        \
     X(vcost, vcost_tlb)              \
+    X(app, app)                      \
     X(null, null)
 
 #endif

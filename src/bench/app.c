@@ -1,0 +1,489 @@
+/* app: the user's own program as a benchmark (the CNAF study's seconds per event of a
+ * simulation, the IHEP study's real programs). Every job runs --cmd as a fresh process in
+ * each repetition, started at the common instant and pinned like any job; the figures are
+ * the process's own: wall time, user and system CPU, max RSS, faults and context switches
+ * (wait4's rusage), seconds per event (--events N, or the number --events-regex captures
+ * from its output), and from perf events its effective clock and instructions per cycle
+ * where the hypervisor exposes the hardware counters (a warning says when it does not).
+ * A non-zero exit, a signal or --timeout fails the result with the end of its stderr.
+ * The command runs in a process group of its own that dies with its job and is killed
+ * at the end of every result, Ctrl-C included. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "core/argv.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/limits.h"
+
+#define MAX_WORDS 256
+#define KEPT_OUTPUT 65536 /* the last bytes of stdout and of stderr kept per process */
+
+static const struct vp_option app_options[] = {
+    { "cmd", VP_OPT_TEXT, "none", 0, 0, NULL,
+      "the program and its arguments, split on blanks ('...' and \"...\" keep blanks, \\ "
+      "escapes); no shell unless --shell" },
+    { "shell", VP_OPT_CHOICE, "off", 0, 0, "off|on", "run --cmd with /bin/sh -c" },
+    { "cwd", VP_OPT_TEXT, ".", 0, 0, NULL, "directory the program runs in" },
+    { "env", VP_OPT_TEXT, "none", 0, 0, NULL,
+      "K=V settings added to its environment, separated by blanks" },
+    { "events", VP_OPT_COUNT, "0", 0, 1000000000000ULL, NULL,
+      "events one run of the program processes (0: none; gives time_per_event)" },
+    { "events-regex", VP_OPT_TEXT, "none", 0, 0, NULL,
+      "an extended regex with one capture group: the number of events, read from the "
+      "last match in the program's output" },
+    { "timeout", VP_OPT_DURATION, "0", 0, 86400000000000ULL, NULL,
+      "kill the program (its whole process group) after this long and fail (0: never)" },
+};
+
+enum app_metric {
+    APP_WALL, APP_USER, APP_SYSTEM, APP_MAX_RSS, APP_MAJOR_FAULTS, APP_MINOR_FAULTS,
+    APP_VOLUNTARY, APP_INVOLUNTARY, APP_PER_EVENT, APP_GHZ, APP_IPC, APP_METRIC_COUNT
+};
+
+static const struct vp_metric app_metrics[] = {
+    [APP_WALL] = { "wall_time", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+                   "start to exit of the program" },
+    [APP_USER] = { "cpu_user", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN, "user CPU time (rusage)" },
+    [APP_SYSTEM] = { "cpu_system", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+                     "system CPU time (rusage)" },
+    [APP_MAX_RSS] = { "max_rss", "B", VP_LOWER_IS_BETTER, VP_AGG_MAX, "largest resident set" },
+    [APP_MAJOR_FAULTS] = { "major_faults", "faults", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+                           "page faults that read from storage" },
+    [APP_MINOR_FAULTS] = { "minor_faults", "faults", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+                           "page faults served from memory" },
+    [APP_VOLUNTARY] = { "ctxsw_voluntary", "switches", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+                        "context switches it asked for (waiting)" },
+    [APP_INVOLUNTARY] = { "ctxsw_involuntary", "switches", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+                          "context switches forced on it (preempted)" },
+    [APP_PER_EVENT] = { "time_per_event", "s", VP_LOWER_IS_BETTER, VP_AGG_MEAN,
+                        "wall time over the events (--events or --events-regex)" },
+    [APP_GHZ] = { "ghz", "GHz", VP_HIGHER_IS_BETTER, VP_AGG_MEAN,
+                  "effective clock: cycles over task-clock time (perf events)" },
+    [APP_IPC] = { "ipc", "instr/cycle", VP_HIGHER_IS_BETTER, VP_AGG_MEAN,
+                  "instructions per cycle (perf events)" },
+};
+_Static_assert(sizeof app_metrics / sizeof app_metrics[0] == APP_METRIC_COUNT,
+               "one app metric per slot");
+
+/* Each job's running process group, in memory the parent shares with the jobs, so
+ * teardown kills what a killed job left (its grandchildren outlive PR_SET_PDEATHSIG). */
+static pid_t *running_groups;
+static unsigned group_slots;
+
+/* The command's argv (words[0] is the program), from --cmd or for --shell sh -c. */
+struct command {
+    char *words[MAX_WORDS];
+    char storage[VP_TEXT_LEN + 8];
+};
+
+static int command_of(const struct vp_params *params, struct command *command, char *err,
+                      size_t err_len)
+{
+    const char *text = vp_param_text(params, "cmd");
+    if (strcmp(text, "none") == 0) {
+        snprintf(err, err_len, "app needs --cmd: the program to run, such as --cmd "
+                 "'gauss -n 100'");
+        return -1;
+    }
+    if (vp_param_on(params, "shell")) {
+        command->words[0] = "/bin/sh";
+        command->words[1] = "-c";
+        command->words[2] = (char *)text;
+        command->words[3] = NULL;
+        return 0;
+    }
+    return vp_split_command(text, command->words, MAX_WORDS, command->storage,
+                            sizeof command->storage, err, err_len) < 0 ? -1 : 0;
+}
+
+/* Whether program can be run: a path to an executable, or a name found in PATH. */
+static int findable(const char *program)
+{
+    if (strchr(program, '/'))
+        return access(program, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char copy[4096], candidate[4352];
+    snprintf(copy, sizeof copy, "%s", path ? path : "/usr/bin:/bin");
+    char *save, *dir;
+    for (dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        snprintf(candidate, sizeof candidate, "%s/%s", *dir ? dir : ".", program);
+        if (access(candidate, X_OK) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int app_validate(const struct vp_params *params, unsigned max_jobs, char *err,
+                        size_t err_len)
+{
+    (void)max_jobs;
+    struct command command;
+    if (command_of(params, &command, err, err_len) != 0)
+        return -1;
+    if (!vp_param_on(params, "shell") && !findable(command.words[0])) {
+        snprintf(err, err_len, "--cmd: '%s' is not an executable file or a program in PATH",
+                 command.words[0]);
+        return -1;
+    }
+    struct stat info;
+    const char *cwd = vp_param_text(params, "cwd");
+    if (stat(cwd, &info) != 0 || !S_ISDIR(info.st_mode)) {
+        snprintf(err, err_len, "--cwd %s: no such directory; accepted: an existing directory",
+                 cwd);
+        return -1;
+    }
+    const char *regex_text = vp_param_text(params, "events-regex");
+    if (strcmp(regex_text, "none") != 0) {
+        regex_t regex;
+        bool compiled = regcomp(&regex, regex_text, REG_EXTENDED) == 0;
+        bool one_group = compiled && regex.re_nsub == 1;
+        if (compiled)
+            regfree(&regex);
+        if (!one_group) {
+            snprintf(err, err_len, "--events-regex: '%s' is not valid; accepted: an extended "
+                     "regex with exactly one capture group, such as 'events: ([0-9]+)'",
+                     regex_text);
+            return -1;
+        }
+    }
+    const char *env = vp_param_text(params, "env");
+    if (strcmp(env, "none") != 0) {
+        char copy[VP_TEXT_LEN], *save, *setting;
+        snprintf(copy, sizeof copy, "%s", env);
+        for (setting = strtok_r(copy, " ", &save); setting; setting = strtok_r(NULL, " ", &save)) {
+            if (!strchr(setting, '=') || setting[0] == '=') {
+                snprintf(err, err_len, "--env: '%s' is not valid; accepted: K=V settings "
+                         "separated by blanks", setting);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int app_setup(const struct vp_params *params, char *err, size_t err_len)
+{
+    (void)params;
+    group_slots = VP_MAX_JOBS;
+    running_groups = mmap(NULL, group_slots * sizeof *running_groups, PROT_READ | PROT_WRITE,
+                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (running_groups == MAP_FAILED) {
+        running_groups = NULL;
+        snprintf(err, err_len, "app: cannot map the process-group table");
+        return -1;
+    }
+    return 0;
+}
+
+static void app_teardown(const struct vp_params *params, unsigned jobs)
+{
+    (void)params;
+    (void)jobs;
+    if (!running_groups)
+        return;
+    for (unsigned i = 0; i < group_slots; i++)
+        if (running_groups[i] > 0)
+            kill(-running_groups[i], SIGKILL);
+    munmap(running_groups, group_slots * sizeof *running_groups);
+    running_groups = NULL;
+}
+
+/* The last KEPT_OUTPUT bytes of a stream. */
+struct tail {
+    char data[KEPT_OUTPUT + 1];
+    size_t len;
+};
+
+static void keep(struct tail *tail, const char *bytes, size_t n)
+{
+    if (n > KEPT_OUTPUT) { /* only the end of a long read can stay */
+        bytes += n - KEPT_OUTPUT;
+        n = KEPT_OUTPUT;
+    }
+    size_t drop = tail->len + n > KEPT_OUTPUT ? tail->len + n - KEPT_OUTPUT : 0;
+    memmove(tail->data, tail->data + drop, tail->len - drop);
+    memcpy(tail->data + tail->len - drop, bytes, n);
+    tail->len = tail->len - drop + n;
+    tail->data[tail->len] = '\0';
+}
+
+/* perf events on the child: task-clock always, cycles and instructions where exposed. */
+struct counters {
+    int task_clock, cycles, instructions;
+};
+
+static int open_counter(pid_t pid, unsigned type, unsigned long long config)
+{
+    struct perf_event_attr attr = { .type = type, .size = sizeof attr, .config = config,
+                                    .disabled = 1, .enable_on_exec = 1, .inherit = 1,
+                                    .exclude_kernel = 1, .exclude_hv = 1 };
+    return (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static void open_counters(pid_t pid, struct counters *counters)
+{
+    counters->task_clock = open_counter(pid, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+    counters->cycles = open_counter(pid, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+    counters->instructions = open_counter(pid, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+}
+
+static double read_counter(int fd)
+{
+    uint64_t value;
+    return fd >= 0 && read(fd, &value, sizeof value) == sizeof value ? (double)value : NAN;
+}
+
+static void close_counters(struct counters *counters)
+{
+    int fds[] = { counters->task_clock, counters->cycles, counters->instructions };
+    for (size_t i = 0; i < 3; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+}
+
+/* In the child: its own process group that dies with the job, the directory and
+ * environment asked for, the pipes, then exec once the parent has set the counters. */
+static _Noreturn void run_child(const struct vp_params *params, struct command *command,
+                                int out, int err_fd, int go)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    dup2(out, STDOUT_FILENO);
+    dup2(err_fd, STDERR_FILENO);
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0)
+        dup2(null, STDIN_FILENO);
+    char byte;
+    if (read(go, &byte, 1) != 1)
+        _exit(126);
+    if (chdir(vp_param_text(params, "cwd")) != 0) {
+        dprintf(STDERR_FILENO, "app: cannot enter --cwd %s: %s\n", vp_param_text(params, "cwd"),
+                strerror(errno));
+        _exit(126);
+    }
+    const char *env = vp_param_text(params, "env");
+    if (strcmp(env, "none") != 0) {
+        char copy[VP_TEXT_LEN], *save, *setting;
+        snprintf(copy, sizeof copy, "%s", env);
+        for (setting = strtok_r(copy, " ", &save); setting; setting = strtok_r(NULL, " ", &save)) {
+            char *equals = strchr(setting, '=');
+            *equals = '\0';
+            setenv(setting, equals + 1, 1);
+        }
+    }
+    execvp(command->words[0], command->words);
+    dprintf(STDERR_FILENO, "app: cannot run %s: %s\n", command->words[0], strerror(errno));
+    _exit(127);
+}
+
+/* The last non-empty line of text, for an error message. */
+static void last_line(const char *text, char *line, size_t len)
+{
+    size_t end = strlen(text);
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+        end--;
+    size_t start = end;
+    while (start > 0 && text[start - 1] != '\n')
+        start--;
+    snprintf(line, len, "%.*s", (int)(end - start), text + start);
+}
+
+/* The events the program reported: the capture of the last match in its stdout. */
+static double events_from_output(const struct vp_params *params, const char *output)
+{
+    const char *regex_text = vp_param_text(params, "events-regex");
+    double events = (double)vp_param_number(params, "events");
+    if (strcmp(regex_text, "none") == 0)
+        return events > 0 ? events : NAN;
+    regex_t regex;
+    if (regcomp(&regex, regex_text, REG_EXTENDED) != 0)
+        return NAN;
+    regmatch_t match[2];
+    double found = NAN;
+    for (const char *at = output; regexec(&regex, at, 2, match, at == output ? 0 : REG_NOTBOL) == 0;
+         at += match[0].rm_eo > 0 ? match[0].rm_eo : 1) {
+        char number[64];
+        int len = (int)(match[1].rm_eo - match[1].rm_so);
+        snprintf(number, sizeof number, "%.*s", len < 63 ? len : 63, at + match[1].rm_so);
+        char *end;
+        double value = strtod(number, &end);
+        if (end != number && value > 0)
+            found = value;
+        if (!*at)
+            break;
+    }
+    regfree(&regex);
+    return found;
+}
+
+/* Reads both pipes until they close or the deadline passes; false on the deadline. */
+static bool drain(int out, int err_fd, struct tail *stdout_tail, struct tail *stderr_tail,
+                  int64_t deadline_ns)
+{
+    struct pollfd fds[2] = { { .fd = out, .events = POLLIN }, { .fd = err_fd, .events = POLLIN } };
+    char buffer[16384];
+    while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+        int wait_ms = -1;
+        if (deadline_ns) {
+            int64_t left = deadline_ns - vp_now_ns();
+            if (left <= 0)
+                return false;
+            wait_ms = (int)(left / 1000000) + 1;
+        }
+        if (poll(fds, 2, wait_ms) < 0 && errno != EINTR)
+            return true;
+        for (int i = 0; i < 2; i++) {
+            if (fds[i].fd < 0 || !fds[i].revents)
+                continue;
+            ssize_t got = read(fds[i].fd, buffer, sizeof buffer);
+            if (got > 0)
+                keep(i == 0 ? stdout_tail : stderr_tail, buffer, (size_t)got);
+            else if (got == 0 || errno != EINTR)
+                fds[i].fd = -1;
+        }
+    }
+    return true;
+}
+
+static int app_measure(struct vp_job *job, double *values)
+{
+    struct command command;
+    if (command_of(job->params, &command, job->error, sizeof job->error) != 0)
+        return -1;
+    int out[2], err_pipe[2], go[2];
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {
+        snprintf(job->error, sizeof job->error, "app: cannot make pipes: %s", strerror(errno));
+        return -1;
+    }
+    int64_t started = vp_now_ns();
+    pid_t child = fork();
+    if (child == 0)
+        run_child(job->params, &command, out[1], err_pipe[1], go[0]);
+    close(out[1]);
+    close(err_pipe[1]);
+    close(go[0]);
+    if (child < 0) {
+        snprintf(job->error, sizeof job->error, "app: cannot fork: %s", strerror(errno));
+        return -1;
+    }
+    setpgid(child, child); /* as the child does: whichever runs first */
+    if (running_groups && job->index < group_slots)
+        running_groups[job->index] = child;
+    struct counters counters;
+    open_counters(child, &counters);
+    (void)!write(go[1], "g", 1);
+    close(go[1]);
+
+    static struct tail stdout_tail, stderr_tail;
+    stdout_tail.len = stderr_tail.len = 0;
+    stdout_tail.data[0] = stderr_tail.data[0] = '\0';
+    uint64_t timeout_ns = vp_param_number(job->params, "timeout");
+    bool in_time = drain(out[0], err_pipe[0], &stdout_tail, &stderr_tail,
+                         timeout_ns ? started + (int64_t)timeout_ns : 0);
+    if (!in_time)
+        kill(-child, SIGKILL);
+    int status;
+    struct rusage usage;
+    while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR)
+        ;
+    int64_t ended = vp_now_ns();
+    kill(-child, SIGKILL); /* what it left running in its group */
+    if (running_groups && job->index < group_slots)
+        running_groups[job->index] = 0;
+    close(out[0]);
+    close(err_pipe[0]);
+    double task_clock_ns = read_counter(counters.task_clock);
+    double cycles = read_counter(counters.cycles);
+    double instructions = read_counter(counters.instructions);
+    close_counters(&counters);
+
+    char line[160];
+    last_line(stderr_tail.data, line, sizeof line);
+    if (!in_time) {
+        snprintf(job->error, sizeof job->error, "app: killed after --timeout %.3g s (its "
+                 "process group); its last stderr line: %.150s", (double)timeout_ns / 1e9,
+                 line[0] ? line : "(none)");
+        return -1;
+    }
+    if (WIFSIGNALED(status) || WEXITSTATUS(status) != 0) {
+        char how[64];
+        if (WIFSIGNALED(status))
+            snprintf(how, sizeof how, "was killed by signal %d", WTERMSIG(status));
+        else
+            snprintf(how, sizeof how, "exited %d", WEXITSTATUS(status));
+        snprintf(job->error, sizeof job->error, "app: the command %s; its last stderr line: %.150s",
+                 how, line[0] ? line : "(none)");
+        return -1;
+    }
+    double wall = (double)(ended - started) / 1e9;
+    values[APP_WALL] = wall;
+    values[APP_USER] = (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6;
+    values[APP_SYSTEM] = (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
+    values[APP_MAX_RSS] = (double)usage.ru_maxrss * 1024;
+    values[APP_MAJOR_FAULTS] = (double)usage.ru_majflt;
+    values[APP_MINOR_FAULTS] = (double)usage.ru_minflt;
+    values[APP_VOLUNTARY] = (double)usage.ru_nvcsw;
+    values[APP_INVOLUNTARY] = (double)usage.ru_nivcsw;
+    double events = events_from_output(job->params, stdout_tail.data);
+    values[APP_PER_EVENT] = isfinite(events) ? wall / events : NAN;
+    values[APP_GHZ] = task_clock_ns > 0 && isfinite(cycles) ? cycles / task_clock_ns : NAN;
+    values[APP_IPC] = cycles > 0 && isfinite(instructions) ? instructions / cycles : NAN;
+    return 0;
+}
+
+/* Says once when the effective clock could not be measured, and why that matters. */
+static void app_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
+{
+    (void)params;
+    (void)jobs;
+    if (!json_object_get(json_object_get(result, "metrics"), "ghz"))
+        vp_result_warn(result, "ghz and ipc not measured: hardware counters (cycles, "
+                       "instructions) are not exposed here, by this hypervisor or by "
+                       "perf_event_paranoid: itself a finding when comparing a guest");
+    const char *regex_text = vp_param_text(params, "events-regex");
+    if (strcmp(regex_text, "none") != 0 &&
+        !json_object_get(json_object_get(result, "metrics"), "time_per_event"))
+        vp_result_warn(result, "time_per_event not measured: --events-regex '%s' matched no "
+                       "positive number in the program's output", regex_text);
+}
+
+const struct vp_bench vp_bench_app = {
+    .name = "app",
+    .summary = "your own program N-wide: wall and CPU time, RSS, faults, seconds per event, GHz",
+    .description = "Each job runs --cmd as a fresh process every repetition, started at the "
+                   "common instant and pinned like any job. Timed from fork to exit; CPU, "
+                   "memory, faults and switches from wait4's rusage; seconds per event from "
+                   "--events or --events-regex; effective GHz and IPC from perf events where "
+                   "the hardware counters are exposed. A non-zero exit, a signal or --timeout "
+                   "fails the result with its last stderr line.",
+    .options = app_options,
+    .option_count = sizeof app_options / sizeof app_options[0],
+    .metrics = app_metrics,
+    .metric_count = APP_METRIC_COUNT,
+    .validate = app_validate,
+    .setup = app_setup,
+    .measure = app_measure,
+    .annotate = app_annotate,
+    .teardown = app_teardown,
+};

@@ -1,0 +1,82 @@
+#!/bin/bash
+# app: the user's own program as a benchmark. A sleep (wall about its argument, almost no
+# CPU), a busy loop (CPU about wall), a program that prints "events: 250" (seconds per
+# event exactly wall / 250), a failing program (failed, its last stderr line shown), a
+# program that outlives --timeout (killed with its whole process group), Ctrl-C (no child
+# left), bad input refused before anything runs, and the effective clock: measured, or
+# the "not exposed" warning where this machine hides the hardware counters.
+. "$(dirname "$0")/lib.sh"
+MARK=$$ # in the commands' arguments, so leftover processes can be found
+
+expect_status 0 "$VP" run app --cmd "sleep 0.3$MARK" --reps 3 --warmup 0 --quiet --json "$WORK/sleep.json"
+json_check "$WORK/sleep.json" '(lambda m: all(0.3 <= w < 0.6 for w in m["wall_time"]["values"]) and m["cpu_user"]["mean"] + m["cpu_system"]["mean"] < 0.05 and m["max_rss"]["mean"] > 100000)(d["results"][0]["metrics"])' \
+    "sleep 0.3: wall should be about 0.3 s and CPU about none"
+
+expect_status 0 "$VP" run app --shell --cmd 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' \
+    --reps 3 --warmup 0 --pin 0 --quiet --json "$WORK/busy.json"
+json_check "$WORK/busy.json" '(lambda m: m["wall_time"]["mean"] > 0.05 and (m["cpu_user"]["mean"] + m["cpu_system"]["mean"]) > 0.4 * m["wall_time"]["mean"])(d["results"][0]["metrics"])' \
+    "a busy loop: CPU time should be about its wall time"
+
+expect_status 0 "$VP" run app --shell --cmd 'echo "events: 250"; sleep 0.05' \
+    --events-regex 'events: ([0-9]+)' --jobs 2 --reps 3 --warmup 0 --quiet --json "$WORK/events.json"
+json_check "$WORK/events.json" 'all(abs(t - w / 250) < 1e-12 for j in d["results"][0]["per_job"] for t, w in zip(j["metrics"]["time_per_event"]["values"], j["metrics"]["wall_time"]["values"]))' \
+    "time_per_event is not wall_time / the events the program printed"
+expect_status 0 "$VP" run app --cmd "sleep 0.05" --events 10 --reps 2 --warmup 0 --quiet --json "$WORK/fixed.json"
+json_check "$WORK/fixed.json" 'abs(d["results"][0]["metrics"]["time_per_event"]["mean"] - d["results"][0]["metrics"]["wall_time"]["mean"] / 10) < 1e-12' \
+    "--events 10: time_per_event is not wall_time / 10"
+
+# The effective clock: measured and near perf stat's, or said to be hidden.
+if python3 -c 'import json, sys; sys.exit(0 if "ghz" in json.load(open(sys.argv[1]))["results"][0]["metrics"] else 1)' "$WORK/busy.json"; then
+    perf_ghz=$(perf stat -x, -e cycles,task-clock sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' 2>&1 >/dev/null |
+        awk -F, '$3 == "cycles" { c = $1 } $3 == "task-clock" { t = $1 } END { print c / (t * 1e6) }')
+    json_check "$WORK/busy.json" 'abs(d["results"][0]["metrics"]["ghz"]["mean"] / '"$perf_ghz"' - 1) < 0.2' \
+        "ghz differs from perf stat's ($perf_ghz GHz) by more than 20%"
+else
+    json_check "$WORK/busy.json" 'any("hardware counters (cycles, instructions) are not exposed here" in w for w in d["results"][0]["warnings"])' \
+        "ghz missing without the 'not exposed' warning"
+fi
+
+# A failing program fails the result with its last stderr line.
+expect_status 1 "$VP" run app --shell --cmd 'echo first >&2; echo "the real reason" >&2; exit 3' \
+    --reps 2 --quiet --json "$WORK/fail.json"
+json_check "$WORK/fail.json" 'd["results"][0]["status"] == "failed" and "exited 3; its last stderr line: the real reason" in d["results"][0]["error"]' \
+    "a failing program: the result should fail with its last stderr line"
+
+# --timeout kills the program and everything in its process group.
+start=$(date +%s%N)
+expect_status 1 "$VP" run app --shell --cmd "sleep 41.$MARK & sleep 42.$MARK" --timeout 300ms \
+    --reps 1 --warmup 0 --quiet --json "$WORK/timeout.json"
+elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$elapsed_ms" -lt 5000 ] || fail "--timeout 300ms took ${elapsed_ms} ms"
+json_check "$WORK/timeout.json" '"killed after --timeout 0.3 s" in d["results"][0]["error"]' "the timeout is not the result's error"
+sleep 0.2
+pgrep -f "^sleep 4[12].$MARK" >/dev/null && fail "--timeout left processes running: $(pgrep -af "sleep 4[12].$MARK")"
+
+# Ctrl-C: the run is interrupted and no child is left.
+"$VP" run app --shell --cmd "sleep 43.$MARK & sleep 44.$MARK" --reps 1 --warmup 0 --quiet \
+    >"$WORK/int.out" 2>&1 &
+runner=$!
+for _ in $(seq 50); do pgrep -f "^sleep 44.$MARK" >/dev/null && break; sleep 0.1; done
+kill -INT "$runner"
+wait "$runner"
+status=$?
+[ "$status" -eq 130 ] || fail "Ctrl-C: virtperf exited $status, want 130"
+sleep 0.2
+pgrep -f "^sleep 4[34].$MARK" >/dev/null && fail "Ctrl-C left processes running: $(pgrep -af "sleep 4[34].$MARK")"
+
+# Bad input, refused before anything runs.
+runs_before=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs")
+expect_usage_error "--cmd: 'nosuchprogram$MARK' is not an executable file or a program in PATH" \
+    "$VP" run app --cmd "nosuchprogram$MARK -x"
+expect_usage_error "app needs --cmd" "$VP" run app
+expect_usage_error "--cmd: a ' quote is not closed" "$VP" run app --cmd "echo 'open"
+expect_usage_error "--events-regex: 'events' is not valid; accepted: an extended regex with exactly one capture group" \
+    "$VP" run app --cmd true --events-regex events
+expect_usage_error "--cwd /nonexistent$MARK: no such directory" "$VP" run app --cmd true --cwd "/nonexistent$MARK"
+expect_usage_error "--env: 'NOEQUALS' is not valid" "$VP" run app --cmd true --env NOEQUALS
+expect_runs "$runs_before" "bad input stored a run"
+
+# --cwd and --env reach the program.
+expect_status 0 "$VP" run app --shell --cmd '[ "$(pwd)" = /tmp ] && [ "$VP_APP_TEST" = yes ]' \
+    --cwd /tmp --env "VP_APP_TEST=yes OTHER=1" --reps 1 --warmup 0 --quiet
+finish
