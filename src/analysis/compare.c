@@ -282,10 +282,13 @@ static const char *verdict(double ratio_low, double ratio_high, double p_adjuste
 /* One candidate's cell of a row; p_adjusted and verdict are filled in later. */
 static json_t *compare_metric(const json_t *base_result, const json_t *base_metric,
                               const json_t *candidate_result, const json_t *candidate_metric,
-                              const char *run_id, int higher_better, double *base_centre)
+                              const char *run_id, int higher_better, double scale,
+                              double *base_centre)
 {
     double a[1000], b[1000];
     size_t n_a = values_of(base_metric, a, 1000), n_b = values_of(candidate_metric, b, 1000);
+    for (size_t i = 0; i < n_b; i++)
+        b[i] *= scale; /* --normalize clock: the candidate's times in the base's cycles */
     if (strcmp(vp_json_text(base_metric, "better"), "zero") == 0) { /* a signed figure: its size */
         for (size_t i = 0; i < n_a; i++)
             a[i] = fabs(a[i]);
@@ -345,6 +348,26 @@ static json_t *fingerprint_differences(const json_t *base, const json_t *const *
     return differences;
 }
 
+/* --normalize clock, for a time metric: the factor that turns the candidate's seconds into
+ * the base's clock (its effective GHz over the base's, as the CNAF study divided by the
+ * ratio of clock frequencies), and {"by", "base_ghz", "candidate_ghz"} to say so; or a
+ * flag string when either side has no effective clock. NULL: nothing to normalise. */
+static json_t *clock_scale(const struct vp_compare_options *options, const json_t *base,
+                           const json_t *candidate, const char *metric, double *scale)
+{
+    const json_t *definition = json_object_get(json_object_get(base, "metrics"), metric);
+    if (!options->normalize_clock || strcmp(vp_json_text(definition, "unit"), "s") != 0)
+        return NULL;
+    double base_ghz = vp_json_number(json_object_get(json_object_get(base, "metrics"), "ghz"), "mean");
+    double candidate_ghz = vp_json_number(
+        json_object_get(json_object_get(candidate, "metrics"), "ghz"), "mean");
+    if (!(base_ghz > 0) || !(candidate_ghz > 0))
+        return json_string("not normalised by clock: no effective clock (ghz) on one side");
+    *scale = candidate_ghz / base_ghz;
+    return json_pack("{s:s,s:f,s:f}", "by", "clock", "base_ghz", base_ghz, "candidate_ghz",
+                     candidate_ghz);
+}
+
 /* The varied param's value in result, as text ("4096", "/gpfs"). */
 static void param_text(const json_t *result, const char *param, char *buf, size_t len)
 {
@@ -387,8 +410,15 @@ static void add_rows(json_t *rows, const struct comparison *comparison, const js
                                                        "not in this run"));
                 continue;
             }
+            double scale = 1;
+            json_t *normalized = clock_scale(comparison->options, base_result, matches[c], name,
+                                             &scale);
             json_t *cell = compare_metric(base_result, base_metric, matches[c], candidate_metric,
-                                          run_id, higher_better, &base_centre);
+                                          run_id, higher_better, scale, &base_centre);
+            if (normalized && json_is_object(normalized))
+                json_object_set_new(cell, "normalized", normalized);
+            else if (normalized)
+                json_array_append_new(json_object_get(cell, "flags"), normalized);
             if (vary) {
                 char value[300];
                 param_text(matches[c], vary, value, sizeof value);
@@ -597,5 +627,7 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
                      fingerprint_differences(base, candidates, candidate_count));
     if (options->vary)
         json_object_set_new(comparison_json, "vary", json_string(options->vary));
+    if (options->normalize_clock)
+        json_object_set_new(comparison_json, "normalize", json_string("clock"));
     return comparison_json;
 }

@@ -6,6 +6,7 @@
 #define VP_COMPARE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define VP_MIN_REPS_FOR_VERDICT 5
@@ -29,6 +30,7 @@ void vp_compare_row_label(const json_t *row, char *buf, size_t len);
 struct vp_compare_options {
     double margin;
     const char *vary;
+    bool normalize_clock; /* time metrics in the base's clock: x candidate GHz / base GHz */
     const char *const *metrics;
     size_t metric_count;
 };

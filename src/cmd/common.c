@@ -187,6 +187,12 @@ bool vp_compare_flag(int option, const char *value, struct vp_compare_flags *fla
             vp_usage_error("--vary: accepted: a benchmark option's name such as bs or path");
         flags->options.vary = value;
         return true;
+    case VP_FLAG_NORMALIZE:
+        if (strcmp(value, "clock") != 0)
+            vp_usage_error("--normalize: '%s' is not valid; accepted: clock (times scaled by "
+                           "the ratio of effective clocks, app's ghz)", value);
+        flags->options.normalize_clock = true;
+        return true;
     case VP_FLAG_METRIC:
         if (flags->options.metric_count == VP_MAX_METRIC_FLAGS || !*value)
             vp_usage_error("--metric: accepted: up to %d metric names such as throughput",

@@ -60,14 +60,15 @@ int cmd_matrix(int argc, char **argv);
 double vp_parse_margin(const char *text);
 
 /* What compare and report take alike: --margin PCT, --vary PARAM, --metric NAME
- * (repeatable). Give these codes to getopt_long; vp_compare_flag takes one it returned
+ * (repeatable), --normalize clock. Give these codes to getopt_long; vp_compare_flag takes one it returned
  * (true) or says it is none of them (false), and exits 2 on a bad value. */
-enum { VP_FLAG_MARGIN = 2000, VP_FLAG_VARY, VP_FLAG_METRIC };
+enum { VP_FLAG_MARGIN = 2000, VP_FLAG_VARY, VP_FLAG_METRIC, VP_FLAG_NORMALIZE };
 #define VP_MAX_METRIC_FLAGS 32
 #define VP_COMPARE_FLAG_OPTIONS                                                             \
     { "margin", required_argument, NULL, VP_FLAG_MARGIN },                                  \
     { "vary", required_argument, NULL, VP_FLAG_VARY },                                      \
-    { "metric", required_argument, NULL, VP_FLAG_METRIC }
+    { "metric", required_argument, NULL, VP_FLAG_METRIC },                                  \
+    { "normalize", required_argument, NULL, VP_FLAG_NORMALIZE }
 struct vp_compare_flags {
     struct vp_compare_options options;
     const char *metrics[VP_MAX_METRIC_FLAGS];

@@ -12,7 +12,7 @@
 
 static const char compare_usage[] =
     "usage: virtperf compare BASE CAND [CAND...] [--margin PCT] [--vary PARAM]\n"
-    "                        [--metric NAME...] [--json FILE|-] [--db PATH]\n"
+    "                        [--metric NAME...] [--normalize clock] [--json FILE|-] [--db PATH]\n"
     "\n"
     "Compares stored runs (a run id, uuid, label or 'latest' each): results are matched by\n"
     "benchmark, params, job count (and host count, for virtperf-mpi runs); a result is\n"
@@ -29,6 +29,9 @@ static const char compare_usage[] =
     "                   each other: --vary bs (4k reads against 512k), --vary path (GPFS\n"
     "                   against local disk), --vary peer\n"
     "  --metric NAME    only this metric (repeatable)\n"
+    "  --normalize clock  times (app's wall_time, time_per_event...) scaled by the ratio of\n"
+    "                   the runs' effective clocks (app's ghz), as the CNAF study divided by\n"
+    "                   the ratio of clock frequencies; said per row\n"
     "  --json FILE|-    also write the comparison as JSON\n";
 
 /* One row; label_width aligns the rows' labels, and the flags under the base value:
@@ -81,6 +84,12 @@ static void print_row(const json_t *row, int label_width, const char *base_id)
             printf("%*s ! %s (%s)\n", label_width + 35, "", flag,
                    of_base ? base_id : json_string_value(json_object_get(cell, "run")));
         }
+        const json_t *normalized = json_object_get(cell, "normalized");
+        if (normalized)
+            printf("%*s ! normalised by clock: candidate %.3g GHz against base %.3g GHz (%s)\n",
+                   label_width + 35, "", json_number_value(json_object_get(normalized, "candidate_ghz")),
+                   json_number_value(json_object_get(normalized, "base_ghz")),
+                   json_string_value(json_object_get(cell, "run")));
     }
     json_decref(said);
 }
