@@ -6,7 +6,7 @@
 # step happens in the guest's clock only, never this machine's).
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((20000 + $$ % 20000))
+PORT=$((10000 + $$ % 20000)) # below the ephemeral ports (32768 up), which other sockets take
 SERVE_PID=
 cleanup() {
     [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null

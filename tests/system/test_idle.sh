@@ -13,7 +13,7 @@ json_check "$WORK/held.json" '(lambda i: i["held"] is True and i["latency_reques
 [ "$(request_now)" = "$before" ] || fail "the latency request was not released after the run ($(request_now), was $before)"
 # Released after its result, not at exit: time.drift (no --hold-latency of its own) runs
 # next in the same run and must see the machine's own policy.
-PORT=$((20000 + $$ % 20000))
+PORT=$((10000 + $$ % 20000)) # below the ephemeral ports (32768 up), which other sockets take
 "$VP" serve --bind 127.0.0.1 --port "$PORT" --quiet 2>"$WORK/serve.log" &
 serve=$!
 sleep 0.3

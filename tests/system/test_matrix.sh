@@ -3,7 +3,7 @@
 # machine) to two destinations (servers on 127.0.0.1 and 127.0.0.2) form a 2 x 2 table,
 # in the terminal, in JSON and as a heatmap in the report.
 . "$(dirname "$0")/lib.sh"
-PORT=$((40000 + $$ % 20000))
+PORT=$((10000 + $$ % 20000)) # below the ephemeral ports (32768 up), which other sockets take
 servers=()
 cleanup() {
     [ ${#servers[@]} -gt 0 ] && kill "${servers[@]}" 2>/dev/null

@@ -5,7 +5,7 @@
 # joined by a veth pair, a tbf 1 Gbit/s limit seen by net.stream.
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-PORT=$((20000 + $$ % 20000))
+PORT=$((10000 + $$ % 20000)) # below the ephemeral ports (32768 up), which other sockets take
 SERVE_PID=
 NETNS_A=vptest-a-$$
 NETNS_B=vptest-b-$$

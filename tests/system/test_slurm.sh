@@ -26,7 +26,7 @@ trap 'stop_daemons; rm -rf "$WORK"' EXIT
 munged -F --force --key-file="$S/munge.key" --socket="$S/munge.sock" --pid-file="$S/munged.pid" \
     --log-file="$S/munged.log" --seed-file="$S/munged.seed" >"$S/munged.out" 2>&1 &
 PIDS+=($!)
-PORT=$((20000 + $$ % 20000))
+PORT=$((10000 + $$ % 20000)) # below the ephemeral ports (32768 up), which other sockets take
 HOST=$(hostname -s)
 cat >"$S/slurm.conf" <<EOF
 ClusterName=vptest$$

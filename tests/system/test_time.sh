@@ -7,7 +7,7 @@
 # load really runs, and leaves no process or file behind.
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-PORT=$((20000 + $$ % 20000))
+PORT=$((10000 + $$ % 20000)) # below the ephemeral ports (32768 up), which other sockets take
 RELAY=$((PORT + 1))
 PIDS=
 cleanup() {
