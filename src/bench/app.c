@@ -50,7 +50,7 @@ static const struct vp_option app_options[] = {
     { "events-regex", VP_OPT_TEXT, "none", 0, 0, NULL,
       "an extended regex with one capture group: the number of events, read from the "
       "last match in the program's output" },
-    { "timeout", VP_OPT_DURATION, "0", 0, 86400000000000ULL, NULL,
+    { "timeout", VP_OPT_DURATION, "0", 0, 86400, NULL,
       "kill the program (its whole process group) after this long and fail (0: never)" },
 };
 

@@ -185,7 +185,7 @@ int vp_option_parse(const struct vp_option *option, const char *text,
     case VP_OPT_DURATION: {
         double seconds;
         status = vp_parse_duration(text, &seconds) == 0 && seconds >= option->min &&
-                         seconds <= option->max ? 0 : -1;
+                         seconds <= option->max && seconds < 1.8e10 /* fits in ns */ ? 0 : -1;
         parsed.number = status == 0 ? (uint64_t)(seconds * 1e9 + 0.5) : 0;
         break;
     }
