@@ -27,7 +27,7 @@ run: build
 	$(BUILD)/virtperf run $(RUN_FLAGS)
 
 test:
-	scripts/deps.sh build test guest
+	scripts/deps.sh build test guest presets
 	tests/run_all.sh
 
 install: build

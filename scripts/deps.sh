@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages virtperf needs to build, test or compare, and
-# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest]...
+# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest|presets]...
 # (default: build).  Not root and something missing: prints the apt-get line, exits 1.
 # --list prints the sets' packages, one per line, and installs nothing.
 set -eu
@@ -10,7 +10,9 @@ mpi_pkgs="$build_pkgs openmpi-bin libopenmpi-dev"
 test_pkgs="$mpi_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
     e2fsprogs iproute2 util-linux chromium fonts-dejavu-core"
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf hyperfine"
-guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3 e2fsprogs"
+guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3 e2fsprogs strace"
+# app --preset's workloads: Debian's own programs (gcc links, so libc6-dev too)
+presets_pkgs="xz-utils gcc libc6-dev sqlite3 python3"
 
 list_only=false
 if [ "${1:-}" = --list ]; then
@@ -26,7 +28,8 @@ for set_name in "$@"; do
         test) wanted="$wanted $test_pkgs" ;;
         peers) wanted="$wanted $peers_pkgs" ;;
         guest) wanted="$wanted $guest_pkgs" ;;
-        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest)" >&2; exit 2 ;;
+        presets) wanted="$wanted $presets_pkgs" ;;
+        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest, presets)" >&2; exit 2 ;;
     esac
 done
 

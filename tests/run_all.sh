@@ -78,8 +78,10 @@ fi
 step "system tests"
 export REPORT_SCREENSHOT="$PWD/build/report.png" # test_report.sh keeps its screenshot there
 for test in tests/system/test_*.sh; do
+    started=$SECONDS
     timeout 300 bash "$test"
     status=$?
+    echo "    $(basename "$test"): $((SECONDS - started)) s"
     record "$(basename "$test")" $status
 done
 
@@ -91,8 +93,10 @@ for test in tests/system/test_*.sh; do
         tests/system/test_stream_codegen.sh | tests/system/test_guest.sh | \
             tests/system/test_fresh.sh) continue ;;
     esac
+    started=$SECONDS
     VP="$PWD/build-asan/virtperf" timeout 300 bash "$test"
     status=$?
+    echo "    asan:$(basename "$test"): $((SECONDS - started)) s"
     record "asan:$(basename "$test")" $status
 done
 

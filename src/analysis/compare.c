@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/combined.h"
 #include "core/idle.h"
 #include "core/inference.h"
 #include "core/stats.h"
@@ -618,6 +619,7 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
         return NULL;
     }
     judge_cells(rows, options->margin);
+    vp_combine_workload_rows(rows, options->margin);
     json_t *ids = json_array();
     for (size_t c = 0; c < candidate_count; c++)
         json_array_append_new(ids, json_string(vp_json_text(json_object_get(candidates[c], "run"), "id")));

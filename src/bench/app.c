@@ -6,9 +6,13 @@
  * from its output), and from perf events its effective clock and instructions per cycle
  * where the hypervisor exposes the hardware counters (a warning says when it does not).
  * A non-zero exit, a signal or --timeout fails the result with the end of its stderr.
+ * --preset runs a workload that ships with virtperf instead (app_workload.c): its input
+ * generated before the jobs start, its output checked after every run, and a score
+ * against the reference machine's time.
  * The command runs in a process group of its own that dies with its job and is killed
  * at the end of every result, Ctrl-C included. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -25,9 +29,11 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <ftw.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/app_workload.h"
 #include "bench/bench.h"
 #include "core/argv.h"
 #include "core/clock.h"
@@ -38,6 +44,9 @@
 #define KEPT_OUTPUT 65536 /* the last bytes of stdout and of stderr kept per process */
 
 static const struct vp_option app_options[] = {
+    { "preset", VP_OPT_CHOICE_LIST, "", 0, 0, VP_WORKLOAD_CHOICES,
+      "instead of --cmd, workloads that ship with virtperf (all: every one), each a "
+      "result: generated input, checked output, a score against a reference machine" },
     { "cmd", VP_OPT_TEXT, "none", 0, 0, NULL,
       "the program and its arguments, split on blanks ('...' and \"...\" keep blanks, \\ "
       "escapes); no shell unless --shell" },
@@ -56,7 +65,7 @@ static const struct vp_option app_options[] = {
 
 enum app_metric {
     APP_WALL, APP_USER, APP_SYSTEM, APP_MAX_RSS, APP_MAJOR_FAULTS, APP_MINOR_FAULTS,
-    APP_VOLUNTARY, APP_INVOLUNTARY, APP_PER_EVENT, APP_GHZ, APP_IPC, APP_METRIC_COUNT
+    APP_VOLUNTARY, APP_INVOLUNTARY, APP_PER_EVENT, APP_GHZ, APP_IPC, APP_SCORE, APP_METRIC_COUNT
 };
 
 static const struct vp_metric app_metrics[] = {
@@ -80,6 +89,8 @@ static const struct vp_metric app_metrics[] = {
                   "effective clock: cycles over task-clock time (perf events)" },
     [APP_IPC] = { "ipc", "instr/cycle", VP_HIGHER_IS_BETTER, VP_AGG_MEAN,
                   "instructions per cycle (perf events)" },
+    [APP_SCORE] = { "score", "x", VP_HIGHER_IS_BETTER, VP_AGG_MEAN,
+                    "--preset: the reference machine's one-job time over this wall time" },
 };
 _Static_assert(sizeof app_metrics / sizeof app_metrics[0] == APP_METRIC_COUNT,
                "one app metric per slot");
@@ -89,19 +100,45 @@ _Static_assert(sizeof app_metrics / sizeof app_metrics[0] == APP_METRIC_COUNT,
 static pid_t *running_groups;
 static unsigned group_slots;
 
-/* The command's argv (words[0] is the program), from --cmd or for --shell sh -c. */
+/* The --preset workload's inputs, made by setup in the parent and inherited by the jobs;
+ * each job works in its own directory under it. */
+static char workload_dir[PATH_MAX];
+
+static const struct vp_workload *workload_of(const struct vp_params *params)
+{
+    return vp_workload_find(vp_param_text(params, "preset"));
+}
+
+static void job_dir_of(const struct vp_job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.4000s/job%u", workload_dir, job->index);
+}
+
+/* The command's argv (words[0] is the program), from --cmd, for --shell sh -c, or the
+ * workload's; and the files its stdin and stdout are, where not /dev/null and the pipe. */
 struct command {
     char *words[MAX_WORDS];
     char storage[VP_TEXT_LEN + 8];
+    struct vp_workload_command workload;
+    const char *stdin_path, *stdout_path;
 };
 
-static int command_of(const struct vp_params *params, struct command *command, char *err,
-                      size_t err_len)
+static int command_of(const struct vp_params *params, const char *job_dir,
+                      struct command *command, char *err, size_t err_len)
 {
     const char *text = vp_param_text(params, "cmd");
+    command->stdin_path = command->stdout_path = NULL;
+    const struct vp_workload *workload = workload_of(params);
+    if (workload) {
+        workload->command(workload_dir, job_dir, &command->workload);
+        memcpy(command->words, command->workload.words, sizeof command->workload.words);
+        command->stdin_path = command->workload.stdin_path[0] ? command->workload.stdin_path : NULL;
+        command->stdout_path = command->workload.stdout_path[0] ? command->workload.stdout_path : NULL;
+        return 0;
+    }
     if (strcmp(text, "none") == 0) {
         snprintf(err, err_len, "app needs --cmd: the program to run, such as --cmd "
-                 "'gauss -n 100'");
+                 "'gauss -n 100', or --preset %s|all", VP_WORKLOAD_CHOICES);
         return -1;
     }
     if (vp_param_on(params, "shell")) {
@@ -136,8 +173,24 @@ static int app_validate(const struct vp_params *params, unsigned max_jobs, char 
                         size_t err_len)
 {
     (void)max_jobs;
+    const struct vp_workload *workload = workload_of(params);
+    if (workload) {
+        if (strcmp(vp_param_text(params, "cmd"), "none") != 0 || vp_param_on(params, "shell") ||
+            vp_param_number(params, "events") || strcmp(vp_param_text(params, "events-regex"), "none") != 0) {
+            snprintf(err, err_len, "--preset %s: accepted without --cmd, --shell, --events and "
+                     "--events-regex (a workload is its own command)", workload->name);
+            return -1;
+        }
+        if (access(workload->program, X_OK) != 0) {
+            snprintf(err, err_len, "--preset %s: %s is not installed; accepted: install Debian's "
+                     "%s (scripts/deps.sh presets)", workload->name, workload->program,
+                     workload->package);
+            return -1;
+        }
+        return 0;
+    }
     struct command command;
-    if (command_of(params, &command, err, err_len) != 0)
+    if (command_of(params, ".", &command, err, err_len) != 0)
         return -1;
     if (!vp_param_on(params, "shell") && !findable(command.words[0])) {
         snprintf(err, err_len, "--cmd: '%s' is not an executable file or a program in PATH",
@@ -180,9 +233,39 @@ static int app_validate(const struct vp_params *params, unsigned max_jobs, char 
     return 0;
 }
 
+static int remove_entry(const char *path, const struct stat *info, int flag, struct FTW *walk)
+{
+    (void)info;
+    (void)flag;
+    (void)walk;
+    remove(path);
+    return 0;
+}
+
+/* Removes the workload's directory and everything the jobs left in it. */
+static void remove_workload_dir(void)
+{
+    if (workload_dir[0])
+        nftw(workload_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    workload_dir[0] = '\0';
+}
+
 static int app_setup(const struct vp_params *params, char *err, size_t err_len)
 {
-    (void)params;
+    const struct vp_workload *workload = workload_of(params);
+    if (workload) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(workload_dir, sizeof workload_dir, "%.4000s/virtperf-app.XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(workload_dir)) {
+            snprintf(err, err_len, "app --preset: cannot make a directory in %s: %s",
+                     tmp && *tmp ? tmp : "/tmp", strerror(errno));
+            workload_dir[0] = '\0';
+            return -1;
+        }
+        if (workload->generate(workload_dir, err, err_len) != 0)
+            return -1;
+    }
     group_slots = VP_MAX_JOBS;
     running_groups = mmap(NULL, group_slots * sizeof *running_groups, PROT_READ | PROT_WRITE,
                           MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -198,13 +281,14 @@ static void app_teardown(const struct vp_params *params, unsigned jobs)
 {
     (void)params;
     (void)jobs;
-    if (!running_groups)
-        return;
-    for (unsigned i = 0; i < group_slots; i++)
-        if (running_groups[i] > 0)
-            kill(-running_groups[i], SIGKILL);
-    munmap(running_groups, group_slots * sizeof *running_groups);
-    running_groups = NULL;
+    if (running_groups) {
+        for (unsigned i = 0; i < group_slots; i++)
+            if (running_groups[i] > 0)
+                kill(-running_groups[i], SIGKILL);
+        munmap(running_groups, group_slots * sizeof *running_groups);
+        running_groups = NULL;
+    }
+    remove_workload_dir();
 }
 
 /* The last KEPT_OUTPUT bytes of a stream. */
@@ -269,11 +353,17 @@ static _Noreturn void run_child(const struct vp_params *params, struct command *
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    dup2(out, STDOUT_FILENO);
     dup2(err_fd, STDERR_FILENO);
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0)
-        dup2(null, STDIN_FILENO);
+    int output = command->stdout_path
+        ? open(command->stdout_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600) : out;
+    int input = open(command->stdin_path ? command->stdin_path : "/dev/null", O_RDONLY);
+    if (output < 0 || input < 0) {
+        dprintf(STDERR_FILENO, "app: cannot open %s: %s\n", output < 0 ? command->stdout_path
+                : command->stdin_path, strerror(errno));
+        _exit(126);
+    }
+    dup2(output, STDOUT_FILENO);
+    dup2(input, STDIN_FILENO);
     char byte;
     if (read(go, &byte, 1) != 1)
         _exit(126);
@@ -366,10 +456,46 @@ static bool drain(int out, int err_fd, struct tail *stdout_tail, struct tail *st
     return true;
 }
 
+/* --preset: each job's own directory for what its program writes. */
+static int app_prepare(struct vp_job *job)
+{
+    if (!workload_of(job->params))
+        return 0;
+    char job_dir[PATH_MAX];
+    job_dir_of(job, job_dir, sizeof job_dir);
+    if (mkdir(job_dir, 0700) != 0 && errno != EEXIST) {
+        snprintf(job->error, sizeof job->error, "app --preset: cannot make %.150s: %s", job_dir,
+                 strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* --preset: what the program wrote goes, so that every repetition starts the same. */
+static int app_after_rep(struct vp_job *job)
+{
+    if (!workload_of(job->params))
+        return 0;
+    char job_dir[PATH_MAX], path[PATH_MAX + 300];
+    job_dir_of(job, job_dir, sizeof job_dir);
+    DIR *dir = opendir(job_dir);
+    struct dirent *entry;
+    while (dir && (entry = readdir(dir)))
+        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0) {
+            snprintf(path, sizeof path, "%s/%s", job_dir, entry->d_name);
+            unlink(path);
+        }
+    if (dir)
+        closedir(dir);
+    return 0;
+}
+
 static int app_measure(struct vp_job *job, double *values)
 {
     struct command command;
-    if (command_of(job->params, &command, job->error, sizeof job->error) != 0)
+    char job_dir[PATH_MAX];
+    job_dir_of(job, job_dir, sizeof job_dir);
+    if (command_of(job->params, job_dir, &command, job->error, sizeof job->error) != 0)
         return -1;
     int out[2], err_pipe[2], go[2];
     if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {
@@ -436,6 +562,10 @@ static int app_measure(struct vp_job *job, double *values)
                  how, line[0] ? line : "(none)");
         return -1;
     }
+    const struct vp_workload *workload = workload_of(job->params);
+    if (workload && workload->check(workload_dir, job_dir, stdout_tail.data, job->error,
+                                    sizeof job->error) != 0)
+        return -1;
     double wall = (double)(ended - started) / 1e9;
     values[APP_WALL] = wall;
     values[APP_USER] = (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6;
@@ -449,6 +579,8 @@ static int app_measure(struct vp_job *job, double *values)
     values[APP_PER_EVENT] = isfinite(events) ? wall / events : NAN;
     values[APP_GHZ] = task_clock_ns > 0 && isfinite(cycles) ? cycles / task_clock_ns : NAN;
     values[APP_IPC] = cycles > 0 && isfinite(instructions) ? instructions / cycles : NAN;
+    values[APP_SCORE] = workload && workload->reference_seconds > 0
+                            ? workload->reference_seconds / wall : NAN;
     return 0;
 }
 
@@ -481,9 +613,13 @@ const struct vp_bench vp_bench_app = {
     .option_count = sizeof app_options / sizeof app_options[0],
     .metrics = app_metrics,
     .metric_count = APP_METRIC_COUNT,
+    .sweep_option = "preset",
+    .sweep_param = "preset",
     .validate = app_validate,
     .setup = app_setup,
+    .prepare = app_prepare,
     .measure = app_measure,
+    .after_rep = app_after_rep,
     .annotate = app_annotate,
     .teardown = app_teardown,
 };

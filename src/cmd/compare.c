@@ -64,11 +64,13 @@ static void print_row(const json_t *row, int label_width, const char *base_id)
         }
         char value[32];
         vp_format_value(json_number_value(json_object_get(cell, "value")), unit, value, sizeof value);
-        printf(" %12s %+6.1f%% [%.3f, %.3f] p=%.3g %s", value,
+        char p[32] = "p=-"; /* combined rows have an interval and no test */
+        if (json_object_get(cell, "p_adjusted"))
+            snprintf(p, sizeof p, "p=%.3g", json_number_value(json_object_get(cell, "p_adjusted")));
+        printf(" %12s %+6.1f%% [%.3f, %.3f] %s %s", value,
                json_number_value(json_object_get(cell, "penalty_pct")),
                json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)),
-               json_number_value(json_object_get(cell, "p_adjusted")),
-               json_string_value(json_object_get(cell, "verdict")));
+               p, json_string_value(json_object_get(cell, "verdict")));
     }
     putchar('\n');
     json_t *said = json_object(); /* the base's flags repeat in every cell: once is enough */

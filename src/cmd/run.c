@@ -17,6 +17,7 @@
 #include "core/sysinfo.h"
 #include "core/topology.h"
 #include "core/units.h"
+#include "analysis/combined.h"
 #include "render/table.h"
 
 /* The benchmarks with a flag set, comma-separated ("time.timer, ..."). */
@@ -252,6 +253,7 @@ void vp_run_session_begin(struct vp_run_session *session, const json_t *host,
     }
     session->table = request->json && session->json_output.to_stdout ? stderr : stdout;
     session->lost = json_array();
+    session->results = json_array();
     fprintf(session->table, "run %lld%s%s\n\n", (long long)session->run_id,
             request->label ? "  label " : "", request->label ? request->label : "");
 }
@@ -269,8 +271,33 @@ void vp_run_session_add(struct vp_run_session *session, json_t *result)
     }
     vp_print_result(session->table, result);
     fflush(session->table);
+    json_array_append(session->results, result);
     session->any_failed = session->any_failed ||
                           strcmp(json_string_value(json_object_get(result, "status")), "ok") != 0;
+}
+
+/* app --preset: the geometric mean of the workloads' scores, per job count. */
+static void print_workload_scores(FILE *table, const json_t *results)
+{
+    json_t *scores = vp_workload_scores(results);
+    size_t i;
+    const json_t *score;
+    json_array_foreach(scores, i, score) {
+        fprintf(table, "score jobs=%lld: %.3f, the geometric mean of %lld workloads' speed "
+                "against the reference machine (", (long long)json_integer_value(json_object_get(score, "jobs")),
+                vp_json_number(score, "score"), (long long)json_integer_value(json_object_get(score, "workloads")));
+        const char *name;
+        const json_t *value;
+        const char *separator = "";
+        json_object_foreach((json_t *)json_object_get(score, "each"), name, value) {
+            fprintf(table, "%s%s %.3f", separator, name, json_number_value(value));
+            separator = ", ";
+        }
+        fprintf(table, ")\n");
+    }
+    if (json_array_size(scores))
+        fputc('\n', table);
+    json_decref(scores);
 }
 
 int vp_run_session_end(struct vp_run_session *session, bool interrupted)
@@ -289,6 +316,7 @@ int vp_run_session_end(struct vp_run_session *session, bool interrupted)
         fprintf(stderr, "virtperf: %s\n", err);
         exit_status = exit_status ? exit_status : 1;
     }
+    print_workload_scores(session->table, session->results);
     size_t lost = json_array_size(session->lost);
     if (lost == 0)
         fprintf(session->table, "stored as run %lld in the results database%s\n",
@@ -299,6 +327,7 @@ int vp_run_session_end(struct vp_run_session *session, bool interrupted)
                 request->json ? "; the JSON document holds every result"
                               : "; give --json to keep them");
     json_decref(session->lost);
+    json_decref(session->results);
     vp_store_close(session->store);
     return exit_status;
 }

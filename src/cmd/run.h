@@ -41,6 +41,7 @@ struct vp_run_session {
     struct vp_json_output json_output;
     FILE *table;        /* stdout, or stderr when the JSON document goes to stdout */
     json_t *lost;       /* results the database refused: [[position, result]] */
+    json_t *results;    /* every result, for the summary lines at the end */
     size_t count;
     bool any_failed;
 };

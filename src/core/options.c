@@ -43,7 +43,7 @@ void vp_option_describe(const struct vp_option *option, char *buf, size_t len)
         return;
     }
     if (option->type == VP_OPT_CHOICE_LIST) {
-        snprintf(buf, len, "comma-separated words of %s", option->choices);
+        snprintf(buf, len, "comma-separated words of %s, or all", option->choices);
         return;
     }
     if (option->type == VP_OPT_TEXT) {
@@ -109,6 +109,16 @@ static int parse_choice_list(const struct vp_option *option, const char *text,
 {
     const char *cursor = text;
     size_t count = 0;
+    if (strcmp(text, "all") == 0) { /* every choice, in the table's order */
+        for (const char *choice = option->choices; *choice && count < VP_MAX_LIST; count++) {
+            value->list[count] = count;
+            choice += strcspn(choice, "|");
+            choice += *choice == '|';
+        }
+        value->list_len = count;
+        vp_param_select(option, value, 0);
+        return 0;
+    }
     for (;;) {
         size_t len = strcspn(cursor, ",");
         int position = choice_position(option->choices, cursor, len);
@@ -213,6 +223,8 @@ void vp_params_init(struct vp_params *params, const struct vp_option *options, s
     params->count = count;
     for (size_t i = 0; i < count; i++) {
         char err[VP_ERROR_LEN];
+        if (options[i].type == VP_OPT_CHOICE_LIST && options[i].default_text[0] == '\0')
+            continue; /* an empty list: the sweep is not asked for (app without --preset) */
         if (vp_option_parse(&options[i], options[i].default_text, &params->values[i], err,
                             sizeof err) != 0) {
             fprintf(stderr, "virtperf: internal error: default of %s\n", err);

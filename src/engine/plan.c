@@ -188,7 +188,8 @@ static size_t sweep_length(const struct vp_bench *bench, const struct vp_params 
 {
     if (!bench->sweep_option)
         return 1;
-    return params->values[vp_params_find(params, bench->sweep_option)].list_len;
+    size_t points = params->values[vp_params_find(params, bench->sweep_option)].list_len;
+    return points ? points : 1; /* an optional sweep not asked for: one result without it */
 }
 
 /* Appends the points of one benchmark: every sweep value at every job count. */
@@ -203,7 +204,7 @@ static void add_points(struct vp_plan *plan, size_t step, const struct vp_bench 
             point->bench = bench;
             point->step = step;
             point->params = *params;
-            if (sweep >= 0)
+            if (sweep >= 0 && point->params.values[sweep].list_len)
                 vp_param_select(&params->options[sweep], &point->params.values[sweep], v);
             point->jobs = shape->counts[j];
             point->reps = shape->reps;

@@ -20,6 +20,8 @@ json_t *vp_params_json(const struct vp_bench *bench, const struct vp_params *par
         const struct vp_option *option = &params->options[i];
         const struct vp_param_value *value = &params->values[i];
         const char *key = option->name;
+        if (option->type == VP_OPT_CHOICE_LIST && value->list_len == 0)
+            continue; /* an optional sweep not asked for */
         if (bench->sweep_option && strcmp(option->name, bench->sweep_option) == 0)
             key = bench->sweep_param;
         if (option->type == VP_OPT_CHOICE || option->type == VP_OPT_CHOICE_LIST ||

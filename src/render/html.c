@@ -165,9 +165,10 @@ static void verdicts(struct vp_markup *out, json_t *const *documents, size_t cou
             if (json_object_get(candidate, "ci")) {
                 double low, high;
                 penalty_interval(candidate, higher_better, &low, &high);
-                vp_markup_printf(out, "%+.1f%% [%+.1f, %+.1f] p=%.3g ",
-                               vp_json_number(candidate, "penalty_pct"), low, high,
-                               vp_json_number(candidate, "p_adjusted"));
+                vp_markup_printf(out, "%+.1f%% [%+.1f, %+.1f] ",
+                                 vp_json_number(candidate, "penalty_pct"), low, high);
+                if (json_object_get(candidate, "p_adjusted")) /* combined rows have none */
+                    vp_markup_printf(out, "p=%.3g ", vp_json_number(candidate, "p_adjusted"));
                 if (c == 0 && bars < MAX_CHARTS) {
                     snprintf(label_text[bars], sizeof label_text[bars], "%.60s %.20s j%s",
                              what, vp_json_text(row, "metric"), jobs);

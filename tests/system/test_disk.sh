@@ -104,7 +104,7 @@ json_check "$WORK/uring.json" 'd["results"][0]["metrics"]["latency"]["distributi
 # takes what is left); the result fails with the errno text and the file goes.
 "$VP" run disk.write --path "$MNT" --size 40m --bs 4k --sync=on --reps 1 --warmup 0 --quiet >"$WORK/full.out" 2>&1 &
 runner=$!
-for _ in $(seq 1 100); do [ -n "$(leftovers "$MNT")" ] && break; sleep 0.05; done
+for _ in $(seq 1 400); do [ -n "$(leftovers "$MNT")" ] && break; sleep 0.05; done
 free_kib=$(df -k --output=avail "$MNT" | tail -1)
 fallocate -l "$((free_kib - 256))K" "$MNT/filler" 2>/dev/null || dd if=/dev/zero of="$MNT/filler" bs=1M status=none 2>/dev/null
 wait $runner
@@ -116,7 +116,7 @@ rm -f "$MNT/filler"
 # Ctrl-C and a killed job: no file left behind.
 "$VP" run disk.write --path "$MNT" --size 32m --bs 4k --sync=on --reps 100 --quiet >/dev/null 2>&1 &
 runner=$!
-for _ in $(seq 1 100); do [ -n "$(leftovers "$MNT")" ] && break; sleep 0.05; done
+for _ in $(seq 1 400); do [ -n "$(leftovers "$MNT")" ] && break; sleep 0.05; done
 [ -n "$(leftovers "$MNT")" ] || fail "disk.write never created its file"
 kill -INT $runner
 wait $runner
@@ -124,8 +124,14 @@ wait $runner
 [ -z "$(leftovers "$MNT")" ] || fail "files left after SIGINT: $(leftovers "$MNT")"
 "$VP" run disk.write --path "$MNT" --size 16m --bs 4k --sync=on --reps 100 --jobs 2 --quiet >/dev/null 2>&1 &
 runner=$!
-for _ in $(seq 1 100); do [ -n "$(leftovers "$MNT")" ] && break; sleep 0.05; done
-kill -KILL "$(pgrep -P $runner | head -1)"
+job=
+for _ in $(seq 1 400); do
+    job=$(pgrep -P $runner | head -1)
+    [ -n "$job" ] && [ -n "$(leftovers "$MNT")" ] && break
+    sleep 0.05
+done
+[ -n "$job" ] || fail "disk.write --jobs 2 never started a job"
+kill -KILL "$job"
 wait $runner
 [ $? -eq 1 ] || fail "a killed disk job: want exit 1"
 [ -z "$(leftovers "$MNT")" ] || fail "files left after a killed job: $(leftovers "$MNT")"

@@ -19,7 +19,7 @@ closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflic
     --no-breaks --no-replaces --no-enhances $build_set 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)
 : >"$WORK/hidden_files"
 : >"$WORK/hidden_packages"
-for pkg in $("$SRC/scripts/deps.sh" --list test peers guest); do
+for pkg in $("$SRC/scripts/deps.sh" --list test peers guest presets); do
     grep -qx "$pkg" <<<"$closure" && continue
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || continue
     case "$(dpkg-query -W -f='${Priority}' "$pkg")" in required | important) continue ;; esac
@@ -49,6 +49,12 @@ mpicc --showme >/dev/null 2>&1 && { echo "mpicc still runs" >&2; exit 3; }
 cd "$SRC_COPY"
 make run BUILD="$BUILD_DIR" RUN_FLAGS="cpu mem.write --size=4m --passes=1 --reps 2 --warmup 0"
 make install BUILD="$BUILD_DIR" PREFIX=/usr DESTDIR="$DEST"
+# a workload whose program is not installed: refused before anything runs, with the fix
+set +e
+"$BUILD_DIR/virtperf" run app --preset sqlite --db "$DEST/refused.db" 2>"$DEST/preset.err"
+echo "preset refused: $?"
+set -e
+cat "$DEST/preset.err"
 HIDE
 
 git -C "$SRC" ls-files -z | (cd "$SRC" && cpio -p0dm --quiet "$WORK/src") # a clean tree
@@ -58,6 +64,8 @@ expect_status 0 unshare -m bash "$WORK/hide.sh"
 expect_contains "$WORK/out" "stored as run"
 expect_contains "$WORK/out" "mem.write"
 [ -x "$WORK/dest/usr/bin/virtperf" ] || fail "make install did not install virtperf"
+expect_contains "$WORK/out" "preset refused: 2"
+expect_contains "$WORK/out" "/usr/bin/sqlite3 is not installed; accepted: install Debian's sqlite3 (scripts/deps.sh presets)"
 [ -f "$WORK/dest/usr/share/man/man1/virtperf.1" ] || fail "make install did not install the manual"
 [ ! -e "$WORK/build/tests/unit/test_units" ] || fail "unit tests were built although cmocka was hidden"
 # without MPI the build goes on, and says so

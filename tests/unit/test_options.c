@@ -71,12 +71,35 @@ static void choice_lists_select_each_word(void **state)
         assert_non_null(strstr(err, "accepted: comma-separated words of a|bb|c"));
     }
     assert_string_equal(vp_option_type_name(&clocks), "choice list");
+    /* all: every word, in the table's order */
+    assert_int_equal(vp_option_parse(&clocks, "all", &value, err, sizeof err), 0);
+    assert_int_equal(value.list_len, 3);
+    assert_string_equal(value.text, "a");
+    vp_param_select(&clocks, &value, 2);
+    assert_string_equal(value.text, "c");
+    assert_int_equal(vp_option_parse(&clocks, "all,a", &value, err, sizeof err), -1);
+}
+
+/* A choice list whose default is empty is an optional sweep: no point until asked. */
+static void an_empty_choice_list_default_is_no_sweep(void **state)
+{
+    (void)state;
+    const struct vp_option table[] = {
+        { "preset", VP_OPT_CHOICE_LIST, "", 0, 0, "x|y", "optional sweep" },
+        { "n", VP_OPT_COUNT, "3", 1, 9, NULL, "a count" },
+    };
+    struct vp_params params;
+    vp_params_init(&params, table, 2);
+    assert_int_equal(params.values[0].list_len, 0);
+    assert_string_equal(params.values[0].text, "");
+    assert_int_equal(vp_param_number(&params, "n"), 3);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults_fill_params),
+        cmocka_unit_test(an_empty_choice_list_default_is_no_sweep),
         cmocka_unit_test(values_are_validated_with_the_accepted_form),
         cmocka_unit_test(choice_lists_select_each_word),
     };
