@@ -8,6 +8,10 @@
 # into this machine's results database (with --label, under that label), and the
 # guest's own error lines are shown as they came. --setup FILE is a shell script the
 # guest starts in the background just before virtperf (a load, a clock step, a sysctl).
+# --with-programs first runs the same command here once under strace (one job, one
+# repetition, results thrown away) and copies every file the programs it started opened
+# into the guest, so that app --preset's workloads (xz, gcc, sqlite3, python3) and a
+# --cmd of your own run in the guest as the same binaries on the same libraries.
 # --disk-dir DIR gives the guest a virtual disk: an ext4 image file of --disk-size made
 # in DIR (on the storage to test; removed afterwards), attached as virtio-blk or, with
 # --disk-bus ide, as an emulated IDE disk (the paravirtual-against-emulated gap the CNAF
@@ -17,6 +21,7 @@
 #
 # Usage: scripts/guest.sh [--accel tcg|kvm] [--smp N] [--memory MiB] [--label LABEL]
 #                         [--timeout SECONDS] [--console FILE] [--setup FILE]
+#                         [--with-programs]
 #                         [--disk-dir DIR [--disk-size SIZE] [--disk-bus virtio|ide]]
 #                         -- run BENCH... [OPTIONS]
 # Default: TCG (software emulation), 2 CPUs, 1024 MiB, 600 s, no disk (256M, virtio when
@@ -25,8 +30,8 @@
 set -u
 cd "$(dirname "$0")/.."
 accel=tcg smp=2 memory=1024 label="" timeout_s=600 console_copy="" setup=""
-disk_dir="" disk_size=256M disk_bus=virtio
-usage() { echo "guest.sh: $*; usage: scripts/guest.sh [--accel tcg|kvm] [--smp N] [--memory MiB] [--label LABEL] [--timeout S] [--console FILE] [--setup FILE] [--disk-dir DIR [--disk-size SIZE] [--disk-bus virtio|ide]] -- run BENCH..." >&2; exit 2; }
+disk_dir="" disk_size=256M disk_bus=virtio with_programs=false
+usage() { echo "guest.sh: $*; usage: scripts/guest.sh [--accel tcg|kvm] [--smp N] [--memory MiB] [--label LABEL] [--timeout S] [--console FILE] [--setup FILE] [--with-programs] [--disk-dir DIR [--disk-size SIZE] [--disk-bus virtio|ide]] -- run BENCH..." >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --accel) [ $# -ge 2 ] && { [ "$2" = tcg ] || [ "$2" = kvm ]; } || usage "--accel takes tcg or kvm"; accel=$2; shift 2 ;;
@@ -36,6 +41,7 @@ while [ $# -gt 0 ]; do
         --timeout) [ $# -ge 2 ] && [ "$2" -ge 10 ] 2>/dev/null || usage "--timeout takes seconds, at least 10"; timeout_s=$2; shift 2 ;;
         --console) [ $# -ge 2 ] || usage "--console takes a file"; console_copy=$2; shift 2 ;;
         --setup) [ $# -ge 2 ] && [ -r "$2" ] || usage "--setup takes a readable shell script"; setup=$2; shift 2 ;;
+        --with-programs) with_programs=true; shift ;;
         --disk-dir) [ $# -ge 2 ] && [ -d "$2" ] && [ -w "$2" ] || usage "--disk-dir takes a writable directory"; disk_dir=$2; shift 2 ;;
         --disk-size) [ $# -ge 2 ] && [[ "$2" =~ ^[1-9][0-9]*[MG]$ ]] || usage "--disk-size takes a size such as 256M or 2G"; disk_size=$2; shift 2 ;;
         --disk-bus) [ $# -ge 2 ] && { [ "$2" = virtio ] || [ "$2" = ide ]; } || usage "--disk-bus takes virtio or ide"; disk_bus=$2; shift 2 ;;
@@ -74,6 +80,22 @@ for lib in $(ldd build/virtperf | grep -oE '/[^ ]+\.so[^ ]*'); do
     mkdir -p "$root$(dirname "$lib")"
     cp -L "$lib" "$root$lib"
 done
+if $with_programs; then
+    # Every absolute path the trial run's processes opened, executed or looked at that is a
+    # file here (not under /proc, /sys, /dev or /tmp), copied to the same path in the guest.
+    echo "guest.sh: a trial run here under strace, to find the files the programs need" >&2
+    strace -f -qq -o "$WORK/trace" -e trace=execve,open,openat,stat,newfstatat,access,readlink \
+        build/virtperf "$@" --jobs 1 --reps 1 --warmup 0 --quiet --db "$WORK/trial.db" \
+        >"$WORK/trial.out" 2>&1 ||
+        { echo "guest.sh: the trial run here failed:" >&2; tail -n 5 "$WORK/trial.out" >&2; exit 2; }
+    grep -oE '"/[^"]+"' "$WORK/trace" | tr -d '"' | sort -u | grep -vE '^/(proc|sys|dev|tmp)/' |
+        while IFS= read -r path; do
+            [ -f "$path" ] || continue
+            mkdir -p "$root$(dirname "$path")"
+            [ -e "$root$path" ] || cp -L "$path" "$root$path"
+        done
+    echo "guest.sh: $(find "$root" -type f | wc -l) files, $(du -sm "$root" | cut -f1) MiB in the guest" >&2
+fi
 : >"$root/modules.order"
 modules="virtio_pci virtio_net"
 [ -z "$disk_dir" ] || modules="$modules $([ "$disk_bus" = ide ] && echo "ata_piix sd_mod" || echo virtio_blk)"
@@ -93,6 +115,7 @@ if [ -n "$setup" ]; then cp "$setup" "$root/setup.sh"; else : >"$root/setup.sh";
 echo "root:x:0:0:root:/tmp:/bin/sh" >"$root/etc/passwd"
 cat >"$root/init" <<'INIT'
 #!/bin/sh
+export PATH=/bin:/usr/bin:/sbin:/usr/sbin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
