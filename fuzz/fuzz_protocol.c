@@ -1,8 +1,10 @@
-/* libFuzzer target: the frame decoder and every payload decoder on arbitrary bytes, as
- * a hostile peer would send them to `virtperf serve` or to a client. */
+/* libFuzzer target: the frame decoder and every payload decoder (net.probe's datagrams
+ * and PROBE_REPORT too) on arbitrary bytes, as a hostile peer would send them to
+ * `virtperf serve` or to a client. */
 #include <stdint.h>
 #include <string.h>
 
+#include "net/probe.h"
 #include "net/protocol.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -37,6 +39,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (vp_datagram_sequence(data, size, &echoed) == 0 &&
         (size < 8 || (size >= VP_DATAGRAM_HEADER_BYTES && echoed != datagram.sequence)))
         __builtin_trap();
+    struct vp_probe probe;
+    if (vp_probe_decode(data, size, &probe) == 0 &&
+        (size < VP_PROBE_MIN_BYTES || probe.kind < VP_PROBE_FROM_CLIENT || probe.kind > VP_PROBE_FROM_SERVER))
+        __builtin_trap();
+    static struct vp_probe_report report; /* static: 1 KiB of gaps */
+    if (vp_probe_report_decode(payload, payload_len, &report) == 0) {
+        if (report.listed_count > VP_PROBE_GAPS_LISTED || report.listed_count > report.gap_count)
+            __builtin_trap();
+        for (uint32_t i = 0; i < report.listed_count; i++)
+            if (report.listed[i].length_ns < 0 || report.listed[i].length_ns > report.longest_ns)
+                __builtin_trap();
+    }
     char text[VP_ERROR_TEXT_MAX + 1];
     vp_error_text_decode(payload, payload_len < VP_ERROR_TEXT_MAX ? payload_len : VP_ERROR_TEXT_MAX,
                          text, sizeof text);

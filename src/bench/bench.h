@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,6 +62,13 @@ struct vp_job {
     uint64_t *intervals;
     size_t interval_count;
     int64_t interval_origin_ns;
+    /* Benchmarks that end_on_interrupt: non-zero once Ctrl-C asked the repetition to end
+     * now; the benchmark stops and reports what it measured so far. */
+    atomic_int *stop;
+    /* A JSON object of this job's last repetition the benchmark may write here (at most
+     * detail_cap bytes with the NUL): attached to the result as its "timeline". */
+    char *detail;
+    size_t detail_cap;
 };
 
 /* Adds bytes to the one-second interval that now_ns falls in. */
@@ -90,6 +98,8 @@ struct vp_bench {
     bool one_observation;     /* a long watch whose statistics come from within it: one
                                  repetition of --duration, no warm-up, unless --reps or
                                  --warmup say otherwise */
+    bool ends_on_interrupt;   /* Ctrl-C ends the last repetition early and keeps it as a
+                                 result (a probe watching until the user stops it) */
     const char *sweep_option; /* a SIZE_LIST or CHOICE_LIST option: one result per value */
     const char *sweep_param;  /* the name each point's single value is stored under */
     const char *distribution_metric; /* the metric whose per-op histogram is kept */

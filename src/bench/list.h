@@ -19,6 +19,7 @@
     X(net_stream, net_stream)        \
     X(net_rr, net_rr)                \
     X(net_connect, net_connect)      \
+    X(net_probe, net_probe)          \
     X(timing, time_read)             \
     X(timing, time_timer)            \
     X(ticks, time_ticks)             \

@@ -2,6 +2,7 @@
 #include "core/clock.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <time.h>
 
 int64_t vp_clock_ns(clockid_t clock)
@@ -24,6 +25,16 @@ void vp_sleep_until_ns(int64_t deadline_ns)
     };
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) == EINTR)
         ;
+}
+
+void vp_utc_instant(int64_t realtime_ns, char *buf, size_t len)
+{
+    time_t seconds = (time_t)(realtime_ns / 1000000000);
+    struct tm utc;
+    gmtime_r(&seconds, &utc);
+    char whole[32];
+    strftime(whole, sizeof whole, "%Y-%m-%dT%H:%M:%S", &utc);
+    snprintf(buf, len, "%s.%03dZ", whole, (int)(realtime_ns % 1000000000 / 1000000));
 }
 
 void vp_utc_timestamp(char *buf, size_t len)

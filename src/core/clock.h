@@ -16,5 +16,7 @@ int64_t vp_now_ns(void);
 void vp_sleep_until_ns(int64_t deadline_ns);
 /* UTC now as "2026-11-29T20:14:30Z". */
 void vp_utc_timestamp(char *buf, size_t len);
+/* A CLOCK_REALTIME instant as "2026-11-29T20:14:30.123Z". */
+void vp_utc_instant(int64_t realtime_ns, char *buf, size_t len);
 
 #endif

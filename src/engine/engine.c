@@ -101,7 +101,9 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(1);
-    signal(SIGINT, SIG_DFL);
+    /* A benchmark that Ctrl-C ends gracefully hears it from the parent (control->stop);
+     * others die with it. */
+    signal(SIGINT, bench->ends_on_interrupt ? SIG_IGN : SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     struct vp_job_slot *slot = vp_shared_slot(shared, index);
     struct vp_control *control = shared->control;
@@ -122,7 +124,8 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
         .rep_count = shared->reps,
         .duration = settings->duration > 0 ? settings->duration : bench->default_duration, .histogram = vp_shared_histogram(shared, index),
         .op_log = vp_shared_op_log(shared, index), .op_log_len = &slot->op_log_len,
-        .op_log_cap = shared->op_log_cap,
+        .op_log_cap = shared->op_log_cap, .stop = &control->stop, .detail = slot->detail,
+        .detail_cap = sizeof slot->detail,
     };
     if (job.histogram)
         vp_histogram_reset(job.histogram);
@@ -189,10 +192,14 @@ static void explain_exit(const struct vp_shared *shared, unsigned index, pid_t p
 
 enum wait_outcome { WAIT_DONE, WAIT_FAILED, WAIT_INTERRUPTED };
 
-/* Waits until *counter reaches target, watching for dead jobs and interruption. */
+#define GRACEFUL_STOP_NS 5000000000 /* how long jobs asked to stop may take */
+
+/* Waits until *counter reaches target, watching for dead jobs and interruption; when
+ * graceful, an interruption asks the jobs to stop (control->stop) and waits for them. */
 static enum wait_outcome wait_for(const struct vp_shared *shared, atomic_int *counter, int target,
-                                  pid_t *pids, char *reason, size_t len)
+                                  pid_t *pids, bool graceful, char *reason, size_t len)
 {
+    int64_t stop_deadline = 0;
     for (;;) {
         for (unsigned job = 0; job < shared->jobs; job++) {
             if (atomic_load(&vp_shared_slot(shared, job)->state) == JOB_FAILED) {
@@ -206,8 +213,14 @@ static enum wait_outcome wait_for(const struct vp_shared *shared, atomic_int *co
         int value = atomic_load(counter);
         if (value >= target)
             return WAIT_DONE;
-        if (interrupted)
+        if (interrupted && !graceful)
             return WAIT_INTERRUPTED;
+        if (interrupted && !stop_deadline) {
+            atomic_store(&shared->control->stop, 1);
+            stop_deadline = vp_now_ns() + GRACEFUL_STOP_NS;
+        } else if (interrupted && vp_now_ns() > stop_deadline) {
+            return WAIT_INTERRUPTED;
+        }
         for (unsigned job = 0; job < shared->jobs; job++) {
             int status;
             if (pids[job] > 0 && waitpid(pids[job], &status, WNOHANG) == pids[job]) {
@@ -308,7 +321,7 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
         }
     }
     if (outcome == WAIT_DONE)
-        outcome = wait_for(&shared, &shared.control->ready, (int)jobs, pids, reason,
+        outcome = wait_for(&shared, &shared.control->ready, (int)jobs, pids, false, reason,
                            sizeof reason);
 
     struct vp_monitor *monitor = NULL;
@@ -346,7 +359,17 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
         atomic_store(&shared.control->released, (int)rep + 1);
         futex_wake_all(&shared.control->released);
         outcome = wait_for(&shared, &shared.control->finished, (int)((rep + 1) * jobs), pids,
-                           reason, sizeof reason);
+                           bench->ends_on_interrupt, reason, sizeof reason);
+        if (outcome == WAIT_DONE && interrupted) { /* stopped early, at Ctrl-C's asking */
+            if (rep + 1 < total_reps) {
+                outcome = WAIT_INTERRUPTED;
+                break;
+            }
+            double asked = settings->duration > 0 ? settings->duration : bench->default_duration;
+            vp_result_warn(result, "ended by Ctrl-C after %.3g s of the %.3g s asked; what it "
+                           "saw until then is kept", (double)(vp_now_ns() - shared.start_at[rep]) / 1e9,
+                           asked);
+        }
         if (outcome == WAIT_DONE && shared.op_log_cap && rep >= settings->warmup)
             vp_op_log_rates(&shared, rep, &stonewall[rep - settings->warmup],
                          &span[rep - settings->warmup]);

@@ -286,6 +286,27 @@ static void add_distribution(json_t *result, const struct vp_bench *bench,
     free(merged);
 }
 
+/* What the jobs wrote of their last repetition (net.probe's gaps and round trips over
+ * time), one object per job that wrote one, as the result's "timeline". */
+static void add_timeline(json_t *result, const struct vp_shared *shared)
+{
+    json_t *timeline = json_array();
+    for (unsigned job = 0; job < shared->jobs; job++) {
+        const struct vp_job_slot *slot = vp_shared_slot(shared, job);
+        if (!memchr(slot->detail, '\0', sizeof slot->detail) || !slot->detail[0])
+            continue;
+        json_t *detail = json_loads(slot->detail, 0, NULL);
+        if (json_is_object(detail)) {
+            json_object_set_new(detail, "job", json_integer(job));
+            json_array_append(timeline, detail);
+        }
+        json_decref(detail);
+    }
+    if (json_array_size(timeline))
+        json_object_set(result, "timeline", timeline);
+    json_decref(timeline);
+}
+
 void vp_result_add_measurements(json_t *result, const struct vp_bench *bench,
                                 const struct vp_shared *shared, unsigned warmup,
                                 const double *stonewall, const double *span)
@@ -298,4 +319,5 @@ void vp_result_add_measurements(json_t *result, const struct vp_bench *bench,
     if (shared->interval_count)
         add_intervals(result, bench, shared, warmup);
     add_timing(result, shared, warmup);
+    add_timeline(result, shared);
 }

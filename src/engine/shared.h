@@ -13,6 +13,8 @@
 
 enum vp_job_state { JOB_STARTING, JOB_READY, JOB_FINISHED, JOB_FAILED };
 
+#define VP_JOB_DETAIL_LEN 65536
+
 /* One job's slot in the shared region; the per-repetition arrays follow it. */
 struct vp_job_slot {
     atomic_int state;
@@ -22,6 +24,7 @@ struct vp_job_slot {
     char error[VP_ERROR_LEN];
     uint64_t op_bytes;   /* bytes per logged operation */
     uint64_t op_log_len; /* operations logged in the current repetition */
+    char detail[VP_JOB_DETAIL_LEN]; /* the benchmark's JSON of the last repetition, or "" */
 };
 
 struct vp_rep_record {
@@ -34,6 +37,7 @@ struct vp_control {
     atomic_int released; /* repetitions released */
     atomic_int started;  /* job-repetitions started */
     atomic_int finished; /* job-repetitions done */
+    atomic_int stop;     /* Ctrl-C: benchmarks that end_on_interrupt end the repetition */
 };
 
 /* The shared region: control, start instants, then per job a slot, its records, its

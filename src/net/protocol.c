@@ -4,46 +4,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "net/bytes.h"
+#include "net/probe.h"
+
 static const uint8_t magic[4] = { 'V', 'P', 'R', 'F' };
-
-static void put16(uint8_t *out, uint16_t value)
-{
-    out[0] = (uint8_t)(value >> 8);
-    out[1] = (uint8_t)value;
-}
-
-static void put32(uint8_t *out, uint32_t value)
-{
-    for (int i = 0; i < 4; i++)
-        out[i] = (uint8_t)(value >> (24 - 8 * i));
-}
-
-static void put64(uint8_t *out, uint64_t value)
-{
-    for (int i = 0; i < 8; i++)
-        out[i] = (uint8_t)(value >> (56 - 8 * i));
-}
-
-static uint16_t get16(const uint8_t *in)
-{
-    return (uint16_t)((in[0] << 8) | in[1]);
-}
-
-static uint32_t get32(const uint8_t *in)
-{
-    return (uint32_t)in[0] << 24 | (uint32_t)in[1] << 16 | (uint32_t)in[2] << 8 | in[3];
-}
-
-static uint64_t get64(const uint8_t *in)
-{
-    return (uint64_t)get32(in) << 32 | get32(in + 4);
-}
 
 const char *vp_frame_type_name(uint8_t type)
 {
     static const char *const names[VP_FRAME_TYPE_COUNT] = {
         "?", "HELLO", "CHALLENGE", "AUTH", "WELCOME", "TEST", "READY", "DATA", "END",
-        "RESULT", "REQUEST", "RESPONSE", "ERROR", "TIME_QUERY", "TIME_REPLY",
+        "RESULT", "REQUEST", "RESPONSE", "ERROR", "TIME_QUERY", "TIME_REPLY", "PROBE_REPORT",
     };
     return type < VP_FRAME_TYPE_COUNT ? names[type] : "?";
 }
@@ -66,6 +36,10 @@ static void length_limits(uint8_t type, uint32_t *min, uint32_t *max)
     case VP_FRAME_ERROR: *max = VP_ERROR_TEXT_MAX; break;
     case VP_FRAME_TIME_QUERY: *min = *max = VP_TIME_QUERY_BYTES; break;
     case VP_FRAME_TIME_REPLY: *min = *max = VP_TIME_REPLY_BYTES; break;
+    case VP_FRAME_PROBE_REPORT:
+        *min = VP_PROBE_REPORT_BYTES(0);
+        *max = VP_PROBE_REPORT_MAX_BYTES;
+        break;
     default: break;
     }
 }
@@ -75,8 +49,8 @@ void vp_frame_encode_header(uint8_t out[VP_FRAME_HEADER_BYTES], uint8_t type, ui
     memcpy(out, magic, 4);
     out[4] = VP_PROTOCOL_VERSION;
     out[5] = type;
-    put16(out + 6, 0);
-    put32(out + 8, length);
+    vp_put16(out + 6, 0);
+    vp_put32(out + 8, length);
 }
 
 int vp_frame_decode_header(const uint8_t in[VP_FRAME_HEADER_BYTES], struct vp_frame_header *out,
@@ -88,8 +62,8 @@ int vp_frame_decode_header(const uint8_t in[VP_FRAME_HEADER_BYTES], struct vp_fr
     }
     out->version = in[4];
     out->type = in[5];
-    out->flags = get16(in + 6);
-    out->length = get32(in + 8);
+    out->flags = vp_get16(in + 6);
+    out->length = vp_get32(in + 8);
     if (out->version != VP_PROTOCOL_VERSION) {
         snprintf(err, err_len, "protocol version %u not supported (this end speaks %u)",
                  out->version, VP_PROTOCOL_VERSION);
@@ -124,11 +98,11 @@ void vp_test_request_encode(const struct vp_test_request *request,
     memset(out, 0, VP_TEST_REQUEST_BYTES);
     out[0] = request->kind;
     out[1] = request->transport;
-    put32(out + 4, request->duration_ms);
-    put32(out + 8, request->omit_ms);
-    put32(out + 12, request->message_size);
-    put32(out + 16, request->response_size);
-    put32(out + 20, request->window);
+    vp_put32(out + 4, request->duration_ms);
+    vp_put32(out + 8, request->omit_ms);
+    vp_put32(out + 12, request->message_size);
+    vp_put32(out + 16, request->response_size);
+    vp_put32(out + 20, request->window);
 }
 
 int vp_test_request_decode(const uint8_t *in, size_t len, struct vp_test_request *out,
@@ -140,20 +114,34 @@ int vp_test_request_decode(const uint8_t *in, size_t len, struct vp_test_request
     }
     out->kind = in[0];
     out->transport = in[1];
-    out->duration_ms = get32(in + 4);
-    out->omit_ms = get32(in + 8);
-    out->message_size = get32(in + 12);
-    out->response_size = get32(in + 16);
-    out->window = get32(in + 20);
-    if (out->kind < VP_TEST_STREAM_TO_SERVER || out->kind > VP_TEST_TIME || in[2] || in[3]) {
+    out->duration_ms = vp_get32(in + 4);
+    out->omit_ms = vp_get32(in + 8);
+    out->message_size = vp_get32(in + 12);
+    out->response_size = vp_get32(in + 16);
+    out->window = vp_get32(in + 20);
+    if (out->kind < VP_TEST_STREAM_TO_SERVER || out->kind > VP_TEST_PROBE || in[2] || in[3]) {
         snprintf(err, err_len, "unknown test kind %u", in[0]);
         return -1;
     }
     if (out->transport > VP_TRANSPORT_UDP ||
         (out->transport == VP_TRANSPORT_UDP && out->kind != VP_TEST_STREAM_TO_SERVER &&
-         out->kind != VP_TEST_RR)) {
+         out->kind != VP_TEST_RR && out->kind != VP_TEST_PROBE) ||
+        (out->kind == VP_TEST_PROBE && out->transport != VP_TRANSPORT_UDP)) {
         snprintf(err, err_len, "transport %u not supported for test kind %u", in[1], in[0]);
         return -1;
+    }
+    if (out->kind == VP_TEST_PROBE) { /* response_size: period, window: threshold (us) */
+        if (out->message_size < VP_PROBE_MIN_BYTES || out->message_size > VP_PROBE_MAX_BYTES ||
+            out->response_size < VP_PROBE_MIN_PERIOD_US || out->response_size > VP_PROBE_MAX_PERIOD_US ||
+            out->window < out->response_size || out->window > 60u * 1000000 ||
+            out->duration_ms > VP_TEST_MAX_MS) {
+            snprintf(err, err_len, "probe of %u bytes every %u us (gaps above %u us) out of range "
+                     "(%d..%d bytes, %d..%d us, a threshold from the period to 60 s)",
+                     out->message_size, out->response_size, out->window, VP_PROBE_MIN_BYTES,
+                     VP_PROBE_MAX_BYTES, VP_PROBE_MIN_PERIOD_US, VP_PROBE_MAX_PERIOD_US);
+            return -1;
+        }
+        return 0;
     }
     if (out->transport == VP_TRANSPORT_UDP &&
         (out->message_size < VP_UDP_MESSAGE_MIN || out->message_size > VP_UDP_MESSAGE_MAX ||
@@ -181,89 +169,89 @@ int vp_test_request_decode(const uint8_t *in, size_t len, struct vp_test_request
 
 void vp_test_ready_encode(const struct vp_test_ready *ready, uint8_t out[VP_TEST_READY_BYTES])
 {
-    put32(out, ready->send_buffer);
-    put32(out + 4, ready->receive_buffer);
-    put32(out + 8, ready->udp_port);
+    vp_put32(out, ready->send_buffer);
+    vp_put32(out + 4, ready->receive_buffer);
+    vp_put32(out + 8, ready->udp_port);
 }
 
 int vp_test_ready_decode(const uint8_t *in, size_t len, struct vp_test_ready *out)
 {
     if (len != VP_TEST_READY_BYTES)
         return -1;
-    out->send_buffer = get32(in);
-    out->receive_buffer = get32(in + 4);
-    out->udp_port = get32(in + 8);
+    out->send_buffer = vp_get32(in);
+    out->receive_buffer = vp_get32(in + 4);
+    out->udp_port = vp_get32(in + 8);
     return out->udp_port <= 65535 ? 0 : -1;
 }
 
 void vp_test_result_encode(const struct vp_test_result *result,
                            uint8_t out[VP_TEST_RESULT_BYTES])
 {
-    put64(out, result->bytes);
-    put64(out + 8, result->elapsed_ns);
-    put64(out + 16, result->transactions);
-    put64(out + 24, result->jitter_ns);
+    vp_put64(out, result->bytes);
+    vp_put64(out + 8, result->elapsed_ns);
+    vp_put64(out + 16, result->transactions);
+    vp_put64(out + 24, result->jitter_ns);
     for (int i = 0; i < VP_CPU_FIELDS; i++)
-        put64(out + 32 + 8 * i, result->cpu_ticks[i]);
-    put32(out + 32 + 8 * VP_CPU_FIELDS, result->ticks_per_second);
+        vp_put64(out + 32 + 8 * i, result->cpu_ticks[i]);
+    vp_put32(out + 32 + 8 * VP_CPU_FIELDS, result->ticks_per_second);
 }
 
 int vp_test_result_decode(const uint8_t *in, size_t len, struct vp_test_result *out)
 {
     if (len != VP_TEST_RESULT_BYTES)
         return -1;
-    out->bytes = get64(in);
-    out->elapsed_ns = get64(in + 8);
-    out->transactions = get64(in + 16);
-    out->jitter_ns = get64(in + 24);
+    out->bytes = vp_get64(in);
+    out->elapsed_ns = vp_get64(in + 8);
+    out->transactions = vp_get64(in + 16);
+    out->jitter_ns = vp_get64(in + 24);
     for (int i = 0; i < VP_CPU_FIELDS; i++)
-        out->cpu_ticks[i] = get64(in + 32 + 8 * i);
-    out->ticks_per_second = get32(in + 32 + 8 * VP_CPU_FIELDS);
+        out->cpu_ticks[i] = vp_get64(in + 32 + 8 * i);
+    out->ticks_per_second = vp_get32(in + 32 + 8 * VP_CPU_FIELDS);
     return out->ticks_per_second > 0 && out->ticks_per_second <= 100000 ? 0 : -1;
 }
 
 void vp_time_query_encode(uint64_t sequence, uint8_t out[VP_TIME_QUERY_BYTES])
 {
-    put64(out, sequence);
+    vp_put64(out, sequence);
 }
 
 int vp_time_query_decode(const uint8_t *in, size_t len, uint64_t *sequence)
 {
     if (len != VP_TIME_QUERY_BYTES)
         return -1;
-    *sequence = get64(in);
+    *sequence = vp_get64(in);
     return 0;
 }
 
 void vp_time_reply_encode(const struct vp_time_reply *reply, uint8_t out[VP_TIME_REPLY_BYTES])
 {
-    put64(out, reply->sequence);
-    put64(out + 8, (uint64_t)reply->received_ns);
-    put64(out + 16, (uint64_t)reply->sent_ns);
+    vp_put64(out, reply->sequence);
+    vp_put64(out + 8, (uint64_t)reply->received_ns);
+    vp_put64(out + 16, (uint64_t)reply->sent_ns);
 }
 
 int vp_time_reply_decode(const uint8_t *in, size_t len, struct vp_time_reply *out)
 {
     if (len != VP_TIME_REPLY_BYTES)
         return -1;
-    out->sequence = get64(in);
-    out->received_ns = (int64_t)get64(in + 8);
-    out->sent_ns = (int64_t)get64(in + 16);
+    out->sequence = vp_get64(in);
+    out->received_ns = (int64_t)vp_get64(in + 8);
+    out->sent_ns = (int64_t)vp_get64(in + 16);
     return out->sent_ns >= out->received_ns ? 0 : -1;
 }
 
 void vp_datagram_encode(const struct vp_datagram *datagram, uint8_t out[VP_DATAGRAM_HEADER_BYTES])
 {
-    put64(out, datagram->sequence);
-    put64(out + 8, (uint64_t)datagram->sent_ns);
+    vp_put64(out, datagram->sequence);
+    vp_put64(out + 8, (uint64_t)datagram->sent_ns);
 }
 
 int vp_datagram_decode(const uint8_t *in, size_t len, struct vp_datagram *out)
 {
     if (len < VP_DATAGRAM_HEADER_BYTES)
         return -1;
-    out->sequence = get64(in);
-    out->sent_ns = (int64_t)get64(in + 8);
+    out->sequence = vp_get64(in);
+    out->sent_ns = (int64_t)vp_get64(in + 8);
     return 0;
 }
 
@@ -271,7 +259,7 @@ int vp_datagram_sequence(const uint8_t *in, size_t len, uint64_t *sequence)
 {
     if (len < 8)
         return -1;
-    *sequence = get64(in);
+    *sequence = vp_get64(in);
     return 0;
 }
 

@@ -1,4 +1,6 @@
-/* virtperf's wire protocol, version 2 (2 added time.drift's clock exchanges):
+/* virtperf's wire protocol, version 2 (2 added time.drift's clock exchanges; the probe
+ * test and its PROBE_REPORT came later within 2: a server without them refuses the
+ * test kind with a clear error):
  * length-prefixed binary frames with explicit field
  * sizes, big-endian. Header (12 bytes): magic "VPRF", version u8, type u8, flags u16,
  * payload length u32. Every frame is checked by one decoder before any field is used:
@@ -34,6 +36,7 @@ enum vp_frame_type {
     VP_FRAME_ERROR,      /* either way: a refusal, as text; the sender then closes */
     VP_FRAME_TIME_QUERY, /* client -> server: sequence u64, answered at once */
     VP_FRAME_TIME_REPLY, /* server -> client: struct vp_time_reply */
+    VP_FRAME_PROBE_REPORT, /* server -> client after END of a probe test (net/probe.h) */
     VP_FRAME_TYPE_COUNT
 };
 
@@ -43,6 +46,7 @@ enum vp_test_kind {
     VP_TEST_RR,                   /* REQUEST -> RESPONSE until END */
     VP_TEST_CONNECT,              /* server answers RESULT at once and closes */
     VP_TEST_TIME,                 /* TIME_QUERY -> TIME_REPLY until END */
+    VP_TEST_PROBE,                /* UDP probes both ways until END (net/probe.h) */
 };
 
 struct vp_frame_header {

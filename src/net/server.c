@@ -1,4 +1,5 @@
-/* The serve loop: listening, session threads, handshake, and the four tests. */
+/* The serve loop: listening, session threads, handshake, and the tests (the probe
+ * test's own loop is probe_server.c). */
 #define _GNU_SOURCE
 #include "net/server.h"
 
@@ -22,6 +23,7 @@
 
 #include "core/clock.h"
 #include "net/auth.h"
+#include "net/probe_server.h"
 #include "net/wire.h"
 
 #define ERROR_LEN 256
@@ -311,18 +313,6 @@ static int open_udp(struct session *session, uint32_t window, uint32_t *port)
     return fd;
 }
 
-/* Datagrams are taken only from the address the TCP session comes from. */
-static int same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-    if (a->ss_family != b->ss_family)
-        return 0;
-    if (a->ss_family == AF_INET6)
-        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-                      &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
-    return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-           ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-}
-
 /* Waits for a datagram or for the control connection; returns 1 for a datagram, 0 when
  * END arrived, -1 on error or silence past the idle timeout. */
 static int wait_udp(struct session *session, int udp_fd, char *err, size_t err_len)
@@ -381,7 +371,7 @@ static int serve_udp(struct session *session, struct udp_handler *handler, char 
         ssize_t got;
         while ((got = recvfrom(handler->udp_fd, datagram, VP_UDP_MESSAGE_MAX + 1, MSG_DONTWAIT,
                                (struct sockaddr *)&from, &from_len)) >= 0) {
-            if (got == (ssize_t)handler->request->message_size && same_host(&from, &client))
+            if (got == (ssize_t)handler->request->message_size && vp_same_host(&from, &client))
                 handler->take(handler, datagram, (size_t)got, &from, from_len, vp_now_ns());
             from_len = sizeof from;
         }
@@ -497,7 +487,16 @@ static int run_test(struct session *session, char *err, size_t err_len, char *su
     struct vp_test_result result = { .ticks_per_second = (uint32_t)sysconf(_SC_CLK_TCK) };
     int status = vp_wire_send(session->fd, VP_FRAME_READY, encoded_ready, sizeof encoded_ready,
                               err, err_len);
-    if (status == 0 && udp_fd >= 0)
+    struct vp_probe_report report;
+    if (status == 0 && request.kind == VP_TEST_PROBE) {
+        status = vp_probe_serve(session->fd, udp_fd, &request, session->server->config->idle_timeout_s,
+                                &report, &result, err, err_len);
+        uint8_t encoded_report[VP_PROBE_REPORT_MAX_BYTES];
+        size_t report_len = vp_probe_report_encode(&report, encoded_report);
+        if (status == 0)
+            status = vp_wire_send(session->fd, VP_FRAME_PROBE_REPORT, encoded_report,
+                                  (uint32_t)report_len, err, err_len);
+    } else if (status == 0 && udp_fd >= 0)
         status = run_udp_test(session, udp_fd, &request, &result, err, err_len);
     else if (status == 0 && request.kind == VP_TEST_STREAM_TO_SERVER)
         status = receive_stream(session, &request, &result, err, err_len);

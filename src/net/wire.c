@@ -2,6 +2,7 @@
 #include "net/wire.h"
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -213,4 +214,15 @@ int vp_cpu_snapshot(uint64_t ticks[VP_CPU_FIELDS])
                                        c->softirq, c->steal };
     memcpy(ticks, fields, sizeof fields);
     return 0;
+}
+
+bool vp_same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+    if (a->ss_family != b->ss_family)
+        return false;
+    if (a->ss_family == AF_INET6)
+        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+                      &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
+    return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+           ((const struct sockaddr_in *)b)->sin_addr.s_addr;
 }

@@ -1,11 +1,13 @@
 /* Frames over a socket: whole reads and writes with timeouts, sending and receiving
- * checked frames, discarding payloads in bounded chunks, and the /proc/stat CPU
- * snapshot both ends report. */
+ * checked frames, discarding payloads in bounded chunks, the /proc/stat CPU snapshot
+ * both ends report, and which host a datagram came from. */
 #ifndef VP_WIRE_H
 #define VP_WIRE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "net/protocol.h"
 
@@ -36,5 +38,9 @@ int vp_wire_expect(int fd, uint8_t want, void *payload, uint32_t cap, uint32_t *
 /* The machine's CPU time from /proc/stat, in ticks (protocol order). Returns 0, or -1
  * with every tick 0 when /proc/stat cannot be read or parsed. */
 int vp_cpu_snapshot(uint64_t ticks[VP_CPU_FIELDS]);
+
+/* Whether two socket addresses are of the same host (the port aside): a test's datagrams
+ * are taken only from the host of its control connection. */
+bool vp_same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b);
 
 #endif

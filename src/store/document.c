@@ -283,6 +283,50 @@ static int check_intervals(struct checker *checker, const json_t *intervals, con
     return 0;
 }
 
+/* A watch's events over time, one object per job (net.probe): the gaps it saw with their
+ * direction and instants, and the largest round trip of each step. */
+static int check_timeline(struct checker *checker, const json_t *timeline, const char *path)
+{
+    static const char *const directions[] = { "round_trip", "to_peer", "from_peer", NULL };
+    if (!json_is_array(timeline) || json_array_size(timeline) > VP_MAX_JOBS)
+        return fail(checker, "%s.timeline: accepted: an array of at most %d objects", path,
+                    VP_MAX_JOBS);
+    size_t j, g;
+    const json_t *entry, *gap;
+    json_array_foreach(timeline, j, entry) {
+        char at[300], gap_at[340];
+        size_t count;
+        snprintf(at, sizeof at, "%.200s.timeline[%zu]", path, j);
+        if (!json_is_object(entry))
+            return fail(checker, "%s: accepted: an object", at);
+        if (check_integer(checker, entry, at, "job", 0, VP_MAX_JOBS - 1, 1) != 0 ||
+            check_string(checker, entry, at, "start_utc", 64, 1) != 0 ||
+            check_number(checker, entry, at, "period_s", 0, 3600, 1) != 0 ||
+            check_number(checker, entry, at, "step_s", 0.001, 3600, 1) != 0 ||
+            check_integer(checker, entry, at, "out_of_order", 0, INT64_MAX, 1) != 0 ||
+            check_integer(checker, entry, at, "duplicates", 0, INT64_MAX, 1) != 0)
+            return -1;
+        snprintf(gap_at, sizeof gap_at, "%s.rtt_max_s", at);
+        if (check_number_array(checker, json_object_get(entry, "rtt_max_s"), gap_at, 100000,
+                               &count) != 0)
+            return -1;
+        const json_t *gaps = json_object_get(entry, "gaps");
+        if (!json_is_array(gaps) || json_array_size(gaps) > 3 * 64)
+            return fail(checker, "%s.gaps: accepted: an array of at most %d gaps", at, 3 * 64);
+        json_array_foreach(gaps, g, gap) {
+            snprintf(gap_at, sizeof gap_at, "%s.gaps[%zu]", at, g);
+            if (!json_is_object(gap))
+                return fail(checker, "%s: accepted: an object", gap_at);
+            if (check_choice(checker, gap, gap_at, "direction", directions, 1) != 0 ||
+                check_number(checker, gap, gap_at, "start_s", -1e9, 1e9, 1) != 0 ||
+                check_string(checker, gap, gap_at, "start_utc", 64, 1) != 0 ||
+                check_number(checker, gap, gap_at, "length_s", 0, 1e9, 1) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* The client's route to a network peer. */
 static int check_peer(struct checker *checker, const json_t *peer, const char *path)
 {
@@ -381,6 +425,8 @@ static int check_annotations(struct checker *checker, const json_t *result, cons
     if ((part = json_object_get(result, "load")) && check_load(checker, part, path) != 0)
         return -1;
     if ((part = json_object_get(result, "idle")) && check_idle(checker, part, path) != 0)
+        return -1;
+    if ((part = json_object_get(result, "timeline")) && check_timeline(checker, part, path) != 0)
         return -1;
     return 0;
 }
