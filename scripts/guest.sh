@@ -54,9 +54,8 @@ done
 scripts/deps.sh build guest || exit 2
 [ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build >/dev/null || exit 2
-kernel=$(ls /boot/vmlinuz-*-cloud-amd64 2>/dev/null | sort -V | tail -1)
-[ -n "$kernel" ] || { echo "guest.sh: no /boot/vmlinuz-*-cloud-amd64 (linux-image-cloud-amd64)" >&2; exit 2; }
-release=${kernel#/boot/vmlinuz-}
+. scripts/guest_image.sh
+guest_kernel || exit 2
 
 WORK=$(mktemp -d /tmp/vp-guest.XXXXXX)
 QEMU_PID=
@@ -69,17 +68,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# The initramfs: busybox, virtperf with every library ldd names, the virtio modules in
-# load order, the command, and an init that runs it.
+# The initramfs (scripts/guest_image.sh): busybox, virtperf and its libraries, the
+# virtio modules, the programs --with-programs found, the command, and an init to run it.
 root=$WORK/root
-mkdir -p "$root"/bin "$root"/modules "$root"/proc "$root"/sys "$root"/dev "$root"/tmp "$root"/etc
-cp /bin/busybox "$root/bin/busybox"
-for applet in sh mount insmod ip base64 poweroff cat sleep hostname date; do ln -s busybox "$root/bin/$applet"; done
-cp build/virtperf "$root/bin/virtperf"
-for lib in $(ldd build/virtperf | grep -oE '/[^ ]+\.so[^ ]*'); do
-    mkdir -p "$root$(dirname "$lib")"
-    cp -L "$lib" "$root$lib"
-done
+modules="virtio_pci virtio_net"
+[ -z "$disk_dir" ] || modules="$modules $([ "$disk_bus" = ide ] && echo "ata_piix sd_mod" || echo virtio_blk)"
+guest_image_root "$root" $modules
 if $with_programs; then
     # Every absolute path the trial run's processes opened, executed or looked at that is a
     # file here (not under /proc, /sys, /dev or /tmp), copied to the same path in the guest.
@@ -96,23 +90,8 @@ if $with_programs; then
         done
     echo "guest.sh: $(find "$root" -type f | wc -l) files, $(du -sm "$root" | cut -f1) MiB in the guest" >&2
 fi
-: >"$root/modules.order"
-modules="virtio_pci virtio_net"
-[ -z "$disk_dir" ] || modules="$modules $([ "$disk_bus" = ide ] && echo "ata_piix sd_mod" || echo virtio_blk)"
-for module in $modules; do
-    modprobe -S "$release" --show-depends "$module" | awk '$1 == "insmod" { print $2 }'
-done | awk '!seen[$0]++' | while read -r path; do
-    name=$(basename "$path")
-    case "$path" in
-        *.xz) xz -dc "$path" >"$root/modules/${name%.xz}"; name=${name%.xz} ;;
-        *.zst) zstd -qdc "$path" >"$root/modules/${name%.zst}"; name=${name%.zst} ;;
-        *) cp "$path" "$root/modules/$name" ;;
-    esac
-    echo "$name" >>"$root/modules.order"
-done
 printf '%s\n' "$@" >"$root/virtperf.args"
 if [ -n "$setup" ]; then cp "$setup" "$root/setup.sh"; else : >"$root/setup.sh"; fi
-echo "root:x:0:0:root:/tmp:/bin/sh" >"$root/etc/passwd"
 cat >"$root/init" <<'INIT'
 #!/bin/sh
 export PATH=/bin:/usr/bin:/sbin:/usr/sbin
@@ -144,8 +123,7 @@ base64 /tmp/document.json
 echo "VP-GUEST-END"
 poweroff -f
 INIT
-chmod +x "$root/init"
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$WORK/initramfs.gz"
+guest_image_pack "$root" "$WORK/initramfs.gz"
 
 accel_flags=(-accel tcg)
 [ "$accel" = kvm ] && accel_flags=(-accel kvm -cpu host)
@@ -159,7 +137,7 @@ if [ -n "$disk_dir" ]; then
         disk_flags+=(-device virtio-blk-pci,drive=disk0)
 fi
 qemu-system-x86_64 "${accel_flags[@]}" -smp "$smp" -m "$memory" -display none -monitor none \
-    -serial "file:$WORK/console.log" -no-reboot -kernel "$kernel" -initrd "$WORK/initramfs.gz" \
+    -serial "file:$WORK/console.log" -no-reboot -kernel "$KERNEL" -initrd "$WORK/initramfs.gz" \
     -append "console=ttyS0 rdinit=/init panic=-1 quiet" \
     -netdev user,id=net0 -device virtio-net-pci,netdev=net0 "${disk_flags[@]}" &
 QEMU_PID=$!

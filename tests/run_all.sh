@@ -78,11 +78,12 @@ fi
 
 # Each system test runs once: under ASan+UBSan, where what matters is the code each path
 # runs, except those that judge measured figures (clock drift, timer and idle latency,
-# the vcost micro-costs, rates through tbf, a compare's significance, a guest's speed) or
+# the vcost micro-costs, rates through tbf, a compare's significance, a guest's speed,
+# interruptions against known truth) or
 # build their own tree, which need the release build. test_net runs in both: its hostile
 # clients under the sanitizers, its rates in release (VP_SANITIZED leaves those out).
 release_only="test_time test_idle test_vcost test_mpi_hosts test_guest test_fresh
-    test_stream_codegen test_compare"
+    test_stream_codegen test_compare test_probe test_migration"
 in_release() { case " $(echo $release_only) test_net " in *" $1 "*) return 0 ;; esac; return 1; }
 in_sanitized() { case " $(echo $release_only) " in *" $1 "*) return 1 ;; esac; return 0; }
 run_system_test() { # LABEL VP SANITIZED TEST

@@ -39,9 +39,20 @@ static void silence(struct vp_gaps *gaps, int64_t until_ns)
         gaps->longest_ns = length;
     if (length <= gaps->threshold_ns)
         return;
-    if (gaps->listed_count < VP_PROBE_GAPS_LISTED)
-        gaps->listed[gaps->listed_count++] =
-            (struct vp_gap){ gaps->last_ns + gaps->real_offset_ns, length };
+    struct vp_gap gap = { gaps->last_ns + gaps->real_offset_ns, length };
+    if (gaps->listed_count < VP_PROBE_GAPS_LISTED) {
+        gaps->listed[gaps->listed_count++] = gap;
+    } else { /* full: the longest are kept, in the order they happened */
+        size_t shortest = 0;
+        for (size_t i = 1; i < VP_PROBE_GAPS_LISTED; i++)
+            if (gaps->listed[i].length_ns < gaps->listed[shortest].length_ns)
+                shortest = i;
+        if (length > gaps->listed[shortest].length_ns) {
+            memmove(&gaps->listed[shortest], &gaps->listed[shortest + 1],
+                    (VP_PROBE_GAPS_LISTED - shortest - 1) * sizeof gap);
+            gaps->listed[VP_PROBE_GAPS_LISTED - 1] = gap;
+        }
+    }
     gaps->count++;
     gaps->total_ns += length;
 }

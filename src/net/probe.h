@@ -21,7 +21,8 @@
 #define VP_PROBE_MAX_BYTES 1472 /* one Ethernet frame */
 #define VP_PROBE_MIN_PERIOD_US 100
 #define VP_PROBE_MAX_PERIOD_US 1000000
-#define VP_PROBE_GAPS_LISTED 64 /* gaps kept with their instants; all are counted */
+#define VP_PROBE_GAPS_LISTED 64 /* gaps kept with their instants (the longest, in order);
+                                   all are counted */
 
 enum vp_probe_kind { VP_PROBE_FROM_CLIENT = 1, VP_PROBE_ECHO = 2, VP_PROBE_FROM_SERVER = 3 };
 
@@ -53,7 +54,7 @@ struct vp_gaps {
     uint64_t arrivals;
     uint64_t count;         /* gaps above the threshold */
     int64_t longest_ns, total_ns;
-    struct vp_gap listed[VP_PROBE_GAPS_LISTED]; /* the first ones, in order */
+    struct vp_gap listed[VP_PROBE_GAPS_LISTED]; /* the longest ones, in order */
     size_t listed_count;
 };
 

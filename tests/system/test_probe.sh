@@ -90,16 +90,23 @@ probe_in_a() { # JSON DURATION: probes B from A in the background
 # The link down for 100 ms. The truth: it went down while `ip link set down` ran and
 # came up while `ip link set up` ran, so the outage lies between the time from the end
 # of the one to the start of the other and the time from the start of the one to the end
-# of the other.
-probe_in_a "$WORK/flap.json" 2s
-sleep 0.8
-t0=$(date +%s%N); ip -n "$NETNS_A" link set vpa$$ down; t1=$(date +%s%N)
-sleep 0.1
-t2=$(date +%s%N); ip -n "$NETNS_A" link set vpa$$ up; t3=$(date +%s%N)
-wait $client || fail "net.probe across a link flap failed: $(tail -3 "$WORK/flap.json.out")"
-gap=$(metric "$WORK/flap.json" longest_gap)
-low=$(python3 -c "print(($t2 - $t1) / 1e9)") high=$(python3 -c "print(($t3 - $t0) / 1e9)")
-echo "link down 100 ms (truth $low..$high s): longest_gap $gap s"
+# of the other. Now and then the kernel brings a veth's carrier back about a second late
+# (bench/probe_accuracy.sh sees it in a few flaps of a hundred, ping seeing the same
+# silence): such a flap is said and flapped again, once.
+for attempt in 1 2; do
+    probe_in_a "$WORK/flap.json" 2s
+    sleep 0.8
+    t0=$(date +%s%N); ip -n "$NETNS_A" link set vpa$$ down; t1=$(date +%s%N)
+    sleep 0.1
+    t2=$(date +%s%N); ip -n "$NETNS_A" link set vpa$$ up; t3=$(date +%s%N)
+    wait $client || fail "net.probe across a link flap failed: $(tail -3 "$WORK/flap.json.out")"
+    gap=$(metric "$WORK/flap.json" longest_gap)
+    low=$(python3 -c "print(($t2 - $t1) / 1e9)") high=$(python3 -c "print(($t3 - $t0) / 1e9)")
+    echo "link down 100 ms (truth $low..$high s): longest_gap $gap s"
+    within "$gap" 0 "$(python3 -c "print($high + 0.5)")" && break
+    echo "the carrier came back late: flapping again"
+    sleep 1
+done
 within "$gap" "$(python3 -c "print($low - 0.015)")" "$(python3 -c "print($high + 0.015)")" ||
     fail "a link flap of $low..$high s: longest_gap $gap s (want within 15 ms of it)"
 
@@ -118,14 +125,16 @@ within "$(metric "$WORK/oneway.json" longest_gap_to_peer)" 0 0.05 || fail "a one
 
 # B's egress held under what it sends (echoes and its own probes, ~1.7 Mbit/s): packets
 # dropped in short runs, a few ms each, below a 20 ms --gap-threshold: loss, not gaps.
-tc -n "$NETNS_B" qdisc add dev vpb$$ root tbf rate 1200kbit burst 1600 limit 200
+# (How much is lost varies a lot from run to run, 0.5% to 80% here: the tbf also holds
+# the sender back.)
+tc -n "$NETNS_B" qdisc add dev vpb$$ root tbf rate 1mbit burst 1600 limit 200
 ip netns exec "$NETNS_A" "$VP" run net.probe --peer 198.18.4.2:7310 --duration 1s --gap-threshold 20ms \
     --quiet --json "$WORK/loss.json" >"$WORK/loss.json.out" 2>&1 &
 client=$!
 wait $client || fail "net.probe across steady drops failed: $(tail -3 "$WORK/loss.json.out")"
 tc -n "$NETNS_B" qdisc del dev vpb$$ root
 echo "steady drops: loss $(metric "$WORK/loss.json" loss) %, gaps $(metric "$WORK/loss.json" gaps)"
-within "$(metric "$WORK/loss.json" loss)" 2 40 || fail "steady drops should count as loss"
+within "$(metric "$WORK/loss.json" loss)" 0.1 95 || fail "steady drops should count as loss"
 json_check "$WORK/loss.json" 'd["results"][0]["metrics"]["gaps"]["mean"] == 0' "steady drops should not count as gaps"
 kill $ns_serve
 wait $ns_serve || fail "serve in the namespace did not exit 0 on SIGTERM"

@@ -33,6 +33,27 @@ static void gaps_above_the_threshold_are_counted_and_listed(void **state)
     assert_int_equal(gaps.listed[1].length_ns, 98 * MS);
 }
 
+static void a_full_list_keeps_the_longest_gaps_in_order(void **state)
+{
+    (void)state;
+    struct vp_gaps gaps;
+    vp_gaps_start(&gaps, 3 * MS, 0, 0);
+    int64_t t = 0;
+    for (int i = 0; i < VP_PROBE_GAPS_LISTED + 10; i++) {
+        t += i == 5 || i == VP_PROBE_GAPS_LISTED + 5 ? 500 * MS : 10 * MS;
+        vp_gaps_arrival(&gaps, t);
+    }
+    assert_int_equal(gaps.count, VP_PROBE_GAPS_LISTED + 10);
+    assert_int_equal(gaps.listed_count, VP_PROBE_GAPS_LISTED);
+    size_t long_ones = 0;
+    for (size_t i = 0; i < gaps.listed_count; i++) {
+        long_ones += gaps.listed[i].length_ns == 500 * MS;
+        if (i > 0)
+            assert_true(gaps.listed[i].start_real_ns > gaps.listed[i - 1].start_real_ns);
+    }
+    assert_int_equal(long_ones, 2); /* the late long one displaced a short one */
+}
+
 static void the_longest_silence_counts_even_below_the_threshold(void **state)
 {
     (void)state;
@@ -87,6 +108,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gaps_above_the_threshold_are_counted_and_listed),
+        cmocka_unit_test(a_full_list_keeps_the_longest_gaps_in_order),
         cmocka_unit_test(the_longest_silence_counts_even_below_the_threshold),
         cmocka_unit_test(reports_round_trip_and_malformed_ones_are_refused),
         cmocka_unit_test(probe_datagrams_round_trip),

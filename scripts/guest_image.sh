@@ -1,0 +1,43 @@
+# Sourced by scripts/guest.sh and tests/system/test_migration.sh: the pieces of a guest's
+# initramfs. guest_kernel sets KERNEL and RELEASE (Debian's cloud kernel);
+# guest_image_root ROOT MODULE... fills ROOT with busybox, build/virtperf and every
+# library ldd names, and MODULE... with their dependencies in load order (ROOT/modules,
+# listed in ROOT/modules.order); the caller writes ROOT/init and packs it with
+# guest_image_pack ROOT FILE. Run from the repository's root.
+
+guest_kernel() {
+    KERNEL=$(ls /boot/vmlinuz-*-cloud-amd64 2>/dev/null | sort -V | tail -1)
+    [ -n "$KERNEL" ] || { echo "no /boot/vmlinuz-*-cloud-amd64 (linux-image-cloud-amd64)" >&2; return 1; }
+    RELEASE=${KERNEL#/boot/vmlinuz-}
+}
+
+guest_image_root() {
+    local root=$1
+    shift
+    mkdir -p "$root"/bin "$root"/modules "$root"/proc "$root"/sys "$root"/dev "$root"/tmp "$root"/etc
+    cp /bin/busybox "$root/bin/busybox"
+    for applet in sh mount insmod ip base64 poweroff cat sleep hostname date; do ln -s busybox "$root/bin/$applet"; done
+    cp build/virtperf "$root/bin/virtperf"
+    for lib in $(ldd build/virtperf | grep -oE '/[^ ]+\.so[^ ]*'); do
+        mkdir -p "$root$(dirname "$lib")"
+        cp -L "$lib" "$root$lib"
+    done
+    echo "root:x:0:0:root:/tmp:/bin/sh" >"$root/etc/passwd"
+    : >"$root/modules.order"
+    for module in "$@"; do
+        modprobe -S "$RELEASE" --show-depends "$module" | awk '$1 == "insmod" { print $2 }'
+    done | awk '!seen[$0]++' | while read -r path; do
+        name=$(basename "$path")
+        case "$path" in
+            *.xz) xz -dc "$path" >"$root/modules/${name%.xz}"; name=${name%.xz} ;;
+            *.zst) zstd -qdc "$path" >"$root/modules/${name%.zst}"; name=${name%.zst} ;;
+            *) cp "$path" "$root/modules/$name" ;;
+        esac
+        echo "$name" >>"$root/modules.order"
+    done
+}
+
+guest_image_pack() {
+    chmod +x "$1/init"
+    (cd "$1" && find . | cpio -o -H newc --quiet | gzip -1) >"$2"
+}
