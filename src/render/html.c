@@ -16,6 +16,7 @@
 #include "analysis/matrix.h"
 #include "analysis/scaling.h"
 #include "core/json.h"
+#include "render/timeline.h"
 
 #define MAX_CHARTS 12
 
@@ -636,6 +637,7 @@ void vp_report_html(json_t *const *documents, size_t count,
     matrix_charts(out, documents, count);
     hosts_tables(out, documents, count);
     latency_cdfs(out, documents, count);
+    vp_report_timelines(out, documents, count, run_name);
     monitor_charts(out, documents, count);
     vp_markup_printf(out, "</body></html>\n");
 }

@@ -55,6 +55,12 @@ within "$(metric "$WORK/stop.json" longest_gap_from_peer)" 0.25 0.36 || fail "th
 json_check "$WORK/stop.json" '(lambda g: len(g) == 1 and abs(__import__("datetime").datetime.strptime(g[0]["start_utc"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=__import__("datetime").timezone.utc).timestamp() - '"$stopped_at"' / 1e9) < 0.05)([x for x in d["results"][0]["timeline"][0]["gaps"] if x["direction"] == "round_trip" and x["length_s"] > 0.2])' \
     "the timeline should place the one long gap where serve was stopped (wall clock)"
 
+# The report draws it: the round trip over time, the gap as a box, its start in a table.
+expect_status 0 "$VP" report "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["run"]["id"])' "$WORK/stop.json")" -o "$WORK/stop.html"
+grep -q "<h2>Interruptions</h2>" "$WORK/stop.html" || fail "the report has no Interruptions section"
+start_utc=$(python3 -c 'import json, sys; print(max(json.load(open(sys.argv[1]))["results"][0]["timeline"][0]["gaps"], key=lambda g: g["length_s"])["start_utc"])' "$WORK/stop.json")
+grep -q "$start_utc" "$WORK/stop.html" || fail "the report's gap table lacks the gap at $start_utc"
+
 # Ctrl-C mid-probe: a normal result of what it saw, the run marked interrupted.
 "$VP" run net.probe --peer 127.0.0.1:$PORT --duration 30s --quiet --json "$WORK/int.json" >"$WORK/int.out" 2>&1 &
 client=$!
