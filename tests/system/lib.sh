@@ -13,6 +13,22 @@ trap 'rm -rf "$WORK"' EXIT
 # deadline or check a measured rate run in the release pass alone.
 sanitized() { [ "${VP_SANITIZED:-0}" = 1 ]; }
 
+# two_hosts NS_A NS_B SUBNET: two network namespaces joined by a veth pair, vpa$$ in
+# NS_A at SUBNET.1 and vpb$$ in NS_B at SUBNET.2 (SUBNET such as 198.18.0), links and
+# loopbacks up; skips the test (77) without root or ip netns. The caller deletes them.
+two_hosts() {
+    if [ "$(id -u)" -ne 0 ] || ! ip netns add "$1" 2>/dev/null; then
+        skip "the namespace part needs root and ip netns"
+    fi
+    ip netns add "$2"
+    ip link add vpa$$ netns "$1" type veth peer name vpb$$ netns "$2"
+    ip -n "$1" addr add "$3.1/24" dev vpa$$
+    ip -n "$2" addr add "$3.2/24" dev vpb$$
+    for ns in "$1" "$2"; do ip -n "$ns" link set lo up; done
+    ip -n "$1" link set vpa$$ up
+    ip -n "$2" link set vpb$$ up
+}
+
 fail() {
     echo "FAIL: $*" >&2
     FAILURES=$((FAILURES + 1))

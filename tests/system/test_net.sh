@@ -231,17 +231,7 @@ kill $holder 2>/dev/null
 # Two hosts in network namespaces: tbf at 1 Gbit/s on the link shows in net.stream, and
 # an address nobody answers fails within the timeout (measured rates: the release pass).
 sanitized && finish
-if [ "$(id -u)" -ne 0 ] || ! ip netns add "$NETNS_A" 2>/dev/null; then
-    skip "the namespace part needs root and ip netns"
-fi
-ip netns add "$NETNS_B"
-ip link add vpa$$ netns "$NETNS_A" type veth peer name vpb$$ netns "$NETNS_B"
-ip -n "$NETNS_A" addr add 198.18.0.1/24 dev vpa$$
-ip -n "$NETNS_B" addr add 198.18.0.2/24 dev vpb$$
-ip -n "$NETNS_A" link set vpa$$ up
-ip -n "$NETNS_B" link set vpb$$ up
-ip -n "$NETNS_A" link set lo up
-ip -n "$NETNS_B" link set lo up
+two_hosts "$NETNS_A" "$NETNS_B" 198.18.0
 ip netns exec "$NETNS_A" tc qdisc add dev vpa$$ root tbf rate 1gbit burst 256kb latency 50ms
 ip netns exec "$NETNS_B" "$VP" serve --bind 198.18.0.2 --port 7310 2>"$WORK/ns-serve.log" &
 ns_serve=$!

@@ -75,16 +75,7 @@ wait "$SERVE_PID" || fail "serve did not exit 0 on SIGTERM after the probes"
 SERVE_PID=
 
 # Two hosts in namespaces: a link flap, a one-way outage, steady drops.
-if [ "$(id -u)" -ne 0 ] || ! ip netns add "$NETNS_A" 2>/dev/null; then
-    skip "the namespace part needs root and ip netns"
-fi
-ip netns add "$NETNS_B"
-ip link add vpa$$ netns "$NETNS_A" type veth peer name vpb$$ netns "$NETNS_B"
-ip -n "$NETNS_A" addr add 198.18.4.1/24 dev vpa$$
-ip -n "$NETNS_B" addr add 198.18.4.2/24 dev vpb$$
-for ns in "$NETNS_A" "$NETNS_B"; do ip -n "$ns" link set lo up; done
-ip -n "$NETNS_A" link set vpa$$ up
-ip -n "$NETNS_B" link set vpb$$ up
+two_hosts "$NETNS_A" "$NETNS_B" 198.18.4
 ip netns exec "$NETNS_B" "$VP" serve --bind 198.18.4.2 --port 7310 --quiet 2>"$WORK/ns-serve.log" &
 ns_serve=$!
 sleep 0.5
