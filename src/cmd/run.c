@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "cmd/background.h"
 #include "cmd/common.h"
 #include "cmd/run.h"
 #include "engine/engine.h"
@@ -61,13 +62,15 @@ void vp_run_print_usage(void)
            "  --monitor-hz HZ    monitor sampling rate, 0.1..1000  [10]\n"
            "  --watch NAME       also monitor the CPU use of processes named NAME (repeatable)\n"
            "  --quiet            no progress line\n"
+           "  --background BENCH run BENCH (a watch: net.probe) beside all the others, from\n"
+           "                     before the first to after the last (at most 1 h)\n"
            "  --help             this text\n",
            quick_names, per_cpu_names, VP_MAX_REPS, watch_names, watch_names);
 }
 
 enum core_option {
     OPT_JOBS = 1000, OPT_PIN, OPT_REPS, OPT_WARMUP, OPT_DURATION, OPT_LABEL, OPT_DB, OPT_JSON,
-    OPT_MONITOR_HZ, OPT_WATCH, OPT_QUIET, OPT_HELP, OPT_BENCH_BASE,
+    OPT_MONITOR_HZ, OPT_WATCH, OPT_QUIET, OPT_HELP, OPT_BACKGROUND, OPT_BENCH_BASE,
 };
 
 
@@ -114,6 +117,7 @@ void vp_run_parse(struct vp_run_request *request, int argc, char **argv)
         { "watch", required_argument, NULL, OPT_WATCH },
         { "quiet", no_argument, NULL, OPT_QUIET },
         { "help", no_argument, NULL, OPT_HELP },
+        { "background", required_argument, NULL, OPT_BACKGROUND },
     };
     size_t core_count = sizeof core / sizeof core[0];
     struct option *options = calloc(core_count + bench_option_count + 1, sizeof *options);
@@ -169,6 +173,7 @@ void vp_run_parse(struct vp_run_request *request, int argc, char **argv)
             request->watch[request->watch_count++] = optarg;
             break;
         case OPT_QUIET: request->quiet = true; break;
+        case OPT_BACKGROUND: request->background = optarg; break;
         case OPT_HELP: vp_run_print_usage(); exit(0);
         case '?':
         case ':':
@@ -184,6 +189,14 @@ void vp_run_parse(struct vp_run_request *request, int argc, char **argv)
     free(options);
     plan->words = argv + optind;
     plan->word_count = (size_t)(argc - optind);
+    if (request->background) { /* its options are the run's: it joins the plan's words */
+        static char *words[VP_RUN_MAX_WORDS + 1];
+        if (plan->word_count >= VP_RUN_MAX_WORDS)
+            vp_usage_error("run: at most %d benchmarks with --background", VP_RUN_MAX_WORDS - 1);
+        memcpy(words, plan->words, plan->word_count * sizeof *words);
+        words[plan->word_count++] = (char *)request->background;
+        plan->words = words;
+    }
 }
 
 /* The run's JSON document: what the database holds, with the results it refused put back
@@ -373,6 +386,9 @@ int cmd_run(int argc, char **argv)
     struct vp_plan plan;
     struct vp_topology *topology;
     vp_run_prepare(&request, &plan, &topology);
+    struct vp_background background = { .pid = 0 };
+    if (request.background)
+        vp_background_take(&background, request.background, &plan);
 
     json_t *host = vp_sysinfo_collect(topology);
     char *command = vp_run_command_line("virtperf run", argc, argv);
@@ -390,6 +406,8 @@ int cmd_run(int argc, char **argv)
         .duration = plan.duration, .monitor_hz = request.monitor_hz, .watch = request.watch,
         .watch_count = request.watch_count, .topology = topology, .progress = &progress,
     };
+    if (request.background)
+        vp_background_start(&background, &settings);
     for (size_t p = 0; p < plan.count && !vp_engine_interrupted(); p++) {
         const struct vp_plan_point *point = &plan.points[p];
         settings.pin_spec = point->pin;
@@ -401,6 +419,11 @@ int cmd_run(int argc, char **argv)
         json_decref(result);
     }
     vp_progress_clear(&progress);
+    if (background.pid > 0) {
+        json_t *result = vp_background_finish(&background);
+        vp_run_session_add(&session, result);
+        json_decref(result);
+    }
     vp_plan_free(&plan);
     int exit_status = vp_run_session_end(&session, vp_engine_interrupted());
     vp_topology_free(topology);

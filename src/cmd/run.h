@@ -13,6 +13,7 @@
 #include "engine/plan.h"
 
 #define VP_RUN_MAX_WATCH 8
+#define VP_RUN_MAX_WORDS 64 /* benchmarks named on one command line, with --background */
 
 /* The flags of a run that are not the plan's. */
 struct vp_run_request {
@@ -22,6 +23,7 @@ struct vp_run_request {
     char *watch[VP_RUN_MAX_WATCH];
     size_t watch_count;
     bool quiet;
+    const char *background; /* --background: a watch beside the others (net.probe) */
 };
 
 /* Parses run's flags (argv[0] is "run"); exits 2 on bad input, 0 after --help. */

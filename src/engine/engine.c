@@ -40,6 +40,7 @@ static int64_t start_lead_ns(unsigned jobs)
 }
 
 static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t stop_requested; /* SIGUSR1: a --background watch's run ended */
 
 void vp_engine_note_interrupt(void)
 {
@@ -63,6 +64,19 @@ void vp_engine_catch_signals(void)
 bool vp_engine_interrupted(void)
 {
     return interrupted != 0;
+}
+
+static void on_stop_request(int signo)
+{
+    (void)signo;
+    stop_requested = 1;
+}
+
+void vp_engine_catch_stop_request(void)
+{
+    struct sigaction action = { .sa_handler = on_stop_request };
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGUSR1, &action, NULL);
 }
 
 
@@ -215,10 +229,11 @@ static enum wait_outcome wait_for(const struct vp_shared *shared, atomic_int *co
             return WAIT_DONE;
         if (interrupted && !graceful)
             return WAIT_INTERRUPTED;
-        if (interrupted && !stop_deadline) {
+        bool stopping = graceful && (interrupted || stop_requested);
+        if (stopping && !stop_deadline) {
             atomic_store(&shared->control->stop, 1);
             stop_deadline = vp_now_ns() + GRACEFUL_STOP_NS;
-        } else if (interrupted && vp_now_ns() > stop_deadline) {
+        } else if (stopping && vp_now_ns() > stop_deadline) {
             return WAIT_INTERRUPTED;
         }
         for (unsigned job = 0; job < shared->jobs; job++) {
@@ -360,15 +375,19 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
         futex_wake_all(&shared.control->released);
         outcome = wait_for(&shared, &shared.control->finished, (int)((rep + 1) * jobs), pids,
                            bench->ends_on_interrupt, reason, sizeof reason);
-        if (outcome == WAIT_DONE && interrupted) { /* stopped early, at Ctrl-C's asking */
-            if (rep + 1 < total_reps) {
+        if (outcome == WAIT_DONE && bench->ends_on_interrupt && (interrupted || stop_requested)) {
+            if (rep + 1 < total_reps) { /* stopped early, with repetitions to go */
                 outcome = WAIT_INTERRUPTED;
                 break;
             }
-            double asked = settings->duration > 0 ? settings->duration : bench->default_duration;
-            vp_result_warn(result, "ended by Ctrl-C after %.3g s of the %.3g s asked; what it "
-                           "saw until then is kept", (double)(vp_now_ns() - shared.start_at[rep]) / 1e9,
-                           asked);
+            double watched = (double)(vp_now_ns() - shared.start_at[rep]) / 1e9;
+            if (interrupted)
+                vp_result_warn(result, "ended by Ctrl-C after %.3g s of the %.3g s asked; what "
+                               "it saw until then is kept", watched,
+                               settings->duration > 0 ? settings->duration : bench->default_duration);
+            else
+                vp_result_warn(result, "watched for %.3g s, in the background of the run's "
+                               "other benchmarks, until they ended", watched);
         }
         if (outcome == WAIT_DONE && shared.op_log_cap && rep >= settings->warmup)
             vp_op_log_rates(&shared, rep, &stonewall[rep - settings->warmup],

@@ -48,6 +48,9 @@ struct vp_run_settings {
  * "interrupted" result; vp_engine_interrupted() tells the caller to stop. */
 void vp_engine_catch_signals(void);
 bool vp_engine_interrupted(void);
+/* Catches SIGUSR1: a benchmark that ends_on_interrupt then ends its repetition as it
+ * would on Ctrl-C, but the run is not interrupted (run --background stops its watch so). */
+void vp_engine_catch_stop_request(void);
 /* What the signal handler does, for a caller with a handler of its own (async-signal-safe). */
 void vp_engine_note_interrupt(void);
 

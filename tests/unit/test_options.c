@@ -84,12 +84,12 @@ static void choice_lists_select_each_word(void **state)
 static void an_empty_choice_list_default_is_no_sweep(void **state)
 {
     (void)state;
-    const struct vp_option table[] = {
+    const struct vp_option optional[] = {
         { "preset", VP_OPT_CHOICE_LIST, "", 0, 0, "x|y", "optional sweep" },
         { "n", VP_OPT_COUNT, "3", 1, 9, NULL, "a count" },
     };
     struct vp_params params;
-    vp_params_init(&params, table, 2);
+    vp_params_init(&params, optional, 2);
     assert_int_equal(params.values[0].list_len, 0);
     assert_string_equal(params.values[0].text, "");
     assert_int_equal(vp_param_number(&params, "n"), 3);
