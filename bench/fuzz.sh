@@ -21,7 +21,7 @@ for target in $TARGETS; do
     work=$(mktemp -d)
     cp fuzz/corpus/"$target"/* "$work/"
     ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$target -runs="$RUNS" \
-        -max_total_time="$SECONDS_EACH" -max_len=65536 -print_final_stats=1 \
+        -max_total_time="$SECONDS_EACH" -max_len=65536 -print_final_stats=1 -error_exitcode=1 \
         -artifact_prefix="$work/" "$work" \
         >"$work/log" 2>&1
     result=$?

@@ -117,7 +117,7 @@ if ninja -C build-fuzz >/dev/null; then
     for target in document units procfs protocol; do
         work=$(mktemp -d)
         cp fuzz/corpus/$target/* "$work/"
-        ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$target -max_total_time="$FUZZ_SECONDS" \
+        ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$target -max_total_time="$FUZZ_SECONDS" -error_exitcode=1 \
             -max_len=65536 -print_final_stats=0 -artifact_prefix="$work/" "$work" >"$work/log" 2>&1
         status=$?
         grep -E "Done|ERROR|SUMMARY" "$work/log" | tail -2

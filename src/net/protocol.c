@@ -134,9 +134,9 @@ int vp_test_request_decode(const uint8_t *in, size_t len, struct vp_test_request
         if (out->message_size < VP_PROBE_MIN_BYTES || out->message_size > VP_PROBE_MAX_BYTES ||
             out->response_size < VP_PROBE_MIN_PERIOD_US || out->response_size > VP_PROBE_MAX_PERIOD_US ||
             out->window < out->response_size || out->window > 60u * 1000000 ||
-            out->duration_ms > VP_TEST_MAX_MS) {
+            out->duration_ms > VP_TEST_MAX_MS || out->omit_ms != 0) {
             snprintf(err, err_len, "probe of %u bytes every %u us (gaps above %u us) out of range "
-                     "(%d..%d bytes, %d..%d us, a threshold from the period to 60 s)",
+                     "(%d..%d bytes, %d..%d us, a threshold from the period to 60 s, no omit)",
                      out->message_size, out->response_size, out->window, VP_PROBE_MIN_BYTES,
                      VP_PROBE_MAX_BYTES, VP_PROBE_MIN_PERIOD_US, VP_PROBE_MAX_PERIOD_US);
             return -1;
