@@ -12,6 +12,9 @@ trap 'rm -rf "$WORK"' EXIT
 # is the code each path runs, not how long it takes: sections that only wait for a
 # deadline or check a measured rate run in the release pass alone.
 sanitized() { [ "${VP_SANITIZED:-0}" = 1 ]; }
+# True in the release pass of a test that runs in both (run_all.sh sets
+# VP_MEASURING_ONLY=1): the sections the sanitized pass covers are left out there.
+measuring_only() { [ "${VP_MEASURING_ONLY:-0}" = 1 ]; }
 
 # two_hosts NS_A NS_B SUBNET: two network namespaces joined by a veth pair, vpa$$ in
 # NS_A at SUBNET.1 and vpb$$ in NS_B at SUBNET.2 (SUBNET such as 198.18.0), links and
