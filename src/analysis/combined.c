@@ -5,10 +5,12 @@
 #include "analysis/combined.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/compare.h"
 #include "core/json.h"
 
 #define Z95 1.959963984540054
@@ -41,8 +43,11 @@ static bool same_question(const json_t *row, const json_t *other)
     return same;
 }
 
-static const char *verdict(double low, double high, bool higher_better, double margin)
+static const char *verdict(double low, double high, bool higher_better, double margin,
+                           json_int_t fewest)
 {
+    if (fewest < VP_MIN_REPS_FOR_VERDICT) /* as every row of the table says */
+        return "not enough repetitions";
     if (low >= 1 - margin && high <= 1 + margin)
         return "within margin";
     if (high < 1 || low > 1)
@@ -58,8 +63,13 @@ static json_t *combine_cell(const json_t *const *rows, size_t count, size_t c, b
 {
     double log_sum = 0, variance = 0, value_log_sum = 0;
     const char *run = NULL;
+    json_int_t fewest = INT64_MAX; /* the fewest repetitions of any side of any workload */
     for (size_t i = 0; i < count; i++) {
         const json_t *cell = json_array_get(json_object_get(rows[i], "candidates"), c);
+        json_int_t n_base = json_integer_value(json_object_get(json_object_get(rows[i], "base"), "n"));
+        json_int_t n_cell = json_integer_value(json_object_get(cell, "n"));
+        fewest = n_base < fewest ? n_base : fewest;
+        fewest = n_cell < fewest ? n_cell : fewest;
         const json_t *ci = json_object_get(cell, "ci");
         double ratio = vp_json_number(cell, "ratio"), value = vp_json_number(cell, "value");
         double low = json_number_value(json_array_get(ci, 0)), high = json_number_value(json_array_get(ci, 1));
@@ -77,7 +87,7 @@ static json_t *combine_cell(const json_t *const *rows, size_t count, size_t c, b
                              exp(value_log_sum / k), "ratio", ratio, "ci", low, high, "ci_method",
                              "geometric mean of the workloads' ratios; normal on logarithms",
                              "penalty_pct", higher_better ? (1 - ratio) * 100 : (ratio - 1) * 100,
-                             "verdict", verdict(low, high, higher_better, margin), "flags");
+                             "verdict", verdict(low, high, higher_better, margin, fewest), "flags");
     json_object_set_new(cell, "n", json_integer((json_int_t)count));
     return cell;
 }
