@@ -68,6 +68,13 @@ _Static_assert(sizeof probe_metrics / sizeof probe_metrics[0] == PROBE_METRIC_CO
 #define GRACE_MIN_NS 50000000   /* answers awaited after the last probe: at least this, */
 #define GRACE_MAX_NS 1000000000 /* four of the longest round trips, at most this */
 #define SERIES_STEPS 2000       /* the timeline's round-trip series: at most this many steps */
+#define ODD_LISTED 64           /* out-of-order and duplicate answers listed (all counted) */
+
+/* An answer out of order or twice: which probe, and when it came (since the start). */
+struct odd_answer {
+    uint64_t sequence;
+    int64_t at_ns;
+};
 
 /* One job's probing: the sockets, what came back, and the timeline's parts. */
 struct probe_state {
@@ -84,6 +91,7 @@ struct probe_state {
     size_t steps;
     struct vp_gaps round_trip, from_peer_gaps;
     bool ended;           /* the gaps are closed: later answers count for loss only */
+    struct odd_answer late[ODD_LISTED], twice[ODD_LISTED]; /* the first ones */
 };
 
 static int probe_validate(const struct vp_params *params, unsigned max_jobs, char *err,
@@ -131,16 +139,22 @@ static void answered(struct probe_state *state, struct vp_job *job, uint64_t seq
 {
     if (sequence >= state->sent || sequence >= state->capacity)
         return; /* not one we sent */
+    struct odd_answer odd = { sequence, now - state->start_ns };
     if (state->seen[sequence / 8] & (1u << (sequence % 8))) {
+        if (state->duplicates < ODD_LISTED)
+            state->twice[state->duplicates] = odd;
         state->duplicates++;
         return;
     }
     state->seen[sequence / 8] |= (uint8_t)(1u << (sequence % 8));
     state->answered++;
-    if (state->answered > 1 && sequence < state->highest)
+    if (state->answered > 1 && sequence < state->highest) {
+        if (state->out_of_order < ODD_LISTED)
+            state->late[state->out_of_order] = odd;
         state->out_of_order++;
-    else
+    } else {
         state->highest = sequence;
+    }
     int64_t rtt = now - sent_ns;
     vp_histogram_record(job->histogram, (uint64_t)(rtt > 0 ? rtt : 0));
     state->rtt_sum += (double)rtt / 1e9;
@@ -288,6 +302,15 @@ static void add_gap(json_t *gaps, const char *direction, const struct vp_gap *ga
                                           (double)gap->length_ns / 1e9));
 }
 
+static json_t *odd_list(const struct odd_answer *odd, uint64_t count)
+{
+    json_t *list = json_array();
+    for (uint64_t i = 0; i < count && i < ODD_LISTED; i++)
+        json_array_append_new(list, json_pack("{s:I,s:f}", "sequence", (json_int_t)odd[i].sequence,
+                                              "at_s", (double)odd[i].at_ns / 1e9));
+    return list;
+}
+
 /* The timeline of this repetition, as JSON in job->detail. */
 static void write_timeline(struct vp_job *job, const struct probe_state *state,
                            const struct vp_probe_report *report, int64_t end_ns)
@@ -311,6 +334,8 @@ static void write_timeline(struct vp_job *job, const struct probe_state *state,
                                  (double)state->step_ns / 1e9, "rtt_max_s", series, "gaps", gaps,
                                  "out_of_order", (json_int_t)state->out_of_order, "duplicates",
                                  (json_int_t)state->duplicates);
+    json_object_set_new(timeline, "out_of_order_answers", odd_list(state->late, state->out_of_order));
+    json_object_set_new(timeline, "duplicate_answers", odd_list(state->twice, state->duplicates));
     char *text = json_dumps(timeline, JSON_COMPACT | JSON_REAL_PRECISION(6));
     if (text && strlen(text) < job->detail_cap)
         strcpy(job->detail, text);

@@ -310,6 +310,23 @@ static int check_timeline(struct checker *checker, const json_t *timeline, const
         if (check_number_array(checker, json_object_get(entry, "rtt_max_s"), gap_at, 100000,
                                &count) != 0)
             return -1;
+        static const char *const odd_kinds[] = { "out_of_order_answers", "duplicate_answers" };
+        for (size_t k = 0; k < 2; k++) {
+            const json_t *odd = json_object_get(entry, odd_kinds[k]), *item;
+            size_t o;
+            if (!odd)
+                continue;
+            if (!json_is_array(odd) || json_array_size(odd) > 64)
+                return fail(checker, "%s.%s: accepted: an array of at most 64 answers", at,
+                            odd_kinds[k]);
+            json_array_foreach(odd, o, item) {
+                snprintf(gap_at, sizeof gap_at, "%s.%s[%zu]", at, odd_kinds[k], o);
+                if (!json_is_object(item) ||
+                    check_integer(checker, item, gap_at, "sequence", 0, INT64_MAX, 1) != 0 ||
+                    check_number(checker, item, gap_at, "at_s", 0, 1e9, 1) != 0)
+                    return json_is_object(item) ? -1 : fail(checker, "%s: accepted: an object", gap_at);
+            }
+        }
         const json_t *gaps = json_object_get(entry, "gaps");
         if (!json_is_array(gaps) || json_array_size(gaps) > 3 * 64)
             return fail(checker, "%s.gaps: accepted: an array of at most %d gaps", at, 3 * 64);
