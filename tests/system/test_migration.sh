@@ -100,6 +100,7 @@ for _ in $(seq 1 60); do
     sleep 0.5
 done
 
+listeners=
 for name in a b; do
 python3 - "$WORK/qmp-$name" >"$WORK/events-$name" <<'PY' &
 import json, socket, sys
@@ -108,6 +109,7 @@ f.readline(); f.write('{"execute": "qmp_capabilities"}\n'); f.flush()
 for line in f:
     print(line.strip(), flush=True)
 PY
+listeners="$listeners $!"
 done
 ip netns exec "$NS" "$VP" run net.probe --peer 198.18.9.2 --duration 10s --quiet --json "$WORK/probe.json" \
     >"$WORK/probe.out" 2>&1 &
@@ -151,4 +153,13 @@ ok = (abs(gap["length_s"] - m["longest_gap"]) < 1e-5 and gap["length_s"] >= down
       gap["length_s"] <= resumed - stopped + 0.5)
 sys.exit(0 if ok else 1)
 PY
+# Both QEMUs quit through their monitors; they and the event listeners exit 0.
+monitor a quit >/dev/null
+monitor b quit >/dev/null
+wait "$QEMU_A" || fail "the source QEMU did not exit 0 on quit"
+wait "$QEMU_B" || fail "the destination QEMU did not exit 0 on quit"
+QEMU_A= QEMU_B=
+for listener in $listeners; do
+    wait "$listener" || fail "a QMP event listener did not exit 0"
+done
 finish
