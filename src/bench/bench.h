@@ -81,6 +81,15 @@ static inline void vp_job_count_interval(struct vp_job *job, int64_t now_ns, uin
         __atomic_fetch_add(&job->intervals[index], bytes, __ATOMIC_RELAXED);
 }
 
+/* Logs one operation's completion (end_ns) in the op log while it has room; the count
+ * goes on, so an overflow shows and the engine leaves the aggregate rates out. */
+static inline void vp_job_log_op(struct vp_job *job, int64_t end_ns)
+{
+    if (*job->op_log_len < job->op_log_cap)
+        job->op_log[*job->op_log_len] = end_ns;
+    (*job->op_log_len)++;
+}
+
 struct vp_bench {
     const char *name;
     const char *summary;     /* one line */

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/cache_evidence.h"
 #include "bench/disk_io.h"
 #include "core/clock.h"
 #include "core/procfs.h"
@@ -147,17 +147,11 @@ static int check_reusable(const char *name, uint64_t size, char *err, size_t err
     return usable ? 0 : -1;
 }
 
-/* The filesystem holding path, from /proc/self/mountinfo. */
+/* The filesystem holding path. */
 static void find_filesystem(const char *path)
 {
-    char resolved[PATH_MAX];
-    struct vp_text mountinfo = { 0 };
-    snprintf(probe.fstype, sizeof probe.fstype, "unknown filesystem");
-    snprintf(probe.mount_point, sizeof probe.mount_point, "%s", path);
-    if (realpath(path, resolved) && vp_read_whole("/proc/self/mountinfo", &mountinfo) == 0)
-        vp_parse_mountinfo(mountinfo.data, resolved, probe.mount_point, sizeof probe.mount_point,
-                           probe.fstype, sizeof probe.fstype);
-    vp_text_free(&mountinfo);
+    vp_filesystem_of(path, probe.fstype, sizeof probe.fstype, probe.mount_point,
+                     sizeof probe.mount_point);
 }
 
 /* Whether the filesystem accepts O_DIRECT I/O of bs bytes (some refuse the open, some
@@ -435,94 +429,19 @@ static void disk_teardown(const struct vp_params *params, unsigned jobs)
     probe.private_dir[0] = '\0';
 }
 
-/* The whole block device under path ("vda" for a filesystem on /dev/vda1), or "" when
- * the filesystem has none (tmpfs, NFS, FUSE). */
-static void device_of(const char *path, char *name, size_t len)
-{
-    struct stat info;
-    char link[64], resolved[PATH_MAX];
-    name[0] = '\0';
-    if (stat(path, &info) != 0 || major(info.st_dev) == 0)
-        return;
-    snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(info.st_dev), minor(info.st_dev));
-    if (!realpath(link, resolved))
-        return;
-    char partition[PATH_MAX + 16];
-    snprintf(partition, sizeof partition, "%s/partition", resolved);
-    if (access(partition, F_OK) == 0)
-        *strrchr(resolved, '/') = '\0'; /* a partition: its disk is the parent */
-    snprintf(name, len, "%s", strrchr(resolved, '/') + 1);
-}
-
-/* The mean of a metric of a result. */
-static double number_at_path(const json_t *result, const char *metric)
-{
-    return json_number_value(json_object_get(
-        json_object_get(json_object_get(result, "metrics"), metric), "mean"));
-}
-
-/* Bytes a rate column moved: the sum of rate x sample interval. */
-static double integrate(const json_t *monitor, const char *column)
-{
-    const json_t *series = json_object_get(monitor, "series");
-    const json_t *times = json_object_get(series, "t"), *rates = json_object_get(series, column);
-    double total = 0, previous = 0;
-    for (size_t i = 0; i < json_array_size(times) && i < json_array_size(rates); i++) {
-        double at = json_number_value(json_array_get(times, i));
-        total += json_number_value(json_array_get(rates, i)) * (at - previous);
-        previous = at;
-    }
-    return total;
-}
-
-/* Puts the device's own counters beside the benchmark's figures and flags reads they
- * cannot explain: at memory speed, or more than the device itself read. Both mean a
- * cache served them. */
+/* Warns where O_DIRECT was refused, and puts the device's own counters beside the
+ * benchmark's figures (cache_evidence.h). */
 static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
 {
-    const char *path = vp_param_text(params, "path");
     if (strcmp(vp_param_text(params, "direct"), "off") != 0 && !probe.direct_usable)
         vp_result_warn(result, "O_DIRECT refused by %s at %s: buffered I/O, page cache dropped "
                     "before reads", probe.fstype, probe.mount_point);
     const char *bench = json_string_value(json_object_get(result, "bench"));
-    int reads = strstr(bench, "read") != NULL;
-    double per_job = number_at_path(result, "io_throughput") / jobs;
-    double copy = vp_memory_copy_bandwidth();
-    if (reads && per_job >= 0.5 * copy) {
-        char rate[32], ceiling[32];
-        vp_format_value(per_job, "B/s", rate, sizeof rate);
-        vp_format_value(copy, "B/s", ceiling, sizeof ceiling);
-        vp_result_warn(result, "served from cache: %s per job is memory speed (this machine "
-                    "copies memory at %s)", rate, ceiling);
-    }
-    char device[64], column[128];
-    device_of(path, device, sizeof device);
-    const json_t *monitor = json_object_get(result, "monitor");
-    snprintf(column, sizeof column, "disk.%s.read", device);
-    if (!device[0] || !json_object_get(json_object_get(monitor, "series"), column)) {
-        vp_result_warn(result, "no block device counters for %s at %s: reads may be served "
-                    "from memory and cannot be checked", probe.fstype, probe.mount_point);
-        return;
-    }
-    double read_bytes = integrate(monitor, column);
-    snprintf(column, sizeof column, "disk.%s.write", device);
-    double write_bytes = integrate(monitor, column);
-    snprintf(column, sizeof column, "disk.%s.util", device);
-    double util = json_number_value(json_object_get(
-        json_object_get(json_object_get(monitor, "summary"), column), "mean"));
-    json_object_set_new(result, "device",
-                        json_pack("{s:s,s:s,s:s,s:f,s:f,s:f}", "name", device, "fstype",
-                                  probe.fstype, "mount", probe.mount_point, "read_bytes",
-                                  read_bytes, "write_bytes", write_bytes, "util_mean", util));
-    double read_by_jobs = number_at_path(result, "ops") * (double)vp_param_number(params, "bs") *
+    double read_by_jobs = vp_result_mean(result, "ops") * (double)vp_param_number(params, "bs") *
                           (double)json_integer_value(json_object_get(result, "reps"));
-    if (reads && read_bytes < 0.5 * read_by_jobs) {
-        char jobs_read[32], device_read[32];
-        vp_format_bytes(read_by_jobs, jobs_read, sizeof jobs_read);
-        vp_format_bytes(read_bytes, device_read, sizeof device_read);
-        vp_result_warn(result, "served from cache: the jobs read %s but device %s read %s",
-                    jobs_read, device, device_read);
-    }
+    vp_annotate_device_reads(result, vp_param_text(params, "path"), probe.fstype,
+                             probe.mount_point, strstr(bench, "read") != NULL,
+                             vp_result_mean(result, "io_throughput") / jobs, read_by_jobs);
 }
 
 #define DISK_DESCRIPTION(what)                                                              \

@@ -128,18 +128,14 @@ static int open_file(struct disk_file *file, enum disk_direction direction, int 
     return fd;
 }
 
-/* Counts an operation; the op log keeps its completion while it has room (the engine
- * leaves the aggregate rates out when an op log overflowed). */
+/* Counts an operation into the histogram, the op log and the timing. */
 static void note_op(struct vp_histogram *histogram, struct vp_job *job, int64_t start,
                     int64_t end, struct disk_timing *timing)
 {
     if (histogram)
         vp_histogram_record(histogram, (uint64_t)(end - start));
-    if (job) {
-        if (*job->op_log_len < job->op_log_cap)
-            job->op_log[*job->op_log_len] = end;
-        (*job->op_log_len)++;
-    }
+    if (job)
+        vp_job_log_op(job, end);
     timing->op_sum_s += (double)(end - start) / 1e9;
     timing->ops++;
 }

@@ -16,6 +16,8 @@
     X(disk, disk_reread)             \
     X(disk, disk_randread)           \
     X(disk, disk_randwrite)          \
+    X(data, data_copy)               \
+    X(data, data_read)               \
     X(net_stream, net_stream)        \
     X(net_rr, net_rr)                \
     X(net_connect, net_connect)      \

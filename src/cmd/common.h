@@ -55,6 +55,7 @@ int cmd_scaling(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
+int cmd_data(int argc, char **argv);
 
 /* --margin PCT ("2" or "2%") as a fraction; exits 2 unless 0 <= PCT < 100. */
 double vp_parse_margin(const char *text);

@@ -1,0 +1,337 @@
+/* Data sources: POSIX paths and gfal2 URLs behind one small interface (data_source.h). */
+#define _GNU_SOURCE
+#include "bench/data_source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef VP_HAVE_GFAL2
+#include <gfal_api.h>
+#endif
+
+static const struct {
+    const char *prefix, *name, *plugin, *package;
+} schemes[] = {
+    { "root://", "root", "xrootd", "gfal2-plugin-xrootd" },
+    { "http://", "http", "http", "gfal2-plugin-http" },
+    { "https://", "https", "http", "gfal2-plugin-http" },
+    { "dav://", "dav", "http", "gfal2-plugin-http" },
+    { "davs://", "davs", "http", "gfal2-plugin-http" },
+};
+
+bool data_is_url(const char *source)
+{
+    return strstr(source, "://") != NULL;
+}
+
+static int scheme_index(const char *source)
+{
+    for (size_t i = 0; i < sizeof schemes / sizeof schemes[0]; i++)
+        if (strncmp(source, schemes[i].prefix, strlen(schemes[i].prefix)) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *data_scheme(const char *source)
+{
+    if (!data_is_url(source))
+        return "posix";
+    int index = scheme_index(source);
+    return index >= 0 ? schemes[index].name : NULL;
+}
+
+int data_scheme_check(const char *source, char *err, size_t err_len)
+{
+    if (!data_is_url(source))
+        return 0;
+    int index = scheme_index(source);
+    if (index < 0) {
+        snprintf(err, err_len, "--source %.200s: accepted: a directory, or a root://, "
+                 "http://, https://, dav:// or davs:// URL", source);
+        return -1;
+    }
+#ifndef VP_HAVE_GFAL2
+    snprintf(err, err_len, "--source %.200s: this virtperf was built without gfal2, which "
+             "reads %s URLs (scripts/deps.sh data installs libgfal2-dev and %s; then "
+             "rebuild)", source, schemes[index].prefix, schemes[index].package);
+    return -1;
+#else
+    return 0;
+#endif
+}
+
+void data_join(const char *source, const char *name, char *out, size_t len)
+{
+    size_t source_len = strlen(source);
+    bool slash = source_len > 0 && source[source_len - 1] == '/';
+    snprintf(out, len, "%s%s%s", source, slash ? "" : "/", name);
+}
+
+#ifdef VP_HAVE_GFAL2
+/* "URL: the library's text", and the error freed. */
+static void gfal_reason(GError **error, const char *url, const char *what, char *err,
+                        size_t err_len)
+{
+    snprintf(err, err_len, "%.300s: %s: %s", url, what,
+             *error ? (*error)->message : "failed without a reason");
+    g_clear_error(error);
+}
+
+/* The plugin reading source's scheme is loaded, else what to install. */
+static int plugin_present(gfal2_context_t context, const char *source, char *err, size_t err_len)
+{
+    int index = scheme_index(source);
+    gchar **names = gfal2_get_plugin_names(context);
+    bool found = false;
+    for (size_t i = 0; names && names[i] && !found; i++)
+        found = strncmp(names[i], schemes[index].plugin, strlen(schemes[index].plugin)) == 0;
+    g_strfreev(names);
+    if (!found)
+        snprintf(err, err_len, "%.300s: gfal2 has no %s plugin (install %s: scripts/deps.sh "
+                 "data)", source, schemes[index].plugin, schemes[index].package);
+    return found ? 0 : -1;
+}
+#endif
+
+int data_client_init(struct data_client *client, const char *source, double timeout_s,
+                     char *err, size_t err_len)
+{
+    client->gfal = NULL;
+    if (!data_is_url(source))
+        return 0;
+#ifdef VP_HAVE_GFAL2
+    /* XRootD's client reads these once, when it starts: one connection attempt within
+     * the timeout, and no request waits longer (its defaults retry for minutes). */
+    char seconds[32];
+    snprintf(seconds, sizeof seconds, "%d", timeout_s < 1 ? 1 : (int)timeout_s);
+    setenv("XRD_CONNECTIONRETRY", "1", 0);
+    setenv("XRD_CONNECTIONWINDOW", seconds, 0);
+    setenv("XRD_REQUESTTIMEOUT", seconds, 0);
+    setenv("XRD_STREAMTIMEOUT", seconds, 0);
+    GError *error = NULL;
+    gfal2_context_t context = gfal2_context_new(&error);
+    if (!context) {
+        gfal_reason(&error, source, "gfal2 cannot start", err, err_len);
+        return -1;
+    }
+    gfal2_set_opt_integer(context, "HTTP PLUGIN", "OPERATION_TIMEOUT", atoi(seconds), NULL);
+    gfal2_set_opt_integer(context, "CORE", "NAMESPACE_TIMEOUT", atoi(seconds), NULL);
+    if (plugin_present(context, source, err, err_len) != 0) {
+        gfal2_context_free(context);
+        return -1;
+    }
+    client->gfal = context;
+    return 0;
+#else
+    (void)timeout_s;
+    return data_scheme_check(source, err, err_len);
+#endif
+}
+
+void data_client_free(struct data_client *client)
+{
+#ifdef VP_HAVE_GFAL2
+    if (client->gfal)
+        gfal2_context_free(client->gfal);
+#endif
+    client->gfal = NULL;
+}
+
+int data_open(struct data_client *client, const char *url, struct data_handle *handle, char *err,
+              size_t err_len)
+{
+    snprintf(handle->url, sizeof handle->url, "%s", url);
+    handle->remote = data_is_url(url);
+    if (!handle->remote) {
+        handle->fd = open(url, O_RDONLY | O_CLOEXEC);
+        if (handle->fd < 0)
+            snprintf(err, err_len, "%.300s: open: %s", url, strerror(errno));
+        return handle->fd < 0 ? -1 : 0;
+    }
+#ifdef VP_HAVE_GFAL2
+    GError *error = NULL;
+    handle->fd = gfal2_open(client->gfal, url, O_RDONLY, &error);
+    if (handle->fd < 0)
+        gfal_reason(&error, url, "open", err, err_len);
+    return handle->fd < 0 ? -1 : 0;
+#else
+    (void)client;
+    return data_scheme_check(url, err, err_len);
+#endif
+}
+
+ssize_t data_read(struct data_client *client, struct data_handle *handle, void *buf, size_t len,
+                  char *err, size_t err_len)
+{
+    ssize_t got;
+    if (!handle->remote) {
+        do
+            got = read(handle->fd, buf, len);
+        while (got < 0 && errno == EINTR);
+        if (got < 0)
+            snprintf(err, err_len, "%.300s: read: %s", handle->url, strerror(errno));
+        return got;
+    }
+#ifdef VP_HAVE_GFAL2
+    GError *error = NULL;
+    got = gfal2_read(client->gfal, handle->fd, buf, len, &error);
+    if (got < 0)
+        gfal_reason(&error, handle->url, "read", err, err_len);
+    return got;
+#else
+    (void)client;
+    return -1;
+#endif
+}
+
+ssize_t data_pread(struct data_client *client, struct data_handle *handle, void *buf, size_t len,
+                   uint64_t offset, char *err, size_t err_len)
+{
+    ssize_t got;
+    if (!handle->remote) {
+        do
+            got = pread(handle->fd, buf, len, (off_t)offset);
+        while (got < 0 && errno == EINTR);
+        if (got < 0)
+            snprintf(err, err_len, "%.300s: read at %llu: %s", handle->url,
+                     (unsigned long long)offset, strerror(errno));
+        return got;
+    }
+#ifdef VP_HAVE_GFAL2
+    GError *error = NULL;
+    got = gfal2_pread(client->gfal, handle->fd, buf, len, (off_t)offset, &error);
+    if (got < 0)
+        gfal_reason(&error, handle->url, "read", err, err_len);
+    return got;
+#else
+    (void)client;
+    return -1;
+#endif
+}
+
+int data_close(struct data_client *client, struct data_handle *handle, char *err, size_t err_len)
+{
+    if (handle->fd < 0)
+        return 0;
+    int fd = handle->fd;
+    handle->fd = -1;
+    if (!handle->remote) {
+        if (close(fd) == 0)
+            return 0;
+        snprintf(err, err_len, "%.300s: close: %s", handle->url, strerror(errno));
+        return -1;
+    }
+#ifdef VP_HAVE_GFAL2
+    GError *error = NULL;
+    if (gfal2_close(client->gfal, fd, &error) == 0)
+        return 0;
+    gfal_reason(&error, handle->url, "close", err, err_len);
+#else
+    (void)client;
+#endif
+    return -1;
+}
+
+/* Reads all of url into the descriptor out: 0, or -1 with the reason in err. */
+static int copy_out(const char *url, double timeout_s, size_t max, int out, char *err,
+                    size_t err_len)
+{
+    struct data_client client;
+    struct data_handle handle = { .fd = -1 };
+    if (data_client_init(&client, url, timeout_s, err, err_len) != 0)
+        return -1;
+    int status = data_open(&client, url, &handle, err, err_len);
+    char buf[65536];
+    size_t total = 0;
+    while (status == 0) {
+        ssize_t got = data_read(&client, &handle, buf, sizeof buf, err, err_len);
+        if (got <= 0) {
+            status = got < 0 ? -1 : 0;
+            break;
+        }
+        total += (size_t)got;
+        if (total > max) {
+            snprintf(err, err_len, "%.300s: larger than %zu bytes", url, max);
+            status = -1;
+        } else if (write(out, buf, (size_t)got) != got) {
+            snprintf(err, err_len, "%.300s: cannot pass it on: %s", url, strerror(errno));
+            status = -1;
+        }
+    }
+    char ignored[64];
+    data_close(&client, &handle, status == 0 ? err : ignored,
+               status == 0 ? err_len : sizeof ignored);
+    data_client_free(&client);
+    return status;
+}
+
+int data_fetch(const char *url, double timeout_s, size_t max, char **text, size_t *len, char *err,
+               size_t err_len)
+{
+    int content[2], reason[2];
+    if (pipe2(content, O_CLOEXEC) != 0)
+        return snprintf(err, err_len, "pipe: %s", strerror(errno)), -1;
+    if (pipe2(reason, O_CLOEXEC) != 0) {
+        close(content[0]);
+        close(content[1]);
+        return snprintf(err, err_len, "pipe: %s", strerror(errno)), -1;
+    }
+    fflush(NULL);
+    pid_t helper = fork();
+    if (helper == 0) {
+        close(content[0]);
+        close(reason[0]);
+        char why[512] = "";
+        int status = copy_out(url, timeout_s, max, content[1], why, sizeof why);
+        if (status != 0 && write(reason[1], why, strlen(why)) < 0)
+            _exit(2);
+        _exit(status == 0 ? 0 : 1);
+    }
+    close(content[1]);
+    close(reason[1]);
+    size_t used = 0, capacity = 65536;
+    char *data = malloc(capacity + 1);
+    if (!data)
+        abort();
+    for (;;) {
+        if (used == capacity) {
+            capacity *= 2;
+            if (!(data = realloc(data, capacity + 1)))
+                abort();
+        }
+        ssize_t got = read(content[0], data + used, capacity - used);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        used += (size_t)got;
+    }
+    char why[512];
+    ssize_t why_len = read(reason[0], why, sizeof why - 1);
+    close(content[0]);
+    close(reason[0]);
+    int status = -1;
+    if (helper > 0)
+        while (waitpid(helper, &status, 0) < 0 && errno == EINTR)
+            ;
+    if (helper < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        if (helper < 0)
+            snprintf(err, err_len, "cannot fork to read %.300s: %s", url, strerror(errno));
+        else if (why_len > 0)
+            snprintf(err, err_len, "%.*s", (int)why_len, why);
+        else
+            snprintf(err, err_len, "%.300s: the reader stopped (status %d)", url, status);
+        free(data);
+        return -1;
+    }
+    data[used] = '\0';
+    *text = data;
+    *len = used;
+    return 0;
+}

@@ -1,0 +1,55 @@
+/* Where the data benchmarks read from: a mounted path (POSIX open/read/pread) or a
+ * root://, http(s):// or dav(s):// URL through gfal2, the grid's multi-protocol client
+ * library (optional at build: VP_HAVE_GFAL2). Every error names the path or URL and
+ * carries the library's own text. gfal2 (and XRootD's client under it) starts threads, so
+ * it is only ever used in a job process or a short-lived helper, never in the parent that
+ * forks the jobs. */
+#ifndef VP_DATA_SOURCE_H
+#define VP_DATA_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* "posix", "root", "http", "https", "dav", "davs", or NULL for a scheme no plugin reads. */
+const char *data_scheme(const char *source);
+bool data_is_url(const char *source);
+
+/* Checks, before anything runs, that this build can read source's scheme; else -1 and
+ * what to install. */
+int data_scheme_check(const char *source, char *err, size_t err_len);
+
+/* source joined with a fileset name: "DIR/NAME" or "URL/NAME". */
+void data_join(const char *source, const char *name, char *out, size_t len);
+
+/* One job's client: a gfal2 context when it reads URLs. timeout_s bounds connecting and
+ * each request (XRootD's and davix's own timeouts). */
+struct data_client {
+    void *gfal; /* gfal2_context_t, NULL for POSIX */
+};
+int data_client_init(struct data_client *client, const char *source, double timeout_s,
+                     char *err, size_t err_len);
+void data_client_free(struct data_client *client);
+
+struct data_handle {
+    int fd;
+    bool remote;
+    char url[1400];
+};
+int data_open(struct data_client *client, const char *url, struct data_handle *handle, char *err,
+              size_t err_len);
+/* The next bytes (0 at the end), or -1 with the URL and the library's reason. */
+ssize_t data_read(struct data_client *client, struct data_handle *handle, void *buf, size_t len,
+                  char *err, size_t err_len);
+ssize_t data_pread(struct data_client *client, struct data_handle *handle, void *buf, size_t len,
+                   uint64_t offset, char *err, size_t err_len);
+int data_close(struct data_client *client, struct data_handle *handle, char *err, size_t err_len);
+
+/* Reads a whole small file (at most max bytes) from a path or URL; URLs are read by a
+ * helper process, so the caller never starts gfal2's threads. *text is malloc'd and
+ * NUL-terminated. */
+int data_fetch(const char *url, double timeout_s, size_t max, char **text, size_t *len, char *err,
+               size_t err_len);
+
+#endif
