@@ -331,8 +331,45 @@ static void choose_files(struct vp_job *job, struct data_state *state, uint64_t 
     state->chosen = pool;
 }
 
-/* data.read: --ranges offsets per file, aligned to the read size (a file smaller than a
- * request is read whole). */
+/* Whether slot is among the first count of picked (an open-addressing set of capacity
+ * slots, 0 meaning empty, so values are stored + 1); adds it when not. */
+static bool seen_before(uint64_t *set, uint64_t capacity, uint64_t slot)
+{
+    uint64_t at = (slot * 0x9e3779b97f4a7c15ULL) % capacity;
+    while (set[at] && set[at] != slot + 1)
+        at = (at + 1) % capacity;
+    bool seen = set[at] == slot + 1;
+    set[at] = slot + 1;
+    return seen;
+}
+
+/* count distinct slots of 0..slots-1 in random order (Floyd's sampling, then a shuffle),
+ * or count drawn with repetition when there are fewer slots than that. */
+static void draw_slots(uint64_t *out, uint64_t count, uint64_t slots, uint64_t *random)
+{
+    if (count > slots) {
+        for (uint64_t r = 0; r < count; r++)
+            out[r] = vp_xorshift64(random) % slots;
+        return;
+    }
+    uint64_t capacity = 2 * count + 1;
+    uint64_t *set = calloc(capacity, sizeof *set);
+    if (!set)
+        abort();
+    for (uint64_t r = 0, j = slots - count; j < slots; j++, r++) {
+        uint64_t pick = vp_xorshift64(random) % (j + 1);
+        out[r] = seen_before(set, capacity, pick) ? (seen_before(set, capacity, j), j) : pick;
+    }
+    free(set);
+    for (uint64_t r = count - 1; r > 0; r--) {
+        uint64_t other = vp_xorshift64(random) % (r + 1), swap = out[r];
+        out[r] = out[other];
+        out[other] = swap;
+    }
+}
+
+/* data.read: --ranges offsets per file, aligned to the read size, none twice while the
+ * file has room for them (a file smaller than a request is read whole). */
 static void choose_ranges(struct vp_job *job, struct data_state *state, uint64_t *random)
 {
     state->range_count = vp_param_number(job->params, "ranges");
@@ -345,8 +382,9 @@ static void choose_ranges(struct vp_job *job, struct data_state *state, uint64_t
         state->offsets[i] = malloc(state->range_count * sizeof **state->offsets);
         if (!state->offsets[i])
             abort();
+        draw_slots(state->offsets[i], state->range_count, slots, random);
         for (uint64_t r = 0; r < state->range_count; r++)
-            state->offsets[i][r] = (vp_xorshift64(random) % slots) * state->read_size;
+            state->offsets[i][r] *= state->read_size;
     }
 }
 

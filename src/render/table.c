@@ -89,6 +89,27 @@ static void print_distribution(FILE *out, const char *name, const json_t *distri
             mean, spread);
 }
 
+/* A data benchmark's source, the network input while it ran, and its jobs' spread. */
+static void print_data_source(FILE *out, const json_t *data)
+{
+    if (!data)
+        return;
+    char source[400], received[32], rate[32], low[32], mean[32], high[32], spread[32];
+    const json_t *jobs = json_object_get(data, "job_time_across_jobs");
+    vp_format_bytes(vp_json_number(data, "network_rx_bytes"), received, sizeof received);
+    vp_format_value(vp_json_number(data, "network_rx_rate"), "B/s", rate, sizeof rate);
+    vp_format_seconds(vp_json_number(jobs, "min"), low, sizeof low);
+    vp_format_seconds(vp_json_number(jobs, "mean"), mean, sizeof mean);
+    vp_format_seconds(vp_json_number(jobs, "max"), high, sizeof high);
+    vp_format_seconds(vp_json_number(jobs, "stddev"), spread, sizeof spread);
+    fprintf(out, "  source %s (%s, %lld files): network in %s (%s)\n",
+            vp_printable(vp_json_text(data, "source"), source, sizeof source),
+            vp_json_text(data, "scheme"),
+            (long long)json_integer_value(json_object_get(data, "files")), received, rate);
+    fprintf(out, "  job time across jobs: min %s, mean %s, max %s, SD %s\n", low, mean, high,
+            spread);
+}
+
 static void print_annotations(FILE *out, const json_t *result)
 {
     const json_t *device = json_object_get(result, "device");
@@ -100,6 +121,7 @@ static void print_annotations(FILE *out, const json_t *result)
                 vp_json_text(device, "name"), vp_json_text(device, "fstype"), vp_json_text(device, "mount"),
                 read, written, vp_json_number(device, "util_mean"));
     }
+    print_data_source(out, json_object_get(result, "data"));
     const json_t *intervals = json_object_get(result, "intervals");
     const json_t *reps = json_object_get(intervals, "reps");
     if (json_array_size(reps) > 0) {

@@ -379,6 +379,35 @@ static int check_device(struct checker *checker, const json_t *device, const cha
     return 0;
 }
 
+/* What a data benchmark read: {"source", "scheme", "manifest", "files",
+ * "network_rx_bytes", "network_rx_rate", "job_time_across_jobs": {min, max, mean...}}. */
+static int check_data(struct checker *checker, const json_t *data, const char *path)
+{
+    static const char *const schemes[] = { "posix", "root", "http", "https", "dav", "davs",
+                                           NULL };
+    char at[256], spread_at[300];
+    snprintf(at, sizeof at, "%s.data", path);
+    snprintf(spread_at, sizeof spread_at, "%s.job_time_across_jobs", at);
+    if (!json_is_object(data))
+        return fail(checker, "%s: accepted: an object", at);
+    const json_t *spread = json_object_get(data, "job_time_across_jobs");
+    if (check_string(checker, data, at, "source", MAX_TEXT, 1) != 0 ||
+        check_choice(checker, data, at, "scheme", schemes, 1) != 0 ||
+        check_string(checker, data, at, "manifest", MAX_TEXT + 64, 1) != 0 ||
+        check_integer(checker, data, at, "files", 1, 100000, 1) != 0 ||
+        check_number(checker, data, at, "network_rx_bytes", 0, 1e300, 1) != 0 ||
+        check_number(checker, data, at, "network_rx_rate", 0, 1e300, 1) != 0)
+        return -1;
+    if (!json_is_object(spread))
+        return fail(checker, "%s: accepted: an object {\"min\", \"max\", \"mean\", ...}",
+                    spread_at);
+    static const char *const stats[] = { "min", "max", "mean", "stddev", NULL };
+    for (size_t i = 0; stats[i]; i++)
+        if (check_number(checker, spread, spread_at, stats[i], 0, 1e300, 1) != 0)
+            return -1;
+    return 0;
+}
+
 /* The background load a result ran under: {"kind": cpu|mem|io, "processes": N}. */
 static int check_load(struct checker *checker, const json_t *load, const char *path)
 {
@@ -444,6 +473,8 @@ static int check_annotations(struct checker *checker, const json_t *result, cons
     if ((part = json_object_get(result, "idle")) && check_idle(checker, part, path) != 0)
         return -1;
     if ((part = json_object_get(result, "timeline")) && check_timeline(checker, part, path) != 0)
+        return -1;
+    if ((part = json_object_get(result, "data")) && check_data(checker, part, path) != 0)
         return -1;
     return 0;
 }

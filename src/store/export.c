@@ -167,7 +167,7 @@ static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz
     "id, bench, params_json, jobs, pin, reps, warmup, duration_s, status, error,"           \
     " started_at, start_skew_s, start_skew_max_s, first_done_s, last_done_s, monitor_hz,"  \
     " monitor_samples, warnings_json, device_json, peer_json, intervals_json, load_json,"  \
-    " idle_json, ranks_json, timeline_json"
+    " idle_json, ranks_json, timeline_json, data_json"
 
 static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
 {

@@ -21,7 +21,7 @@
 #include "store/store_db.h"
 
 const char *const vp_store_annotations[VP_STORE_ANNOTATION_COUNT] = {
-    "warnings", "device", "peer", "intervals", "load", "idle", "ranks", "timeline",
+    "warnings", "device", "peer", "intervals", "load", "idle", "ranks", "timeline", "data",
 };
 
 /* Migration k brings a database from user_version k to k + 1. Never edit a shipped one:
@@ -105,6 +105,9 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
 
     /* A watch's events over time (net.probe: each gap, the round trip over time). */
     "ALTER TABLE results ADD COLUMN timeline_json TEXT;",
+
+    /* What a data benchmark read: the source, the network input, job times across jobs. */
+    "ALTER TABLE results ADD COLUMN data_json TEXT;",
 };
 
 /* Seconds a write waits for another process's lock: $VIRTPERF_DB_TIMEOUT, else 60. */
@@ -493,8 +496,9 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
                            " warmup, duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
                            " monitor_samples, warnings_json, device_json, peer_json,"
-                           " intervals_json, load_json, idle_json, ranks_json, timeline_json) VALUES (?, ?, ?,"
-                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           " intervals_json, load_json, idle_json, ranks_json, timeline_json, data_json) VALUES"
+                           " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                           " ?, ?, ?, ?)",
                            -1,
                            &statement,
                            NULL) != SQLITE_OK)

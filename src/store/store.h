@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VP_SCHEMA_VERSION 6
+#define VP_SCHEMA_VERSION 7
 
 struct vp_store;
 

@@ -32,6 +32,49 @@ two_hosts() {
     ip -n "$2" link set vpb$$ up
 }
 
+# start_xrootd DIR PORT HTTP_PORT [NETNS]: an xrootd (Debian xrootd-server) serving DIR
+# over root:// on PORT and over HTTP (its XrdHttp plugin) on HTTP_PORT, as user nobody,
+# tracing every request into $XROOTD_LOG; returns once both ports answer. XROOTD_PID is
+# its pid: stop it with stop_xrootd, which checks it was still running. Skips (77)
+# without root or xrootd.
+start_xrootd() {
+    command -v xrootd >/dev/null || skip "xrootd is not installed (scripts/deps.sh data)"
+    [ "$(id -u)" -eq 0 ] || skip "xrootd serves as user nobody only when root starts it"
+    XROOTD_HOME=$(mktemp -d /tmp/vp-xrootd.XXXXXX)
+    XROOTD_LOG=$XROOTD_HOME/admin/xrootd.log # written by nobody
+    mkdir "$XROOTD_HOME/admin"
+    chmod 755 "$XROOTD_HOME"
+    chown -R nobody "$XROOTD_HOME/admin" "$1"
+    printf '%s\n' "all.export $1" "all.adminpath $XROOTD_HOME/admin" \
+        "all.pidpath $XROOTD_HOME/admin" "xrd.protocol XrdHttp:$3 libXrdHttp.so" \
+        "xrootd.trace all" "http.trace all" >"$XROOTD_HOME/xrootd.cfg"
+    local run=""
+    [ -n "${4:-}" ] && run="ip netns exec $4"
+    $run xrootd -R nobody -p "$2" -c "$XROOTD_HOME/xrootd.cfg" -l "$XROOTD_LOG" \
+        >"$XROOTD_HOME/stdout" 2>&1 &
+    XROOTD_PID=$!
+    for _ in $(seq 1 100); do
+        $run bash -c "exec 3<>/dev/tcp/127.0.0.1/$2 && exec 4<>/dev/tcp/127.0.0.1/$3" \
+            2>/dev/null && return 0
+        kill -0 "$XROOTD_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    fail "xrootd did not start: $(tail -n 5 "$XROOTD_HOME/stdout" "$XROOTD_LOG" 2>&1)"
+    finish
+}
+
+# stop_xrootd: stops the xrootd start_xrootd started; it must have run until now.
+stop_xrootd() {
+    [ -n "${XROOTD_PID:-}" ] || return 0
+    kill -0 "$XROOTD_PID" 2>/dev/null || fail "xrootd had stopped before the test ended"
+    kill -TERM "$XROOTD_PID" 2>/dev/null
+    wait "$XROOTD_PID"
+    local status=$?
+    [ "$status" -eq 143 ] || fail "xrootd exited $status, want 143 (ended by the test's SIGTERM): $(tail -3 "$XROOTD_HOME/stdout")"
+    XROOTD_PID=
+    rm -rf "$XROOTD_HOME"
+}
+
 fail() {
     echo "FAIL: $*" >&2
     FAILURES=$((FAILURES + 1))

@@ -204,6 +204,7 @@ static void migrations_bring_old_databases_forward(void **state)
                         "ALTER TABLE results DROP COLUMN idle_json;"
                         "ALTER TABLE results DROP COLUMN ranks_json;"
                         "ALTER TABLE results DROP COLUMN timeline_json;"
+                        "ALTER TABLE results DROP COLUMN data_json;"
                         "ALTER TABLE runs DROP COLUMN pid;"
                         "ALTER TABLE runs DROP COLUMN pid_host;"
                         "DROP TABLE metric_distributions;"
