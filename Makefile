@@ -27,7 +27,7 @@ run: build
 	$(BUILD)/virtperf run $(RUN_FLAGS)
 
 test:
-	scripts/deps.sh build test guest presets
+	scripts/deps.sh build test guest presets data
 	tests/run_all.sh
 
 install: build

@@ -19,7 +19,7 @@ closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflic
     --no-breaks --no-replaces --no-enhances $build_set 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)
 : >"$WORK/hidden_files"
 : >"$WORK/hidden_packages"
-for pkg in $("$SRC/scripts/deps.sh" --list test peers guest presets); do
+for pkg in $("$SRC/scripts/deps.sh" --list test peers guest presets data); do
     grep -qx "$pkg" <<<"$closure" && continue
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || continue
     case "$(dpkg-query -W -f='${Priority}' "$pkg")" in required | important) continue ;; esac
@@ -46,6 +46,7 @@ done <"$HIDDEN_FILES"
 pkg-config --exists cmocka && { echo "cmocka is still visible" >&2; exit 3; }
 sqlite3 --version >/dev/null 2>&1 && { echo "sqlite3 still runs" >&2; exit 3; }
 mpicc --showme >/dev/null 2>&1 && { echo "mpicc still runs" >&2; exit 3; }
+pkg-config --exists gfal2 && { echo "gfal2 is still visible" >&2; exit 3; }
 cd "$SRC_COPY"
 make run BUILD="$BUILD_DIR" RUN_FLAGS="cpu mem.write --size=4m --passes=1 --reps 2 --warmup 0"
 make install BUILD="$BUILD_DIR" PREFIX=/usr DESTDIR="$DEST"
@@ -53,8 +54,11 @@ make install BUILD="$BUILD_DIR" PREFIX=/usr DESTDIR="$DEST"
 set +e
 "$BUILD_DIR/virtperf" run app --preset sqlite --db "$DEST/refused.db" 2>"$DEST/preset.err"
 echo "preset refused: $?"
+# a URL source without gfal2: refused, saying what to install
+"$BUILD_DIR/virtperf" run data.copy --source root://127.0.0.1:1//set --db "$DEST/refused.db" 2>"$DEST/url.err"
+echo "url refused: $?"
 set -e
-cat "$DEST/preset.err"
+cat "$DEST/preset.err" "$DEST/url.err"
 HIDE
 
 git -C "$SRC" ls-files -z | (cd "$SRC" && cpio -p0dm --quiet "$WORK/src") # a clean tree
@@ -66,6 +70,9 @@ expect_contains "$WORK/out" "mem.write"
 [ -x "$WORK/dest/usr/bin/virtperf" ] || fail "make install did not install virtperf"
 expect_contains "$WORK/out" "preset refused: 2"
 expect_contains "$WORK/out" "/usr/bin/sqlite3 is not installed; accepted: install Debian's sqlite3 (scripts/deps.sh presets)"
+expect_contains "$WORK/out" "url refused: 2"
+expect_contains "$WORK/out" "this virtperf was built without gfal2, which reads root:// URLs (scripts/deps.sh data installs libgfal2-dev and gfal2-plugin-xrootd; then rebuild)"
+expect_contains "$WORK/out" "gfal2 (URLs): no"
 [ -f "$WORK/dest/usr/share/man/man1/virtperf.1" ] || fail "make install did not install the manual"
 [ ! -e "$WORK/build/tests/unit/test_units" ] || fail "unit tests were built although cmocka was hidden"
 # without MPI the build goes on, and says so
