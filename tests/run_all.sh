@@ -79,12 +79,12 @@ fi
 # Each system test runs once: under ASan+UBSan, where what matters is the code each path
 # runs, except those that judge measured figures (clock drift, timer and idle latency,
 # the vcost micro-costs, rates through tbf, a compare's significance, a guest's speed,
-# interruptions against known truth) or
+# interruptions against known truth, a store saturating behind tbf) or
 # build their own tree, which need the release build. test_net runs in both: its hostile
 # clients under the sanitizers (VP_SANITIZED leaves its deadlines and rates out there),
 # its rates and deadlines in release (VP_MEASURING_ONLY leaves the rest out there).
 release_only="test_time test_idle test_vcost test_mpi_hosts test_guest test_fresh
-    test_stream_codegen test_compare test_probe test_migration"
+    test_stream_codegen test_compare test_probe test_migration test_data_saturation"
 in_release() { case " $(echo $release_only) test_net " in *" $1 "*) return 0 ;; esac; return 1; }
 in_sanitized() { case " $(echo $release_only) " in *" $1 "*) return 1 ;; esac; return 0; }
 run_system_test() { # LABEL VP SANITIZED MEASURING_ONLY TEST

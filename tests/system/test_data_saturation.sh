@@ -1,0 +1,50 @@
+#!/bin/bash
+# A store that saturates, on purpose: the GridKa study's NFS curve. An xrootd in its own
+# network namespace serves a fileset through a link that tbf holds to 200 Mbit/s; 1, 2, 4
+# and 8 jobs copy 4 MiB files from it at once. Each job alone can fill the link, so the
+# aggregate over the run (first start to last done) must stay within 10% of the limit at
+# every job count and job time must grow in proportion to the jobs.
+. "$(dirname "$0")/lib.sh"
+PORT=$((10000 + $$ % 20000)) # below the ephemeral ports
+NETNS_CLIENT=vpdata-c-$$
+NETNS_STORE=vpdata-s-$$
+SET=$(mktemp -d /tmp/vp-dataset.XXXXXX)
+cleanup() {
+    [ -n "${XROOTD_PID:-}" ] && kill -9 "$XROOTD_PID" 2>/dev/null
+    ip netns del "$NETNS_CLIENT" 2>/dev/null
+    ip netns del "$NETNS_STORE" 2>/dev/null
+    rm -rf "$WORK" "$SET" "${XROOTD_HOME:-/nonexistent}"
+}
+trap cleanup EXIT
+chmod 755 "$SET"
+RATE_BITS=200000000
+
+two_hosts "$NETNS_CLIENT" "$NETNS_STORE" 198.18.7
+ip netns exec "$NETNS_STORE" tc qdisc add dev vpb$$ root tbf rate 200mbit burst 32kb latency 50ms ||
+    skip "tc tbf is not available"
+expect_status 0 "$VP" data prepare --source "$SET" --files 8 --file-size 4m
+start_xrootd "$SET" "$PORT" $((PORT + 1)) "$NETNS_STORE"
+
+expect_status 0 ip netns exec "$NETNS_CLIENT" "$VP" run data.copy \
+    --source "root://198.18.7.2:$PORT/$SET" --jobs 1,2,4,8 --per-job 1 --read-size 512k \
+    --reps 2 --warmup 0 --json "$WORK/saturated.json"
+python3 - "$WORK/saturated.json" "$RATE_BITS" <<'PY' || fail "the tbf-limited store should saturate"
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+limit = float(sys.argv[2]) / 8
+ok = len(results) == 4 and all(r["status"] == "ok" for r in results)
+times = {}
+for r in results:
+    span = r["metrics"]["span_throughput"]["mean"]
+    times[r["jobs"]] = r["metrics"]["job_time"]["mean"]
+    print("  jobs %d: span %.1f Mbit/s (%.2f of the limit), job time %.3f s" % (
+        r["jobs"], span * 8 / 1e6, span / limit, times[r["jobs"]]), file=sys.stderr)
+    ok = ok and 0.90 * limit <= span <= 1.02 * limit
+for fewer, more in ((1, 2), (2, 4), (4, 8)):
+    ratio = times[more] / times[fewer]
+    print("  job time x%.2f from %d to %d jobs" % (ratio, fewer, more), file=sys.stderr)
+    ok = ok and 1.6 <= ratio <= 2.4
+sys.exit(0 if ok else 1)
+PY
+stop_xrootd
+finish
