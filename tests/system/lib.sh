@@ -34,7 +34,8 @@ two_hosts() {
 
 # start_xrootd DIR PORT HTTP_PORT [NETNS]: an xrootd (Debian xrootd-server) serving DIR
 # over root:// on PORT and over HTTP (its XrdHttp plugin) on HTTP_PORT, as user nobody,
-# tracing every request into $XROOTD_LOG; returns once both ports answer. XROOTD_PID is
+# tracing every request into $XROOTD_LOG (unless XROOTD_TRACE=0: a measurement's
+# server writes no trace); returns once both ports answer. XROOTD_PID is
 # its pid: stop it with stop_xrootd, which checks it was still running. Skips (77)
 # without root or xrootd.
 start_xrootd() {
@@ -47,7 +48,8 @@ start_xrootd() {
     chown -R nobody "$XROOTD_HOME/admin" "$1"
     printf '%s\n' "all.export $1" "all.adminpath $XROOTD_HOME/admin" \
         "all.pidpath $XROOTD_HOME/admin" "xrd.protocol XrdHttp:$3 libXrdHttp.so" \
-        "xrootd.trace all" "http.trace all" >"$XROOTD_HOME/xrootd.cfg"
+        >"$XROOTD_HOME/xrootd.cfg"
+    [ "${XROOTD_TRACE:-1}" = 0 ] || printf '%s\n' "xrootd.trace all" "http.trace all" >>"$XROOTD_HOME/xrootd.cfg"
     local run=""
     [ -n "${4:-}" ] && run="ip netns exec $4"
     $run xrootd -R nobody -p "$2" -c "$XROOTD_HOME/xrootd.cfg" -l "$XROOTD_LOG" \
