@@ -121,10 +121,31 @@ __attribute__((format(printf, 3, 4))) static int failed(char *err, size_t err_le
     return -1;
 }
 
-static void hex_of(const unsigned char *digest, char *hex)
+/* A 1 MiB buffer and a SHA-256 being computed over what passes through it. */
+struct hasher {
+    unsigned char *buffer;
+    EVP_MD_CTX *digest;
+};
+enum { HASHER_CHUNK = 1 << 20 };
+
+static void hasher_start(struct hasher *hasher)
 {
+    hasher->buffer = malloc(HASHER_CHUNK);
+    hasher->digest = EVP_MD_CTX_new();
+    if (!hasher->buffer || !hasher->digest)
+        abort();
+    EVP_DigestInit_ex(hasher->digest, EVP_sha256(), NULL);
+}
+
+/* The digest in hex, and the hasher freed. */
+static void hasher_finish(struct hasher *hasher, char *hex)
+{
+    unsigned char sum[EVP_MAX_MD_SIZE];
+    EVP_DigestFinal_ex(hasher->digest, sum, NULL);
     for (int i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+        snprintf(hex + 2 * i, 3, "%02x", sum[i]);
+    EVP_MD_CTX_free(hasher->digest);
+    free(hasher->buffer);
 }
 
 /* Writes one file of generated content under a temporary name, then gives it its name
@@ -139,29 +160,22 @@ static int lay_out_file(const char *dir, const struct vp_fileset *set, size_t in
     int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return snprintf(err, err_len, "%s: %s", temp, strerror(errno)), -1;
-    enum { CHUNK = 1 << 20 };
-    unsigned char *buffer = malloc(CHUNK);
-    EVP_MD_CTX *digest = EVP_MD_CTX_new();
-    if (!buffer || !digest)
-        abort();
-    EVP_DigestInit_ex(digest, EVP_sha256(), NULL);
+    struct hasher hasher;
+    hasher_start(&hasher);
     int status = 0;
     for (uint64_t done = 0; done < file->size && status == 0;) {
-        size_t chunk = file->size - done < CHUNK ? (size_t)(file->size - done) : CHUNK;
-        vp_fileset_fill(set->seed, index, done, buffer, chunk);
-        EVP_DigestUpdate(digest, buffer, chunk);
+        size_t chunk = file->size - done < HASHER_CHUNK ? (size_t)(file->size - done)
+                                                        : HASHER_CHUNK;
+        vp_fileset_fill(set->seed, index, done, hasher.buffer, chunk);
+        EVP_DigestUpdate(hasher.digest, hasher.buffer, chunk);
         if (stop_asked)
             status = failed(err, err_len, "interrupted");
-        else if (write(fd, buffer, chunk) != (ssize_t)chunk)
+        else if (write(fd, hasher.buffer, chunk) != (ssize_t)chunk)
             status = failed(err, err_len, "%s: write: %s", temp,
                               errno ? strerror(errno) : "disk full");
         done += chunk;
     }
-    unsigned char sum[EVP_MAX_MD_SIZE];
-    EVP_DigestFinal_ex(digest, sum, NULL);
-    hex_of(sum, set->files[index].sha256);
-    EVP_MD_CTX_free(digest);
-    free(buffer);
+    hasher_finish(&hasher, set->files[index].sha256);
     if (status == 0 && fsync(fd) != 0)
         status = failed(err, err_len, "%s: fsync: %s", temp, strerror(errno));
     if (close(fd) != 0 && status == 0)
@@ -265,26 +279,18 @@ static int checksum_file(const char *path, uint64_t *size, char *hex, char *err,
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return snprintf(err, err_len, "%s: %s", path, strerror(errno)), -1;
-    enum { CHUNK = 1 << 20 };
-    unsigned char *buffer = malloc(CHUNK);
-    EVP_MD_CTX *digest = EVP_MD_CTX_new();
-    if (!buffer || !digest)
-        abort();
-    EVP_DigestInit_ex(digest, EVP_sha256(), NULL);
+    struct hasher hasher;
+    hasher_start(&hasher);
     ssize_t got;
     *size = 0;
-    while ((got = read(fd, buffer, CHUNK)) > 0 && !stop_asked) {
-        EVP_DigestUpdate(digest, buffer, (size_t)got);
+    while ((got = read(fd, hasher.buffer, HASHER_CHUNK)) > 0 && !stop_asked) {
+        EVP_DigestUpdate(hasher.digest, hasher.buffer, (size_t)got);
         *size += (uint64_t)got;
     }
-    unsigned char sum[EVP_MAX_MD_SIZE];
-    EVP_DigestFinal_ex(digest, sum, NULL);
-    hex_of(sum, hex);
+    hasher_finish(&hasher, hex);
     int status = got < 0 || stop_asked ? -1 : 0;
     if (status != 0)
         snprintf(err, err_len, "%s: %s", path, stop_asked ? "interrupted" : strerror(errno));
-    EVP_MD_CTX_free(digest);
-    free(buffer);
     close(fd);
     return status;
 }
