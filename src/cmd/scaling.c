@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/common.h"
@@ -32,12 +33,40 @@ static const char *plural(long long count)
     return count == 1 ? "" : "s";
 }
 
-static void print_group(const json_t *group)
+/* The params that tell this group from the other groups of its benchmark (a sweep's
+ * read_size, a source), as " key=value", so that two tables of one metric differ. */
+static void distinguishing_params(const json_t *groups, const json_t *group, char *out,
+                                  size_t len)
+{
+    size_t used = 0, i;
+    out[0] = '\0';
+    const char *key;
+    const json_t *value;
+    json_object_foreach(json_object_get(group, "params"), key, value) {
+        bool differs = false;
+        const json_t *other;
+        json_array_foreach(groups, i, other) {
+            differs = differs ||
+                      (json_equal(json_object_get(other, "bench"), json_object_get(group, "bench")) &&
+                       !json_equal(json_object_get(json_object_get(other, "params"), key), value));
+        }
+        if (!differs || used + 1 >= len)
+            continue;
+        char *text = json_dumps(value, JSON_ENCODE_ANY);
+        used += (size_t)snprintf(out + used, len - used, " %s=%s", key, text ? text : "?");
+        free(text);
+        used = used < len ? used : len - 1;
+    }
+}
+
+static void print_group(const json_t *groups, const json_t *group)
 {
     const char *unit = json_string_value(json_object_get(group, "unit"));
     vp_units_field(json_string_value(json_object_get(group, "bench")));
     bool by_p99 = strcmp(json_string_value(json_object_get(group, "judged")), "p99") == 0;
-    printf("%s %s (%s is better)\n", json_string_value(json_object_get(group, "bench")),
+    char params[512];
+    distinguishing_params(groups, group, params, sizeof params);
+    printf("%s%s %s (%s is better)\n", json_string_value(json_object_get(group, "bench")), params,
            json_string_value(json_object_get(group, "metric")),
            json_string_value(json_object_get(group, "better")));
     printf("  %5s %14s %14s %10s %9s %9s %14s\n", "jobs", "aggregate", "per job", "efficiency",
@@ -132,7 +161,7 @@ int cmd_scaling(int argc, char **argv)
         size_t i;
         const json_t *group;
         json_array_foreach(json_object_get(scaling, "groups"), i, group)
-            print_group(group);
+            print_group(json_object_get(scaling, "groups"), group);
     }
     int rc = 0;
     if (json_path && vp_json_output_commit(&output, scaling, err, sizeof err) != 0) {

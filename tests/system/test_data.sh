@@ -2,8 +2,8 @@
 # The data benchmarks against real stores: a fileset laid out by `virtperf data prepare`
 # read from its directory and from an xrootd serving it over root:// and HTTP (its
 # XrdHttp plugin): exact bytes, checksums, the read size seen on the server's side;
-# faults (a server that is not there, a missing, truncated or corrupted file, a server
-# killed mid-copy) each give one error naming the file and leave no scratch file; bad
+# faults (a server that is not there, a missing, unreadable, truncated or corrupted
+# file, a server killed mid-copy) each give one error naming the file and leave no scratch file; bad
 # input is refused with exit 2 before anything runs; prepare, index and remove keep to
 # what they may touch.
 . "$(dirname "$0")/lib.sh"
@@ -150,6 +150,13 @@ expect_status 1 "$VP" run data.copy --source "$ROOT_URL" --manifest "$WORK/manif
 json_check "$WORK/rootgone.json" '"file-00099.dat: open: " in d["results"][0]["error"] and "No such file" in d["results"][0]["error"]' \
     "root://: a missing file names the URL and gfal2's reason"
 scratch_empty "after a missing root:// file"
+# a file the server may not read (xrootd runs as nobody): its words, the URL
+chown root "$SET/file-00002.dat"
+chmod 600 "$SET/file-00002.dat"
+expect_status 1 "$VP" run data.copy --source "$ROOT_URL" --per-job 6 --json "$WORK/denied.json"
+json_check "$WORK/denied.json" '"file-00002.dat: open: " in d["results"][0]["error"] and "ermission denied" in d["results"][0]["error"]' \
+    "root://: a file the server may not read names the URL and 'Permission denied'"
+chown nobody "$SET/file-00002.dat"
 closed=$((PORT + 2))
 expect_status 1 "$VP" run data.copy --source "root://127.0.0.1:$closed/$SET" --manifest "$SET/virtperf-manifest.json" \
     --timeout 3s --json "$WORK/refused.json"
