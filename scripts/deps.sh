@@ -5,7 +5,7 @@
 # --list prints the sets' packages, one per line, and installs nothing.
 set -eu
 
-build_pkgs="meson ninja-build pkg-config gcc libsqlite3-dev libjansson-dev libhwloc-dev liburing-dev libssl-dev"
+build_pkgs="meson ninja-build pkg-config gcc libsqlite3-dev libjansson-dev libhwloc-dev liburing-dev libssl-dev libinih-dev"
 mpi_pkgs="$build_pkgs openmpi-bin libopenmpi-dev"
 test_pkgs="$mpi_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
     e2fsprogs iproute2 util-linux chromium fonts-dejavu-core"

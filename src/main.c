@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "cmd/run_plan.h"
 #include "core/units.h"
 
 struct subcommand {
@@ -22,6 +23,7 @@ static const struct subcommand subcommands[] = {
     { "plan", cmd_plan, "hosts and savings for N workloads from a per-host capacity or knee" },
     { "report", cmd_report, "a self-contained HTML report with charts" },
     { "matrix", cmd_matrix, "net results from many hosts as source x destination tables" },
+    { "plan-check", cmd_plan_check, "check a plan file (run --plan) without running it" },
     { "data", cmd_data, "lay out, index or remove a fileset for the data benchmarks" },
     { "serve", cmd_serve, "serve the net benchmarks' clients (port 7310)" },
 };
@@ -87,6 +89,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < SUBCOMMAND_COUNT; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return output_written(subcommands[i].run(argc - 1, argv + 1));
-    vp_usage_error("unknown command '%s'; accepted: run, list, sysinfo, results, compare, scaling, plan, report, matrix, data, serve (see "
+    vp_usage_error("unknown command '%s'; accepted: run, list, sysinfo, results, compare, scaling, plan, report, matrix, plan-check, data, serve (see "
                    "'virtperf --help')", argv[1]);
 }

@@ -12,6 +12,7 @@
 #include "cmd/background.h"
 #include "cmd/common.h"
 #include "cmd/run.h"
+#include "cmd/run_plan.h"
 #include "engine/engine.h"
 #include "engine/plan.h"
 #include "core/json.h"
@@ -133,6 +134,7 @@ void vp_run_parse(struct vp_run_request *request, int argc, char **argv)
     *request = (struct vp_run_request){ .monitor_hz = 10 };
     struct vp_plan_request *plan = &request->plan;
     opterr = 0;
+    optind = 0; /* a plan file parses one command line per step */
     int option;
     while ((option = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (option) {
@@ -379,8 +381,39 @@ static void say_least_time(FILE *table, const struct vp_plan *plan)
             "repetition, warm-ups included)\n\n", reps, total);
 }
 
+struct vp_run_settings vp_run_settings_of(const struct vp_run_request *request,
+                                          const struct vp_plan *plan,
+                                          struct vp_topology *topology,
+                                          struct vp_progress *progress)
+{
+    return (struct vp_run_settings){
+        .duration = plan->duration, .monitor_hz = request->monitor_hz, .watch = request->watch,
+        .watch_count = request->watch_count, .topology = topology, .progress = progress,
+    };
+}
+
+void vp_run_points(struct vp_run_session *session, const struct vp_run_request *request,
+                   const struct vp_plan *plan, struct vp_topology *topology,
+                   struct vp_progress *progress)
+{
+    struct vp_run_settings settings = vp_run_settings_of(request, plan, topology, progress);
+    for (size_t p = 0; p < plan->count && !vp_engine_interrupted(); p++) {
+        const struct vp_plan_point *point = &plan->points[p];
+        settings.pin_spec = point->pin;
+        settings.reps = point->reps;
+        settings.warmup = point->warmup;
+        json_t *result = vp_engine_run(point->bench, &point->params, point->jobs, &settings);
+        vp_progress_clear(progress);
+        vp_run_session_add(session, result);
+        json_decref(result);
+    }
+    vp_progress_clear(progress);
+}
+
 int cmd_run(int argc, char **argv)
 {
+    if (vp_run_wants_plan(argc, argv))
+        return vp_run_plan(argc, argv);
     struct vp_run_request request;
     vp_run_parse(&request, argc, argv);
     struct vp_plan plan;
@@ -402,23 +435,11 @@ int cmd_run(int argc, char **argv)
 
     struct vp_progress progress;
     vp_progress_init(&progress, plan.total_reps, !request.quiet);
-    struct vp_run_settings settings = {
-        .duration = plan.duration, .monitor_hz = request.monitor_hz, .watch = request.watch,
-        .watch_count = request.watch_count, .topology = topology, .progress = &progress,
-    };
-    if (request.background)
+    if (request.background) {
+        struct vp_run_settings settings = vp_run_settings_of(&request, &plan, topology, &progress);
         vp_background_start(&background, &settings);
-    for (size_t p = 0; p < plan.count && !vp_engine_interrupted(); p++) {
-        const struct vp_plan_point *point = &plan.points[p];
-        settings.pin_spec = point->pin;
-        settings.reps = point->reps;
-        settings.warmup = point->warmup;
-        json_t *result = vp_engine_run(point->bench, &point->params, point->jobs, &settings);
-        vp_progress_clear(&progress);
-        vp_run_session_add(&session, result);
-        json_decref(result);
     }
-    vp_progress_clear(&progress);
+    vp_run_points(&session, &request, &plan, topology, &progress);
     if (background.pid > 0) {
         json_t *result = vp_background_finish(&background);
         vp_run_session_add(&session, result);

@@ -9,7 +9,9 @@
 #include <stdio.h>
 
 #include "cmd/common.h"
+#include "core/progress.h"
 #include "core/topology.h"
+#include "engine/engine.h"
 #include "engine/plan.h"
 
 #define VP_RUN_MAX_WATCH 8
@@ -56,6 +58,15 @@ void vp_run_session_begin(struct vp_run_session *session, const json_t *host,
                           const char *command);
 /* Stores and prints one result (kept for the JSON document when the store refuses it). */
 void vp_run_session_add(struct vp_run_session *session, json_t *result);
+/* The engine's settings for the points of plan, as request asks. */
+struct vp_run_settings vp_run_settings_of(const struct vp_run_request *request,
+                                          const struct vp_plan *plan,
+                                          struct vp_topology *topology,
+                                          struct vp_progress *progress);
+/* Runs every point of plan (until Ctrl-C) and adds each result to the session. */
+void vp_run_points(struct vp_run_session *session, const struct vp_run_request *request,
+                   const struct vp_plan *plan, struct vp_topology *topology,
+                   struct vp_progress *progress);
 /* Marks the run, writes the JSON document, says where the results are; returns the exit
  * status (0, 1 when a result failed or was not stored, 130 when interrupted). */
 int vp_run_session_end(struct vp_run_session *session, bool interrupted);

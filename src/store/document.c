@@ -741,7 +741,8 @@ int vp_document_validate(const json_t *document, char *err, size_t err_len)
         return -1;
     if (check_string(&checker, run, "run", "started_at", 64, 1) != 0 ||
         check_choice(&checker, run, "run", "status", run_statuses, 0) != 0 ||
-        check_string(&checker, run, "run", "command", MAX_TEXT * 4, 0) != 0)
+        check_string(&checker, run, "run", "command", MAX_TEXT * 4, 0) != 0 ||
+        check_string(&checker, run, "run", "plan", 70 * 1024, 0) != 0)
         return -1;
     if (!json_is_object(json_object_get(run, "host")))
         return fail(&checker, "run.host: accepted: an object (the fingerprint)");

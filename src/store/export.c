@@ -215,7 +215,7 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
 {
     sqlite3_stmt *statement;
     if (sqlite3_prepare_v2(store->db, "SELECT uuid, label, started_at, status, command,"
-                           " host_json FROM runs WHERE id = ?", -1, &statement, NULL) != SQLITE_OK)
+                           " host_json, plan_text FROM runs WHERE id = ?", -1, &statement, NULL) != SQLITE_OK)
         return vp_store_error(err, err_len, "database", store->db);
     sqlite3_bind_int64(statement, 1, run_id);
     if (sqlite3_step(statement) != SQLITE_ROW) {
@@ -231,6 +231,7 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
                             "status", sqlite3_column_text(statement, 3),
                             "host", host ? host : json_object());
     set_if_present(run, "command", column_json(statement, 4));
+    set_if_present(run, "plan", column_json(statement, 6));
     sqlite3_finalize(statement);
 
     json_t *results = json_array();

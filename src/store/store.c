@@ -108,6 +108,9 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
 
     /* What a data benchmark read: the source, the network input, job times across jobs. */
     "ALTER TABLE results ADD COLUMN data_json TEXT;",
+
+    /* The plan file a run was made from (run --plan), as it was read. */
+    "ALTER TABLE runs ADD COLUMN plan_text TEXT;",
 };
 
 /* Seconds a write waits for another process's lock: $VIRTPERF_DB_TIMEOUT, else 60. */
@@ -372,6 +375,15 @@ int vp_store_begin_run(struct vp_store *store, const char *label, const char *co
     return 0;
 }
 
+int vp_store_set_run_plan(struct vp_store *store, int64_t run_id, const char *text, char *err,
+                          size_t err_len)
+{
+    if (run_statement(store, "UPDATE runs SET plan_text = ? WHERE id = ?", "ti", text,
+                      run_id) != 0)
+        return vp_store_error(err, err_len, "database: cannot keep the plan", store->db);
+    return 0;
+}
+
 int vp_store_finish_run(struct vp_store *store, int64_t run_id, const char *status)
 {
     return run_statement(store, "UPDATE runs SET status = ? WHERE id = ?", "ti", status, run_id);
@@ -611,6 +623,11 @@ int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run
                           json_string_value(json_object_get(run, "command")),
                           json_object_get(run, "host"), false, run_id) != 0) {
         vp_store_error(err, err_len, "database: cannot add the run", store->db);
+        failed = 1;
+    } else if (json_object_get(run, "plan") &&
+               vp_store_set_run_plan(store, *run_id,
+                                     json_string_value(json_object_get(run, "plan")), err,
+                                     err_len) != 0) {
         failed = 1;
     }
     size_t i;

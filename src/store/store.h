@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VP_SCHEMA_VERSION 7
+#define VP_SCHEMA_VERSION 8
 
 struct vp_store;
 
@@ -34,6 +34,9 @@ int vp_store_begin_run(struct vp_store *store, const char *label, const char *co
 /* Stores one result object (engine output or a validated import) and commits it. */
 int vp_store_add_result(struct vp_store *store, int64_t run_id, const json_t *result,
                         char *err, size_t err_len);
+/* Keeps the text of the plan file the run was made from (run --plan). */
+int vp_store_set_run_plan(struct vp_store *store, int64_t run_id, const char *text, char *err,
+                          size_t err_len);
 /* status: "ok", "failed" (some result failed) or "interrupted". */
 int vp_store_finish_run(struct vp_store *store, int64_t run_id, const char *status);
 

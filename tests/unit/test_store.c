@@ -207,6 +207,7 @@ static void migrations_bring_old_databases_forward(void **state)
                         "ALTER TABLE results DROP COLUMN data_json;"
                         "ALTER TABLE runs DROP COLUMN pid;"
                         "ALTER TABLE runs DROP COLUMN pid_host;"
+                        "ALTER TABLE runs DROP COLUMN plan_text;"
                         "DROP TABLE metric_distributions;"
                         "INSERT INTO runs (uuid, started_at, status, host_json)"
                         " VALUES ('old', 'then', 'ok', '{}');");
