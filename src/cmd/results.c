@@ -93,6 +93,18 @@ static int results_show(struct vp_store *store, const char *ref)
     const json_t *result;
     json_array_foreach(json_object_get(document, "results"), i, result)
         vp_print_result(stdout, result);
+    const char *plan = json_string_value(json_object_get(run, "plan"));
+    if (plan) { /* the plan file the run was made from, line by line, as it was read */
+        printf("plan:\n");
+        for (const char *line = plan; *line;) {
+            size_t len = strcspn(line, "\n");
+            char shown_line[512];
+            char *copy = strndup(line, len < 500 ? len : 500);
+            printf("  %s\n", vp_printable(copy ? copy : "", shown_line, sizeof shown_line));
+            free(copy);
+            line += len + (line[len] == '\n');
+        }
+    }
     json_decref(document);
     return 0;
 }

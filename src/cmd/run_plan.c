@@ -231,6 +231,16 @@ static void add_flag(struct command *command, const char *key, const char *value
     add_word(command, word);
 }
 
+static void free_command(struct command *command)
+{
+    for (int i = 0; i < command->argc; i++)
+        free(command->argv[i]);
+    for (size_t n = 0; n < command->note_count; n++)
+        free(command->notes[n]);
+    command->argc = 0;
+    command->note_count = 0;
+}
+
 /* ranks and topology need virtperf-mpi; on one host ranks 1..N become --jobs 1..N and a
  * topology is left out (the net benchmarks then use their embedded server). */
 static bool one_host_fallback(struct command *command, const struct entry *entry)
@@ -296,7 +306,9 @@ static void check_entry(const struct plan_file *file, const char *step,
     vp_run_parse(&request, command.argc, command.argv);
     struct vp_plan plan;
     char err[VP_ERROR_LEN + 4200];
-    if (vp_plan_build(&request.plan, &plan, err, sizeof err) != 0)
+    int built = vp_plan_build(&request.plan, &plan, err, sizeof err);
+    free_command(&command);
+    if (built != 0)
         vp_usage_error("%s", err);
     vp_plan_free(&plan);
 }
@@ -311,7 +323,9 @@ static bool step_takes_option(const struct plan_file *file, const char *step, co
     vp_run_parse(&request, command.argc, command.argv);
     struct vp_plan plan;
     char err[VP_ERROR_LEN + 4200];
-    if (vp_plan_build(&request.plan, &plan, err, sizeof err) != 0)
+    int built = vp_plan_build(&request.plan, &plan, err, sizeof err);
+    free_command(&command);
+    if (built != 0)
         vp_usage_error("%s", err);
     bool takes = false;
     for (size_t p = 0; p < plan.count && !takes; p++)
@@ -413,7 +427,7 @@ static size_t build_commands(const struct plan_file *file, struct command *comma
 
 struct plan_flags {
     const char *path, *label, *db, *json;
-    bool quiet, dry_run;
+    bool quiet, dry_run, here;
     char *sets[64];
     size_t set_count;
 };
@@ -424,7 +438,8 @@ static void parse_flags(int argc, char **argv, struct plan_flags *flags, const c
         { "plan", required_argument, NULL, 'p' }, { "set", required_argument, NULL, 's' },
         { "dry-run", no_argument, NULL, 'n' }, { "label", required_argument, NULL, 'l' },
         { "db", required_argument, NULL, 'd' }, { "json", required_argument, NULL, 'j' },
-        { "quiet", no_argument, NULL, 'q' }, { NULL, 0, NULL, 0 },
+        { "quiet", no_argument, NULL, 'q' }, { "here", no_argument, NULL, 'H' },
+        { NULL, 0, NULL, 0 },
     };
     *flags = (struct plan_flags){ 0 };
     opterr = 0;
@@ -443,10 +458,11 @@ static void parse_flags(int argc, char **argv, struct plan_flags *flags, const c
         case 'd': flags->db = optarg; break;
         case 'j': flags->json = optarg; break;
         case 'q': flags->quiet = true; break;
+        case 'H': flags->here = true; break;
         default:
             vp_usage_error("%s: '%s' is not taken with a plan; accepted: --plan FILE, --set "
-                           "STEP.KEY=VALUE, --dry-run, --label, --db, --json, --quiet (the rest "
-                           "goes in the plan)", who, argv[optind - 1]);
+                           "STEP.KEY=VALUE, --dry-run, --label, --db, --json, --quiet, --here "
+                           "(plan-check) (the rest goes in the plan)", who, argv[optind - 1]);
         }
     }
     if (!flags->path && optind < argc)
@@ -458,9 +474,10 @@ static void parse_flags(int argc, char **argv, struct plan_flags *flags, const c
                        argv[optind]);
 }
 
-/* The plan read, --set applied, every step checked against run's parser, plan builder
- * and this machine. */
-static size_t prepare_plan(struct plan_file *file, const struct plan_flags *flags,
+/* The plan read, --set applied, every step checked against run's parser and plan
+ * builder, and when here is true against this machine too (its sources, paths, peers and
+ * CPUs: what a run needs, and a plan made for other machines may not find here). */
+static size_t prepare_plan(struct plan_file *file, const struct plan_flags *flags, bool here,
                            struct command *commands, const char **steps,
                            struct vp_run_request *requests, struct vp_plan *plans,
                            struct vp_topology **topology)
@@ -476,7 +493,7 @@ static size_t prepare_plan(struct plan_file *file, const struct plan_flags *flag
         blame(file, NULL, steps[s]);
         vp_run_parse(&requests[s], commands[s].argc, commands[s].argv);
         if (vp_plan_build(&requests[s].plan, &plans[s], err, sizeof err) != 0 ||
-            vp_plan_check(&plans[s], *topology, err, sizeof err) != 0)
+            (here && vp_plan_check(&plans[s], *topology, err, sizeof err) != 0))
             vp_usage_error("%s", err);
     }
     vp_set_usage_error_hook(NULL);
@@ -531,12 +548,18 @@ int cmd_plan_check(int argc, char **argv)
     static struct vp_plan plans[MAX_STEPS];
     const char *steps[MAX_STEPS];
     struct vp_topology *topology;
-    size_t count = prepare_plan(&file, &flags, commands, steps, requests, plans, &topology);
+    size_t count = prepare_plan(&file, &flags, flags.here, commands, steps, requests, plans,
+                                &topology);
     size_t points = 0;
-    for (size_t s = 0; s < count; s++)
+    for (size_t s = 0; s < count; s++) {
         points += plans[s].count;
-    printf("%s: %zu step%s, %zu result%s: ok\n", flags.path, count, count == 1 ? "" : "s",
-           points, points == 1 ? "" : "s");
+        vp_plan_free(&plans[s]);
+    }
+    vp_topology_free(topology);
+    printf("%s: %zu step%s, %zu result%s: ok%s\n", flags.path, count, count == 1 ? "" : "s",
+           points, points == 1 ? "" : "s",
+           flags.here ? ", and runnable here" : " (--here also checks this machine: sources, "
+                                                "paths, peers, CPUs)");
     print_notes(stdout, commands, count);
     return 0;
 }
@@ -551,7 +574,8 @@ int vp_run_plan(int argc, char **argv)
     static struct vp_plan plans[MAX_STEPS];
     const char *steps[MAX_STEPS];
     struct vp_topology *topology;
-    size_t count = prepare_plan(&file, &flags, commands, steps, requests, plans, &topology);
+    size_t count = prepare_plan(&file, &flags, !flags.dry_run, commands, steps, requests,
+                                plans, &topology);
     /* the run's own flags: the command line's, else [global]'s */
     struct vp_run_request session_request = requests[0];
     const struct entry *global;
@@ -571,6 +595,9 @@ int vp_run_plan(int argc, char **argv)
             print_command(stdout, &commands[s]);
         }
         print_notes(stdout, commands, count);
+        for (size_t s = 0; s < count; s++)
+            vp_plan_free(&plans[s]);
+        vp_topology_free(topology);
         return 0;
     }
     unsigned total_reps = 0;

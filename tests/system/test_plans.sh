@@ -1,0 +1,79 @@
+#!/bin/bash
+# Plan files (run --plan): every plan in plans/ passes plan-check; a broken plan (unknown
+# key, bad value, no bench, a key outside a section, not INI, a run key in a step) is
+# refused with FILE:LINE, exit 2 and nothing stored; --set overrides a key (and names
+# itself when its value is bad); --dry-run prints the command lines; a plan run is one
+# stored run whose text results show, export carries and import restores.
+. "$(dirname "$0")/lib.sh"
+PLANS="$(cd "$(dirname "$0")/../.." && pwd)/plans"
+cd "$WORK" || exit 1
+
+for plan in "$PLANS"/*.ini; do
+    expect_status 0 "$VP" plan-check "$plan"
+    expect_contains "$WORK/out" "ok"
+done
+[ "$(ls "$PLANS"/*-quick.ini | wc -l)" -eq 4 ] || fail "plans/ should hold a quick variant per study"
+for plan in "$PLANS"/*.ini; do
+    head -1 "$plan" | grep -qE '^; (CNAF 2007|SPring-8 2005|GridKa|IHEP 2010)' ||
+        fail "$plan should open with a comment naming its study"
+done
+
+cat >small.ini <<'PLAN'
+; a small plan
+[global]
+reps = 2
+warmup = 0
+size = 8m
+
+[memory]
+bench = mem.write
+passes = 2
+jobs = 1,2
+
+[disk]
+bench = dd
+path = .
+PLAN
+expect_status 0 "$VP" run --plan small.ini --dry-run
+expect_contains "$WORK/out" "virtperf run --reps=2 --warmup=0 --size=8m --passes=2 --jobs=1,2 mem.write"
+expect_contains "$WORK/out" "--size=8m --path=. dd"
+expect_runs 0 "--dry-run should run nothing"
+
+# broken plans: FILE:LINE and what is accepted
+bad() { # WHAT TEXT-OF-PLAN: the plan's error names WHAT
+    printf '%b' "$2" >bad.ini
+    expect_usage_error "$1" "$VP" run --plan bad.ini
+    expect_usage_error "$1" "$VP" plan-check bad.ini
+}
+bad "bad.ini:3: --sizes: not an option" '[m]\nbench = mem.write\nsizes = 8m\n'
+bad "bad.ini:2: --reps: '0' is not valid" '[global]\nreps = 0\n[m]\nbench = mem.write\n'
+bad "bad.ini:3: --size: '9x' is not valid" '[m]\nbench = mem.write\nsize = 9x\n'
+bad "bad.ini: [m]: no bench" '[m]\nsize = 8m\n'
+bad "bad.ini:1: reps outside a section" 'reps = 2\n[m]\nbench = cpu\n'
+bad "bad.ini:2: unknown benchmark 'nosuch'" '[m]\nbench = nosuch\n'
+bad "bad.ini:3: label belongs to the whole run" '[m]\nbench = mem.write\nlabel = x\n'
+bad "bad.ini:1: not INI" '[m\nbench = cpu\n'
+bad "bad.ini: [global]: no step" '[global]\nreps = 2\n'
+bad "bad.ini:2: frobnicate: not a run flag nor an option of any step" '[global]\nfrobnicate = 1\n[m]\nbench = cpu\n'
+expect_usage_error "--set memory.size: --size: '3q' is not valid" "$VP" run --plan small.ini --set memory.size=3q
+expect_usage_error "small.ini has no step [nosuch]" "$VP" run --plan small.ini --set nosuch.x=1
+expect_usage_error "benchmarks go in the plan's steps" "$VP" run --plan small.ini mem.write
+expect_usage_error "--plan nowhere.ini: No such file" "$VP" run --plan nowhere.ini
+expect_runs 0 "refused plans should store nothing"
+
+# a run: one stored run, --set applied, the text kept through export and import
+expect_status 0 "$VP" run --plan small.ini --set memory.passes=1 --label planned --quiet --json "$WORK/run.json"
+expect_runs 1 "a plan is one stored run"
+json_check "$WORK/run.json" 'len(d["results"]) == 4 and [r["bench"] for r in d["results"]] == ["mem.write", "mem.write", "disk.write", "disk.read"]' \
+    "the steps in order: mem.write at 1 and 2 jobs, then dd"
+json_check "$WORK/run.json" 'all(r["params"]["passes"] == 1 for r in d["results"][:2]) and all(r["params"]["size"] == 8388608 for r in d["results"])' \
+    "--set memory.passes=1 and [global]'s size should hold"
+expect_status 0 "$VP" results show planned
+expect_contains "$WORK/out" "  bench = dd"
+expect_contains "$WORK/out" "; --set memory.passes=1"
+expect_status 0 "$VP" results export planned -o "$WORK/export.json"
+json_check "$WORK/export.json" '"[memory]" in d["run"]["plan"] and "--set memory.passes=1" in d["run"]["plan"]' "export should carry the plan"
+VIRTPERF_DB=$WORK/other.db expect_status 0 "$VP" results import "$WORK/export.json"
+VIRTPERF_DB=$WORK/other.db expect_status 0 "$VP" results export latest -o "$WORK/again.json"
+json_check "$WORK/again.json" '"[memory]" in d["run"]["plan"]' "import should restore the plan"
+finish

@@ -1,0 +1,37 @@
+#!/bin/bash
+# Each study's quick plan runs here, every step ok: IHEP 2010, CNAF 2007, SPring-8 2005,
+# and GridKa on a fileset laid out for it, read from its directory and from an xrootd.
+. "$(dirname "$0")/lib.sh"
+PLANS="$(cd "$(dirname "$0")/../.." && pwd)/plans"
+PORT=$((10000 + $$ % 20000)) # below the ephemeral ports
+cleanup() {
+    [ -n "${XROOTD_PID:-}" ] && kill -9 "$XROOTD_PID" 2>/dev/null
+    rm -rf "$WORK" "${XROOTD_HOME:-/nonexistent}"
+}
+trap cleanup EXIT
+cd "$WORK" || exit 1
+
+all_ok() { # FILE STEPS: every result ok, as many as plan-check counted
+    json_check "$1" 'len(d["results"]) > 0 and all(r["status"] == "ok" for r in d["results"]) and d["run"].get("plan")' \
+        "$(basename "$1"): every result of the plan should be ok"
+}
+for study in ihep-2010 cnaf-2007 spring8-2005; do
+    expect_status 0 "$VP" run --plan "$PLANS/$study-quick.ini" --label "$study" --quiet --json "$WORK/$study.json"
+    all_ok "$WORK/$study.json"
+done
+json_check "$WORK/cnaf-2007.json" 'any(r["bench"] == "mem.write" and r["pin"] == "spread" for r in d["results"])' \
+    "CNAF 2007's contention step should pin spread"
+json_check "$WORK/spring8-2005.json" 'sorted(r["jobs"] for r in d["results"] if r["bench"] == "net.rr") == [1, 2, 4] and all(r["params"]["size"] == 350 for r in d["results"] if r["bench"] == "net.rr")' \
+    "SPring-8 2005: 350-byte RPCs at 1, 2 and 4 (ranks on one host)"
+
+chmod 755 "$WORK"
+mkdir "$WORK/gridka-set"
+expect_status 0 "$VP" data prepare --source ./gridka-set --files 8 --file-size 4m
+start_xrootd "$WORK/gridka-set" "$PORT" $((PORT + 1))
+expect_status 0 "$VP" run --plan "$PLANS/gridka-quick.ini" \
+    --set "xrootd.source=root://127.0.0.1:$PORT/$WORK/gridka-set" --label gridka --quiet --json "$WORK/gridka.json"
+all_ok "$WORK/gridka.json"
+json_check "$WORK/gridka.json" 'sorted({r["data"]["scheme"] for r in d["results"]}) == ["posix", "root"] and len(d["results"]) == 12' \
+    "GridKa: both sources at 1, 2, 4 jobs x 4k, 512k"
+stop_xrootd
+finish
