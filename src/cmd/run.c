@@ -65,6 +65,10 @@ void vp_run_print_usage(void)
            "  --quiet            no progress line\n"
            "  --background BENCH run BENCH (a watch: net.probe) beside all the others, from\n"
            "                     before the first to after the last (at most 1 h)\n"
+           "  --plan FILE        run a plan file instead (INI: [global] and one section per\n"
+           "                     step, keys named as these flags; see plans/); with it:\n"
+           "  --set STEP.KEY=V   override or add a key of the plan (repeatable)\n"
+           "  --dry-run          print the command lines the plan stands for, run nothing\n"
            "  --help             this text\n",
            quick_names, per_cpu_names, VP_MAX_REPS, watch_names, watch_names);
 }
