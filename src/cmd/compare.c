@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "analysis/study.h"
+#include "render/study.h"
 #include "core/units.h"
 #include "analysis/compare.h"
 
@@ -166,6 +168,14 @@ int cmd_compare(int argc, char **argv)
             printf("unmatched: %s\n", json_string_value(item));
         json_array_foreach(json_object_get(comparison, "fingerprint_differences"), i, item)
             printf("environment: %s\n", json_string_value(item));
+        /* runs of a plan file: its steps as the study laid them out, then and now */
+        json_t *study = vp_study(documents[0], (const json_t *const *)documents + 1,
+                                 (size_t)count - 1);
+        if (study) {
+            putchar('\n');
+            vp_print_study(stdout, study);
+        }
+        json_decref(study);
     }
     int rc = 0;
     if (json_path && vp_json_output_commit(&output, comparison, err, sizeof err) != 0) {

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "analysis/study.h"
+#include "render/study.h"
 #include "render/table.h"
 
 #define MAX_IMPORT_BYTES (256L * 1024 * 1024)
@@ -93,6 +95,10 @@ static int results_show(struct vp_store *store, const char *ref)
     const json_t *result;
     json_array_foreach(json_object_get(document, "results"), i, result)
         vp_print_result(stdout, result);
+    json_t *study = vp_study(document, NULL, 0);
+    if (study)
+        vp_print_study(stdout, study);
+    json_decref(study);
     const char *plan = json_string_value(json_object_get(run, "plan"));
     if (plan) { /* the plan file the run was made from, line by line, as it was read */
         printf("plan:\n");

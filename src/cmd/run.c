@@ -398,7 +398,7 @@ struct vp_run_settings vp_run_settings_of(const struct vp_run_request *request,
 
 void vp_run_points(struct vp_run_session *session, const struct vp_run_request *request,
                    const struct vp_plan *plan, struct vp_topology *topology,
-                   struct vp_progress *progress)
+                   struct vp_progress *progress, const char *step)
 {
     struct vp_run_settings settings = vp_run_settings_of(request, plan, topology, progress);
     for (size_t p = 0; p < plan->count && !vp_engine_interrupted(); p++) {
@@ -408,6 +408,8 @@ void vp_run_points(struct vp_run_session *session, const struct vp_run_request *
         settings.warmup = point->warmup;
         json_t *result = vp_engine_run(point->bench, &point->params, point->jobs, &settings);
         vp_progress_clear(progress);
+        if (step)
+            json_object_set_new(result, "step", json_string(step));
         vp_run_session_add(session, result);
         json_decref(result);
     }
@@ -443,7 +445,7 @@ int cmd_run(int argc, char **argv)
         struct vp_run_settings settings = vp_run_settings_of(&request, &plan, topology, &progress);
         vp_background_start(&background, &settings);
     }
-    vp_run_points(&session, &request, &plan, topology, &progress);
+    vp_run_points(&session, &request, &plan, topology, &progress, NULL);
     if (background.pid > 0) {
         json_t *result = vp_background_finish(&background);
         vp_run_session_add(&session, result);

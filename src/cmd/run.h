@@ -63,10 +63,11 @@ struct vp_run_settings vp_run_settings_of(const struct vp_run_request *request,
                                           const struct vp_plan *plan,
                                           struct vp_topology *topology,
                                           struct vp_progress *progress);
-/* Runs every point of plan (until Ctrl-C) and adds each result to the session. */
+/* Runs every point of plan (until Ctrl-C) and adds each result to the session, marked
+ * with the plan file's step it belongs to (NULL: none). */
 void vp_run_points(struct vp_run_session *session, const struct vp_run_request *request,
                    const struct vp_plan *plan, struct vp_topology *topology,
-                   struct vp_progress *progress);
+                   struct vp_progress *progress, const char *step);
 /* Marks the run, writes the JSON document, says where the results are; returns the exit
  * status (0, 1 when a result failed or was not stored, 130 when interrupted). */
 int vp_run_session_end(struct vp_run_session *session, bool interrupted);

@@ -620,7 +620,7 @@ int vp_run_plan(int argc, char **argv)
     vp_progress_init(&progress, total_reps, !session_request.quiet);
     for (size_t s = 0; s < count && !vp_engine_interrupted(); s++) {
         fprintf(session.table, "step [%s]\n\n", steps[s]);
-        vp_run_points(&session, &requests[s], &plans[s], topology, &progress);
+        vp_run_points(&session, &requests[s], &plans[s], topology, &progress, steps[s]);
         vp_plan_free(&plans[s]);
     }
     int exit_status = vp_run_session_end(&session, vp_engine_interrupted());

@@ -9,6 +9,7 @@
 #include "cmd/common.h"
 #include "core/units.h"
 #include "analysis/scaling.h"
+#include "analysis/study.h"
 
 #define MAX_METRICS 32
 
@@ -33,40 +34,16 @@ static const char *plural(long long count)
     return count == 1 ? "" : "s";
 }
 
-/* The params that tell this group from the other groups of its benchmark (a sweep's
- * read_size, a source), as " key=value", so that two tables of one metric differ. */
-static void distinguishing_params(const json_t *groups, const json_t *group, char *out,
-                                  size_t len)
-{
-    size_t used = 0, i;
-    out[0] = '\0';
-    const char *key;
-    const json_t *value;
-    json_object_foreach(json_object_get(group, "params"), key, value) {
-        bool differs = false;
-        const json_t *other;
-        json_array_foreach(groups, i, other) {
-            differs = differs ||
-                      (json_equal(json_object_get(other, "bench"), json_object_get(group, "bench")) &&
-                       !json_equal(json_object_get(json_object_get(other, "params"), key), value));
-        }
-        if (!differs || used + 1 >= len)
-            continue;
-        char *text = json_dumps(value, JSON_ENCODE_ANY);
-        used += (size_t)snprintf(out + used, len - used, " %s=%s", key, text ? text : "?");
-        free(text);
-        used = used < len ? used : len - 1;
-    }
-}
-
 static void print_group(const json_t *groups, const json_t *group)
 {
     const char *unit = json_string_value(json_object_get(group, "unit"));
     vp_units_field(json_string_value(json_object_get(group, "bench")));
     bool by_p99 = strcmp(json_string_value(json_object_get(group, "judged")), "p99") == 0;
     char params[512];
-    distinguishing_params(groups, group, params, sizeof params);
-    printf("%s%s %s (%s is better)\n", json_string_value(json_object_get(group, "bench")), params,
+    vp_distinguishing_params(groups, json_object_get(group, "bench"),
+                             json_object_get(group, "params"), params, sizeof params);
+    printf("%s%s%s %s (%s is better)\n", json_string_value(json_object_get(group, "bench")),
+           params[0] ? " " : "", params,
            json_string_value(json_object_get(group, "metric")),
            json_string_value(json_object_get(group, "better")));
     printf("  %5s %14s %14s %10s %9s %9s %14s\n", "jobs", "aggregate", "per job", "efficiency",

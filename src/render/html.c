@@ -1,5 +1,7 @@
 /* Assembling the report page from run documents, the comparison and the scaling. */
 #include "render/html.h"
+#include "render/study.h"
+#include "analysis/study.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -34,12 +36,6 @@ static const char style[] =
     ".marker-label{font-size:12px;fill:#a61b1b}.whisker{stroke:#222;stroke-width:1.5;fill:none}"
     "@media print{body{margin:0}.chart{page-break-inside:avoid}}";
 
-static void cell(struct vp_markup *out, const char *text)
-{
-    vp_markup_printf(out, "<td>");
-    vp_markup_text(out, text);
-    vp_markup_printf(out, "</td>");
-}
 
 static const char *run_name(const json_t *document)
 {
@@ -68,7 +64,7 @@ static void environments(struct vp_markup *out, json_t *const *documents, size_t
         for (size_t d = 0; d < count; d++) {
             const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
             const json_t *where = fields[f].group ? json_object_get(host, fields[f].group) : host;
-            cell(out, vp_json_text(where, fields[f].key));
+            vp_markup_cell(out, vp_json_text(where, fields[f].key));
         }
         vp_markup_printf(out, "</tr>");
     }
@@ -80,7 +76,7 @@ static void environments(struct vp_markup *out, json_t *const *documents, size_t
         snprintf(line, sizeof line, "%lld threads, %s",
                  (long long)json_integer_value(json_object_get(json_object_get(host, "cpu"), "threads")),
                  memory);
-        cell(out, line);
+        vp_markup_cell(out, line);
     }
     vp_markup_printf(out, "</tr><tr><th>advisories</th>");
     for (size_t d = 0; d < count; d++) {
@@ -148,10 +144,10 @@ static void verdicts(struct vp_markup *out, json_t *const *documents, size_t cou
         char what[256];
         vp_compare_row_label(row, what, sizeof what);
         vp_markup_printf(out, "<tr>");
-        cell(out, what);
-        cell(out, jobs);
-        cell(out, vp_json_text(row, "metric"));
-        cell(out, base);
+        vp_markup_cell(out, what);
+        vp_markup_cell(out, jobs);
+        vp_markup_cell(out, vp_json_text(row, "metric"));
+        vp_markup_cell(out, base);
         json_array_foreach(json_object_get(row, "candidates"), c, candidate) {
             const char *verdict = vp_json_text(candidate, "verdict");
             vp_markup_printf(out, "<td class=\"%s\">", strcmp(verdict, "slower") == 0 ? "slower"
@@ -481,24 +477,24 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
         char text[64];
         vp_markup_printf(out, "<tr><td>%lld</td>",
                          (long long)json_integer_value(json_object_get(host, "rank")));
-        cell(out, vp_json_text(host, "host"));
-        cell(out, vp_json_text(host, "status"));
+        vp_markup_cell(out, vp_json_text(host, "host"));
+        vp_markup_cell(out, vp_json_text(host, "status"));
         vp_format_value(vp_json_number(json_object_get(json_object_get(host, "metrics"),
                                                        metric ? metric : ""), "mean"),
                         vp_json_text(definition, "unit"), text, sizeof text);
-        cell(out, text);
+        vp_markup_cell(out, text);
         double versus = metric ? vp_host_versus_others(hosts, i, metric) : NAN;
         snprintf(text, sizeof text, isfinite(versus) ? "%+.0f%%" : "-", 100 * versus);
-        cell(out, text);
+        vp_markup_cell(out, text);
         const json_t *summary = json_object_get(json_object_get(host, "monitor"), "summary");
         snprintf(text, sizeof text, "%.1f%%",
                  vp_json_number(json_object_get(summary, "cpu.busy"), "mean"));
-        cell(out, summary ? text : "-");
+        vp_markup_cell(out, summary ? text : "-");
         snprintf(text, sizeof text, "%.2f%%",
                  vp_json_number(json_object_get(summary, "cpu.steal"), "mean"));
-        cell(out, summary ? text : "-");
+        vp_markup_cell(out, summary ? text : "-");
         vp_format_seconds(vp_json_number(host, "clock_bound_s"), text, sizeof text);
-        cell(out, text);
+        vp_markup_cell(out, text);
         vp_markup_printf(out, "</tr>");
     }
     vp_markup_printf(out, "</table>");
@@ -632,6 +628,10 @@ void vp_report_html(json_t *const *documents, size_t count,
     vp_markup_printf(out, ".</p>");
     if (count > 1)
         verdicts(out, documents, count, options);
+    json_t *study = vp_study(documents[0], (const json_t *const *)documents + 1, count - 1);
+    if (study)
+        vp_study_html(out, study);
+    json_decref(study);
     environments(out, documents, count);
     scaling_charts(out, documents, count);
     matrix_charts(out, documents, count);

@@ -104,3 +104,10 @@ void vp_markup_printf(struct vp_markup *out, const char *format, ...)
     }
     va_end(args);
 }
+
+void vp_markup_cell(struct vp_markup *out, const char *text)
+{
+    vp_markup_printf(out, "<td>");
+    vp_markup_text(out, text);
+    vp_markup_printf(out, "</td>");
+}

@@ -18,5 +18,7 @@ void vp_markup_printf(struct vp_markup *out, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 /* Appends text escaped for HTML and SVG. */
 void vp_markup_text(struct vp_markup *out, const char *text);
+/* <td>TEXT</td>, the text escaped. */
+void vp_markup_cell(struct vp_markup *out, const char *text);
 
 #endif

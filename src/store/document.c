@@ -476,6 +476,8 @@ static int check_annotations(struct checker *checker, const json_t *result, cons
         return -1;
     if ((part = json_object_get(result, "data")) && check_data(checker, part, path) != 0)
         return -1;
+    if (json_object_get(result, "step") && check_string(checker, result, path, "step", 128, 0) != 0)
+        return -1;
     return 0;
 }
 

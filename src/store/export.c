@@ -167,7 +167,7 @@ static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz
     "id, bench, params_json, jobs, pin, reps, warmup, duration_s, status, error,"           \
     " started_at, start_skew_s, start_skew_max_s, first_done_s, last_done_s, monitor_hz,"  \
     " monitor_samples, warnings_json, device_json, peer_json, intervals_json, load_json,"  \
-    " idle_json, ranks_json, timeline_json, data_json"
+    " idle_json, ranks_json, timeline_json, data_json, step_json"
 
 static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
 {
@@ -205,7 +205,7 @@ static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
     for (int i = 0; i < VP_STORE_ANNOTATION_COUNT; i++) {
         const char *text = (const char *)sqlite3_column_text(row, 17 + i);
         if (text)
-            set_if_present(result, vp_store_annotations[i], json_loads(text, 0, NULL));
+            set_if_present(result, vp_store_annotations[i], json_loads(text, JSON_DECODE_ANY, NULL));
     }
     return result;
 }

@@ -22,6 +22,7 @@
 
 const char *const vp_store_annotations[VP_STORE_ANNOTATION_COUNT] = {
     "warnings", "device", "peer", "intervals", "load", "idle", "ranks", "timeline", "data",
+    "step",
 };
 
 /* Migration k brings a database from user_version k to k + 1. Never edit a shipped one:
@@ -109,8 +110,10 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
     /* What a data benchmark read: the source, the network input, job times across jobs. */
     "ALTER TABLE results ADD COLUMN data_json TEXT;",
 
-    /* The plan file a run was made from (run --plan), as it was read. */
-    "ALTER TABLE runs ADD COLUMN plan_text TEXT;",
+    /* The plan file a run was made from (run --plan), as it was read, and the step of
+     * the plan each result belongs to. */
+    "ALTER TABLE runs ADD COLUMN plan_text TEXT;"
+    "ALTER TABLE results ADD COLUMN step_json TEXT;",
 };
 
 /* Seconds a write waits for another process's lock: $VIRTPERF_DB_TIMEOUT, else 60. */
@@ -508,9 +511,9 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
                            " warmup, duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
                            " monitor_samples, warnings_json, device_json, peer_json,"
-                           " intervals_json, load_json, idle_json, ranks_json, timeline_json, data_json) VALUES"
-                           " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                           " ?, ?, ?, ?)",
+                           " intervals_json, load_json, idle_json, ranks_json, timeline_json, data_json,"
+                           " step_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            -1,
                            &statement,
                            NULL) != SQLITE_OK)
@@ -543,7 +546,7 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
     char *annotation_texts[VP_STORE_ANNOTATION_COUNT] = { NULL };
     for (int i = 0; i < VP_STORE_ANNOTATION_COUNT; i++) {
         if (json_object_get(result, vp_store_annotations[i]))
-            annotation_texts[i] = json_dumps(json_object_get(result, vp_store_annotations[i]), JSON_COMPACT);
+            annotation_texts[i] = json_dumps(json_object_get(result, vp_store_annotations[i]), JSON_COMPACT | JSON_ENCODE_ANY);
         sqlite3_bind_text(statement, 19 + i, annotation_texts[i], -1, SQLITE_TRANSIENT);
     }
     int status = sqlite3_step(statement);

@@ -11,7 +11,7 @@ struct vp_store {
     sqlite3 *db;
 };
 
-#define VP_STORE_ANNOTATION_COUNT 9
+#define VP_STORE_ANNOTATION_COUNT 10
 extern const char *const vp_store_annotations[VP_STORE_ANNOTATION_COUNT];
 
 /* "what: SQLite's message" in err; returns -1. */

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Each study's quick plan runs here, every step ok: IHEP 2010, CNAF 2007, SPring-8 2005,
-# and GridKa on a fileset laid out for it, read from its directory and from an xrootd.
+# and GridKa on a fileset laid out for it, read from its directory and from an xrootd;
+# two runs of the IHEP plan come back as its steps, then (the study's figures) and now
+# (with penalties and intervals), in compare, results show and the report.
 . "$(dirname "$0")/lib.sh"
 PLANS="$(cd "$(dirname "$0")/../.." && pwd)/plans"
 PORT=$((10000 + $$ % 20000)) # below the ephemeral ports
@@ -19,6 +21,19 @@ for study in ihep-2010 cnaf-2007 spring8-2005; do
     expect_status 0 "$VP" run --plan "$PLANS/$study-quick.ini" --label "$study" --quiet --json "$WORK/$study.json"
     all_ok "$WORK/$study.json"
 done
+# the IHEP plan again, as a second environment: its steps then and now
+expect_status 0 "$VP" run --plan "$PLANS/ihep-2010-quick.ini" --label ihep-again --quiet
+expect_status 0 "$VP" compare ihep-2010 ihep-again
+expect_contains "$WORK/out" "[disk]"
+expect_contains "$WORK/out" "  then: write penalty ~10%, read ~40%"
+grep -qE '^ +ihep-again: .* [+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]' "$WORK/out" ||
+    fail "compare should give each step's penalty with its interval: $(grep -A3 '^\[disk\]' "$WORK/out")"
+expect_status 0 "$VP" results show ihep-2010
+grep -qE '^  disk.write throughput +jobs 2 .* per job .* / .* / .* / ' "$WORK/out" ||
+    fail "results show should give the per-job spread of each step's results"
+expect_status 0 "$VP" report ihep-2010 ihep-again -o "$WORK/ihep.html"
+expect_contains "$WORK/ihep.html" "The plan's steps, then and now"
+expect_contains "$WORK/ihep.html" "write penalty ~10%"
 json_check "$WORK/cnaf-2007.json" 'any(r["bench"] == "mem.write" and r["pin"] == "spread" for r in d["results"])' \
     "CNAF 2007's contention step should pin spread"
 json_check "$WORK/spring8-2005.json" 'sorted(r["jobs"] for r in d["results"] if r["bench"] == "net.rr") == [1, 2, 4] and all(r["params"]["size"] == 350 for r in d["results"] if r["bench"] == "net.rr")' \

@@ -205,6 +205,7 @@ static void migrations_bring_old_databases_forward(void **state)
                         "ALTER TABLE results DROP COLUMN ranks_json;"
                         "ALTER TABLE results DROP COLUMN timeline_json;"
                         "ALTER TABLE results DROP COLUMN data_json;"
+                        "ALTER TABLE results DROP COLUMN step_json;"
                         "ALTER TABLE runs DROP COLUMN pid;"
                         "ALTER TABLE runs DROP COLUMN pid_host;"
                         "ALTER TABLE runs DROP COLUMN plan_text;"

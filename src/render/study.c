@@ -1,0 +1,150 @@
+/* The study-shaped tables of a plan's runs (analysis/study.h) on the terminal and in
+ * the HTML report: per step, its reference (what the study reported then) above a table
+ * of what was measured now. */
+#include "render/study.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/json.h"
+#include "core/units.h"
+#include "render/table.h"
+
+/* One row's cells as text: what, jobs, value, per-job min/mean/max/SD, CPU busy,
+ * network in, watched CPUs, and each candidate's value and penalty [interval]. */
+struct row_text {
+    char what[420], jobs[16], value[32], spread[140], cpu[16], network[32], watch[160];
+    char candidates[4][120];
+    size_t candidate_count;
+};
+
+static void row_text(const json_t *row, struct row_text *text)
+{
+    const char *unit = vp_json_text(row, "unit");
+    const json_t *per_job = json_object_get(row, "per_job");
+    char low[32], mean[32], high[32], sd[32];
+    vp_units_field(vp_json_text(row, "bench"));
+    snprintf(text->what, sizeof text->what, "%s%s%s %s", vp_json_text(row, "bench"),
+             *vp_json_text(row, "variant") ? " " : "", vp_json_text(row, "variant"),
+             vp_json_text(row, "metric"));
+    snprintf(text->jobs, sizeof text->jobs, "%lld",
+             (long long)json_integer_value(json_object_get(row, "jobs")));
+    vp_format_value(vp_json_number(row, "value"), unit, text->value, sizeof text->value);
+    vp_format_value(vp_json_number(per_job, "min"), unit, low, sizeof low);
+    vp_format_value(vp_json_number(per_job, "mean"), unit, mean, sizeof mean);
+    vp_format_value(vp_json_number(per_job, "max"), unit, high, sizeof high);
+    vp_format_value(vp_json_number(per_job, "stddev"), unit, sd, sizeof sd);
+    snprintf(text->spread, sizeof text->spread, "%s / %s / %s / %s", low, mean, high, sd);
+    snprintf(text->cpu, sizeof text->cpu, "-");
+    snprintf(text->network, sizeof text->network, "-");
+    if (json_object_get(row, "cpu_busy"))
+        snprintf(text->cpu, sizeof text->cpu, "%.0f%%", vp_json_number(row, "cpu_busy"));
+    if (json_object_get(row, "network_rx_rate"))
+        vp_format_value(vp_json_number(row, "network_rx_rate"), "B/s", text->network,
+                        sizeof text->network);
+    size_t used = 0;
+    text->watch[0] = '\0';
+    const char *name;
+    const json_t *share;
+    json_object_foreach(json_object_get(row, "watch"), name, share) {
+        used += (size_t)snprintf(text->watch + used, sizeof text->watch - used, "%s%s %.0f%%",
+                                 used ? ", " : "", name, json_number_value(share));
+        if (used >= sizeof text->watch)
+            break;
+    }
+    text->candidate_count = 0;
+    size_t c;
+    const json_t *candidate;
+    json_array_foreach(json_object_get(row, "candidates"), c, candidate) {
+        if (text->candidate_count == 4)
+            break;
+        char *cell = text->candidates[text->candidate_count++];
+        if (!json_object_get(candidate, "penalty_pct")) {
+            snprintf(cell, 120, "not in this run");
+            continue;
+        }
+        char value[32];
+        vp_format_value(vp_json_number(candidate, "value"), unit, value, sizeof value);
+        snprintf(cell, 120, "%s  %+.1f%% [%+.1f, %+.1f] %s", value,
+                 vp_json_number(candidate, "penalty_pct"), vp_json_number(candidate, "ci_low"),
+                 vp_json_number(candidate, "ci_high"), vp_json_text(candidate, "verdict"));
+    }
+}
+
+void vp_print_study(FILE *out, const json_t *study)
+{
+    size_t s, r;
+    const json_t *step, *row;
+    fprintf(out, "The plan's steps (value: all jobs; per job: min / mean / max / SD; penalty: "
+                 "positive is worse, [95%% interval])\n\n");
+    json_array_foreach(json_object_get(study, "steps"), s, step) {
+        char name[140];
+        fprintf(out, "[%s]\n", vp_printable(vp_json_text(step, "step"), name, sizeof name));
+        if (json_object_get(step, "reference")) {
+            char reference[600];
+            fprintf(out, "  then: %s\n", vp_printable(vp_json_text(step, "reference"), reference,
+                                                      sizeof reference));
+        }
+        json_array_foreach(json_object_get(step, "rows"), r, row) {
+            struct row_text text;
+            row_text(row, &text);
+            char what[420];
+            fprintf(out, "  %-44s jobs %-3s %12s  per job %s  cpu %s  net in %s%s%s\n",
+                    vp_printable(text.what, what, sizeof what), text.jobs, text.value,
+                    text.spread, text.cpu, text.network, text.watch[0] ? "  " : "", text.watch);
+            for (size_t c = 0; c < text.candidate_count; c++)
+                fprintf(out, "  %44s %s: %s\n", "", vp_json_text(json_array_get(
+                            json_object_get(row, "candidates"), c), "run"), text.candidates[c]);
+        }
+        fputc('\n', out);
+    }
+}
+
+
+void vp_study_html(struct vp_markup *out, const json_t *study)
+{
+    size_t s, r, c;
+    const json_t *step, *row, *candidate;
+    vp_markup_printf(out, "<h2>The plan's steps, then and now</h2><p>Each step of the plan "
+                     "file as the study laid out its figures: the value over all jobs, each "
+                     "job's spread, the machine's CPU and network input while it ran, and "
+                     "against each other run the penalty (positive is worse) with its 95%% "
+                     "interval. <em>Then</em>: what the study reported.</p>");
+    json_array_foreach(json_object_get(study, "steps"), s, step) {
+        vp_markup_printf(out, "<h3>");
+        vp_markup_text(out, vp_json_text(step, "step"));
+        vp_markup_printf(out, "</h3>");
+        if (json_object_get(step, "reference")) {
+            vp_markup_printf(out, "<p><em>Then:</em> ");
+            vp_markup_text(out, vp_json_text(step, "reference"));
+            vp_markup_printf(out, "</p>");
+        }
+        vp_markup_printf(out, "<table><tr><th>what</th><th>jobs</th><th>value</th><th>per job "
+                         "min / mean / max / SD</th><th>CPU busy</th><th>network in</th>"
+                         "<th>watched</th>");
+        const json_t *first = json_array_get(json_object_get(step, "rows"), 0);
+        json_array_foreach(json_object_get(first, "candidates"), c, candidate) {
+            vp_markup_printf(out, "<th>");
+            vp_markup_text(out, vp_json_text(candidate, "run"));
+            vp_markup_printf(out, "</th>");
+        }
+        vp_markup_printf(out, "</tr>");
+        json_array_foreach(json_object_get(step, "rows"), r, row) {
+            struct row_text text;
+            row_text(row, &text);
+            vp_markup_printf(out, "<tr>");
+            vp_markup_cell(out, text.what);
+            vp_markup_cell(out, text.jobs);
+            vp_markup_cell(out, text.value);
+            vp_markup_cell(out, text.spread);
+            vp_markup_cell(out, text.cpu);
+            vp_markup_cell(out, text.network);
+            vp_markup_cell(out, text.watch);
+            for (size_t i = 0; i < text.candidate_count; i++)
+                vp_markup_cell(out, text.candidates[i]);
+            vp_markup_printf(out, "</tr>");
+        }
+        vp_markup_printf(out, "</table>");
+    }
+}
