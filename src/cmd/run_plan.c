@@ -474,13 +474,31 @@ static void parse_flags(int argc, char **argv, struct plan_flags *flags, const c
                        argv[optind]);
 }
 
+/* A plan ready to run: its file, and per step its command, request and built plan. */
+struct prepared {
+    struct plan_file file;
+    struct command commands[MAX_STEPS];
+    struct vp_run_request requests[MAX_STEPS];
+    struct vp_plan plans[MAX_STEPS];
+    const char *steps[MAX_STEPS];
+    size_t count;
+    struct vp_topology *topology;
+};
+
+static void free_prepared(struct prepared *prepared)
+{
+    for (size_t s = 0; s < prepared->count; s++)
+        vp_plan_free(&prepared->plans[s]);
+    vp_topology_free(prepared->topology);
+}
+
 /* The plan read, --set applied, every step checked against run's parser and plan
  * builder, and when here is true against this machine too (its sources, paths, peers and
  * CPUs: what a run needs, and a plan made for other machines may not find here). */
-static size_t prepare_plan(struct plan_file *file, const struct plan_flags *flags, bool here,
-                           struct command *commands, const char **steps,
-                           struct vp_run_request *requests, struct vp_plan *plans,
-                           struct vp_topology **topology)
+static size_t check_plan(struct plan_file *file, const struct plan_flags *flags, bool here,
+                         struct command *commands, const char **steps,
+                         struct vp_run_request *requests, struct vp_plan *plans,
+                         struct vp_topology **topology)
 {
     load_plan(file, flags->path);
     for (size_t i = 0; i < flags->set_count; i++)
@@ -530,6 +548,13 @@ static char *kept_text(const struct plan_file *file, const struct plan_flags *fl
     return text;
 }
 
+static void prepare_plan(struct prepared *prepared, const struct plan_flags *flags, bool here)
+{
+    prepared->count = check_plan(&prepared->file, flags, here, prepared->commands,
+                                 prepared->steps, prepared->requests, prepared->plans,
+                                 &prepared->topology);
+}
+
 int vp_run_wants_plan(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -542,88 +567,79 @@ int cmd_plan_check(int argc, char **argv)
 {
     struct plan_flags flags;
     parse_flags(argc, argv, &flags, "plan-check");
-    static struct plan_file file;
-    static struct command commands[MAX_STEPS];
-    static struct vp_run_request requests[MAX_STEPS];
-    static struct vp_plan plans[MAX_STEPS];
-    const char *steps[MAX_STEPS];
-    struct vp_topology *topology;
-    size_t count = prepare_plan(&file, &flags, flags.here, commands, steps, requests, plans,
-                                &topology);
-    size_t points = 0;
-    for (size_t s = 0; s < count; s++) {
-        points += plans[s].count;
-        vp_plan_free(&plans[s]);
-    }
-    vp_topology_free(topology);
+    static struct prepared prepared;
+    prepare_plan(&prepared, &flags, flags.here);
+    size_t count = prepared.count, points = 0;
+    for (size_t s = 0; s < count; s++)
+        points += prepared.plans[s].count;
     printf("%s: %zu step%s, %zu result%s: ok%s\n", flags.path, count, count == 1 ? "" : "s",
            points, points == 1 ? "" : "s",
            flags.here ? ", and runnable here" : " (--here also checks this machine: sources, "
                                                 "paths, peers, CPUs)");
-    print_notes(stdout, commands, count);
+    print_notes(stdout, prepared.commands, count);
+    free_prepared(&prepared);
     return 0;
+}
+
+/* The run's own flags: the command line's, else [global]'s. */
+static struct vp_run_request session_request_of(const struct prepared *prepared,
+                                                const struct plan_flags *flags)
+{
+    struct vp_run_request request = prepared->requests[0];
+    const struct plan_file *file = &prepared->file;
+    const struct entry *global;
+    request.label = flags->label ? flags->label
+                    : (global = find(file, "global", "label")) ? global->value : NULL;
+    request.db = flags->db ? flags->db : (global = find(file, "global", "db")) ? global->value : NULL;
+    request.json = flags->json ? flags->json
+                   : (global = find(file, "global", "json")) ? global->value : NULL;
+    request.quiet = flags->quiet ||
+                    ((global = find(file, "global", "quiet")) && strcmp(global->value, "on") == 0);
+    if (request.label && (!*request.label || strlen(request.label) > 128))
+        vp_usage_error("--label: accepted: 1 to 128 characters");
+    return request;
 }
 
 int vp_run_plan(int argc, char **argv)
 {
     struct plan_flags flags;
     parse_flags(argc, argv, &flags, "run");
-    static struct plan_file file;
-    static struct command commands[MAX_STEPS];
-    static struct vp_run_request requests[MAX_STEPS];
-    static struct vp_plan plans[MAX_STEPS];
-    const char *steps[MAX_STEPS];
-    struct vp_topology *topology;
-    size_t count = prepare_plan(&file, &flags, !flags.dry_run, commands, steps, requests,
-                                plans, &topology);
-    /* the run's own flags: the command line's, else [global]'s */
-    struct vp_run_request session_request = requests[0];
-    const struct entry *global;
-    session_request.label = flags.label ? flags.label
-                            : (global = find(&file, "global", "label")) ? global->value : NULL;
-    session_request.db = flags.db ? flags.db
-                         : (global = find(&file, "global", "db")) ? global->value : NULL;
-    session_request.json = flags.json ? flags.json
-                           : (global = find(&file, "global", "json")) ? global->value : NULL;
-    session_request.quiet = flags.quiet || ((global = find(&file, "global", "quiet")) &&
-                                            strcmp(global->value, "on") == 0);
-    if (session_request.label && (!*session_request.label || strlen(session_request.label) > 128))
-        vp_usage_error("--label: accepted: 1 to 128 characters");
+    static struct prepared prepared;
+    prepare_plan(&prepared, &flags, !flags.dry_run);
+    struct vp_run_request session_request = session_request_of(&prepared, &flags);
     if (flags.dry_run) {
-        for (size_t s = 0; s < count; s++) {
-            printf("# [%s]\n", steps[s]);
-            print_command(stdout, &commands[s]);
+        for (size_t s = 0; s < prepared.count; s++) {
+            printf("# [%s]\n", prepared.steps[s]);
+            print_command(stdout, &prepared.commands[s]);
         }
-        print_notes(stdout, commands, count);
-        for (size_t s = 0; s < count; s++)
-            vp_plan_free(&plans[s]);
-        vp_topology_free(topology);
+        print_notes(stdout, prepared.commands, prepared.count);
+        free_prepared(&prepared);
         return 0;
     }
     unsigned total_reps = 0;
-    for (size_t s = 0; s < count; s++)
-        total_reps += plans[s].total_reps;
-    json_t *host = vp_sysinfo_collect(topology);
+    for (size_t s = 0; s < prepared.count; s++)
+        total_reps += prepared.plans[s].total_reps;
+    json_t *host = vp_sysinfo_collect(prepared.topology);
     char *command_line = vp_run_command_line("virtperf run", argc, argv);
     struct vp_run_session session;
     vp_run_session_open(&session, &session_request);
     vp_run_session_begin(&session, host, command_line);
     free(command_line);
     json_decref(host);
-    char *text = kept_text(&file, &flags), err[VP_ERROR_LEN];
+    char *text = kept_text(&prepared.file, &flags), err[VP_ERROR_LEN];
     if (vp_store_set_run_plan(session.store, session.run_id, text, err, sizeof err) != 0)
         fprintf(stderr, "virtperf: the plan's text was not kept: %s\n", err);
     free(text);
-    print_notes(session.table, commands, count);
+    print_notes(session.table, prepared.commands, prepared.count);
     vp_engine_catch_signals();
     struct vp_progress progress;
     vp_progress_init(&progress, total_reps, !session_request.quiet);
-    for (size_t s = 0; s < count && !vp_engine_interrupted(); s++) {
-        fprintf(session.table, "step [%s]\n\n", steps[s]);
-        vp_run_points(&session, &requests[s], &plans[s], topology, &progress, steps[s]);
-        vp_plan_free(&plans[s]);
+    for (size_t s = 0; s < prepared.count && !vp_engine_interrupted(); s++) {
+        fprintf(session.table, "step [%s]\n\n", prepared.steps[s]);
+        vp_run_points(&session, &prepared.requests[s], &prepared.plans[s], prepared.topology,
+                      &progress, prepared.steps[s]);
     }
     int exit_status = vp_run_session_end(&session, vp_engine_interrupted());
-    vp_topology_free(topology);
+    free_prepared(&prepared);
     return exit_status;
 }
