@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/scaling.h"
 #include "bench/bench.h"
 #include "core/json.h"
 #include "core/stats.h"
@@ -154,6 +155,55 @@ static json_t *step_of(json_t *steps, const char *name, const json_t *references
     return step;
 }
 
+/* A step's job-count sweeps: where each headline metric stops scaling (the knee, as
+ * `virtperf scaling` finds it: the SPring-8 study's "5~6 VMs are optimum") and from how
+ * many jobs no CPU was idle. */
+static void add_optima(json_t *step, const json_t *base)
+{
+    const char *names[64];
+    size_t name_count = 0, i;
+    const json_t *row;
+    json_t *results = json_array();
+    json_array_foreach(json_object_get(base, "results"), i, row)
+        if (json_equal(json_object_get(row, "step"), json_object_get(step, "step")))
+            json_array_append(results, (json_t *)row);
+    json_array_foreach(json_object_get(step, "rows"), i, row) {
+        bool seen = false;
+        for (size_t n = 0; n < name_count; n++)
+            seen = seen || strcmp(names[n], vp_json_text(row, "metric")) == 0;
+        if (!seen && name_count < 64)
+            names[name_count++] = vp_json_text(row, "metric");
+    }
+    json_t *document = json_pack("{s:O,s:o}", "run", json_object_get(base, "run"), "results",
+                                 results);
+    struct vp_qos qos = { 0 };
+    struct vp_scaling_metrics metrics = { .names = names, .count = name_count };
+    char err[256];
+    json_t *scaling = vp_scaling(document, &qos, &metrics, err, sizeof err);
+    json_t *optima = json_array();
+    const json_t *group;
+    json_array_foreach(json_object_get(scaling, "groups"), i, group) {
+        char variant[400];
+        vp_distinguishing_params(json_object_get(scaling, "groups"),
+                                 json_object_get(group, "bench"),
+                                 json_object_get(group, "params"), variant, sizeof variant);
+        json_t *optimum = json_pack("{s:O,s:s,s:O,s:O,s:O}", "bench",
+                                    json_object_get(group, "bench"), "variant", variant,
+                                    "metric", json_object_get(group, "metric"), "knee_jobs",
+                                    json_object_get(group, "knee_jobs"), "rule",
+                                    json_object_get(group, "rule"));
+        if (json_object_get(group, "saturated_from"))
+            json_object_set(optimum, "saturated_from", json_object_get(group, "saturated_from"));
+        json_array_append_new(optima, optimum);
+    }
+    if (json_array_size(optima))
+        json_object_set_new(step, "optima", optima);
+    else
+        json_decref(optima);
+    json_decref(scaling);
+    json_decref(document);
+}
+
 json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t candidate_count)
 {
     const json_t *results = json_object_get(base, "results");
@@ -200,6 +250,9 @@ json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t can
     }
     json_decref(comparison);
     json_decref(references);
+    json_t *step;
+    json_array_foreach(steps, i, step)
+        add_optima(step, base);
     if (json_array_size(steps) == 0) {
         json_decref(steps);
         return NULL;

@@ -15,7 +15,9 @@
  * {"plan": true, "steps": [{"step", "reference"?, "rows": [{"bench", "variant", "jobs",
  * "metric", "unit", "better", "value", "per_job": {"min", "mean", "max", "stddev"},
  * "cpu_busy"?, "network_rx_rate"?, "watch"?: {NAME: %}, "candidates": [{"run",
- * "value"?, "penalty_pct"?, "ci_low"?, "ci_high"?, "verdict"?}]}]}]}, or NULL when
+ * "value"?, "penalty_pct"?, "ci_low"?, "ci_high"?, "verdict"?}]}], "optima"?: [{"bench",
+ * "variant", "metric", "knee_jobs", "rule", "saturated_from"?}]}]} (optima: each job
+ * sweep's knee, as `virtperf scaling` finds it), or NULL when
  * base's results carry no plan steps. */
 json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t candidate_count);
 

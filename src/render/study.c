@@ -4,6 +4,7 @@
 #include "render/study.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,6 +73,24 @@ static void row_text(const json_t *row, struct row_text *text)
     }
 }
 
+/* "optimum: BENCH VARIANT METRIC: N jobs (rule); no idle CPU from M jobs", or false
+ * when there is no such optimum. */
+static bool optimum_line(const json_t *optimum, char *line, size_t len)
+{
+    if (!optimum)
+        return false;
+    long long knee = (long long)json_integer_value(json_object_get(optimum, "knee_jobs"));
+    int used = snprintf(line, len, "optimum: %s%s%s %s: %lld job%s (QoS: %s)",
+                        vp_json_text(optimum, "bench"), *vp_json_text(optimum, "variant") ? " " : "",
+                        vp_json_text(optimum, "variant"), vp_json_text(optimum, "metric"), knee,
+                        knee == 1 ? "" : "s", vp_json_text(optimum, "rule"));
+    const json_t *saturated = json_object_get(optimum, "saturated_from");
+    if (saturated && used > 0 && (size_t)used < len)
+        snprintf(line + used, len - (size_t)used, "; no idle CPU from %lld jobs",
+                 (long long)json_integer_value(saturated));
+    return true;
+}
+
 void vp_print_study(FILE *out, const json_t *study)
 {
     size_t s, r;
@@ -97,6 +116,10 @@ void vp_print_study(FILE *out, const json_t *study)
                 fprintf(out, "  %44s %s: %s\n", "", vp_json_text(json_array_get(
                             json_object_get(row, "candidates"), c), "run"), text.candidates[c]);
         }
+        char line[600];
+        for (size_t o = 0; optimum_line(json_array_get(json_object_get(step, "optima"), o), line,
+                                         sizeof line); o++)
+            fprintf(out, "  %s\n", line);
         fputc('\n', out);
     }
 }
@@ -146,5 +169,12 @@ void vp_study_html(struct vp_markup *out, const json_t *study)
             vp_markup_printf(out, "</tr>");
         }
         vp_markup_printf(out, "</table>");
+        char line[600];
+        for (size_t o = 0; optimum_line(json_array_get(json_object_get(step, "optima"), o), line,
+                                         sizeof line); o++) {
+            vp_markup_printf(out, "<p>");
+            vp_markup_text(out, line);
+            vp_markup_printf(out, "</p>");
+        }
     }
 }

@@ -2,7 +2,8 @@
 # Each study's quick plan runs here, every step ok: IHEP 2010, CNAF 2007, SPring-8 2005,
 # and GridKa on a fileset laid out for it, read from its directory and from an xrootd;
 # two runs of the IHEP plan come back as its steps, then (the study's figures) and now
-# (with penalties and intervals), in compare, results show and the report.
+# (with penalties and intervals), in compare, results show and the report; SPring-8's
+# RPC step says where it stops scaling.
 . "$(dirname "$0")/lib.sh"
 PLANS="$(cd "$(dirname "$0")/../.." && pwd)/plans"
 PORT=$((10000 + $$ % 20000)) # below the ephemeral ports
@@ -36,6 +37,9 @@ expect_contains "$WORK/ihep.html" "The plan's steps, then and now"
 expect_contains "$WORK/ihep.html" "write penalty ~10%"
 json_check "$WORK/cnaf-2007.json" 'any(r["bench"] == "mem.write" and r["pin"] == "spread" for r in d["results"])' \
     "CNAF 2007's contention step should pin spread"
+expect_status 0 "$VP" results show spring8-2005
+grep -qE '^  optimum: net.rr latency: [0-9]+ jobs? \(QoS: ' "$WORK/out" ||
+    fail "SPring-8 2005: the RPC step should say where it stops scaling: $(grep -A6 '^\[rpc\]' "$WORK/out")"
 json_check "$WORK/spring8-2005.json" 'sorted(r["jobs"] for r in d["results"] if r["bench"] == "net.rr") == [1, 2, 4] and all(r["params"]["size"] == 350 for r in d["results"] if r["bench"] == "net.rr")' \
     "SPring-8 2005: 350-byte RPCs at 1, 2 and 4 (ranks on one host)"
 
