@@ -5,9 +5,10 @@
 # the namespace while the first QEMU migrates the guest to the second over loopback
 # (`migrate` on its monitor). What QEMU itself reports: its downtime (`info migrate`) and
 # the instants of its STOP (source) and RESUME (destination) events (QMP, wall clock);
-# net.probe's longest gap must start by STOP (within the probe period and the round
+# net.probe's gaps around STOP (merged when less than 10 ms apart: the destination may
+# answer once as it resumes) must start by STOP (within the probe period and the round
 # trip), last at least until RESUME and at least the downtime, and not longer than
-# STOP to RESUME plus 0.5 s. All are printed. Under TCG the guest answers again only a
+# STOP to RESUME plus 0.5 s; the longest must be the longest_gap metric. All are printed. Under TCG the guest answers again only a
 # while after RESUME (the destination translates the guest's code afresh), and QEMU's
 # downtime counts neither that nor the destination's loading, so the gap is longer than
 # the downtime QEMU prints; KVM would narrow that, nested KVM hangs here. The bridge
@@ -141,16 +142,28 @@ def event(path, name):
             return e["timestamp"]["seconds"] + e["timestamp"]["microseconds"] / 1e6
 stopped, resumed = event(sys.argv[3], "STOP"), event(sys.argv[4], "RESUME")
 downtime = float(sys.argv[2]) / 1000
-gap = max((g for g in timeline["gaps"] if g["direction"] == "round_trip"), key=lambda g: g["length_s"])
-start = datetime.datetime.strptime(gap["start_utc"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
-    tzinfo=datetime.timezone.utc).timestamp()
+def begins(g):
+    return datetime.datetime.strptime(g["start_utc"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+        tzinfo=datetime.timezone.utc).timestamp()
+round_trips = sorted((g for g in timeline["gaps"] if g["direction"] == "round_trip"), key=begins)
+longest = max(round_trips, key=lambda g: g["length_s"])
+# The outage: the gaps less than 10 ms apart merged (the destination may answer once as
+# it resumes, then not for a while as TCG translates the guest's code afresh: two gaps).
+outages = []
+for g in round_trips:
+    if outages and begins(g) - (outages[-1][0] + outages[-1][1]) <= 0.010:
+        outages[-1][1] = begins(g) + g["length_s"] - outages[-1][0]
+    else:
+        outages.append([begins(g), g["length_s"]])
+start, length = min(outages, key=lambda o: abs(o[0] - stopped))
+gap = {"length_s": length}
 allowed = timeline["period_s"] + m["rtt"] + 0.001 # the gap's start is kept to the ms
 print("live migration: QEMU: downtime %.3f s (info migrate), source STOP to destination RESUME "
-      "%.3f s; net.probe: longest gap %.3f s from %.3f s before STOP to %.3f s after RESUME "
-      "(to the guest %.3f s, from it %.3f s)" % (downtime, resumed - stopped, gap["length_s"],
-      stopped - start, start + gap["length_s"] - resumed, m["longest_gap_to_peer"],
-      m["longest_gap_from_peer"]))
-ok = (abs(gap["length_s"] - m["longest_gap"]) < 1e-5 and gap["length_s"] >= downtime and
+      "%.3f s; net.probe: outage %.3f s from %.3f s before STOP to %.3f s after RESUME, "
+      "longest gap %.3f s (to the guest %.3f s, from it %.3f s)" % (downtime, resumed - stopped,
+      gap["length_s"], stopped - start, start + gap["length_s"] - resumed, longest["length_s"],
+      m["longest_gap_to_peer"], m["longest_gap_from_peer"]))
+ok = (abs(longest["length_s"] - m["longest_gap"]) < 1e-5 and gap["length_s"] >= downtime and
       start <= stopped + allowed and start + gap["length_s"] >= resumed and
       gap["length_s"] <= resumed - stopped + 0.5)
 sys.exit(0 if ok else 1)
