@@ -13,6 +13,7 @@
 
 #include "cmd/common.h"
 #include "cmd/run.h"
+#include "cmd/run_plan.h"
 #include "core/json.h"
 #include "core/limits.h"
 #include "core/sysinfo.h"
@@ -240,6 +241,10 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     const char *ranks_spec = take_option(&count, words, "--ranks", "4, 1,2,4 or 1..8");
     const char *topology_text = take_option(&count, words, "--topology", "matrix or fan-in");
     const char *start_with = take_option(&count, words, "--start-with", "instant or barrier");
+    if (vp_run_wants_plan(count, words))
+        vp_usage_error("--plan: not accepted by virtperf-mpi yet; accepted: virtperf run --plan "
+                       "on one host (ranks become jobs), or under mpirun each step's command "
+                       "line as 'virtperf run --plan FILE --dry-run' prints it");
     struct vp_run_request request;
     vp_run_parse(&request, count, words);
     if (request.background)

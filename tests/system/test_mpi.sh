@@ -72,6 +72,8 @@ runs_before=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs")
 expect_status 2 "${MPIRUN[@]}" -np 3 "$VP_MPI" run null --jobs 0
 [ "$(grep -c "virtperf: --jobs: '0' is not valid" "$WORK/err")" -eq 1 ] ||
     fail "the usage error was not said exactly once: $(cat "$WORK/err")"
+expect_status 2 "${MPIRUN[@]}" -np 2 "$VP_MPI" run --plan plans/ihep-2010-quick.ini
+expect_contains "$WORK/err" "--plan: not accepted by virtperf-mpi yet"
 expect_status 2 "${MPIRUN[@]}" -np 2 "$VP_MPI" run null --ranks 3
 expect_contains "$WORK/err" "--ranks: '3' is not valid"
 expect_runs "$runs_before" "a usage error stores nothing"
