@@ -1,18 +1,23 @@
 #!/bin/bash
 # A real live migration, probed from outside: two QEMU processes (TCG) in a network
-# namespace of this test, each with a tap on one bridge and the same guest MAC; the
-# guest (scripts/guest_image.sh's initramfs) runs `virtperf serve`; net.probe runs from
-# the namespace while the first QEMU migrates the guest to the second over loopback
-# (`migrate` on its monitor). What QEMU itself reports: its downtime (`info migrate`) and
-# the instants of its STOP (source) and RESUME (destination) events (QMP, wall clock);
-# net.probe's gaps around STOP (merged when less than 10 ms apart: the destination may
-# answer once as it resumes) must start by STOP (within the probe period and the round
-# trip), last at least until RESUME and at least the downtime, and not longer than
-# STOP to RESUME plus 0.5 s; the longest must be the longest_gap metric. All are printed. Under TCG the guest answers again only a
-# while after RESUME (the destination translates the guest's code afresh), and QEMU's
-# downtime counts neither that nor the destination's loading, so the gap is longer than
-# the downtime QEMU prints; KVM would narrow that, nested KVM hangs here. The bridge
-# floods every frame (ageing 0), so the move needs no MAC learning.
+# namespace of this test, each with a tap on one learning bridge and the same guest MAC;
+# the guest (scripts/guest_image.sh's initramfs) runs `virtperf serve`; net.probe runs
+# from the namespace while the first QEMU migrates the guest to the second over loopback
+# (`migrate` on its monitor, with QEMU's return path on both sides, so that the downtime
+# QEMU reports runs until the destination has loaded the guest). As on a real switch, the
+# bridge learns the guest's MAC on the destination's port from QEMU's announcement after
+# the move (a flooding bridge queued seconds of stale probes in the waiting destination's
+# tap, which the guest then had to drain first). What QEMU itself reports: its downtime
+# (`info migrate`) and the instants of its STOP (source) and RESUME (destination) events
+# (QMP, wall clock). net.probe's gaps around STOP (merged when less than 10 ms apart: the
+# destination may answer once as it resumes) must start by STOP (within the probe period
+# and the round trip), last at least QEMU's downtime and until RESUME, and end at most
+# 0.4 s after RESUME; the longest must be the longest_gap metric. All are printed.
+# Measured here: QEMU's downtime is STOP to RESUME within 4 ms; the guest answers 80..215
+# ms after RESUME (with ping -i 0.001 beside the probe, the guest's kernel answered ping
+# 30..46 ms after RESUME and serve 70..90 ms after): under TCG the destination
+# translates the guest's code afresh, so the gap is QEMU's downtime plus that, not QEMU's
+# downtime within the probe period as under KVM (nested KVM hangs here).
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -52,7 +57,7 @@ INIT
 guest_image_pack "$root" "$WORK/initramfs.gz"
 
 ip -n "$NS" link set lo up
-ip -n "$NS" link add br0 type bridge ageing_time 0
+ip -n "$NS" link add br0 type bridge
 ip -n "$NS" addr add 198.18.9.1/24 dev br0
 ip -n "$NS" link set br0 up
 for tap in tap0 tap1; do
@@ -118,6 +123,9 @@ ip netns exec "$NS" "$VP" run net.probe --peer 198.18.9.2 --duration 10s --quiet
     >"$WORK/probe.out" 2>&1 &
 PROBE=$!
 sleep 3
+for name in a b; do
+    monitor "$name" "migrate_set_capability return-path on" >/dev/null
+done
 monitor a "migrate -d tcp:127.0.0.1:$MIGRATION_PORT" >/dev/null
 status=
 for _ in $(seq 1 60); do
@@ -130,7 +138,7 @@ done
 wait $PROBE || fail "net.probe across the migration failed: $(tail -3 "$WORK/probe.out"); the guest's console after the move: $(tail -5 "$WORK/console-b.log")"
 PROBE=
 downtime_ms=$(tr -d '\r' <"$WORK/info" | sed -n 's/^downtime: *\([0-9]*\) ms.*/\1/p' | head -1)
-python3 - "$WORK/probe.json" "${downtime_ms:-0}" "$WORK/events-a" "$WORK/events-b" <<'PY' || fail "net.probe's gap does not cover QEMU's own stop and resume"
+python3 - "$WORK/probe.json" "${downtime_ms:-0}" "$WORK/events-a" "$WORK/events-b" <<'PY' || fail "net.probe's gap does not cover QEMU's own stop and resume, or outlasts RESUME by more than 0.4 s"
 import datetime, json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 m = {name: metric["mean"] for name, metric in r["metrics"].items()}
@@ -165,7 +173,7 @@ print("live migration: QEMU: downtime %.3f s (info migrate), source STOP to dest
       m["longest_gap_to_peer"], m["longest_gap_from_peer"]))
 ok = (abs(longest["length_s"] - m["longest_gap"]) < 1e-5 and gap["length_s"] >= downtime and
       start <= stopped + allowed and start + gap["length_s"] >= resumed and
-      gap["length_s"] <= resumed - stopped + 0.5)
+      start + gap["length_s"] <= resumed + 0.4)
 sys.exit(0 if ok else 1)
 PY
 # Both QEMUs quit through their monitors; they and the event listeners exit 0.
