@@ -1,5 +1,6 @@
-/* The study-shaped tables of a plan's runs (study.h). The steps' references come from
- * the plan text the run kept, read with inih as the plan file was. */
+/* The study-shaped tables of a plan's runs (study.h). The steps' references (free text
+ * and the study's figures, reference.h) come from the plan text the run kept, read with
+ * inih as the plan file was. */
 #include "analysis/study.h"
 
 #include <ini.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/reference.h"
 #include "analysis/scaling.h"
 #include "bench/bench.h"
 #include "core/json.h"
@@ -40,11 +42,50 @@ void vp_distinguishing_params(const json_t *siblings, const json_t *bench, const
     }
 }
 
+/* Per section: {"text"?: its reference, "figures": [{"bench", "metric", "unit", "jobs"?,
+ * "penalty", "value"}]}. A figure that does not parse (an imported plan text) is left out. */
 static int collect_reference(void *user, const char *section, const char *key, const char *value)
 {
-    if (strcmp(key, "reference") == 0)
-        json_object_set_new(user, section, json_string(value));
+    json_t *references = json_object_get(user, section);
+    if (!references) {
+        references = json_pack("{s:[]}", "figures");
+        json_object_set_new(user, section, references);
+    }
+    struct vp_reference figure;
+    char err[1024];
+    if (strcmp(key, "reference") == 0) {
+        json_object_set_new(references, "text", json_string(value));
+    } else if (vp_reference_key(key) &&
+               vp_reference_parse(key, value, &figure, err, sizeof err) == 0) {
+        json_t *entry = json_pack("{s:s,s:s,s:s,s:b,s:f}", "bench", figure.bench, "metric",
+                                  figure.metric, "unit", figure.penalty ? "%" : figure.unit,
+                                  "penalty", figure.penalty, "value", figure.value);
+        if (figure.jobs)
+            json_object_set_new(entry, "jobs", json_integer(figure.jobs));
+        json_array_append_new(json_object_get(references, "figures"), entry);
+    }
     return 1;
+}
+
+/* The study's figure for bench's metric at jobs (penalty or not): one given for that job
+ * count, else one given for every job count, else NULL. */
+static const json_t *figure_for(const json_t *figures, const char *bench, const char *metric,
+                                json_int_t jobs, bool penalty)
+{
+    const json_t *any = NULL, *figure;
+    size_t i;
+    json_array_foreach(figures, i, figure) {
+        if (strcmp(vp_json_text(figure, "bench"), bench) != 0 ||
+            strcmp(vp_json_text(figure, "metric"), metric) != 0 ||
+            json_is_true(json_object_get(figure, "penalty")) != penalty)
+            continue;
+        const json_t *at = json_object_get(figure, "jobs");
+        if (at && json_integer_value(at) == jobs)
+            return figure;
+        if (!at && !any)
+            any = figure;
+    }
+    return any;
 }
 
 /* The headline metric of a result: the first of its benchmark's table that it has. */
@@ -103,9 +144,11 @@ static json_t *spread_across_jobs(const json_t *result, const char *metric)
                      summary.max, "stddev", summary.stddev);
 }
 
-/* Each candidate's figures for the row, from the comparison (NULL: no candidates). */
+/* Each candidate's figures for the row, from the comparison (NULL: no candidates), with
+ * the penalty the study reported for it (then_penalty_pct). */
 static void add_candidates(json_t *row, const json_t *result, const json_t *comparison,
-                           const json_t *const *candidates, size_t candidate_count)
+                           const json_t *const *candidates, size_t candidate_count,
+                           const json_t *study_figures)
 {
     json_t *list = json_array();
     for (size_t c = 0; c < candidate_count; c++) {
@@ -136,9 +179,26 @@ static void add_candidates(json_t *row, const json_t *result, const json_t *comp
             json_object_set_new(entry, "verdict", json_string(vp_json_text(figures, "verdict")));
             break;
         }
+        const json_t *then = figure_for(study_figures, vp_json_text(result, "bench"),
+                                        vp_json_text(row, "metric"),
+                                        json_integer_value(json_object_get(result, "jobs")), true);
+        if (then)
+            json_object_set(entry, "then_penalty_pct", json_object_get(then, "value"));
         json_array_append_new(list, entry);
     }
     json_object_set_new(row, "candidates", list);
+}
+
+/* One row: the result's figure of metric, with its spread across jobs. */
+static json_t *metric_row(const json_t *result, const char *metric, const char *variant)
+{
+    const json_t *figure = json_object_get(json_object_get(result, "metrics"), metric);
+    return json_pack("{s:O,s:s,s:O,s:s,s:O,s:O,s:f,s:o}", "bench",
+                     json_object_get(result, "bench"), "variant", variant, "jobs",
+                     json_object_get(result, "jobs"), "metric", metric, "unit",
+                     json_object_get(figure, "unit"), "better", json_object_get(figure, "better"),
+                     "value", vp_json_number(figure, "mean"), "per_job",
+                     spread_across_jobs(result, metric));
 }
 
 static json_t *step_of(json_t *steps, const char *name, const json_t *references)
@@ -149,8 +209,11 @@ static json_t *step_of(json_t *steps, const char *name, const json_t *references
         if (strcmp(vp_json_text(step, "step"), name) == 0)
             return step;
     step = json_pack("{s:s,s:[]}", "step", name, "rows");
-    if (json_object_get(references, name))
-        json_object_set(step, "reference", json_object_get(references, name));
+    const json_t *reference = json_object_get(references, name);
+    if (json_object_get(reference, "text"))
+        json_object_set(step, "reference", json_object_get(reference, "text"));
+    if (json_array_size(json_object_get(reference, "figures")))
+        json_object_set(step, "figures", json_object_get(reference, "figures"));
     json_array_append_new(steps, step);
     return step;
 }
@@ -236,17 +299,31 @@ json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t can
         vp_distinguishing_params(siblings, json_object_get(result, "bench"),
                                  json_object_get(result, "params"), variant, sizeof variant);
         json_decref(siblings);
-        const json_t *figure = json_object_get(json_object_get(result, "metrics"), metric);
-        json_t *row = json_pack("{s:O,s:s,s:O,s:s,s:O,s:O,s:f,s:o}", "bench",
-                                json_object_get(result, "bench"), "variant", variant, "jobs",
-                                json_object_get(result, "jobs"), "metric", metric, "unit",
-                                json_object_get(figure, "unit"), "better",
-                                json_object_get(figure, "better"), "value",
-                                vp_json_number(figure, "mean"), "per_job",
-                                spread_across_jobs(result, metric));
-        add_monitor(row, result);
-        add_candidates(row, result, comparison, candidates, candidate_count);
-        json_array_append_new(json_object_get(step, "rows"), row);
+        /* the headline metric, then each other one the study gave a figure of */
+        const json_t *figures = json_object_get(step, "figures");
+        const char *shown[16] = { metric };
+        size_t shown_count = 1, f;
+        const json_t *figure;
+        json_array_foreach(figures, f, figure) {
+            const char *named = vp_json_text(figure, "metric");
+            bool seen = strcmp(vp_json_text(figure, "bench"), vp_json_text(result, "bench")) != 0 ||
+                        !json_object_get(json_object_get(result, "metrics"), named);
+            for (size_t m = 0; m < shown_count; m++)
+                seen = seen || strcmp(shown[m], named) == 0;
+            if (!seen && shown_count < 16)
+                shown[shown_count++] = named;
+        }
+        for (size_t m = 0; m < shown_count; m++) {
+            json_t *row = metric_row(result, shown[m], variant);
+            const json_t *then = figure_for(figures, vp_json_text(result, "bench"), shown[m],
+                                            json_integer_value(json_object_get(result, "jobs")),
+                                            false);
+            if (then)
+                json_object_set(row, "then", json_object_get(then, "value"));
+            add_monitor(row, result);
+            add_candidates(row, result, comparison, candidates, candidate_count, figures);
+            json_array_append_new(json_object_get(step, "rows"), row);
+        }
     }
     json_decref(comparison);
     json_decref(references);

@@ -4,7 +4,8 @@
  * process, response time, job time...), its spread across jobs (min, mean, max, SD, as
  * the 2005 slides gave them), the machine's CPU, the watched processes' CPU and the
  * network input while it ran, and against each candidate run the penalty with its 95%
- * interval; beside each step, what the study reported then (the step's `reference`). */
+ * interval; beside each step, what the study reported then (the step's `reference`
+ * text, and its figures, reference.h, each beside the row and penalty it stands for). */
 #ifndef VP_STUDY_H
 #define VP_STUDY_H
 
@@ -12,10 +13,12 @@
 #include <stddef.h>
 
 /* base (and candidates, each a run document of the same plan) as exported. Returns
- * {"plan": true, "steps": [{"step", "reference"?, "rows": [{"bench", "variant", "jobs",
- * "metric", "unit", "better", "value", "per_job": {"min", "mean", "max", "stddev"},
+ * {"plan": true, "steps": [{"step", "reference"?, "figures"?: [{"bench", "metric",
+ * "unit", "jobs"?, "penalty", "value"}], "rows": [{"bench", "variant", "jobs", "metric",
+ * "unit", "better", "value", "then"?, "per_job": {"min", "mean", "max", "stddev"},
  * "cpu_busy"?, "network_rx_rate"?, "watch"?: {NAME: %}, "candidates": [{"run",
- * "value"?, "penalty_pct"?, "ci_low"?, "ci_high"?, "verdict"?}]}], "optima"?: [{"bench",
+ * "value"?, "penalty_pct"?, "ci_low"?, "ci_high"?, "verdict"?, "then_penalty_pct"?}]}],
+ * "optima"?: [{"bench",
  * "variant", "metric", "knee_jobs", "rule", "saturated_from"?}]}]} (optima: each job
  * sweep's knee, as `virtperf scaling` finds it), or NULL when
  * base's results carry no plan steps. */

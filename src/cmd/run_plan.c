@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/reference.h"
 #include "cmd/common.h"
 #include "cmd/run.h"
 #include "core/sysinfo.h"
@@ -269,7 +270,8 @@ static bool one_host_fallback(struct command *command, const struct entry *entry
 
 static void add_entry(struct command *command, const struct entry *entry)
 {
-    if (strcmp(entry->key, "bench") == 0 || strcmp(entry->key, "reference") == 0)
+    if (strcmp(entry->key, "bench") == 0 || strcmp(entry->key, "reference") == 0 ||
+        vp_reference_key(entry->key))
         return;
     if (!one_host_fallback(command, entry))
         add_flag(command, entry->key, entry->value);
@@ -313,25 +315,57 @@ static void check_entry(const struct plan_file *file, const char *step,
     vp_plan_free(&plan);
 }
 
-/* Whether one of the step's benchmarks has an option called key. */
-static bool step_takes_option(const struct plan_file *file, const char *step, const char *key)
+/* The step's plan from its benchmark words alone (an error blamed on its bench line). */
+static void build_step_plan(const struct plan_file *file, const char *step, struct vp_plan *plan)
 {
     struct command command;
     start_command(file, step, &command);
     blame(file, find(file, step, "bench"), step);
     struct vp_run_request request;
     vp_run_parse(&request, command.argc, command.argv);
-    struct vp_plan plan;
     char err[VP_ERROR_LEN + 4200];
-    int built = vp_plan_build(&request.plan, &plan, err, sizeof err);
+    int built = vp_plan_build(&request.plan, plan, err, sizeof err);
     free_command(&command);
     if (built != 0)
         vp_usage_error("%s", err);
+}
+
+/* Whether one of the step's benchmarks has an option called key. */
+static bool step_takes_option(const struct plan_file *file, const char *step, const char *key)
+{
+    struct vp_plan plan;
+    build_step_plan(file, step, &plan);
     bool takes = false;
     for (size_t p = 0; p < plan.count && !takes; p++)
         takes = vp_params_find(&plan.points[p].params, key) >= 0;
     vp_plan_free(&plan);
     return takes;
+}
+
+/* A study figure (then.BENCH.METRIC...): well formed, of one of the step's benchmarks. */
+static void check_reference_entry(const struct plan_file *file, const char *step,
+                                  const struct entry *entry)
+{
+    struct vp_reference reference;
+    char err[1024];
+    if (vp_reference_parse(entry->key, entry->value, &reference, err, sizeof err) != 0)
+        plan_error(file, entry, step, "%s", err);
+    struct vp_plan plan;
+    build_step_plan(file, step, &plan);
+    char names[600] = "";
+    size_t used = 0;
+    bool runs = false;
+    for (size_t p = 0; p < plan.count; p++) {
+        const char *name = plan.points[p].bench->name;
+        runs = runs || strcmp(name, reference.bench) == 0;
+        if ((p == 0 || plan.points[p - 1].bench != plan.points[p].bench) && used < sizeof names)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                     name);
+    }
+    vp_plan_free(&plan);
+    if (!runs)
+        plan_error(file, entry, step, "%s: [%s] does not run %s; accepted: a figure of its "
+                   "benchmarks (%s)", entry->key, step, reference.bench, names);
 }
 
 /* A [global] key alone: a run flag against the first step, a benchmark option against
@@ -376,13 +410,15 @@ static size_t build_commands(const struct plan_file *file, struct command *comma
         if (!global && listed(session_keys, entry->key))
             plan_error(file, entry, NULL, "%s belongs to the whole run: accepted in [global] only",
                        entry->key);
-        if (global && (strcmp(entry->key, "bench") == 0 || strcmp(entry->key, "reference") == 0))
+        if (global && (strcmp(entry->key, "bench") == 0 || strcmp(entry->key, "reference") == 0 ||
+                       vp_reference_key(entry->key)))
             plan_error(file, entry, NULL, "%s belongs to a step, not to [global]", entry->key);
         if (strcmp(entry->key, "background") == 0 || strcmp(entry->key, "plan") == 0 ||
             strcmp(entry->key, "help") == 0)
             plan_error(file, entry, NULL, "%s: not a plan key; accepted: run's flags (jobs, pin, "
                        "reps, warmup, duration, monitor-hz, watch; label, db, json, quiet in "
-                       "[global]), ranks, topology, reference, and benchmark options",
+                       "[global]), ranks, topology, reference, then.BENCH.METRIC, and benchmark "
+                       "options",
                        entry->key);
     }
     for (size_t s = 0; s < step_count; s++)
@@ -393,7 +429,9 @@ static size_t build_commands(const struct plan_file *file, struct command *comma
     for (size_t s = 0; s < step_count; s++) {
         for (size_t i = 0; i < file->count; i++) {
             const struct entry *entry = &file->entries[i];
-            if (strcmp(entry->section, steps[s]) == 0 && !listed(step_keys, entry->key))
+            if (strcmp(entry->section, steps[s]) == 0 && vp_reference_key(entry->key))
+                check_reference_entry(file, steps[s], entry);
+            else if (strcmp(entry->section, steps[s]) == 0 && !listed(step_keys, entry->key))
                 check_entry(file, steps[s], entry);
             else if (strcmp(entry->section, steps[s]) == 0 &&
                      (strcmp(entry->key, "jobs") == 0 || strcmp(entry->key, "pin") == 0 ||

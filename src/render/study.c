@@ -12,11 +12,12 @@
 #include "core/units.h"
 #include "render/table.h"
 
-/* One row's cells as text: what, jobs, value, per-job min/mean/max/SD, CPU busy,
- * network in, watched CPUs, and each candidate's value and penalty [interval]. */
+/* One row's cells as text: what, jobs, value, the study's figure (then), per-job
+ * min/mean/max/SD, CPU busy, network in, watched CPUs, and each candidate's value and
+ * penalty [interval] (with the study's penalty). */
 struct row_text {
-    char what[420], jobs[16], value[32], spread[140], cpu[16], network[32], watch[160];
-    char candidates[4][120];
+    char what[420], jobs[16], value[32], then[32], spread[140], cpu[16], network[32];
+    char watch[160], candidates[4][160];
     size_t candidate_count;
 };
 
@@ -32,6 +33,9 @@ static void row_text(const json_t *row, struct row_text *text)
     snprintf(text->jobs, sizeof text->jobs, "%lld",
              (long long)json_integer_value(json_object_get(row, "jobs")));
     vp_format_value(vp_json_number(row, "value"), unit, text->value, sizeof text->value);
+    snprintf(text->then, sizeof text->then, "-");
+    if (json_object_get(row, "then"))
+        vp_format_value(vp_json_number(row, "then"), unit, text->then, sizeof text->then);
     vp_format_value(vp_json_number(per_job, "min"), unit, low, sizeof low);
     vp_format_value(vp_json_number(per_job, "mean"), unit, mean, sizeof mean);
     vp_format_value(vp_json_number(per_job, "max"), unit, high, sizeof high);
@@ -61,15 +65,44 @@ static void row_text(const json_t *row, struct row_text *text)
         if (text->candidate_count == 4)
             break;
         char *cell = text->candidates[text->candidate_count++];
+        char then[40] = "";
+        if (json_object_get(candidate, "then_penalty_pct"))
+            snprintf(then, sizeof then, " (then %+.0f%%)",
+                     vp_json_number(candidate, "then_penalty_pct"));
         if (!json_object_get(candidate, "penalty_pct")) {
-            snprintf(cell, 120, "not in this run");
+            snprintf(cell, 160, "not in this run%s", then);
             continue;
         }
         char value[32];
         vp_format_value(vp_json_number(candidate, "value"), unit, value, sizeof value);
-        snprintf(cell, 120, "%s  %+.1f%% [%+.1f, %+.1f] %s", value,
+        snprintf(cell, 160, "%s  %+.1f%% [%+.1f, %+.1f] %s%s", value,
                  vp_json_number(candidate, "penalty_pct"), vp_json_number(candidate, "ci_low"),
-                 vp_json_number(candidate, "ci_high"), vp_json_text(candidate, "verdict"));
+                 vp_json_number(candidate, "ci_high"), vp_json_text(candidate, "verdict"), then);
+    }
+}
+
+/* "BENCH METRIC [at N jobs] VALUE; ...": the study's figures for a step ("" if none). */
+static void figures_line(const json_t *figures, char *line, size_t len)
+{
+    size_t used = 0, i;
+    const json_t *figure;
+    line[0] = '\0';
+    json_array_foreach(figures, i, figure) {
+        char value[32], at[32] = "";
+        bool penalty = json_is_true(json_object_get(figure, "penalty"));
+        vp_units_field(vp_json_text(figure, "bench"));
+        if (penalty)
+            snprintf(value, sizeof value, "penalty %+.0f%%", vp_json_number(figure, "value"));
+        else
+            vp_format_value(vp_json_number(figure, "value"), vp_json_text(figure, "unit"), value,
+                            sizeof value);
+        long long jobs = (long long)json_integer_value(json_object_get(figure, "jobs"));
+        if (jobs)
+            snprintf(at, sizeof at, " at %lld job%s", jobs, jobs == 1 ? "" : "s");
+        if (used < len)
+            used += (size_t)snprintf(line + used, len - used, "%s%s %s%s %s", used ? "; " : "",
+                                     vp_json_text(figure, "bench"), vp_json_text(figure, "metric"),
+                                     at, value);
     }
 }
 
@@ -95,8 +128,8 @@ void vp_print_study(FILE *out, const json_t *study)
 {
     size_t s, r;
     const json_t *step, *row;
-    fprintf(out, "The plan's steps (value: all jobs; per job: min / mean / max / SD; penalty: "
-                 "positive is worse, [95%% interval])\n\n");
+    fprintf(out, "The plan's steps (value: all jobs; then: the study's figure; per job: min / "
+                 "mean / max / SD; penalty: positive is worse, [95%% interval])\n\n");
     json_array_foreach(json_object_get(study, "steps"), s, step) {
         char name[140];
         fprintf(out, "[%s]\n", vp_printable(vp_json_text(step, "step"), name, sizeof name));
@@ -105,13 +138,19 @@ void vp_print_study(FILE *out, const json_t *study)
             fprintf(out, "  then: %s\n", vp_printable(vp_json_text(step, "reference"), reference,
                                                       sizeof reference));
         }
+        char figures[1200];
+        figures_line(json_object_get(step, "figures"), figures, sizeof figures);
+        if (figures[0])
+            fprintf(out, "  then, figures: %s\n", figures);
         json_array_foreach(json_object_get(step, "rows"), r, row) {
             struct row_text text;
             row_text(row, &text);
             char what[420];
-            fprintf(out, "  %-44s jobs %-3s %12s  per job %s  cpu %s  net in %s%s%s\n",
+            fprintf(out, "  %-44s jobs %-3s %12s%s%s  per job %s  cpu %s  net in %s%s%s\n",
                     vp_printable(text.what, what, sizeof what), text.jobs, text.value,
-                    text.spread, text.cpu, text.network, text.watch[0] ? "  " : "", text.watch);
+                    json_object_get(row, "then") ? "  then " : "",
+                    json_object_get(row, "then") ? text.then : "", text.spread, text.cpu,
+                    text.network, text.watch[0] ? "  " : "", text.watch);
             for (size_t c = 0; c < text.candidate_count; c++)
                 fprintf(out, "  %44s %s: %s\n", "", vp_json_text(json_array_get(
                             json_object_get(row, "candidates"), c), "run"), text.candidates[c]);
@@ -130,7 +169,8 @@ void vp_study_html(struct vp_markup *out, const json_t *study)
     size_t s, r, c;
     const json_t *step, *row, *candidate;
     vp_markup_printf(out, "<h2>The plan's steps, then and now</h2><p>Each step of the plan "
-                     "file as the study laid out its figures: the value over all jobs, each "
+                     "file as the study laid out its figures: the value over all jobs, the "
+                     "study's own figure for it (<em>then</em>, from the plan file), each "
                      "job's spread, the machine's CPU and network input while it ran, and "
                      "against each other run the penalty (positive is worse) with its 95%% "
                      "interval. <em>Then</em>: what the study reported.</p>");
@@ -143,7 +183,14 @@ void vp_study_html(struct vp_markup *out, const json_t *study)
             vp_markup_text(out, vp_json_text(step, "reference"));
             vp_markup_printf(out, "</p>");
         }
-        vp_markup_printf(out, "<table><tr><th>what</th><th>jobs</th><th>value</th><th>per job "
+        char figures[1200];
+        figures_line(json_object_get(step, "figures"), figures, sizeof figures);
+        if (figures[0]) {
+            vp_markup_printf(out, "<p><em>Then, figures:</em> ");
+            vp_markup_text(out, figures);
+            vp_markup_printf(out, "</p>");
+        }
+        vp_markup_printf(out, "<table><tr><th>what</th><th>jobs</th><th>value</th><th>then</th><th>per job "
                          "min / mean / max / SD</th><th>CPU busy</th><th>network in</th>"
                          "<th>watched</th>");
         const json_t *first = json_array_get(json_object_get(step, "rows"), 0);
@@ -160,6 +207,7 @@ void vp_study_html(struct vp_markup *out, const json_t *study)
             vp_markup_cell(out, text.what);
             vp_markup_cell(out, text.jobs);
             vp_markup_cell(out, text.value);
+            vp_markup_cell(out, text.then);
             vp_markup_cell(out, text.spread);
             vp_markup_cell(out, text.cpu);
             vp_markup_cell(out, text.network);
