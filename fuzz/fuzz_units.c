@@ -1,11 +1,13 @@
 /* libFuzzer target: every parser of command-line values (sizes, durations, counts,
- * job specs, CPU lists, app's --cmd splitting, option values of every benchmark) on
- * arbitrary text. */
+ * job specs, CPU lists, app's --cmd splitting, option values of every benchmark) and of
+ * a plan file's study figures (KEY=VALUE split at the first '=') on arbitrary text. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_input.h"
 
+#include "analysis/reference.h"
 #include "bench/bench.h"
 #include "core/argv.h"
 #include "core/units.h"
@@ -40,6 +42,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             char err[VP_ERROR_LEN];
             vp_option_parse(&vp_benches[b]->options[o], text, &value, err, sizeof err);
         }
+    }
+    char *equals = strchr(text, '=');
+    if (equals) {
+        *equals = '\0';
+        struct vp_reference figure;
+        char err[1024];
+        if (vp_reference_parse(text, equals + 1, &figure, err, sizeof err) == 0 &&
+            (!vp_bench_find(figure.bench) || !isfinite(figure.value) ||
+             (!figure.penalty && figure.value < 0)))
+            __builtin_trap();
     }
     free(text);
     return 0;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Plan files (run --plan): every plan in plans/ passes plan-check; a broken plan (unknown
-# key, bad value, no bench, a key outside a section, not INI, a run key in a step) is
+# key, bad value, no bench, a key outside a section, not INI, a run key in a step, a
+# study figure of no metric of the step, in a wrong unit or outside a step) is
 # refused with FILE:LINE, exit 2 and nothing stored; --set overrides a key (and names
 # itself when its value is bad); --dry-run prints the command lines; a plan run is one
 # stored run whose text results show, export carries and import restores.
@@ -39,7 +40,7 @@ expect_contains "$WORK/out" "virtperf run --reps=2 --warmup=0 --size=8m --passes
 expect_contains "$WORK/out" "--size=8m --path=. dd"
 expect_runs 0 "--dry-run should run nothing"
 
-# broken plans: FILE:LINE and what is accepted
+# broken plans: FILE:LINE and what is accepted (a study figure too)
 bad() { # WHAT TEXT-OF-PLAN: the plan's error names WHAT
     printf '%b' "$2" >bad.ini
     expect_usage_error "$1" "$VP" run --plan bad.ini
@@ -55,6 +56,13 @@ bad "bad.ini:3: label belongs to the whole run" '[m]\nbench = mem.write\nlabel =
 bad "bad.ini:1: not INI" '[m\nbench = cpu\n'
 bad "bad.ini: [global]: no step" '[global]\nreps = 2\n'
 bad "bad.ini:2: frobnicate: not a run flag nor an option of any step" '[global]\nfrobnicate = 1\n[m]\nbench = cpu\n'
+# the study's figures: a metric of one of the step's benchmarks, in a unit of its kind
+bad "bad.ini:3: then.mem.write.speed: mem.write has no metric 'speed'; accepted: time, bandwidth" '[m]\nbench = mem.write\nthen.mem.write.speed = 3 s\n'
+bad "bad.ini:3: then.mem.write.time: '3 Gb/s' is not a figure of time (s); accepted: a number >= 0 and one of: s, ms" '[m]\nbench = mem.write\nthen.mem.write.time = 3 Gb/s\n'
+bad "bad.ini:3: then.disk.read.throughput: [m] does not run disk.read; accepted: a figure of its benchmarks (mem.write)" '[m]\nbench = mem.write\nthen.disk.read.throughput = 1 MB/s\n'
+bad "bad.ini:4: then-penalty.mem.write.time@x: '@x' is not a job count" '[m]\nbench = mem.write\njobs = 1\nthen-penalty.mem.write.time@x = 3%\n'
+bad "bad.ini:3: then-penalty.mem.write.time: '3' is not a penalty; accepted: a percentage" '[m]\nbench = mem.write\nthen-penalty.mem.write.time = 3\n'
+bad "bad.ini:2: then.mem.write.time belongs to a step, not to [global]" '[global]\nthen.mem.write.time = 3 s\n[m]\nbench = mem.write\n'
 expect_usage_error "--set memory.size: --size: '3q' is not valid" "$VP" run --plan small.ini --set memory.size=3q
 expect_usage_error "small.ini has no step [nosuch]" "$VP" run --plan small.ini --set nosuch.x=1
 expect_usage_error "benchmarks go in the plan's steps" "$VP" run --plan small.ini mem.write

@@ -1,9 +1,10 @@
 #!/bin/bash
 # Each study's quick plan runs here, every step ok: IHEP 2010, CNAF 2007, SPring-8 2005,
 # and GridKa on a fileset laid out for it, read from its directory and from an xrootd;
-# two runs of the IHEP plan come back as its steps, then (the study's figures) and now
-# (with penalties and intervals), in compare, results show and the report; SPring-8's
-# RPC step says where it stops scaling.
+# two runs of the IHEP plan come back as its steps, then (the study's words and figures,
+# its penalties beside the rows they stand for) and now (with penalties and intervals),
+# in compare, results show and the report; CNAF's figures sit on the job counts they were
+# given for; SPring-8's RPC step says where it stops scaling.
 . "$(dirname "$0")/lib.sh"
 PLANS="$(cd "$(dirname "$0")/../.." && pwd)/plans"
 PORT=$((10000 + $$ % 20000)) # below the ephemeral ports
@@ -27,14 +28,26 @@ expect_status 0 "$VP" run --plan "$PLANS/ihep-2010-quick.ini" --label ihep-again
 expect_status 0 "$VP" compare ihep-2010 ihep-again
 expect_contains "$WORK/out" "[disk]"
 expect_contains "$WORK/out" "  then: write penalty ~10%, read ~40%"
+expect_contains "$WORK/out" "  then, figures: disk.write throughput penalty +10%; disk.read throughput penalty +40%"
 grep -qE '^ +ihep-again: .* [+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]' "$WORK/out" ||
     fail "compare should give each step's penalty with its interval: $(grep -A3 '^\[disk\]' "$WORK/out")"
+# the study's penalty beside the penalty now, on the rows it stands for and no other
+[ "$(grep -A1 -E '^  disk.write throughput ' "$WORK/out" | grep -cE '^ +ihep-again: .*\] .*\(then \+10%\)$')" -ge 1 ] &&
+    [ "$(grep -A1 -E '^  disk.read throughput ' "$WORK/out" | grep -cE '^ +ihep-again: .*\(then \+40%\)$')" -ge 1 ] &&
+    ! grep -A1 -E '^  disk.rewrite throughput ' "$WORK/out" | grep -q '(then ' ||
+    fail "compare should give the study's penalty beside write's and read's: $(grep -A12 '^\[disk\]' "$WORK/out")"
 expect_status 0 "$VP" results show ihep-2010
 grep -qE '^  disk.write throughput +jobs 2 .* per job .* / .* / .* / ' "$WORK/out" ||
     fail "results show should give the per-job spread of each step's results"
 expect_status 0 "$VP" report ihep-2010 ihep-again -o "$WORK/ihep.html"
 expect_contains "$WORK/ihep.html" "The plan's steps, then and now"
 expect_contains "$WORK/ihep.html" "write penalty ~10%"
+expect_contains "$WORK/ihep.html" "(then +10%)"
+# CNAF 2007: the study's bandwidth beside now's, at the job counts it stands for
+expect_status 0 "$VP" results show cnaf-2007
+grep -A12 '^\[contention-one-socket\]' "$WORK/out" | grep -qE '^  mem.write bandwidth +jobs 1 .* then 1.29[0-9]* GiB/s ' &&
+    grep -A12 '^\[contention-one-socket\]' "$WORK/out" | grep -qE '^  mem.write bandwidth +jobs 2 .* then 1.6[0-9]* GiB/s ' ||
+    fail "CNAF 2007: each job count's row should carry the study's figure for it: $(grep -A12 '^\[contention-one-socket\]' "$WORK/out")"
 json_check "$WORK/cnaf-2007.json" 'any(r["bench"] == "mem.write" and r["pin"] == "spread" for r in d["results"])' \
     "CNAF 2007's contention step should pin spread"
 expect_status 0 "$VP" results show spring8-2005
@@ -48,9 +61,14 @@ mkdir "$WORK/gridka-set"
 expect_status 0 "$VP" data prepare --source ./gridka-set --files 8 --file-size 4m
 start_xrootd "$WORK/gridka-set" "$PORT" $((PORT + 1))
 expect_status 0 "$VP" run --plan "$PLANS/gridka-quick.ini" \
-    --set "xrootd.source=root://127.0.0.1:$PORT/$WORK/gridka-set" --label gridka --quiet --json "$WORK/gridka.json"
+    --set "xrootd-4k.source=root://127.0.0.1:$PORT/$WORK/gridka-set" \
+    --set "xrootd-512k.source=root://127.0.0.1:$PORT/$WORK/gridka-set" --label gridka --quiet --json "$WORK/gridka.json"
 all_ok "$WORK/gridka.json"
 json_check "$WORK/gridka.json" 'sorted({r["data"]["scheme"] for r in d["results"]}) == ["posix", "root"] and len(d["results"]) == 12' \
     "GridKa: both sources at 1, 2, 4 jobs x 4k, 512k"
+expect_status 0 "$VP" results show gridka
+for step in nfs-4k nfs-512k xrootd-4k xrootd-512k; do
+    expect_contains "$WORK/out" "[$step]"
+done
 stop_xrootd
 finish
