@@ -11,8 +11,10 @@
 # --with-programs first runs the same command here once under strace (one job, one
 # repetition, results thrown away) and copies every file the programs it started opened
 # into the guest, so that app --preset's workloads (xz, gcc, sqlite3, python3) and a
-# --cmd of your own run in the guest as the same binaries on the same libraries.
-# --disk-dir DIR gives the guest a virtual disk: an ext4 image file of --disk-size made
+# --cmd of your own run in the guest as the same binaries on the same libraries (a plan's
+# trial runs the whole plan once, as a plan takes no --jobs or --reps).
+# A plan (run --plan FILE) is copied into the guest. --disk-dir DIR gives the guest a
+# virtual disk: an ext4 image file of --disk-size made
 # in DIR (on the storage to test; removed afterwards), attached as virtio-blk or, with
 # --disk-bus ide, as an emulated IDE disk (the paravirtual-against-emulated gap the CNAF
 # study measured), mounted in the guest at /mnt/disk: give the disk benchmarks
@@ -79,7 +81,8 @@ if $with_programs; then
     # file here (not under /proc, /sys, /dev or /tmp), copied to the same path in the guest.
     echo "guest.sh: a trial run here under strace, to find the files the programs need" >&2
     strace -f -qq -o "$WORK/trace" -e trace=execve,open,openat,stat,newfstatat,access,readlink \
-        build/virtperf "$@" --jobs 1 --reps 1 --warmup 0 --quiet --db "$WORK/trial.db" \
+        build/virtperf "$@" $(printf '%s\n' "$@" | grep -q '^--plan' ||
+                              echo --jobs 1 --reps 1 --warmup 0) --quiet --db "$WORK/trial.db" \
         >"$WORK/trial.out" 2>&1 ||
         { echo "guest.sh: the trial run here failed:" >&2; tail -n 5 "$WORK/trial.out" >&2; exit 2; }
     grep -oE '"/[^"]+"' "$WORK/trace" | tr -d '"' | sort -u | grep -vE '^/(proc|sys|dev|tmp)/' |
@@ -90,6 +93,18 @@ if $with_programs; then
         done
     echo "guest.sh: $(find "$root" -type f | wc -l) files, $(du -sm "$root" | cut -f1) MiB in the guest" >&2
 fi
+# A plan file (run --plan FILE) goes into the guest as /plan.ini, its argument rewritten.
+args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --plan) [ $# -ge 2 ] && [ -r "$2" ] || usage "--plan takes a readable plan file"
+                cp "$2" "$root/plan.ini"; args+=(--plan /plan.ini); shift 2 ;;
+        --plan=*) [ -r "${1#--plan=}" ] || usage "--plan takes a readable plan file"
+                  cp "${1#--plan=}" "$root/plan.ini"; args+=(--plan /plan.ini); shift ;;
+        *) args+=("$1"); shift ;;
+    esac
+done
+set -- "${args[@]}"
 printf '%s\n' "$@" >"$root/virtperf.args"
 if [ -n "$setup" ]; then cp "$setup" "$root/setup.sh"; else : >"$root/setup.sh"; fi
 cat >"$root/init" <<'INIT'

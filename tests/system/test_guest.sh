@@ -4,7 +4,7 @@
 # `compare` says so; its clock, measured by time.drift against a virtperf serve on
 # this machine's loopback, shows the 2 s step a setup script inside the guest makes (the
 # step happens in the guest's clock only, never this machine's). A workload of app
-# --preset runs inside it on the programs --with-programs brought.
+# --preset runs inside it on the programs --with-programs brought; a plan file runs in it.
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PORT=$((10000 + $$ % 20000)) # below the ephemeral ports (32768 up), which other sockets take
@@ -74,6 +74,28 @@ expect_status 0 "$ROOT/scripts/guest.sh" --with-programs --label preset-tcg --ti
 expect_status 0 "$VP" compare preset-bare preset-tcg --metric wall_time --normalize clock --json "$WORK/preset.json"
 json_check "$WORK/preset.json" '(lambda c: d["rows"][0]["params"]["preset"] == "python" and c["ratio"] > 2 and (c.get("normalized") or any("not normalised by clock" in f for f in c["flags"])))(d["rows"][0]["candidates"][0])' \
     "python in the TCG guest should be far slower than here, and the clock normalisation said"
+
+# A plan in the guest: guest.sh copies the file in; the imported run keeps the plan's text
+# and compare sets its step here and there side by side, the study's figures beside them.
+cat >"$WORK/plan.ini" <<'PLAN'
+[global]
+reps = 2
+warmup = 0
+[memory]
+bench = mem.write
+size = 4m
+passes = 2
+then.mem.write.bandwidth = 1.39 GB/s
+then-penalty.mem.write.bandwidth = 5%
+PLAN
+expect_status 0 "$VP" run --plan "$WORK/plan.ini" --label plan-bare --quiet
+expect_status 0 "$ROOT/scripts/guest.sh" --label plan-tcg --timeout 300 -- run --plan "$WORK/plan.ini" --quiet
+expect_status 0 "$VP" compare plan-bare plan-tcg
+expect_contains "$WORK/out" "then, figures: mem.write bandwidth 1.295 GiB/s; mem.write bandwidth penalty +5%"
+grep -qE '^ +plan-tcg: .* [+-][0-9.]+% \[.*\] .*\(then \+5%\)$' "$WORK/out" ||
+    fail "the guest's plan run should come back as the step's penalty beside the study's: $(cat "$WORK/out")"
+expect_status 0 "$VP" results show plan-tcg
+expect_contains "$WORK/out" "[memory]"
 
 # The guest's own error line, not a parse failure here: its virtperf refuses a --path.
 expect_status 2 "$ROOT/scripts/guest.sh" --timeout 300 -- run disk.write --path /nonexistent
