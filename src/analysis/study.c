@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/matrix.h"
 #include "analysis/reference.h"
 #include "analysis/scaling.h"
 #include "bench/bench.h"
@@ -99,33 +100,84 @@ static const char *headline_metric(const json_t *result)
     return NULL;
 }
 
-/* The monitor's figures while the result ran: CPU busy, network input, watched CPUs. */
-static void add_monitor(json_t *row, const json_t *result)
+/* Adds one monitor summary's figures to the sums: CPU busy, network input, watched CPUs. */
+static void add_summary(const json_t *summary, double *busy, double *received, json_t *watch)
 {
-    const json_t *summary = json_object_get(json_object_get(result, "monitor"), "summary");
-    if (!summary)
-        return;
-    json_object_set_new(row, "cpu_busy",
-                        json_real(vp_json_number(json_object_get(summary, "cpu.busy"), "mean")));
-    double received = 0;
-    json_t *watch = json_object();
+    *busy += vp_json_number(json_object_get(summary, "cpu.busy"), "mean");
     const char *column;
     const json_t *figures;
     json_object_foreach((json_t *)summary, column, figures) {
         size_t len = strlen(column);
         if (strncmp(column, "net.", 4) == 0 && len > 3 && strcmp(column + len - 3, ".rx") == 0)
-            received += vp_json_number(figures, "mean");
+            *received += vp_json_number(figures, "mean");
         if (strncmp(column, "watch.", 6) == 0 && len > 10 && strcmp(column + len - 4, ".cpu") == 0) {
             char name[128];
             snprintf(name, sizeof name, "%.*s", (int)(len - 10), column + 6);
-            json_object_set_new(watch, name, json_real(vp_json_number(figures, "mean")));
+            json_object_set_new(watch, name, json_real(vp_json_number(watch, name) +
+                                                       vp_json_number(figures, "mean")));
         }
     }
+}
+
+/* The monitor's figures while the result ran: CPU busy, network input, watched CPUs; of
+ * a virtperf-mpi result, each host's: CPU as the mean over the hosts, input summed. */
+static void add_monitor(json_t *row, const json_t *result)
+{
+    double busy = 0, received = 0;
+    size_t hosts = 0, i;
+    json_t *watch = json_object();
+    const json_t *summary = json_object_get(json_object_get(result, "monitor"), "summary");
+    const json_t *host;
+    if (summary) {
+        add_summary(summary, &busy, &received, watch);
+        hosts = 1;
+    }
+    json_array_foreach(json_object_get(json_object_get(result, "ranks"), "hosts"), i, host) {
+        summary = json_object_get(json_object_get(host, "monitor"), "summary");
+        if (!summary || json_object_get(json_object_get(result, "monitor"), "summary"))
+            continue;
+        add_summary(summary, &busy, &received, watch);
+        hosts++;
+    }
+    if (hosts == 0) {
+        json_decref(watch);
+        return;
+    }
+    json_object_set_new(row, "cpu_busy", json_real(busy / (double)hosts));
     json_object_set_new(row, "network_rx_rate", json_real(received));
+    const char *name;
+    json_t *share;
+    json_object_foreach(watch, name, share)
+        json_real_set(share, json_real_value(share) / (double)hosts);
     if (json_object_size(watch))
         json_object_set_new(row, "watch", watch);
     else
         json_decref(watch);
+}
+
+/* The jobs a result ran at once: over every rank of a virtperf-mpi result (the study's
+ * VMs or hosts), else its own. */
+static json_int_t jobs_at_once(const json_t *result)
+{
+    json_int_t jobs = 0;
+    size_t i;
+    const json_t *host;
+    json_array_foreach(json_object_get(json_object_get(result, "ranks"), "hosts"), i, host)
+        jobs += json_integer_value(json_object_get(host, "jobs"));
+    return jobs ? jobs : json_integer_value(json_object_get(result, "jobs"));
+}
+
+/* " FROM -> TO, ..." of a virtperf-mpi result's links ("" when it has none). */
+static void links_text(const json_t *result, char *out, size_t len)
+{
+    size_t used = 0, i;
+    const json_t *link;
+    out[0] = '\0';
+    json_array_foreach(json_object_get(json_object_get(result, "ranks"), "links"), i, link)
+        if (used < len)
+            used += (size_t)snprintf(out + used, len - used, "%s%s -> %s", used ? ", " : " ",
+                                     vp_json_text(link, "from_label"),
+                                     vp_json_text(link, "to_label"));
 }
 
 static json_t *spread_across_jobs(const json_t *result, const char *metric)
@@ -180,8 +232,7 @@ static void add_candidates(json_t *row, const json_t *result, const json_t *comp
             break;
         }
         const json_t *then = figure_for(study_figures, vp_json_text(result, "bench"),
-                                        vp_json_text(row, "metric"),
-                                        json_integer_value(json_object_get(result, "jobs")), true);
+                                        vp_json_text(row, "metric"), jobs_at_once(result), true);
         if (then)
             json_object_set(entry, "then_penalty_pct", json_object_get(then, "value"));
         json_array_append_new(list, entry);
@@ -189,16 +240,22 @@ static void add_candidates(json_t *row, const json_t *result, const json_t *comp
     json_object_set_new(row, "candidates", list);
 }
 
-/* One row: the result's figure of metric, with its spread across jobs. */
+/* One row: the result's figure of metric, with its spread across jobs; jobs counts those
+ * at once over every rank, ranks (virtperf-mpi) how many hosts ran them. */
 static json_t *metric_row(const json_t *result, const char *metric, const char *variant)
 {
     const json_t *figure = json_object_get(json_object_get(result, "metrics"), metric);
-    return json_pack("{s:O,s:s,s:O,s:s,s:O,s:O,s:f,s:o}", "bench",
-                     json_object_get(result, "bench"), "variant", variant, "jobs",
-                     json_object_get(result, "jobs"), "metric", metric, "unit",
-                     json_object_get(figure, "unit"), "better", json_object_get(figure, "better"),
-                     "value", vp_json_number(figure, "mean"), "per_job",
-                     spread_across_jobs(result, metric));
+    json_t *row = json_pack("{s:O,s:s,s:I,s:s,s:O,s:O,s:f,s:o}", "bench",
+                            json_object_get(result, "bench"), "variant", variant, "jobs",
+                            jobs_at_once(result), "metric", metric, "unit",
+                            json_object_get(figure, "unit"), "better",
+                            json_object_get(figure, "better"), "value",
+                            vp_json_number(figure, "mean"), "per_job",
+                            spread_across_jobs(result, metric));
+    const json_t *ranks = json_object_get(json_object_get(result, "ranks"), "count");
+    if (ranks)
+        json_object_set_new(row, "ranks", json_integer(json_integer_value(ranks)));
+    return row;
 }
 
 static json_t *step_of(json_t *steps, const char *name, const json_t *references)
@@ -218,6 +275,43 @@ static json_t *step_of(json_t *steps, const char *name, const json_t *references
     return step;
 }
 
+/* A run document of base's run holding only the step's results. */
+static json_t *step_document(const json_t *step, const json_t *base)
+{
+    size_t i;
+    const json_t *result;
+    json_t *results = json_array();
+    json_array_foreach(json_object_get(base, "results"), i, result)
+        if (json_equal(json_object_get(result, "step"), json_object_get(step, "step")))
+            json_array_append(results, (json_t *)result);
+    return json_pack("{s:O,s:o}", "run", json_object_get(base, "run"), "results", results);
+}
+
+/* A step's source x destination matrices (a virtperf-mpi matrix topology, or runs of
+ * several hosts), of the metrics its rows show. */
+static void add_matrices(json_t *step, const json_t *base)
+{
+    size_t i, m;
+    const json_t *row, *matrix;
+    json_t *document = step_document(step, base);
+    json_t *found = vp_matrices(&document, 1);
+    json_t *kept = json_array();
+    json_array_foreach(json_object_get(found, "matrices"), m, matrix) {
+        bool shown = false;
+        json_array_foreach(json_object_get(step, "rows"), i, row)
+            shown = shown || (json_equal(json_object_get(row, "bench"), json_object_get(matrix, "bench")) &&
+                              json_equal(json_object_get(row, "metric"), json_object_get(matrix, "metric")));
+        if (shown)
+            json_array_append(kept, (json_t *)matrix);
+    }
+    if (json_array_size(kept))
+        json_object_set_new(step, "matrices", kept);
+    else
+        json_decref(kept);
+    json_decref(found);
+    json_decref(document);
+}
+
 /* A step's job-count sweeps: where each headline metric stops scaling (the knee, as
  * `virtperf scaling` finds it: the SPring-8 study's "5~6 VMs are optimum") and from how
  * many jobs no CPU was idle. */
@@ -226,10 +320,6 @@ static void add_optima(json_t *step, const json_t *base)
     const char *names[64];
     size_t name_count = 0, i;
     const json_t *row;
-    json_t *results = json_array();
-    json_array_foreach(json_object_get(base, "results"), i, row)
-        if (json_equal(json_object_get(row, "step"), json_object_get(step, "step")))
-            json_array_append(results, (json_t *)row);
     json_array_foreach(json_object_get(step, "rows"), i, row) {
         bool seen = false;
         for (size_t n = 0; n < name_count; n++)
@@ -237,8 +327,7 @@ static void add_optima(json_t *step, const json_t *base)
         if (!seen && name_count < 64)
             names[name_count++] = vp_json_text(row, "metric");
     }
-    json_t *document = json_pack("{s:O,s:o}", "run", json_object_get(base, "run"), "results",
-                                 results);
+    json_t *document = step_document(step, base);
     struct vp_qos qos = { 0 };
     struct vp_scaling_metrics metrics = { .names = names, .count = name_count };
     char err[256];
@@ -295,10 +384,14 @@ json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t can
         json_array_foreach(results, s, other)
             if (json_equal(json_object_get(other, "step"), json_object_get(result, "step")))
                 json_array_append(siblings, (json_t *)other);
-        char variant[400];
+        char variant[400], links[400];
         vp_distinguishing_params(siblings, json_object_get(result, "bench"),
                                  json_object_get(result, "params"), variant, sizeof variant);
         json_decref(siblings);
+        links_text(result, links, sizeof links);
+        size_t variant_len = strlen(variant);
+        snprintf(variant + variant_len, sizeof variant - variant_len, "%s",
+                 links + (variant_len == 0 && links[0]));
         /* the headline metric, then each other one the study gave a figure of */
         const json_t *figures = json_object_get(step, "figures");
         const char *shown[16] = { metric };
@@ -316,8 +409,7 @@ json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t can
         for (size_t m = 0; m < shown_count; m++) {
             json_t *row = metric_row(result, shown[m], variant);
             const json_t *then = figure_for(figures, vp_json_text(result, "bench"), shown[m],
-                                            json_integer_value(json_object_get(result, "jobs")),
-                                            false);
+                                            jobs_at_once(result), false);
             if (then)
                 json_object_set(row, "then", json_object_get(then, "value"));
             add_monitor(row, result);
@@ -328,8 +420,10 @@ json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t can
     json_decref(comparison);
     json_decref(references);
     json_t *step;
-    json_array_foreach(steps, i, step)
+    json_array_foreach(steps, i, step) {
         add_optima(step, base);
+        add_matrices(step, base);
+    }
     if (json_array_size(steps) == 0) {
         json_decref(steps);
         return NULL;

@@ -1,13 +1,12 @@
 /* `virtperf matrix RUN...`: network results from several hosts as source x destination
  * tables (import the other hosts' runs first with `virtperf results import`). */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/common.h"
-#include "core/units.h"
 #include "analysis/matrix.h"
+#include "render/matrix_table.h"
 
 static const char matrix_usage[] =
     "usage: virtperf matrix RUN [RUN...] [--metric NAME] [--json FILE|-] [--db PATH]\n"
@@ -16,35 +15,6 @@ static const char matrix_usage[] =
     "came from, the destination the peer it measured (the CNAF 2007 study's netperf tables). Gather\n"
     "the other hosts' runs with 'virtperf results import'. --metric keeps one metric\n"
     "(throughput, latency ...); all by default.\n";
-
-static void print_matrix(const json_t *matrix)
-{
-    const char *unit = json_string_value(json_object_get(matrix, "unit"));
-    vp_units_field(json_string_value(json_object_get(matrix, "bench")));
-    const json_t *destinations = json_object_get(matrix, "destinations");
-    long long jobs = (long long)json_integer_value(json_object_get(matrix, "jobs"));
-    printf("%s %s, %lld job%s (%s is better)\n%-20s",
-           json_string_value(json_object_get(matrix, "bench")),
-           json_string_value(json_object_get(matrix, "metric")), jobs, jobs == 1 ? "" : "s",
-           json_string_value(json_object_get(matrix, "better")), "source \\ destination");
-    size_t c, r;
-    const json_t *item;
-    json_array_foreach(destinations, c, item)
-        printf(" %22s", json_string_value(item));
-    putchar('\n');
-    json_array_foreach(json_object_get(matrix, "sources"), r, item) {
-        printf("%-20s", json_string_value(item));
-        const json_t *value;
-        json_array_foreach(json_array_get(json_object_get(matrix, "values"), r), c, value) {
-            char text[32] = "-";
-            if (json_is_number(value))
-                vp_format_value(json_number_value(value), unit, text, sizeof text);
-            printf(" %22s", text);
-        }
-        putchar('\n');
-    }
-    putchar('\n');
-}
 
 int cmd_matrix(int argc, char **argv)
 {
@@ -93,7 +63,7 @@ int cmd_matrix(int argc, char **argv)
         size_t i;
         const json_t *item;
         json_array_foreach(matrices, i, item)
-            print_matrix(item);
+            vp_print_matrix(stdout, item, "");
         json_array_foreach(json_object_get(result, "notes"), i, item)
             printf("note: %s\n", json_string_value(item));
     }

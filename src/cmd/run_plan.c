@@ -23,7 +23,7 @@
 #include "store/store.h"
 
 #define MAX_ENTRIES 512
-#define MAX_STEPS 64
+#define MAX_STEPS VP_PLAN_MAX_STEPS
 #define MAX_PLAN_TEXT (64 * 1024)
 
 struct entry {
@@ -57,9 +57,16 @@ static bool listed(const char *const *list, const char *key)
 /* The line the usage-error hook puts before run's own messages. */
 static const struct plan_file *blamed_file;
 static char blamed_where[300];
+static void (*plan_refusal)(const char *message); /* virtperf-mpi's: every rank refuses */
+static bool steps_for_mpi; /* ranks and topology kept as --ranks and --topology */
 
 static void prefix_usage_error(const char *message)
 {
+    if (plan_refusal) {
+        char line[1400];
+        snprintf(line, sizeof line, "%s: %s", blamed_where, message);
+        plan_refusal(line);
+    }
     fprintf(stderr, "virtperf: %s: %s\n", blamed_where, message);
     exit(VP_EXIT_USAGE);
 }
@@ -120,23 +127,34 @@ static int stop_at_entry(void *user, const char *section, const char *key, const
     return stop->seen++ == stop->wanted ? 0 : 1;
 }
 
-/* Reads and parses the file; a syntax error, an empty plan or too many entries is a
- * usage error naming the file (and line). */
-static void load_plan(struct plan_file *file, const char *path)
+/* The file's text (at most MAX_PLAN_TEXT bytes, no NUL), or NULL with err naming why. */
+static char *read_plan_text(const char *path, char *err, size_t err_len)
 {
-    *file = (struct plan_file){ .path = path };
     FILE *in = fopen(path, "r");
-    if (!in)
-        vp_usage_error("--plan %s: %s", path, strerror(errno));
-    file->text = calloc(MAX_PLAN_TEXT + 1, 1);
-    if (!file->text)
+    if (!in) {
+        snprintf(err, err_len, "--plan %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *text = calloc(MAX_PLAN_TEXT + 1, 1);
+    if (!text)
         abort();
-    size_t len = fread(file->text, 1, MAX_PLAN_TEXT + 1, in);
+    size_t len = fread(text, 1, MAX_PLAN_TEXT + 1, in);
     fclose(in);
     if (len > MAX_PLAN_TEXT)
-        vp_usage_error("--plan %s: larger than %d KiB", path, MAX_PLAN_TEXT / 1024);
-    if (memchr(file->text, '\0', len))
-        vp_usage_error("--plan %s: not text (a NUL byte)", path);
+        snprintf(err, err_len, "--plan %s: larger than %d KiB", path, MAX_PLAN_TEXT / 1024);
+    else if (memchr(text, '\0', len))
+        snprintf(err, err_len, "--plan %s: not text (a NUL byte)", path);
+    else
+        return text;
+    free(text);
+    return NULL;
+}
+
+/* Parses the text read from path; a syntax error or too many entries is a usage error
+ * naming the file and line. */
+static void parse_plan(struct plan_file *file, const char *path, char *text)
+{
+    *file = (struct plan_file){ .path = path, .text = text };
     int bad_line = ini_parse_string(file->text, collect, file);
     if (bad_line > 0 && file->count == MAX_ENTRIES)
         vp_usage_error("%s:%d: more than %d keys in one plan", path, bad_line, MAX_ENTRIES);
@@ -275,6 +293,16 @@ static void add_entry(struct command *command, const struct entry *entry)
         return;
     if (!one_host_fallback(command, entry))
         add_flag(command, entry->key, entry->value);
+}
+
+/* An entry into the step's final command: as add_entry, but for virtperf-mpi ranks and
+ * topology stay its own flags. */
+static void add_step_entry(struct command *command, const struct entry *entry)
+{
+    if (steps_for_mpi && (strcmp(entry->key, "ranks") == 0 || strcmp(entry->key, "topology") == 0))
+        add_flag(command, entry->key, entry->value);
+    else
+        add_entry(command, entry);
 }
 
 /* "run" and the step's benchmark words. */
@@ -449,16 +477,16 @@ static size_t build_commands(const struct plan_file *file, struct command *comma
             if (strcmp(entry->section, "global") != 0 || listed(session_keys, entry->key))
                 continue;
             if (listed(step_keys, entry->key)) {
-                add_entry(command, entry);
+                add_step_entry(command, entry);
                 continue;
             }
             /* a benchmark option of [global]: for the steps whose benchmarks take it */
             if (step_takes_option(file, steps[s], entry->key))
-                add_entry(command, entry);
+                add_step_entry(command, entry);
         }
         for (size_t i = 0; i < file->count; i++)
             if (strcmp(file->entries[i].section, steps[s]) == 0)
-                add_entry(command, &file->entries[i]);
+                add_step_entry(command, &file->entries[i]);
     }
     return step_count;
 }
@@ -538,7 +566,11 @@ static size_t check_plan(struct plan_file *file, const struct plan_flags *flags,
                          struct vp_run_request *requests, struct vp_plan *plans,
                          struct vp_topology **topology)
 {
-    load_plan(file, flags->path);
+    char err_text[VP_ERROR_LEN];
+    char *text = read_plan_text(flags->path, err_text, sizeof err_text);
+    if (!text)
+        vp_usage_error("%s", err_text);
+    parse_plan(file, flags->path, text);
     for (size_t i = 0; i < flags->set_count; i++)
         apply_set(file, flags->sets[i]);
     size_t step_count = build_commands(file, commands, steps);
@@ -620,22 +652,61 @@ int cmd_plan_check(int argc, char **argv)
 }
 
 /* The run's own flags: the command line's, else [global]'s. */
+static void session_flags_of(const struct plan_file *file, const struct plan_flags *flags,
+                             struct vp_run_request *request)
+{
+    const struct entry *global;
+    request->label = flags->label ? flags->label
+                     : (global = find(file, "global", "label")) ? global->value : NULL;
+    request->db = flags->db ? flags->db
+                  : (global = find(file, "global", "db")) ? global->value : NULL;
+    request->json = flags->json ? flags->json
+                    : (global = find(file, "global", "json")) ? global->value : NULL;
+    request->quiet = flags->quiet ||
+                     ((global = find(file, "global", "quiet")) && strcmp(global->value, "on") == 0);
+    if (request->label && (!*request->label || strlen(request->label) > 128))
+        vp_usage_error("--label: accepted: 1 to 128 characters");
+}
+
 static struct vp_run_request session_request_of(const struct prepared *prepared,
                                                 const struct plan_flags *flags)
 {
     struct vp_run_request request = prepared->requests[0];
-    const struct plan_file *file = &prepared->file;
-    const struct entry *global;
-    request.label = flags->label ? flags->label
-                    : (global = find(file, "global", "label")) ? global->value : NULL;
-    request.db = flags->db ? flags->db : (global = find(file, "global", "db")) ? global->value : NULL;
-    request.json = flags->json ? flags->json
-                   : (global = find(file, "global", "json")) ? global->value : NULL;
-    request.quiet = flags->quiet ||
-                    ((global = find(file, "global", "quiet")) && strcmp(global->value, "on") == 0);
-    if (request.label && (!*request.label || strlen(request.label) > 128))
-        vp_usage_error("--label: accepted: 1 to 128 characters");
+    session_flags_of(&prepared->file, flags, &request);
     return request;
+}
+
+char *vp_plan_read(int argc, char **argv, bool read, char *err, size_t err_len)
+{
+    struct plan_flags flags;
+    parse_flags(argc, argv, &flags, "run");
+    return read ? read_plan_text(flags.path, err, err_len) : NULL;
+}
+
+void vp_plan_steps_build(int argc, char **argv, char *text, void (*refusal)(const char *),
+                         struct vp_plan_steps *out)
+{
+    struct plan_flags flags;
+    static struct plan_file file;
+    static struct command commands[MAX_STEPS];
+    plan_refusal = refusal;
+    steps_for_mpi = true;
+    parse_flags(argc, argv, &flags, "run");
+    if (flags.dry_run || flags.here)
+        vp_usage_error("%s: not taken by virtperf-mpi; accepted: virtperf run --plan FILE "
+                       "--dry-run, virtperf plan-check FILE --here", flags.dry_run ? "--dry-run"
+                                                                          : "--here");
+    parse_plan(&file, flags.path, text);
+    for (size_t i = 0; i < flags.set_count; i++)
+        apply_set(&file, flags.sets[i]);
+    *out = (struct vp_plan_steps){ .count = 0 };
+    out->count = build_commands(&file, commands, out->names);
+    for (size_t s = 0; s < out->count; s++) {
+        out->argc[s] = commands[s].argc;
+        out->argv[s] = commands[s].argv;
+    }
+    session_flags_of(&file, &flags, &out->session);
+    out->kept_text = kept_text(&file, &flags);
 }
 
 int vp_run_plan(int argc, char **argv)

@@ -10,9 +10,10 @@
 
 #include "core/json.h"
 #include "core/units.h"
+#include "render/matrix_table.h"
 #include "render/table.h"
 
-/* One row's cells as text: what, jobs, value, the study's figure (then), per-job
+/* One row's cells as text: what, jobs (JOBS/RANKS of a virtperf-mpi result), value, the study's figure (then), per-job
  * min/mean/max/SD, CPU busy, network in, watched CPUs, and each candidate's value and
  * penalty [interval] (with the study's penalty). */
 struct row_text {
@@ -30,8 +31,9 @@ static void row_text(const json_t *row, struct row_text *text)
     snprintf(text->what, sizeof text->what, "%s%s%s %s", vp_json_text(row, "bench"),
              *vp_json_text(row, "variant") ? " " : "", vp_json_text(row, "variant"),
              vp_json_text(row, "metric"));
-    snprintf(text->jobs, sizeof text->jobs, "%lld",
-             (long long)json_integer_value(json_object_get(row, "jobs")));
+    long long ranks = (long long)json_integer_value(json_object_get(row, "ranks"));
+    snprintf(text->jobs, sizeof text->jobs, ranks ? "%lld/%lld" : "%lld",
+             (long long)json_integer_value(json_object_get(row, "jobs")), ranks);
     vp_format_value(vp_json_number(row, "value"), unit, text->value, sizeof text->value);
     snprintf(text->then, sizeof text->then, "-");
     if (json_object_get(row, "then"))
@@ -128,8 +130,9 @@ void vp_print_study(FILE *out, const json_t *study)
 {
     size_t s, r;
     const json_t *step, *row;
-    fprintf(out, "The plan's steps (value: all jobs; then: the study's figure; per job: min / "
-                 "mean / max / SD; penalty: positive is worse, [95%% interval])\n\n");
+    fprintf(out, "The plan's steps (jobs: at once, /ranks under virtperf-mpi; value: all jobs; "
+                 "then: the study's figure; per job: min / mean / max / SD; penalty: positive "
+                 "is worse, [95%% interval])\n\n");
     json_array_foreach(json_object_get(study, "steps"), s, step) {
         char name[140];
         fprintf(out, "[%s]\n", vp_printable(vp_json_text(step, "step"), name, sizeof name));
@@ -160,9 +163,46 @@ void vp_print_study(FILE *out, const json_t *study)
                                          sizeof line); o++)
             fprintf(out, "  %s\n", line);
         fputc('\n', out);
+        size_t m;
+        const json_t *matrix;
+        json_array_foreach(json_object_get(step, "matrices"), m, matrix)
+            vp_print_matrix(out, matrix, "  ");
     }
 }
 
+
+/* A step's source x destination table. */
+static void matrix_html(struct vp_markup *out, const json_t *matrix)
+{
+    const char *unit = vp_json_text(matrix, "unit");
+    vp_units_field(vp_json_text(matrix, "bench"));
+    char caption[200];
+    snprintf(caption, sizeof caption, "%s %s, source x destination", vp_json_text(matrix, "bench"),
+             vp_json_text(matrix, "metric"));
+    vp_markup_printf(out, "<table><caption>");
+    vp_markup_text(out, caption);
+    vp_markup_printf(out, "</caption><tr><th>source \\ destination</th>");
+    size_t r, c;
+    const json_t *name, *value;
+    json_array_foreach(json_object_get(matrix, "destinations"), c, name) {
+        vp_markup_printf(out, "<th>");
+        vp_markup_text(out, json_string_value(name));
+        vp_markup_printf(out, "</th>");
+    }
+    vp_markup_printf(out, "</tr>");
+    json_array_foreach(json_object_get(matrix, "sources"), r, name) {
+        vp_markup_printf(out, "<tr>");
+        vp_markup_cell(out, json_string_value(name));
+        json_array_foreach(json_array_get(json_object_get(matrix, "values"), r), c, value) {
+            char text[32] = "-";
+            if (json_is_number(value))
+                vp_format_value(json_number_value(value), unit, text, sizeof text);
+            vp_markup_cell(out, text);
+        }
+        vp_markup_printf(out, "</tr>");
+    }
+    vp_markup_printf(out, "</table>");
+}
 
 void vp_study_html(struct vp_markup *out, const json_t *study)
 {
@@ -224,5 +264,9 @@ void vp_study_html(struct vp_markup *out, const json_t *study)
             vp_markup_text(out, line);
             vp_markup_printf(out, "</p>");
         }
+        size_t m;
+        const json_t *matrix;
+        json_array_foreach(json_object_get(step, "matrices"), m, matrix)
+            matrix_html(out, matrix);
     }
 }

@@ -2,7 +2,8 @@
 # virtperf-mpi on this machine under mpirun (2..4 ranks, oversubscribed): one stored run
 # whose results combine every rank's jobs (the null benchmark's known figures summed
 # across hosts), a --ranks sweep, the start skew and its bound, per-host figures in the
-# table; a usage error said once; a refusal on one rank (its own small filesystem)
+# table; a usage error said once; a plan over the ranks (its steps, its matrix, its bad
+# keys said once); a refusal on one rank (its own small filesystem)
 # naming that rank, exit 2, nothing stored; a rank SIGKILLed mid-run and a Ctrl-C on
 # mpirun, each leaving the finished results, the run marked, and no rank running.
 . "$(dirname "$0")/lib.sh"
@@ -72,8 +73,18 @@ runs_before=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs")
 expect_status 2 "${MPIRUN[@]}" -np 3 "$VP_MPI" run null --jobs 0
 [ "$(grep -c "virtperf: --jobs: '0' is not valid" "$WORK/err")" -eq 1 ] ||
     fail "the usage error was not said exactly once: $(cat "$WORK/err")"
-expect_status 2 "${MPIRUN[@]}" -np 2 "$VP_MPI" run --plan plans/ihep-2010-quick.ini
-expect_contains "$WORK/err" "--plan: not accepted by virtperf-mpi yet"
+# a plan's bad key: FILE:LINE, once; a step this machine cannot run: named by its step
+printf '[m]\nbench = mem.write\nsizes = 8m\n' >"$WORK/bad.ini"
+expect_status 2 "${MPIRUN[@]}" -np 2 "$VP_MPI" run --plan "$WORK/bad.ini"
+[ "$(grep -c "bad.ini:3: --sizes: not an option" "$WORK/err")" -eq 1 ] ||
+    fail "a plan's bad key under mpirun should be said once with FILE:LINE: $(cat "$WORK/err")"
+printf '[disk]\nbench = disk.write\npath = /nonexistent\n' >"$WORK/bad.ini"
+expect_status 2 "${MPIRUN[@]}" -np 2 "$VP_MPI" run --plan "$WORK/bad.ini"
+expect_contains "$WORK/err" "plan step [disk]: --path /nonexistent"
+expect_status 2 "${MPIRUN[@]}" -np 2 "$VP_MPI" run --plan "$WORK/nosuch.ini"
+expect_contains "$WORK/err" "--plan $WORK/nosuch.ini: No such file or directory"
+expect_status 2 "${MPIRUN[@]}" -np 2 "$VP_MPI" run --plan "$WORK/bad.ini" --ranks 2
+expect_contains "$WORK/err" "'--ranks' is not taken with a plan"
 expect_status 2 "${MPIRUN[@]}" -np 2 "$VP_MPI" run null --ranks 3
 expect_contains "$WORK/err" "--ranks: '3' is not valid"
 expect_runs "$runs_before" "a usage error stores nothing"
@@ -84,6 +95,38 @@ expect_status 2 "${MPIRUN[@]}" -np 1 "$VP_MPI" run disk.write --size 64m --path 
 expect_contains "$WORK/err" "virtperf-mpi: rank 1 ("
 expect_contains "$WORK/err" "1 MiB free"
 expect_runs "$runs_before" "a refusal on one rank stores nothing"
+
+# 3b. A plan over the ranks: one stored run keeping the plan's text, each step's ranks
+# and topology as --ranks and --topology, every result marked with its step; the step
+# tables count jobs over the ranks (a figure at 2 jobs sits on the 2-rank row) and print
+# the matrix step's source x destination table.
+cat >"$WORK/plan.ini" <<'PLAN'
+[global]
+reps = 2
+warmup = 0
+[memory]
+bench = mem.write
+size = 4m
+passes = 2
+ranks = 1,2
+then.mem.write.bandwidth@2 = 1.39 GB/s
+[network]
+bench = net.stream
+duration = 200ms
+topology = matrix
+then.net.stream.throughput = 0.94 Gb/s
+PLAN
+runs_before=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs")
+expect_status 0 "${MPIRUN[@]}" -np 2 "$VP_MPI" run --plan "$WORK/plan.ini" --label mpiplan --quiet \
+    --json "$WORK/plan.json"
+expect_runs $((runs_before + 1)) "a plan under mpirun is one stored run"
+json_check "$WORK/plan.json" '"[network]" in d["run"]["plan"] and [r["step"] for r in d["results"]] == ["memory", "memory", "network", "network"] and [r["ranks"]["count"] for r in d["results"][:2]] == [1, 2] and all(r["ranks"]["topology"] == "matrix" and r["status"] == "ok" for r in d["results"][2:])' \
+    "the plan's steps: ranks 1,2 then the matrix's two ordered pairs, each result with its step"
+expect_status 0 "$VP" results show mpiplan
+grep -qE '^  mem.write bandwidth +jobs 2/2 .* then 1.29[0-9]* GiB/s ' "$WORK/out" ||
+    fail "the 2-rank row should carry the figure given at 2 jobs: $(grep -A8 '^\[memory\]' "$WORK/out")"
+grep -A12 '^\[network\]' "$WORK/out" | grep -q '^  source \\ destination' ||
+    fail "the matrix step should print its source x destination table: $(grep -A12 '^\[network\]' "$WORK/out")"
 
 # run_and_stop WHAT: starts a long run in the background (rank 1's pid in $WORK/rank1.pid),
 # waits for its first stored result, then does WHAT to it; mpirun's status in $STATUS.
