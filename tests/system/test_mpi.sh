@@ -128,6 +128,17 @@ grep -qE '^  mem.write bandwidth +jobs 2/2 .* then 1.29[0-9]* GiB/s ' "$WORK/out
 grep -A12 '^\[network\]' "$WORK/out" | grep -q '^  source \\ destination' ||
     fail "the matrix step should print its source x destination table: $(grep -A12 '^\[network\]' "$WORK/out")"
 
+# The CNAF 2007 quick plan over two ranks: every step ok, its [network] step the
+# source x destination table the study published (here rank 0 <-> rank 1).
+PLANS="$(cd "$(dirname "$0")/../.." && pwd)/plans"
+(cd "$WORK" && "${MPIRUN[@]}" -np 2 "$VP_MPI" run --plan "$PLANS/cnaf-2007-quick.ini" --label cnaf-mpi \
+    --quiet --json "$WORK/cnaf.json" >"$WORK/cnaf.out" 2>&1) || fail "the CNAF 2007 quick plan under mpirun failed: $(tail -5 "$WORK/cnaf.out")"
+json_check "$WORK/cnaf.json" 'len(d["results"]) > 0 and all(r["status"] == "ok" for r in d["results"]) and sorted(r["ranks"]["links"][0]["from"] for r in d["results"] if r["step"] == "network") == [0, 1]' \
+    "CNAF 2007 under mpirun: every step ok, the network step one result per ordered pair"
+expect_status 0 "$VP" results show cnaf-mpi
+grep -A12 '^\[network\]' "$WORK/out" | grep -qE '^  [^ ].*rank 0 +[0-9.]+ [GM]b/s +-$' ||
+    fail "CNAF 2007's network step should print its source x destination table: $(grep -A12 '^\[network\]' "$WORK/out")"
+
 # run_and_stop WHAT: starts a long run in the background (rank 1's pid in $WORK/rank1.pid),
 # waits for its first stored result, then does WHAT to it; mpirun's status in $STATUS.
 run_and_stop() {
