@@ -18,8 +18,8 @@
 # in DIR (on the storage to test; removed afterwards), attached as virtio-blk or, with
 # --disk-bus ide, as an emulated IDE disk (the paravirtual-against-emulated gap the CNAF
 # study measured), mounted in the guest at /mnt/disk: give the disk benchmarks
-# --path /mnt/disk. (Debian's cloud kernel has no emulated NIC driver: the network is
-# virtio-net only.)
+# --path /mnt/disk; virtperf then runs in /mnt/disk, so a plan's `path = .` is the disk.
+# (Debian's cloud kernel has no emulated NIC driver: the network is virtio-net only.)
 #
 # Usage: scripts/guest.sh [--accel tcg|kvm] [--smp N] [--memory MiB] [--label LABEL]
 #                         [--timeout SECONDS] [--console FILE] [--setup FILE]
@@ -120,13 +120,15 @@ ip link set lo up
 ip link set eth0 up
 ip addr add 10.0.2.15/24 dev eth0
 ip route add default via 10.0.2.2
+workdir=/tmp
 for device in /dev/vda /dev/sda; do
     [ -b "$device" ] || continue
-    mkdir -p /mnt/disk && mount -t ext4 "$device" /mnt/disk && echo "VP-GUEST-DISK $device"
+    mkdir -p /mnt/disk && mount -t ext4 "$device" /mnt/disk && echo "VP-GUEST-DISK $device" &&
+        workdir=/mnt/disk
 done
 set --
 while IFS= read -r arg; do set -- "$@" "$arg"; done </virtperf.args
-cd /tmp
+cd "$workdir"
 sh /setup.sh </dev/null >/tmp/setup.log 2>&1 &
 HOME=/tmp VIRTPERF_DB=/tmp/results.db /bin/virtperf "$@" --json /tmp/document.json 2>/tmp/stderr.log
 echo "VP-GUEST-STATUS $?"
