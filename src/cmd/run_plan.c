@@ -268,13 +268,12 @@ static bool one_host_fallback(struct command *command, const struct entry *entry
     if (strcmp(entry->key, "ranks") == 0) {
         add_flag(command, "jobs", entry->value);
         if (asprintf(&note, "[%s] ranks = %s: one host here, run as --jobs %s (virtperf-mpi "
-                     "runs it on that many hosts or guests)", entry->section, entry->value,
-                     entry->value) < 0)
+                     "run --plan runs it on that many hosts or guests)", entry->section,
+                     entry->value, entry->value) < 0)
             abort();
     } else if (strcmp(entry->key, "topology") == 0) {
         if (asprintf(&note, "[%s] topology = %s: one host here, left out (virtperf-mpi "
-                     "--topology %s runs it between hosts)", entry->section, entry->value,
-                     entry->value) < 0)
+                     "run --plan runs it between hosts)", entry->section, entry->value) < 0)
             abort();
     } else {
         return false;
