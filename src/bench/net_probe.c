@@ -39,13 +39,16 @@ static const struct vp_option probe_options[] = {
 };
 
 enum probe_metric {
-    PROBE_LONGEST, PROBE_GAPS, PROBE_TOTAL, PROBE_LOSS, PROBE_RTT, PROBE_TO_PEER,
+    PROBE_LONGEST, PROBE_OUTAGE, PROBE_GAPS, PROBE_TOTAL, PROBE_LOSS, PROBE_RTT, PROBE_TO_PEER,
     PROBE_FROM_PEER, PROBE_OUT_OF_ORDER, PROBE_DUPLICATES, PROBE_SENT, PROBE_METRIC_COUNT
 };
 
 static const struct vp_metric probe_metrics[] = {
     [PROBE_LONGEST] = { "longest_gap", "s", VP_LOWER_IS_BETTER, VP_AGG_MAX,
                         "the longest time without an answer: the downtime" },
+    [PROBE_OUTAGE] = { "longest_outage", "s", VP_LOWER_IS_BETTER, VP_AGG_MAX,
+        "the longest run of gaps with answers between them for no longer than "
+        "--gap-threshold: a guest answering a moment as it resumes does not end it" },
     [PROBE_GAPS] = { "gaps", "gaps", VP_LOWER_IS_BETTER, VP_AGG_MAX,
                      "times without an answer longer than --gap-threshold" },
     [PROBE_TOTAL] = { "total_gap", "s", VP_LOWER_IS_BETTER, VP_AGG_MAX, "the gaps' time together" },
@@ -402,6 +405,7 @@ static int probe_measure(struct vp_job *job, double *values)
     if (probe_close(state, job, &report) != 0)
         return -1;
     values[PROBE_LONGEST] = (double)state->round_trip.longest_ns / 1e9;
+    values[PROBE_OUTAGE] = (double)state->round_trip.longest_outage_ns / 1e9;
     values[PROBE_GAPS] = (double)state->round_trip.count;
     values[PROBE_TOTAL] = (double)state->round_trip.total_ns / 1e9;
     values[PROBE_LOSS] = state->sent ? 100.0 * (double)(state->sent - state->answered) / (double)state->sent : 0;

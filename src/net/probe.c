@@ -37,8 +37,15 @@ static void silence(struct vp_gaps *gaps, int64_t until_ns)
     int64_t length = until_ns - gaps->last_ns;
     if (length > gaps->longest_ns)
         gaps->longest_ns = length;
+    if (length > gaps->longest_outage_ns)
+        gaps->longest_outage_ns = length;
     if (length <= gaps->threshold_ns)
         return;
+    if (gaps->count == 0 || gaps->last_ns - gaps->outage_end_ns > gaps->threshold_ns)
+        gaps->outage_start_ns = gaps->last_ns; /* answers for a while since: a new outage */
+    gaps->outage_end_ns = until_ns;
+    if (until_ns - gaps->outage_start_ns > gaps->longest_outage_ns)
+        gaps->longest_outage_ns = until_ns - gaps->outage_start_ns;
     struct vp_gap gap = { gaps->last_ns + gaps->real_offset_ns, length };
     if (gaps->listed_count < VP_PROBE_GAPS_LISTED) {
         gaps->listed[gaps->listed_count++] = gap;

@@ -46,7 +46,10 @@ struct vp_gap {
 
 /* Arrival instants in, gaps out: a gap is a time without any arrival longer than the
  * threshold, measured from the arrival before it (or the start) to the one after it (or
- * the end). longest_ns is the longest time without an arrival, gap or not. */
+ * the end). longest_ns is the longest time without an arrival, gap or not. An outage is
+ * a run of gaps whose answered stretches between them last no longer than the threshold
+ * (a guest answering a moment as it resumes on a migration's destination, then silent
+ * again, is one outage); longest_outage_ns is the longest, and never below longest_ns. */
 struct vp_gaps {
     int64_t threshold_ns;
     int64_t real_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC, for the gaps' instants */
@@ -54,6 +57,7 @@ struct vp_gaps {
     uint64_t arrivals;
     uint64_t count;         /* gaps above the threshold */
     int64_t longest_ns, total_ns;
+    int64_t outage_start_ns, outage_end_ns, longest_outage_ns;
     struct vp_gap listed[VP_PROBE_GAPS_LISTED]; /* the longest ones, in order */
     size_t listed_count;
 };

@@ -9,10 +9,11 @@
 # the move (a flooding bridge queued seconds of stale probes in the waiting destination's
 # tap, which the guest then had to drain first). What QEMU itself reports: its downtime
 # (`info migrate`) and the instants of its STOP (source) and RESUME (destination) events
-# (QMP, wall clock). net.probe's gaps around STOP (merged when less than 10 ms apart: the
-# destination may answer once as it resumes) must start by STOP (within the probe period
-# and the round trip), last at least QEMU's downtime and until RESUME, and end at most
-# 0.4 s after RESUME; the longest must be the longest_gap metric. All are printed.
+# (QMP, wall clock). net.probe's longest_outage (its gaps joined across brief answers:
+# the destination may answer once as it resumes) must start by STOP (within the probe
+# period and the round trip), last at least QEMU's downtime and until RESUME, end at most
+# 0.4 s after RESUME, and be at least the timeline's gaps joined the same way; the
+# longest gap must be the longest_gap metric. All are printed.
 # Measured here: QEMU's downtime is STOP to RESUME within 4 ms; the guest answers 80..215
 # ms after RESUME (with ping -i 0.001 beside the probe, the guest's kernel answered ping
 # 30..46 ms after RESUME and serve 70..90 ms after): under TCG the destination
@@ -150,30 +151,37 @@ def event(path, name):
             return e["timestamp"]["seconds"] + e["timestamp"]["microseconds"] / 1e6
 stopped, resumed = event(sys.argv[3], "STOP"), event(sys.argv[4], "RESUME")
 downtime = float(sys.argv[2]) / 1000
+# a gap's wall-clock start: the timeline's start (kept to the ms) plus its exact offset
+t0 = datetime.datetime.strptime(timeline["start_utc"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+    tzinfo=datetime.timezone.utc).timestamp()
 def begins(g):
-    return datetime.datetime.strptime(g["start_utc"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
-        tzinfo=datetime.timezone.utc).timestamp()
+    return t0 + g["start_s"]
 round_trips = sorted((g for g in timeline["gaps"] if g["direction"] == "round_trip"), key=begins)
 longest = max(round_trips, key=lambda g: g["length_s"])
-# The outage: the gaps less than 10 ms apart merged (the destination may answer once as
-# it resumes, then not for a while as TCG translates the guest's code afresh: two gaps).
+# The outage, from the timeline: the gaps joined when the answers between them lasted no
+# longer than the gap threshold (3 periods: the destination may answer once as it
+# resumes, then not for a while as TCG translates the guest's code afresh: two gaps), as
+# the longest_outage metric joins them. The timeline lists the 64 longest gaps only and
+# the TCG guest leaves many short ones (5-10 ms, 180 in 10 s), which the metric may join
+# too: the metric is at least the listed gaps joined.
+threshold = 3 * timeline["period_s"]
 outages = []
 for g in round_trips:
-    if outages and begins(g) - (outages[-1][0] + outages[-1][1]) <= 0.010:
+    if outages and begins(g) - (outages[-1][0] + outages[-1][1]) <= threshold:
         outages[-1][1] = begins(g) + g["length_s"] - outages[-1][0]
     else:
         outages.append([begins(g), g["length_s"]])
 start, length = min(outages, key=lambda o: abs(o[0] - stopped))
-gap = {"length_s": length}
+outage = m["longest_outage"]
 allowed = timeline["period_s"] + m["rtt"] + 0.001 # the gap's start is kept to the ms
 print("live migration: QEMU: downtime %.3f s (info migrate), source STOP to destination RESUME "
-      "%.3f s; net.probe: outage %.3f s from %.3f s before STOP to %.3f s after RESUME, "
-      "longest gap %.3f s (to the guest %.3f s, from it %.3f s)" % (downtime, resumed - stopped,
-      gap["length_s"], stopped - start, start + gap["length_s"] - resumed, longest["length_s"],
-      m["longest_gap_to_peer"], m["longest_gap_from_peer"]))
-ok = (abs(longest["length_s"] - m["longest_gap"]) < 1e-5 and gap["length_s"] >= downtime and
-      start <= stopped + allowed and start + gap["length_s"] >= resumed and
-      start + gap["length_s"] <= resumed + 0.4)
+      "%.3f s; net.probe: longest_outage %.3f s from %.3f s before STOP to %.3f s after RESUME "
+      "(the timeline's gaps joined: %.3f s), longest gap %.3f s (to the guest %.3f s, from it "
+      "%.3f s)" % (downtime, resumed - stopped, outage, stopped - start, start + outage - resumed,
+      length, longest["length_s"], m["longest_gap_to_peer"], m["longest_gap_from_peer"]))
+ok = (abs(longest["length_s"] - m["longest_gap"]) < 1e-5 and outage >= length - 1e-5 and
+      outage >= downtime and start <= stopped + allowed and start + outage >= resumed and
+      start + outage <= resumed + 0.4)
 sys.exit(0 if ok else 1)
 PY
 # Both QEMUs quit through their monitors; they and the event listeners exit 0.

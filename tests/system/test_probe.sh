@@ -50,6 +50,7 @@ wait $client || fail "net.probe across a stopped server failed: $(tail -3 "$WORK
 gap=$(metric "$WORK/stop.json" longest_gap)
 echo "SIGSTOP 300 ms: longest_gap $gap s"
 within "$gap" 0.28 0.36 || fail "a 300 ms SIGSTOP of serve: longest_gap $gap s"
+within "$(metric "$WORK/stop.json" longest_outage)" 0.28 0.36 || fail "a 300 ms SIGSTOP of serve: one outage as long as its gap"
 within "$(metric "$WORK/stop.json" longest_gap_to_peer)" 0.25 0.36 || fail "the stopped server saw no gap in our probes"
 within "$(metric "$WORK/stop.json" longest_gap_from_peer)" 0.25 0.36 || fail "the stopped server's own probes showed no gap"
 json_check "$WORK/stop.json" '(lambda g: len(g) == 1 and abs(__import__("datetime").datetime.strptime(g[0]["start_utc"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=__import__("datetime").timezone.utc).timestamp() - '"$stopped_at"' / 1e9) < 0.05)([x for x in d["results"][0]["timeline"][0]["gaps"] if x["direction"] == "round_trip" and x["length_s"] > 0.2])' \

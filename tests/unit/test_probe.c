@@ -1,5 +1,6 @@
 /* net/probe.c: the gap tracker turns arrival instants into gaps (longest, count, total,
- * the listed ones with their wall-clock start), and the probe datagram and PROBE_REPORT
+ * the listed ones with their wall-clock start) and outages (gaps joined across brief
+ * answers), and the probe datagram and PROBE_REPORT
  * survive a round trip while malformed ones are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +28,8 @@ static void gaps_above_the_threshold_are_counted_and_listed(void **state)
     assert_int_equal(gaps.count, 2);
     assert_int_equal(gaps.longest_ns, 300 * MS);
     assert_int_equal(gaps.total_ns, 398 * MS);
+    /* the 2 ms of answers between the two gaps do not end the outage: 1100 to 1500 ms */
+    assert_int_equal(gaps.longest_outage_ns, 400 * MS);
     assert_int_equal(gaps.listed_count, 2);
     assert_int_equal(gaps.listed[0].start_real_ns, 6100 * MS);
     assert_int_equal(gaps.listed[0].length_ns, 300 * MS);
@@ -63,6 +66,32 @@ static void the_longest_silence_counts_even_below_the_threshold(void **state)
     vp_gaps_arrival(&gaps, 3 * MS);
     assert_int_equal(gaps.count, 0);
     assert_int_equal(gaps.longest_ns, 2 * MS);
+    assert_int_equal(gaps.longest_outage_ns, 2 * MS);
+}
+
+static void outages_join_gaps_only_across_short_answered_stretches(void **state)
+{
+    (void)state;
+    struct vp_gaps gaps;
+    vp_gaps_start(&gaps, 3 * MS, 0, 0);
+    int64_t t = 0;
+    for (; t < 100 * MS; t += MS)
+        vp_gaps_arrival(&gaps, t);
+    vp_gaps_arrival(&gaps, 150 * MS); /* 51 ms silent ... */
+    vp_gaps_arrival(&gaps, 151 * MS); /* ... two answers (1 ms, under the threshold) ... */
+    vp_gaps_arrival(&gaps, 190 * MS); /* ... 39 ms silent again: one outage, 99..190 ms */
+    for (t = 191 * MS; t < 300 * MS; t += MS)
+        vp_gaps_arrival(&gaps, t);    /* answers for 100 ms: the outage is over */
+    vp_gaps_arrival(&gaps, 360 * MS); /* a lone 61 ms gap: an outage of its own */
+    for (t = 361 * MS; t < 400 * MS; t += MS)
+        vp_gaps_arrival(&gaps, t);
+    assert_int_equal(gaps.count, 3);
+    assert_int_equal(gaps.longest_ns, 61 * MS);
+    assert_int_equal(gaps.longest_outage_ns, 91 * MS);
+    /* the end's silence joins the gap before it when the answers between were brief */
+    vp_gaps_arrival(&gaps, 450 * MS);
+    vp_gaps_end(&gaps, 550 * MS);
+    assert_int_equal(gaps.longest_outage_ns, 151 * MS);
 }
 
 static void reports_round_trip_and_malformed_ones_are_refused(void **state)
@@ -109,6 +138,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gaps_above_the_threshold_are_counted_and_listed),
         cmocka_unit_test(a_full_list_keeps_the_longest_gaps_in_order),
+        cmocka_unit_test(outages_join_gaps_only_across_short_answered_stretches),
         cmocka_unit_test(the_longest_silence_counts_even_below_the_threshold),
         cmocka_unit_test(reports_round_trip_and_malformed_ones_are_refused),
         cmocka_unit_test(probe_datagrams_round_trip),
