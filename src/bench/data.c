@@ -31,6 +31,7 @@
 #include "core/json.h"
 #include "core/limits.h"
 #include "core/random.h"
+#include "core/safe_open.h"
 #include "core/units.h"
 
 #define NONE "none"
@@ -291,8 +292,9 @@ static int drop_source_cache(struct vp_job *job, struct data_state *state)
     for (size_t i = 0; i < state->chosen_count; i++) {
         char path[PATH_MAX + VP_FILESET_NAME_LEN];
         data_join(source, fileset.set.files[state->chosen[i]].name, path, sizeof path);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd >= 0) {
+        char ignored[VP_ERROR_LEN];
+        int fd = vp_open_regular(AT_FDCWD, path, 0, NULL, ignored, sizeof ignored);
+        if (fd >= 0) { /* a file that is not regular fails the job when it opens it */
             posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
             close(fd);
         }

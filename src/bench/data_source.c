@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/safe_open.h"
+
 #ifdef VP_HAVE_GFAL2
 #include <gfal_api.h>
 #endif
@@ -149,9 +151,7 @@ int data_open(struct data_client *client, const char *url, struct data_handle *h
     snprintf(handle->url, sizeof handle->url, "%s", url);
     handle->remote = data_is_url(url);
     if (!handle->remote) {
-        handle->fd = open(url, O_RDONLY | O_CLOEXEC);
-        if (handle->fd < 0)
-            snprintf(err, err_len, "%.300s: open: %s", url, strerror(errno));
+        handle->fd = vp_open_regular(AT_FDCWD, url, 0, NULL, err, err_len);
         return handle->fd < 0 ? -1 : 0;
     }
 #ifdef VP_HAVE_GFAL2

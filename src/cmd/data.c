@@ -1,17 +1,13 @@
 /* `virtperf data prepare|index|remove`: the filesets the data benchmarks read. prepare
  * lays out files of seeded, incompressible content and their manifest; index writes a
  * manifest for files that are already there (never changing them); remove deletes only
- * what prepare laid out. A file appears under its name only once complete, and the
- * manifest last, so an interrupted prepare leaves nothing behind. */
+ * what it can prove prepare laid out (cmd/data_files.h); prepare is cmd/data_prepare.c. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <openssl/evp.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +15,9 @@
 #include <unistd.h>
 
 #include "cmd/common.h"
+#include "cmd/data_files.h"
+#include "cmd/data_prepare.h"
 #include "core/fileset.h"
-#include "core/random.h"
 #include "core/units.h"
 
 static const char data_usage[] =
@@ -33,16 +30,12 @@ static const char data_usage[] =
     "between the two) and writes DIR/" VP_FILESET_MANIFEST " with each file's size and\n"
     "SHA-256. Serve DIR over XRootD or HTTP and the benchmarks read it by URL too.\n"
     "index writes a manifest for the regular files already in DIR, reading them to\n"
-    "checksum them and changing none. remove deletes the files prepare laid out and\n"
-    "their manifest; a fileset indexed from files virtperf did not make is never removed.\n";
-
-static volatile sig_atomic_t stop_asked;
-
-static void on_interrupt(int signal_number)
-{
-    (void)signal_number;
-    stop_asked = 1;
-}
+    "checksum them and changing none. remove deletes the files it can prove prepare\n"
+    "laid out (no link in any part of the name, the caller's own regular file, the\n"
+    "manifest's size, the seeded content) and then the manifest; it names and keeps\n"
+    "anything else, and never removes a fileset indexed from files virtperf did not\n"
+    "make. A prepare killed part way is resumed by the same prepare, or cleared by\n"
+    "another one or by remove.\n";
 
 struct data_flags {
     const char *source;
@@ -110,191 +103,6 @@ static void parse_flags(int argc, char **argv, struct data_flags *flags)
         vp_usage_error("data: --source %s: no such directory", flags->source);
 }
 
-/* Writes the reason into err and returns -1. */
-__attribute__((format(printf, 3, 4))) static int failed(char *err, size_t err_len,
-                                                      const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(err, err_len, format, args);
-    va_end(args);
-    return -1;
-}
-
-/* A 1 MiB buffer and a SHA-256 being computed over what passes through it. */
-struct hasher {
-    unsigned char *buffer;
-    EVP_MD_CTX *digest;
-};
-enum { HASHER_CHUNK = 1 << 20 };
-
-static void hasher_start(struct hasher *hasher)
-{
-    hasher->buffer = malloc(HASHER_CHUNK);
-    hasher->digest = EVP_MD_CTX_new();
-    if (!hasher->buffer || !hasher->digest)
-        abort();
-    EVP_DigestInit_ex(hasher->digest, EVP_sha256(), NULL);
-}
-
-/* The digest in hex, and the hasher freed. */
-static void hasher_finish(struct hasher *hasher, char *hex)
-{
-    unsigned char sum[EVP_MAX_MD_SIZE];
-    EVP_DigestFinal_ex(hasher->digest, sum, NULL);
-    for (int i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", sum[i]);
-    EVP_MD_CTX_free(hasher->digest);
-    free(hasher->buffer);
-}
-
-/* Writes one file of generated content under a temporary name, then gives it its name
- * (never replacing anything there). */
-static int lay_out_file(const char *dir, const struct vp_fileset *set, size_t index, char *err,
-                        size_t err_len)
-{
-    const struct vp_fileset_file *file = &set->files[index];
-    char path[PATH_MAX], temp[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/%s", dir, file->name);
-    snprintf(temp, sizeof temp, "%s.virtperf-tmp", path);
-    int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return snprintf(err, err_len, "%s: %s", temp, strerror(errno)), -1;
-    struct hasher hasher;
-    hasher_start(&hasher);
-    int status = 0;
-    for (uint64_t done = 0; done < file->size && status == 0;) {
-        size_t chunk = file->size - done < HASHER_CHUNK ? (size_t)(file->size - done)
-                                                        : HASHER_CHUNK;
-        vp_fileset_fill(set->seed, index, done, hasher.buffer, chunk);
-        EVP_DigestUpdate(hasher.digest, hasher.buffer, chunk);
-        if (stop_asked)
-            status = failed(err, err_len, "interrupted");
-        else if (write(fd, hasher.buffer, chunk) != (ssize_t)chunk)
-            status = failed(err, err_len, "%s: write: %s", temp,
-                              errno ? strerror(errno) : "disk full");
-        done += chunk;
-    }
-    hasher_finish(&hasher, set->files[index].sha256);
-    if (status == 0 && fsync(fd) != 0)
-        status = failed(err, err_len, "%s: fsync: %s", temp, strerror(errno));
-    if (close(fd) != 0 && status == 0)
-        status = failed(err, err_len, "%s: close: %s", temp, strerror(errno));
-    if (status == 0 && renameat2(AT_FDCWD, temp, AT_FDCWD, path, RENAME_NOREPLACE) != 0)
-        status = failed(err, err_len, "%s: %s (a fileset is laid out only where none of "
-                          "its names exists)", path, strerror(errno));
-    if (status != 0)
-        unlink(temp);
-    return status;
-}
-
-/* The manifest under a temporary name, then its own (never replacing one). */
-static int write_manifest(const char *dir, const struct vp_fileset *set, char *err,
-                          size_t err_len)
-{
-    char path[PATH_MAX], temp[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/%s", dir, VP_FILESET_MANIFEST);
-    snprintf(temp, sizeof temp, "%s.virtperf-tmp", path);
-    char *text = vp_fileset_dump(set);
-    int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    size_t len = strlen(text);
-    int status = fd >= 0 && write(fd, text, len) == (ssize_t)len && fsync(fd) == 0 ? 0 : -1;
-    if (status != 0)
-        snprintf(err, err_len, "%s: %s", temp, strerror(errno));
-    if (fd >= 0 && close(fd) != 0 && status == 0)
-        status = failed(err, err_len, "%s: close: %s", temp, strerror(errno));
-    if (status == 0 && renameat2(AT_FDCWD, temp, AT_FDCWD, path, RENAME_NOREPLACE) != 0)
-        status = failed(err, err_len, "%s: %s", path, strerror(errno));
-    if (status != 0)
-        unlink(temp);
-    free(text);
-    return status;
-}
-
-static void refuse_existing_manifest(const char *dir)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, VP_FILESET_MANIFEST);
-    if (access(path, F_OK) == 0)
-        vp_usage_error("data: %s already holds a fileset (%s); 'virtperf data remove --source "
-                       "%s' first, or choose another directory", dir, VP_FILESET_MANIFEST, dir);
-}
-
-static int data_prepare(const struct data_flags *flags)
-{
-    if (!flags->files_given || !flags->size_given)
-        vp_usage_error("data prepare: --files N and --file-size SIZE are required");
-    refuse_existing_manifest(flags->source);
-    struct vp_fileset set = { .generated = true, .seed = flags->seed, .count = flags->files };
-    set.files = calloc(set.count, sizeof *set.files);
-    if (!set.files)
-        abort();
-    uint64_t random = flags->seed * 2654435761u + 1, total = 0;
-    for (size_t i = 0; i < set.count; i++) {
-        uint64_t span = flags->size_max - flags->size_min;
-        uint64_t size = flags->size_min + (span ? vp_xorshift64(&random) % (span + 1) : 0);
-        if (span && size > 4096)
-            size -= size % 4096;
-        snprintf(set.files[i].name, sizeof set.files[i].name, "file-%05zu.dat", i);
-        set.files[i].size = size;
-        total += size;
-    }
-    signal(SIGINT, on_interrupt);
-    signal(SIGTERM, on_interrupt);
-    char err[PATH_MAX + 256];
-    size_t made = 0;
-    int status = 0;
-    for (; made < set.count && status == 0; made++) {
-        fprintf(stderr, "\rvirtperf: laying out file %zu of %zu", made + 1, set.count);
-        if (lay_out_file(flags->source, &set, made, err, sizeof err) != 0) {
-            status = -1;
-            break;
-        }
-    }
-    fputc('\n', stderr);
-    if (status == 0 && write_manifest(flags->source, &set, err, sizeof err) != 0)
-        status = -1;
-    if (status != 0) { /* nothing half-made stays: the files laid out so far go */
-        for (size_t i = 0; i < made; i++) {
-            char path[PATH_MAX];
-            snprintf(path, sizeof path, "%s/%s", flags->source, set.files[i].name);
-            unlink(path);
-        }
-        fprintf(stderr, "virtperf: data prepare: %s; nothing was left in %s\n", err,
-                flags->source);
-        free(set.files);
-        return stop_asked ? VP_EXIT_INTERRUPTED : 1;
-    }
-    char amount[32];
-    vp_format_bytes((double)total, amount, sizeof amount);
-    printf("laid out %zu files, %s, under %s (seed %llu); manifest %s/%s\n", set.count, amount,
-           flags->source, (unsigned long long)flags->seed, flags->source, VP_FILESET_MANIFEST);
-    free(set.files);
-    return 0;
-}
-
-/* The SHA-256 of a file already there, read in 1 MiB pieces. */
-static int checksum_file(const char *path, uint64_t *size, char *hex, char *err, size_t err_len)
-{
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return snprintf(err, err_len, "%s: %s", path, strerror(errno)), -1;
-    struct hasher hasher;
-    hasher_start(&hasher);
-    ssize_t got;
-    *size = 0;
-    while ((got = read(fd, hasher.buffer, HASHER_CHUNK)) > 0 && !stop_asked) {
-        EVP_DigestUpdate(hasher.digest, hasher.buffer, (size_t)got);
-        *size += (uint64_t)got;
-    }
-    hasher_finish(&hasher, hex);
-    int status = got < 0 || stop_asked ? -1 : 0;
-    if (status != 0)
-        snprintf(err, err_len, "%s: %s", path, stop_asked ? "interrupted" : strerror(errno));
-    close(fd);
-    return status;
-}
-
 static int compare_files(const void *a, const void *b)
 {
     return strcmp(((const struct vp_fileset_file *)a)->name,
@@ -306,19 +114,21 @@ static int data_index(const struct data_flags *flags)
     if (flags->files_given || flags->size_given)
         vp_usage_error("data index: --files and --file-size are prepare's; index takes the "
                        "files that are there");
-    refuse_existing_manifest(flags->source);
     DIR *dir = opendir(flags->source);
     if (!dir)
         vp_usage_error("data index: --source %s: %s", flags->source, strerror(errno));
+    int dir_fd = dirfd(dir);
+    struct stat info;
+    if (fstatat(dir_fd, VP_FILESET_MANIFEST, &info, AT_SYMLINK_NOFOLLOW) == 0)
+        vp_usage_error("data: %s already holds a fileset (%s); choose another directory, or "
+                       "delete the manifest", flags->source, VP_FILESET_MANIFEST);
     struct vp_fileset set = { 0 };
     size_t capacity = 0;
     struct dirent *entry;
     while ((entry = readdir(dir))) {
-        char path[PATH_MAX];
-        struct stat info;
-        snprintf(path, sizeof path, "%s/%s", flags->source, entry->d_name);
-        if (lstat(path, &info) != 0 || !S_ISREG(info.st_mode) ||
-            !vp_fileset_name_ok(entry->d_name) || strstr(entry->d_name, ".virtperf-tmp"))
+        if (fstatat(dir_fd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(info.st_mode) || !vp_fileset_name_ok(entry->d_name) ||
+            strstr(entry->d_name, VP_FILESET_TEMP_SUFFIX))
             continue;
         if (set.count == VP_FILESET_MAX_FILES)
             break;
@@ -329,68 +139,68 @@ static int data_index(const struct data_flags *flags)
         }
         snprintf(set.files[set.count++].name, VP_FILESET_NAME_LEN, "%s", entry->d_name);
     }
-    closedir(dir);
     if (set.count == 0)
         vp_usage_error("data index: %s holds no regular file named with A-Z a-z 0-9 . _ -",
                        flags->source);
     qsort(set.files, set.count, sizeof *set.files, compare_files);
-    signal(SIGINT, on_interrupt);
+    vp_data_catch_interrupts();
     char err[PATH_MAX + 256];
     int status = 0;
     for (size_t i = 0; i < set.count && status == 0; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", flags->source, set.files[i].name);
         fprintf(stderr, "\rvirtperf: checksumming file %zu of %zu", i + 1, set.count);
-        status = checksum_file(path, &set.files[i].size, set.files[i].sha256, err, sizeof err);
+        status = vp_data_checksum(dir_fd, set.files[i].name, NULL, i, &set.files[i].size,
+                                  set.files[i].sha256, err, sizeof err);
     }
     fputc('\n', stderr);
     if (status == 0)
-        status = write_manifest(flags->source, &set, err, sizeof err);
+        status = vp_data_write_set(dir_fd, VP_FILESET_MANIFEST, &set, false, err, sizeof err);
+    closedir(dir);
     if (status == 0)
         printf("indexed %zu files under %s; manifest %s/%s\n", set.count, flags->source,
                flags->source, VP_FILESET_MANIFEST);
     else
         fprintf(stderr, "virtperf: data index: %s; no manifest written\n", err);
     free(set.files);
-    return status == 0 ? 0 : stop_asked ? VP_EXIT_INTERRUPTED : 1;
+    return status == 0 ? 0 : vp_data_stop_asked ? VP_EXIT_INTERRUPTED : 1;
 }
 
+/* Removes the files of the fileset in DIR that prepare provably laid out, and the
+ * manifest once none is left; or what an interrupted prepare left, by its plan. */
 static int data_remove(const struct data_flags *flags)
 {
-    char path[PATH_MAX], err[VP_ERROR_LEN];
-    snprintf(path, sizeof path, "%s/%s", flags->source, VP_FILESET_MANIFEST);
-    FILE *in = fopen(path, "r");
-    if (!in)
-        vp_usage_error("data remove: %s: %s", path, strerror(errno));
-    char *text = malloc(VP_FILESET_MAX_MANIFEST + 1);
-    if (!text)
-        abort();
-    size_t len = fread(text, 1, VP_FILESET_MAX_MANIFEST + 1, in);
-    fclose(in);
+    int dir_fd = open(flags->source, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0)
+        vp_usage_error("data remove: --source %s: %s", flags->source, strerror(errno));
+    const char *listing = VP_FILESET_MANIFEST;
     struct vp_fileset set;
-    int parsed = len <= VP_FILESET_MAX_MANIFEST ? vp_fileset_parse(text, len, &set, err, sizeof err)
-                                                : (snprintf(err, sizeof err, "over 64 MiB"), -1);
-    free(text);
-    if (parsed != 0)
-        vp_usage_error("data remove: %s: %s; nothing removed", path, err);
+    char err[PATH_MAX + 256];
+    int read = vp_data_read_set(dir_fd, listing, &set, err, sizeof err);
+    if (read != 0 && errno == ENOENT) {
+        listing = VP_FILESET_PLAN;
+        read = vp_data_read_set(dir_fd, listing, &set, err, sizeof err);
+        if (read != 0 && errno == ENOENT)
+            vp_usage_error("data remove: %s/%s: no such file (no fileset there)", flags->source,
+                           VP_FILESET_MANIFEST);
+    }
+    if (read != 0)
+        vp_usage_error("data remove: %s/%s; nothing removed", flags->source, err);
     if (!set.generated) {
         vp_fileset_free(&set);
-        vp_usage_error("data remove: %s indexes files virtperf did not lay out; nothing "
-                       "removed (delete the manifest yourself to forget them)", path);
+        vp_usage_error("data remove: %s/%s indexes files virtperf did not lay out; nothing "
+                       "removed (delete the manifest yourself to forget them)", flags->source,
+                       listing);
     }
-    size_t removed = 0;
-    for (size_t i = 0; i < set.count; i++) {
-        char file[PATH_MAX];
-        struct stat info;
-        snprintf(file, sizeof file, "%s/%s", flags->source, set.files[i].name);
-        if (lstat(file, &info) == 0 && S_ISREG(info.st_mode) && unlink(file) == 0)
-            removed++;
-    }
-    unlink(path);
-    printf("removed %zu of the %zu files the manifest listed, and the manifest\n", removed,
-           set.count);
+    size_t removed = 0, kept = vp_data_clear_plan(dir_fd, &set, &removed);
+    if (kept == 0)
+        unlinkat(dir_fd, listing, 0);
+    printf("removed %zu of the %zu files %s listed%s\n", removed, set.count, listing,
+           kept ? "" : ", and it");
+    if (kept)
+        fprintf(stderr, "virtperf: data remove: kept %zu files it cannot prove prepare laid "
+                "out (named above), and %s/%s\n", kept, flags->source, listing);
     vp_fileset_free(&set);
-    return 0;
+    close(dir_fd);
+    return kept ? 1 : 0;
 }
 
 int cmd_data(int argc, char **argv)
@@ -405,8 +215,14 @@ int cmd_data(int argc, char **argv)
         strcmp(action, "remove") != 0)
         vp_usage_error("data: unknown action '%s'; accepted: prepare, index, remove", action);
     parse_flags(argc, argv, &flags);
-    if (strcmp(action, "prepare") == 0)
-        return data_prepare(&flags);
+    if (strcmp(action, "prepare") == 0) {
+        if (!flags.files_given || !flags.size_given)
+            vp_usage_error("data prepare: --files N and --file-size SIZE are required");
+        struct vp_prepare_request request = { .source = flags.source, .files = flags.files,
+                                              .size_min = flags.size_min,
+                                              .size_max = flags.size_max, .seed = flags.seed };
+        return vp_data_prepare(&request);
+    }
     if (strcmp(action, "index") == 0)
         return data_index(&flags);
     if (flags.files_given || flags.size_given)

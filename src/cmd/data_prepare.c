@@ -1,0 +1,209 @@
+/* `virtperf data prepare`: lays out a fileset of seeded, incompressible files and its
+ * manifest. The plan (names, sizes, seed) is written first, each file appears under its
+ * name only once complete, the manifest last; Ctrl-C removes what was laid out. What a
+ * SIGKILL leaves the next prepare finds by the plan: the same plan resumes (files already
+ * there are checked byte for byte and kept), another one clears them first. */
+#define _GNU_SOURCE
+#include "cmd/data_prepare.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/common.h"
+#include "cmd/data_files.h"
+#include "core/random.h"
+#include "core/units.h"
+
+/* Writes one file of generated content under a temporary name, then gives it its name
+ * (never replacing anything there). */
+static int lay_out_file(int dir_fd, struct vp_fileset *set, size_t index, char *err,
+                        size_t err_len)
+{
+    struct vp_fileset_file *file = &set->files[index];
+    char temp[VP_FILESET_NAME_LEN + 32];
+    snprintf(temp, sizeof temp, "%s" VP_FILESET_TEMP_SUFFIX, file->name);
+    int fd = openat(dir_fd, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return snprintf(err, err_len, "%s: %s", temp, strerror(errno)), -1;
+    struct vp_hasher hasher;
+    vp_hasher_start(&hasher);
+    int status = 0;
+    for (uint64_t done = 0; done < file->size && status == 0;) {
+        size_t chunk = file->size - done < VP_HASHER_CHUNK ? (size_t)(file->size - done)
+                                                           : VP_HASHER_CHUNK;
+        vp_fileset_fill(set->seed, index, done, hasher.buffer, chunk);
+        EVP_DigestUpdate(hasher.digest, hasher.buffer, chunk);
+        errno = 0;
+        if (vp_data_stop_asked)
+            status = -1, snprintf(err, err_len, "interrupted");
+        else if (write(fd, hasher.buffer, chunk) != (ssize_t)chunk)
+            status = -1, snprintf(err, err_len, "%s: write: %s", temp,
+                                  errno ? strerror(errno) : "disk full");
+        done += chunk;
+    }
+    vp_hasher_finish(&hasher, file->sha256);
+    if (status == 0 && fsync(fd) != 0)
+        status = -1, snprintf(err, err_len, "%s: fsync: %s", temp, strerror(errno));
+    if (close(fd) != 0 && status == 0)
+        status = -1, snprintf(err, err_len, "%s: close: %s", temp, strerror(errno));
+    if (status == 0 && renameat2(dir_fd, temp, dir_fd, file->name, RENAME_NOREPLACE) != 0)
+        status = -1, snprintf(err, err_len, "%s: %s (a fileset is laid out only where none of "
+                              "its names exists)", file->name, strerror(errno));
+    if (status != 0)
+        unlinkat(dir_fd, temp, 0);
+    return status;
+}
+
+/* The files' names and sizes, drawn from the seed; digests come as they are written. */
+static struct vp_fileset plan_fileset(const struct vp_prepare_request *request)
+{
+    struct vp_fileset set = { .generated = true, .seed = request->seed, .count = request->files };
+    set.files = calloc(set.count, sizeof *set.files);
+    if (!set.files)
+        abort();
+    uint64_t random = request->seed * 2654435761u + 1;
+    for (size_t i = 0; i < set.count; i++) {
+        uint64_t span = request->size_max - request->size_min;
+        uint64_t size = request->size_min + (span ? vp_xorshift64(&random) % (span + 1) : 0);
+        if (span && size > 4096)
+            size -= size % 4096;
+        snprintf(set.files[i].name, sizeof set.files[i].name, "file-%05zu.dat", i);
+        set.files[i].size = size;
+        memset(set.files[i].sha256, '0', 64);
+    }
+    return set;
+}
+
+static bool same_plan(const struct vp_fileset *a, const struct vp_fileset *b)
+{
+    if (a->seed != b->seed || a->count != b->count || !a->generated)
+        return false;
+    for (size_t i = 0; i < a->count; i++)
+        if (strcmp(a->files[i].name, b->files[i].name) != 0 || a->files[i].size != b->files[i].size)
+            return false;
+    return true;
+}
+
+/* Removes what an interrupted prepare of plan left (each file and its temporary one,
+ * only where provably laid out), then the plan; the files kept are named on stderr.
+ * Returns how many were kept. */
+size_t vp_data_clear_plan(int dir_fd, const struct vp_fileset *plan, size_t *removed)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < plan->count; i++) {
+        for (int temp = 0; temp < 2; temp++) {
+            char why[VP_FILESET_NAME_LEN + 256];
+            switch (vp_data_remove_laid_out(dir_fd, plan, i, temp ? VP_FILESET_TEMP_SUFFIX : "",
+                                            why, sizeof why)) {
+            case VP_REMOVED: ++*removed; break;
+            case VP_ABSENT: break;
+            case VP_KEPT:
+                fprintf(stderr, "virtperf: kept %s\n", why);
+                kept++;
+                break;
+            }
+        }
+    }
+    if (kept == 0)
+        unlinkat(dir_fd, VP_FILESET_PLAN, 0);
+    return kept;
+}
+
+/* Reads what an interrupted prepare planned, and clears its files unless the new plan
+ * is the same one (then returns true: resume). */
+static bool take_leftovers(int dir_fd, const char *source, const struct vp_fileset *plan)
+{
+    struct vp_fileset old;
+    char err[PATH_MAX + 256];
+    if (vp_data_read_set(dir_fd, VP_FILESET_PLAN, &old, err, sizeof err) != 0) {
+        if (errno == ENOENT)
+            return false;
+        vp_usage_error("data prepare: %s/%s: %s (an interrupted prepare's plan; remove it to "
+                       "start again)", source, VP_FILESET_PLAN, err);
+    }
+    bool resume = same_plan(&old, plan);
+    if (!resume) {
+        size_t removed = 0, kept = vp_data_clear_plan(dir_fd, &old, &removed);
+        if (kept)
+            vp_usage_error("data prepare: %s: an interrupted prepare left %zu files this one "
+                           "cannot prove it laid out (named above); nothing laid out", source,
+                           kept);
+        fprintf(stderr, "virtperf: removed the %zu files an interrupted prepare of another "
+                "fileset left in %s\n", removed, source);
+    }
+    vp_fileset_free(&old);
+    return resume;
+}
+
+/* Keeps file index when an interrupted prepare of the same plan completed it (its every
+ * byte the seeded content); its digest is then computed anew. */
+static bool resume_file(int dir_fd, struct vp_fileset *set, size_t index)
+{
+    char why[VP_FILESET_NAME_LEN + 256];
+    vp_data_remove_laid_out(dir_fd, set, index, VP_FILESET_TEMP_SUFFIX, why, sizeof why);
+    uint64_t size;
+    char hex[65];
+    if (vp_data_checksum(dir_fd, set->files[index].name, set, index, &size, hex, why,
+                         sizeof why) != 0 ||
+        size != set->files[index].size) {
+        vp_data_remove_laid_out(dir_fd, set, index, "", why, sizeof why);
+        return false;
+    }
+    memcpy(set->files[index].sha256, hex, sizeof hex);
+    return true;
+}
+
+int vp_data_prepare(const struct vp_prepare_request *request)
+{
+    const char *source = request->source;
+    int dir_fd = open(source, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0)
+        vp_usage_error("data prepare: --source %s: %s", source, strerror(errno));
+    struct stat info;
+    if (fstatat(dir_fd, VP_FILESET_MANIFEST, &info, AT_SYMLINK_NOFOLLOW) == 0)
+        vp_usage_error("data: %s already holds a fileset (%s); 'virtperf data remove --source "
+                       "%s' first, or choose another directory", source, VP_FILESET_MANIFEST,
+                       source);
+    struct vp_fileset set = plan_fileset(request);
+    bool resume = take_leftovers(dir_fd, source, &set);
+    vp_data_catch_interrupts();
+    char err[PATH_MAX + 256];
+    int status = vp_data_write_set(dir_fd, VP_FILESET_PLAN, &set, true, err, sizeof err);
+    size_t resumed = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < set.count && status == 0; i++) {
+        fprintf(stderr, "\rvirtperf: laying out file %zu of %zu", i + 1, set.count);
+        if (resume && resume_file(dir_fd, &set, i))
+            resumed++;
+        else
+            status = lay_out_file(dir_fd, &set, i, err, sizeof err);
+        total += set.files[i].size;
+    }
+    fputc('\n', stderr);
+    if (status == 0)
+        status = vp_data_write_set(dir_fd, VP_FILESET_MANIFEST, &set, false, err, sizeof err);
+    if (status != 0) { /* nothing half-made stays: every file of the plan goes */
+        size_t removed = 0;
+        vp_data_clear_plan(dir_fd, &set, &removed);
+        fprintf(stderr, "virtperf: data prepare: %s; nothing was left in %s\n", err, source);
+        vp_fileset_free(&set);
+        close(dir_fd);
+        return vp_data_stop_asked ? VP_EXIT_INTERRUPTED : 1;
+    }
+    unlinkat(dir_fd, VP_FILESET_PLAN, 0);
+    close(dir_fd);
+    char amount[32];
+    vp_format_bytes((double)total, amount, sizeof amount);
+    if (resumed)
+        printf("kept %zu complete files an interrupted prepare of this fileset left\n", resumed);
+    printf("laid out %zu files, %s, under %s (seed %llu); manifest %s/%s\n", set.count, amount,
+           source, (unsigned long long)request->seed, source, VP_FILESET_MANIFEST);
+    vp_fileset_free(&set);
+    return 0;
+}
