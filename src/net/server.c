@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "net/admission.h"
 #include "net/auth.h"
 #include "net/probe_server.h"
 #include "net/wire.h"
@@ -32,12 +33,8 @@ struct server {
     const struct vp_serve_config *config;
     pthread_mutex_t lock;
     pthread_cond_t idle;
-    unsigned active;
-    unsigned handshaking; /* sessions not yet through their handshake */
-    int64_t *handshake_since; /* per slot: when its handshake began, 0 when none runs */
-    bool *evicted;            /* per slot: its handshake was ended to make room */
+    struct vp_admission admission; /* the session slots, under lock */
     atomic_bool stopping; /* vp_serve is ending every session */
-    int *session_fds; /* max_sessions slots, -1 when free */
     /* Each slot's session thread, joined before its slot is reused and at shutdown, so
      * no thread (and none of the OpenSSL state it holds) outlives vp_serve. Only the
      * accepting thread touches these. */
@@ -80,6 +77,9 @@ static int handshake(struct session *session, char *err, size_t err_len)
     if (vp_wire_recv_header(session->fd, &header, err, err_len) != 0)
         return -1;
     session->said_hello = true;
+    pthread_mutex_lock(&session->server->lock);
+    vp_admission_progress(&session->server->admission, session->slot);
+    pthread_mutex_unlock(&session->server->lock);
     if (header.type != VP_FRAME_HELLO) {
         snprintf(err, err_len, "expected HELLO, received %s", vp_frame_type_name(header.type));
         return -1;
@@ -524,8 +524,7 @@ static void release_session(struct session *session)
 {
     struct server *server = session->server;
     pthread_mutex_lock(&server->lock);
-    server->session_fds[session->slot] = -1;
-    server->active--;
+    vp_admission_release(&server->admission, session->slot);
     pthread_cond_broadcast(&server->idle);
     pthread_mutex_unlock(&server->lock);
     close(session->fd);
@@ -536,9 +535,7 @@ static void release_session(struct session *session)
 static bool handshake_done(struct server *server, unsigned slot)
 {
     pthread_mutex_lock(&server->lock);
-    server->handshaking--;
-    server->handshake_since[slot] = 0;
-    bool evicted = server->evicted[slot];
+    bool evicted = vp_admission_handshake_done(&server->admission, slot);
     pthread_mutex_unlock(&server->lock);
     return evicted;
 }
@@ -555,8 +552,8 @@ static void *session_thread(void *arg)
     if (shaken != 0 || run_test(session, err, sizeof err, summary, sizeof summary) != 0) {
         vp_wire_send_error(session->fd, err);
         if (evicted)
-            log_line(session->server, "%s: evicted: the oldest handshake when every handshake "
-                     "slot was taken", session->peer);
+            log_line(session->server, "%s: evicted: its handshake made room for another "
+                     "when every handshake slot was taken", session->peer);
         else if (atomic_load(&session->server->stopping))
             log_line(session->server, "%s: ended: the server is stopping", session->peer);
         else if (!session->said_hello && strcmp(err, VP_WIRE_CLOSED) == 0)
@@ -618,55 +615,35 @@ static void refuse(int fd, const char *text)
     close(fd);
 }
 
-/* Sessions still in their handshake may hold at most half the slots: connections that
- * never prove a key cannot crowd out the sessions that did. */
-static unsigned handshake_cap(const struct vp_serve_config *config)
-{
-    return config->max_sessions > 1 ? config->max_sessions / 2 : 1;
-}
+#define SLOT_WAIT_NS 1000000000 /* how long a connection waits for an evicted slot */
 
-/* With the handshake slots full, the handshake that began first makes room for a new
- * connection (its thread sees its socket shut and ends): a flood of connections that
- * never finish a handshake cannot keep a valid client out, it only evicts itself.
- * Called with the lock held. */
-static void evict_oldest_handshake(struct server *server)
-{
-    unsigned oldest = server->config->max_sessions;
-    for (unsigned slot = 0; slot < server->config->max_sessions; slot++)
-        if (server->handshake_since[slot] &&
-            (oldest == server->config->max_sessions ||
-             server->handshake_since[slot] < server->handshake_since[oldest]))
-            oldest = slot;
-    if (oldest < server->config->max_sessions) {
-        shutdown(server->session_fds[oldest], SHUT_RDWR);
-        server->handshake_since[oldest] = 0; /* evicted once */
-        server->evicted[oldest] = true;
-    }
-}
-
-/* Starts a session thread for fd, or refuses it when every slot is taken. */
+/* Starts a session thread for fd, or refuses it when every slot is taken by a session
+ * that is not ending (an evicted one is waited for: it ends at once). */
 static void start_session(struct server *server, int fd, const struct sockaddr_storage *from)
 {
+    const void *address = from->ss_family == AF_INET6
+                              ? (const void *)&((const struct sockaddr_in6 *)from)->sin6_addr
+                              : (const void *)&((const struct sockaddr_in *)from)->sin_addr;
+    uint64_t source = vp_admission_source(address, from->ss_family == AF_INET6 ? 16 : 4);
     pthread_mutex_lock(&server->lock);
-    unsigned slot = 0;
-    while (slot < server->config->max_sessions && server->session_fds[slot] >= 0)
-        slot++;
-    if (slot == server->config->max_sessions) {
-        pthread_mutex_unlock(&server->lock);
+    int taken = vp_admission_take(&server->admission, fd, source, vp_now_ns());
+    if (taken < 0 && server->admission.ending > 0) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += SLOT_WAIT_NS / 1000000000;
+        while (taken < 0 && server->admission.ending > 0 &&
+               pthread_cond_timedwait(&server->idle, &server->lock, &until) == 0)
+            taken = vp_admission_take(&server->admission, fd, source, vp_now_ns());
+    }
+    pthread_mutex_unlock(&server->lock);
+    if (taken < 0) {
         char text[96];
         snprintf(text, sizeof text, "server busy: %u sessions running (--max-sessions)",
                  server->config->max_sessions);
         refuse(fd, text);
         return;
     }
-    if (server->handshaking >= handshake_cap(server->config))
-        evict_oldest_handshake(server);
-    server->session_fds[slot] = fd;
-    server->handshake_since[slot] = vp_now_ns();
-    server->evicted[slot] = false;
-    server->active++;
-    server->handshaking++;
-    pthread_mutex_unlock(&server->lock);
+    unsigned slot = (unsigned)taken;
     if (server->joinable[slot]) { /* the slot's last session has released it: it is ending */
         pthread_join(server->threads[slot], NULL);
         server->joinable[slot] = false;
@@ -729,16 +706,11 @@ int vp_serve(const struct vp_serve_config *config, volatile sig_atomic_t *stop, 
     }
     struct server server = { .config = config, .lock = PTHREAD_MUTEX_INITIALIZER,
                              .idle = PTHREAD_COND_INITIALIZER };
-    server.session_fds = malloc(config->max_sessions * sizeof *server.session_fds);
+    vp_admission_init(&server.admission, config->max_sessions);
     server.threads = calloc(config->max_sessions, sizeof *server.threads);
     server.joinable = calloc(config->max_sessions, sizeof *server.joinable);
-    server.handshake_since = calloc(config->max_sessions, sizeof *server.handshake_since);
-    server.evicted = calloc(config->max_sessions, sizeof *server.evicted);
-    if (!server.session_fds || !server.threads || !server.joinable || !server.handshake_since ||
-        !server.evicted)
+    if (!server.threads || !server.joinable)
         abort();
-    for (unsigned i = 0; i < config->max_sessions; i++)
-        server.session_fds[i] = -1;
     log_line(&server, "listening on %s port %u (%s, at most %u sessions)",
              config->bind ? config->bind : "all addresses", port,
              config->key ? "key required" : "no key", config->max_sessions);
@@ -766,19 +738,17 @@ int vp_serve(const struct vp_serve_config *config, volatile sig_atomic_t *stop, 
     atomic_store(&server.stopping, true);
     pthread_mutex_lock(&server.lock);
     for (unsigned i = 0; i < config->max_sessions; i++)
-        if (server.session_fds[i] >= 0)
-            shutdown(server.session_fds[i], SHUT_RDWR);
-    while (server.active > 0)
+        if (server.admission.slots[i].fd >= 0)
+            shutdown(server.admission.slots[i].fd, SHUT_RDWR);
+    while (server.admission.active > 0)
         pthread_cond_wait(&server.idle, &server.lock);
     pthread_mutex_unlock(&server.lock);
     for (unsigned i = 0; i < config->max_sessions; i++)
         if (server.joinable[i])
             pthread_join(server.threads[i], NULL);
-    free(server.session_fds);
+    vp_admission_free(&server.admission);
     free(server.threads);
     free(server.joinable);
-    free(server.handshake_since);
-    free(server.evicted);
     log_line(&server, "stopped");
     return 0;
 }

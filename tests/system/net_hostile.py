@@ -15,6 +15,11 @@
                                       still open after SECS) and how many were refused
   net_hostile.py trickle-server PORT  accept one client, answer its handshake and test at
                                       once, then trickle each RESPONSE a byte every 0.2 s
+  net_hostile.py hold PORT SECS SOURCE MODE
+                                      for SECS, open connections from address SOURCE as
+                                      fast as the server takes them, holding the newest
+                                      500; MODE silent sends nothing, hello a HELLO and
+                                      then nothing (stalls at AUTH); prints how many
 """
 import socket
 import struct
@@ -177,6 +182,25 @@ def trickle_server(port):
     conn.close()
 
 
+def hold(port, seconds, source, mode):
+    held, opened, ended = [], 0, time.monotonic() + seconds
+    while time.monotonic() < ended:
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=1,
+                                            source_address=(source, 0))
+            if mode == "hello":
+                sock.sendall(header(1, 0))
+        except OSError:
+            continue  # refused or reset under the flood: go on flooding
+        opened += 1
+        held.append(sock)
+        if len(held) > 500:
+            held.pop(0).close()
+    for sock in held:
+        sock.close()
+    print(opened)
+
+
 if __name__ == "__main__":
     command, port = sys.argv[1], int(sys.argv[2])
     if command == "flood":
@@ -187,5 +211,7 @@ if __name__ == "__main__":
         trickle(port, int(sys.argv[3]), float(sys.argv[4]))
     elif command == "trickle-server":
         trickle_server(port)
+    elif command == "hold":
+        hold(port, float(sys.argv[3]), sys.argv[4], sys.argv[5])
     else:
         fake_server(port)
