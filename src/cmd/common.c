@@ -51,6 +51,14 @@ struct vp_store *vp_cli_open_store(const char *db_flag)
     return store;
 }
 
+void vp_cli_store_refusal(const struct vp_store *store, const char *what, const char *err)
+{
+    if (!vp_store_damaged(store))
+        vp_usage_error("%s%s", what, err);
+    fprintf(stderr, "virtperf: %s%s\n", what, err);
+    exit(1);
+}
+
 /* Removes path.tmp-PID files that a killed virtperf left beside path (their PID is gone). */
 static void sweep_stale_temps(const char *path)
 {
@@ -171,7 +179,7 @@ json_t *vp_cli_load_run(const char *db, const char *ref)
     json_t *document;
     if (vp_store_resolve_run(store, ref, &run_id, err, sizeof err) != 0 ||
         vp_store_export_run(store, run_id, &document, err, sizeof err) != 0)
-        vp_usage_error("%s", err);
+        vp_cli_store_refusal(store, "", err);
     vp_store_close(store);
     return document;
 }

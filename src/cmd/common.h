@@ -24,6 +24,10 @@ void vp_set_usage_error_hook(void (*hook)(const char *message));
 /* Opens the store at db_flag, or the default path when it is NULL; exits 2 when it
  * cannot be opened or written. */
 struct vp_store *vp_cli_open_store(const char *db_flag);
+/* Exits for a read of the store that failed: 1 with err when the database is damaged
+ * (vp_store_damaged), else 2, a refused reference; what (may be "") goes before err. */
+__attribute__((noreturn)) void vp_cli_store_refusal(const struct vp_store *store,
+                                                    const char *what, const char *err);
 
 /* A JSON output target: "-" is stdout; a file is written to FILE.tmp-PID and renamed
  * into place on commit, so a reader never sees half a document. Open early (so an

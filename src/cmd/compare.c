@@ -137,7 +137,7 @@ int cmd_compare(int argc, char **argv)
         int64_t run_id;
         if (vp_store_resolve_run(store, argv[optind + i], &run_id, err, sizeof err) != 0 ||
             vp_store_export_run(store, run_id, &documents[i], err, sizeof err) != 0)
-            vp_usage_error("compare: %s", err);
+            vp_cli_store_refusal(store, "compare: ", err);
     }
     vp_store_close(store);
     json_t *comparison = vp_compare(documents[0], (const json_t *const *)documents + 1,

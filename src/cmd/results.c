@@ -45,8 +45,11 @@ static void count_run(const struct vp_run_row *row, void *context)
 static int results_list(struct vp_store *store)
 {
     int runs = 0;
-    if (vp_store_list_runs(store, count_run, &runs) != 0)
+    char err[VP_ERROR_LEN + 256];
+    if (vp_store_list_runs(store, count_run, &runs, err, sizeof err) != 0) {
+        fprintf(stderr, "virtperf: %s\n", err);
         return 1;
+    }
     if (runs == 0) {
         printf("no runs stored yet: 'virtperf run' stores one, 'virtperf results import' "
                "brings one from another host\n");
@@ -54,7 +57,10 @@ static int results_list(struct vp_store *store)
     }
     printf("%-5s %-20s %-12s %-11s %-7s %-16s %s\n", "id", "started (UTC)", "label", "status",
            "results", "host", "uuid");
-    return vp_store_list_runs(store, print_run_row, NULL) == 0 ? 0 : 1;
+    if (vp_store_list_runs(store, print_run_row, NULL, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "virtperf: %s\n", err);
+    return 1;
 }
 
 static int64_t resolve_or_exit(struct vp_store *store, const char *ref)
@@ -62,7 +68,7 @@ static int64_t resolve_or_exit(struct vp_store *store, const char *ref)
     int64_t run_id;
     char err[VP_ERROR_LEN + 256];
     if (vp_store_resolve_run(store, ref, &run_id, err, sizeof err) != 0)
-        vp_usage_error("%s", err);
+        vp_cli_store_refusal(store, "", err);
     return run_id;
 }
 

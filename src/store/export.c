@@ -37,7 +37,7 @@ static void load_values(struct vp_store *store, int64_t result_id, int64_t job,
         ? "SELECT value FROM metric_values WHERE result_id = ?1 AND metric = ?2 ORDER BY rep"
         : "SELECT value FROM job_values WHERE result_id = ?1 AND metric = ?2 AND job = ?3"
           " ORDER BY rep";
-    if (sqlite3_prepare_v2(store->db, sql, -1, &statement, NULL) != SQLITE_OK)
+    if (vp_store_prepare(store, sql, &statement) != SQLITE_OK)
         return;
     sqlite3_bind_int64(statement, 1, result_id);
     sqlite3_bind_text(statement, 2, metric, -1, SQLITE_TRANSIENT);
@@ -45,7 +45,7 @@ static void load_values(struct vp_store *store, int64_t result_id, int64_t job,
         sqlite3_bind_int64(statement, 3, job);
     double values[VP_MAX_REPS];
     size_t n = 0;
-    while (sqlite3_step(statement) == SQLITE_ROW && n < VP_MAX_REPS)
+    while (vp_store_step(store, statement) == SQLITE_ROW && n < VP_MAX_REPS)
         values[n++] = sqlite3_column_double(statement, 0);
     sqlite3_finalize(statement);
     vp_metric_set_stats(into, values, n);
@@ -55,13 +55,13 @@ static json_t *load_distribution(struct vp_store *store, int64_t result_id, cons
 {
     sqlite3_stmt *statement;
     json_t *distribution = NULL;
-    if (sqlite3_prepare_v2(store->db, "SELECT histogram_json FROM metric_distributions"
-                           " WHERE result_id = ? AND metric = ?", -1, &statement, NULL) != SQLITE_OK)
+    if (vp_store_prepare(store, "SELECT histogram_json FROM metric_distributions"
+                           " WHERE result_id = ? AND metric = ?", &statement) != SQLITE_OK)
         return NULL;
     sqlite3_bind_int64(statement, 1, result_id);
     sqlite3_bind_text(statement, 2, metric, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(statement) == SQLITE_ROW)
-        distribution = json_loads((const char *)sqlite3_column_text(statement, 0), 0, NULL);
+    if (vp_store_step(store, statement) == SQLITE_ROW)
+        distribution = vp_store_column_json(store, statement, 0, 0, "a metric's distribution");
     sqlite3_finalize(statement);
     return distribution;
 }
@@ -71,11 +71,11 @@ static json_t *load_metrics(struct vp_store *store, int64_t result_id, json_t **
     json_t *metrics = json_object();
     *names = json_array();
     sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db, "SELECT name, unit, better, aggregate FROM metrics"
-                           " WHERE result_id = ? ORDER BY rowid", -1, &statement, NULL) != SQLITE_OK)
+    if (vp_store_prepare(store, "SELECT name, unit, better, aggregate FROM metrics"
+                           " WHERE result_id = ? ORDER BY rowid", &statement) != SQLITE_OK)
         return metrics;
     sqlite3_bind_int64(statement, 1, result_id);
-    while (sqlite3_step(statement) == SQLITE_ROW) {
+    while (vp_store_step(store, statement) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(statement, 0);
         json_t *metric = json_pack("{s:s,s:s,s:s}", "unit", sqlite3_column_text(statement, 1),
                                    "better", sqlite3_column_text(statement, 2), "aggregate",
@@ -93,12 +93,12 @@ static json_t *load_jobs(struct vp_store *store, int64_t result_id, const json_t
 {
     json_t *per_job = json_array();
     sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db, "SELECT job, cpu_planned, cpu_binding, cpu_seen,"
+    if (vp_store_prepare(store, "SELECT job, cpu_planned, cpu_binding, cpu_seen,"
                            " start_offset_s, done_offset_s FROM jobs WHERE result_id = ?"
-                           " ORDER BY job", -1, &statement, NULL) != SQLITE_OK)
+                           " ORDER BY job", &statement) != SQLITE_OK)
         return per_job;
     sqlite3_bind_int64(statement, 1, result_id);
-    while (sqlite3_step(statement) == SQLITE_ROW) {
+    while (vp_store_step(store, statement) == SQLITE_ROW) {
         int64_t job = sqlite3_column_int64(statement, 0);
         json_t *planned = column_json(statement, 1);
         json_t *job_metrics = json_object();
@@ -124,12 +124,11 @@ static json_t *load_timing(struct vp_store *store, int64_t result_id)
 {
     json_t *timing = json_array();
     sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db, "SELECT start_skew_s, first_done_s, last_done_s"
-                           " FROM rep_timing WHERE result_id = ? ORDER BY rep", -1, &statement,
-                           NULL) != SQLITE_OK)
+    if (vp_store_prepare(store, "SELECT start_skew_s, first_done_s, last_done_s"
+                           " FROM rep_timing WHERE result_id = ? ORDER BY rep", &statement) != SQLITE_OK)
         return timing;
     sqlite3_bind_int64(statement, 1, result_id);
-    while (sqlite3_step(statement) == SQLITE_ROW)
+    while (vp_store_step(store, statement) == SQLITE_ROW)
         json_array_append_new(timing, json_pack("{s:f,s:f,s:f}", "start_skew_s",
                                                 sqlite3_column_double(statement, 0),
                                                 "first_done_s", sqlite3_column_double(statement, 1),
@@ -143,13 +142,12 @@ static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz
 {
     json_t *series = json_object(), *summary = json_object();
     sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db, "SELECT name, mean, max, series_json FROM monitor_columns"
-                           " WHERE result_id = ? ORDER BY position", -1, &statement,
-                           NULL) == SQLITE_OK) {
+    if (vp_store_prepare(store, "SELECT name, mean, max, series_json FROM monitor_columns"
+                           " WHERE result_id = ? ORDER BY position", &statement) == SQLITE_OK) {
         sqlite3_bind_int64(statement, 1, result_id);
-        while (sqlite3_step(statement) == SQLITE_ROW) {
+        while (vp_store_step(store, statement) == SQLITE_ROW) {
             const char *name = (const char *)sqlite3_column_text(statement, 0);
-            json_t *values = json_loads((const char *)sqlite3_column_text(statement, 3), 0, NULL);
+            json_t *values = vp_store_column_json(store, statement, 3, 0, "a monitor series");
             json_object_set_new(series, name, values ? values : json_array());
             if (sqlite3_column_type(statement, 1) != SQLITE_NULL)
                 json_object_set_new(summary, name, json_pack(
@@ -172,7 +170,7 @@ static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz
 static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
 {
     int64_t result_id = sqlite3_column_int64(row, 0);
-    json_t *params = json_loads((const char *)sqlite3_column_text(row, 2), 0, NULL);
+    json_t *params = vp_store_column_json(store, row, 2, 0, "a result's parameters");
     json_t *result = json_pack("{s:s,s:o,s:I,s:s,s:I,s:I,s:s,s:s}",
                                "bench", sqlite3_column_text(row, 1),
                                "params", params ? params : json_object(),
@@ -182,6 +180,11 @@ static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
                                "warmup", (json_int_t)sqlite3_column_int64(row, 6),
                                "status", sqlite3_column_text(row, 8),
                                "started_at", sqlite3_column_text(row, 10));
+    if (!result) { /* a NOT NULL column read as NULL */
+        json_decref(params);
+        vp_store_note_damage(store, "a result row lacks its benchmark, pin, status or start");
+        return json_object();
+    }
     set_if_present(result, "duration_s", column_json(row, 7));
     set_if_present(result, "error", column_json(row, 9));
     static const char *const timing_keys[] = { "start_skew_s", "start_skew_max_s",
@@ -203,9 +206,9 @@ static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
                             load_monitor(store, result_id, sqlite3_column_double(row, 15),
                                          sqlite3_column_int64(row, 16)));
     for (int i = 0; i < VP_STORE_ANNOTATION_COUNT; i++) {
-        const char *text = (const char *)sqlite3_column_text(row, 17 + i);
-        if (text)
-            set_if_present(result, vp_store_annotations[i], json_loads(text, JSON_DECODE_ANY, NULL));
+        set_if_present(result, vp_store_annotations[i],
+                       vp_store_column_json(store, row, 17 + i, JSON_DECODE_ANY,
+                                            vp_store_annotations[i]));
     }
     return result;
 }
@@ -214,37 +217,46 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
                         char *err, size_t err_len)
 {
     sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db, "SELECT uuid, label, started_at, status, command,"
-                           " host_json, plan_text FROM runs WHERE id = ?", -1, &statement, NULL) != SQLITE_OK)
+    if (vp_store_prepare(store, "SELECT uuid, label, started_at, status, command,"
+                           " host_json, plan_text FROM runs WHERE id = ?", &statement) != SQLITE_OK)
         return vp_store_error(err, err_len, "database", store->db);
     sqlite3_bind_int64(statement, 1, run_id);
-    if (sqlite3_step(statement) != SQLITE_ROW) {
+    if (vp_store_step(store, statement) != SQLITE_ROW) {
         sqlite3_finalize(statement);
-        snprintf(err, err_len, "run %lld: no such run", (long long)run_id);
+        if (vp_store_check_reads(store, err, err_len) == 0)
+            snprintf(err, err_len, "run %lld: no such run", (long long)run_id);
         return -1;
     }
-    json_t *host = json_loads((const char *)sqlite3_column_text(statement, 5), 0, NULL);
+    json_t *host = vp_store_column_json(store, statement, 5, 0, "a run's host fingerprint");
     json_t *label = column_json(statement, 1);
     json_t *run = json_pack("{s:s,s:o,s:s,s:s,s:o}", "id", sqlite3_column_text(statement, 0),
                             "label", label ? label : json_null(),
                             "started_at", sqlite3_column_text(statement, 2),
                             "status", sqlite3_column_text(statement, 3),
                             "host", host ? host : json_object());
+    if (!run) { /* a NOT NULL column read as NULL */
+        vp_store_note_damage(store, "the run row lacks its uuid, start or status");
+        run = json_object();
+    }
     set_if_present(run, "command", column_json(statement, 4));
     set_if_present(run, "plan", column_json(statement, 6));
     sqlite3_finalize(statement);
 
     json_t *results = json_array();
-    if (sqlite3_prepare_v2(store->db, "SELECT " RESULT_COLUMNS " FROM results"
-                           " WHERE run_id = ? ORDER BY seq", -1,
-                           &statement, NULL) == SQLITE_OK) {
+    if (vp_store_prepare(store, "SELECT " RESULT_COLUMNS " FROM results"
+                           " WHERE run_id = ? ORDER BY seq", &statement) == SQLITE_OK) {
         sqlite3_bind_int64(statement, 1, run_id);
-        while (sqlite3_step(statement) == SQLITE_ROW)
+        while (vp_store_step(store, statement) == SQLITE_ROW)
             json_array_append_new(results, load_result(store, statement));
         sqlite3_finalize(statement);
     }
     *document = json_pack("{s:s,s:o,s:o}", "schema", VP_SCHEMA_NAME, "run", run, "results",
                           results);
+    if (vp_store_check_reads(store, err, err_len) != 0) {
+        json_decref(*document);
+        *document = NULL;
+        return -1;
+    }
     return 0;
 }
 
@@ -252,19 +264,24 @@ int vp_store_newest_results(struct vp_store *store, const char *hostname, int re
                             json_t **results, char *err, size_t err_len)
 {
     sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db,
+    if (vp_store_prepare(store,
                            "SELECT " RESULT_COLUMNS " FROM (SELECT *, ROW_NUMBER() OVER"
                            " (PARTITION BY bench, params_json ORDER BY run_id DESC, seq DESC)"
                            " AS newness FROM results WHERE run_id IN (SELECT id FROM runs"
                            " WHERE IFNULL(json_extract(host_json, '$.hostname'), '') = ?"
                            " ORDER BY id DESC LIMIT ?)) WHERE newness = 1"
-                           " ORDER BY run_id DESC, seq", -1, &statement, NULL) != SQLITE_OK)
+                           " ORDER BY run_id DESC, seq", &statement) != SQLITE_OK)
         return vp_store_error(err, err_len, "database", store->db);
     sqlite3_bind_text(statement, 1, hostname, -1, SQLITE_STATIC);
     sqlite3_bind_int(statement, 2, recent_runs);
     *results = json_array();
-    while (sqlite3_step(statement) == SQLITE_ROW)
+    while (vp_store_step(store, statement) == SQLITE_ROW)
         json_array_append_new(*results, load_result(store, statement));
     sqlite3_finalize(statement);
+    if (vp_store_check_reads(store, err, err_len) != 0) {
+        json_decref(*results);
+        *results = NULL;
+        return -1;
+    }
     return 0;
 }

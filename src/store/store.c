@@ -226,6 +226,7 @@ int vp_store_open(const char *path, struct vp_store **store, char *err, size_t e
     struct vp_store *opened = calloc(1, sizeof *opened);
     if (!opened)
         abort();
+    snprintf(opened->path, sizeof opened->path, "%s", path);
     if (sqlite3_open_v2(path, &opened->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
         SQLITE_OK) {
         snprintf(err, err_len, "--db %s: cannot open: %s", path, sqlite3_errmsg(opened->db));
@@ -666,10 +667,12 @@ int vp_store_delete_run(struct vp_store *store, int64_t run_id, char *err, size_
 static int64_t find_run(struct vp_store *store, const char *query, const char *ref)
 {
     sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db, query, -1, &statement, NULL) != SQLITE_OK)
+    if (vp_store_prepare(store, query, &statement) != SQLITE_OK)
         return -1;
     sqlite3_bind_text(statement, 1, ref, -1, SQLITE_TRANSIENT);
-    int64_t id = sqlite3_step(statement) == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : 0;
+    int stepped = vp_store_step(store, statement);
+    int64_t id = stepped == SQLITE_ROW ? sqlite3_column_int64(statement, 0)
+                 : stepped == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(statement);
     return id;
 }
@@ -693,7 +696,7 @@ int vp_store_resolve_run(struct vp_store *store, const char *ref, int64_t *run_i
             /* an explicit kind: that kind only */
             int64_t id = find_run(store, kinds[k].query, ref + prefix_len);
             if (id < 0)
-                return vp_store_error(err, err_len, "database", store->db);
+                return vp_store_check_reads(store, err, err_len);
             if (id > 0) {
                 *run_id = id;
                 return 0;
@@ -709,7 +712,7 @@ int vp_store_resolve_run(struct vp_store *store, const char *ref, int64_t *run_i
     char named[256] = "", accepted[256] = "";
     for (size_t k = 0; k < count; k++) {
         if ((found[k] = find_run(store, kinds[k].query, ref)) < 0)
-            return vp_store_error(err, err_len, "database", store->db);
+            return vp_store_check_reads(store, err, err_len);
         if (!found[k])
             continue;
         ambiguous = ambiguous || (chosen && found[k] != chosen);
@@ -739,16 +742,16 @@ int vp_store_resolve_run(struct vp_store *store, const char *ref, int64_t *run_i
 
 int vp_store_list_runs(struct vp_store *store,
                        void (*visit)(const struct vp_run_row *row, void *context),
-                       void *context)
+                       void *context, char *err, size_t err_len)
 {
     sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db,
-                           "SELECT r.id, r.uuid, IFNULL(r.label, ''), r.started_at, r.status,"
-                           " IFNULL(json_extract(r.host_json, '$.hostname'), ''),"
-                           " (SELECT COUNT(*) FROM results WHERE run_id = r.id)"
-                           " FROM runs r ORDER BY r.id", -1, &statement, NULL) != SQLITE_OK)
-        return -1;
-    while (sqlite3_step(statement) == SQLITE_ROW) {
+    if (vp_store_prepare(store,
+                         "SELECT r.id, r.uuid, IFNULL(r.label, ''), r.started_at, r.status,"
+                         " IFNULL(json_extract(r.host_json, '$.hostname'), ''),"
+                         " (SELECT COUNT(*) FROM results WHERE run_id = r.id)"
+                         " FROM runs r ORDER BY r.id", &statement) != SQLITE_OK)
+        return vp_store_check_reads(store, err, err_len);
+    while (vp_store_step(store, statement) == SQLITE_ROW) {
         struct vp_run_row row = {
             .id = sqlite3_column_int64(statement, 0),
             .uuid = (const char *)sqlite3_column_text(statement, 1),
@@ -758,8 +761,12 @@ int vp_store_list_runs(struct vp_store *store,
             .hostname = (const char *)sqlite3_column_text(statement, 5),
             .result_count = sqlite3_column_int(statement, 6),
         };
+        if (!row.uuid || !row.started_at || !row.status) { /* NOT NULL columns read as NULL */
+            vp_store_note_damage(store, "a run row lacks its uuid, start or status");
+            break;
+        }
         visit(&row, context);
     }
     sqlite3_finalize(statement);
-    return 0;
+    return vp_store_check_reads(store, err, err_len);
 }

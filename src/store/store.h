@@ -6,6 +6,7 @@
 #define VP_STORE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,6 +70,13 @@ int vp_store_newest_results(struct vp_store *store, const char *hostname, int re
 /* Calls visit for each run, oldest first. */
 int vp_store_list_runs(struct vp_store *store,
                        void (*visit)(const struct vp_run_row *row, void *context),
-                       void *context);
+                       void *context, char *err, size_t err_len);
+
+/* Every read above fails whole (-1) when SQLite refused a step of it: a malformed page,
+ * an I/O error, a stored JSON text that does not parse. This says so in err: "database
+ * PATH: SQLite's message (PRAGMA integrity_check: its first line)"; 0 when every read
+ * so far succeeded. vp_store_damaged tells such a failure from a refused reference. */
+int vp_store_check_reads(struct vp_store *store, char *err, size_t err_len);
+bool vp_store_damaged(const struct vp_store *store);
 
 #endif

@@ -1,14 +1,19 @@
 /* What the store's files share and nothing else sees: the open database, the optional
  * result parts kept whole as JSON (in their columns' order: from 19 on insert, 17 on
- * export), and the error message helper. */
+ * export), the error message helper, and the reads that remember a failed step. */
 #ifndef VP_STORE_DB_H
 #define VP_STORE_DB_H
 
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stddef.h>
 
 struct vp_store {
     sqlite3 *db;
+    char path[4096];
+    /* The first read that failed (a malformed page, an I/O error, a stored text that is
+     * not the JSON written there), kept until vp_store_check_reads reports it. */
+    char read_failure[256];
 };
 
 #define VP_STORE_ANNOTATION_COUNT 10
@@ -16,5 +21,16 @@ extern const char *const vp_store_annotations[VP_STORE_ANNOTATION_COUNT];
 
 /* "what: SQLite's message" in err; returns -1. */
 int vp_store_error(char *err, size_t err_len, const char *what, sqlite3 *db);
+
+/* sqlite3_prepare_v2 and sqlite3_step for reads: an outcome other than a statement, a
+ * row or the end is remembered in store, so the read that made them fails whole. */
+int vp_store_prepare(struct vp_store *store, const char *sql, sqlite3_stmt **statement);
+int vp_store_step(struct vp_store *store, sqlite3_stmt *statement);
+/* Remembers a failed read (the first one counts). */
+void vp_store_note_damage(struct vp_store *store, const char *what);
+/* A stored JSON column's value; text that does not parse is remembered as a failure
+ * (what names the column). NULL for NULL. */
+json_t *vp_store_column_json(struct vp_store *store, sqlite3_stmt *statement, int index,
+                             size_t flags, const char *what);
 
 #endif

@@ -99,4 +99,28 @@ expect_status 0 "$VP" results import "$WORK/ctl.json"
 expect_status 0 "$VP" results list
 grep -q $'\x1b' "$WORK/out" && fail "results list printed an ESC from a label"
 expect_contains "$WORK/out" "a?[2J?b?FAKE"
+
+# A damaged database is an error (exit 1, naming the database and integrity_check's first
+# line), never a shortened run: 2,000 results, then 600 random bytes every 16 KiB.
+DAMAGED=$WORK/damaged.db
+expect_status 0 "$VP" run null --reps 2 --warmup 0 --quiet --db "$DAMAGED" --json "$WORK/one.json"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["run"]["id"] = "many"; d["run"]["label"] = "many"
+d["results"] = d["results"] * 2000
+json.dump(d, open(sys.argv[1], "w"))' "$WORK/one.json" || fail "cannot make the 2,000-result document"
+expect_status 0 "$VP" results import "$WORK/one.json" --db "$DAMAGED"
+[ "$(sqlite3 "$DAMAGED" "SELECT COUNT(*) FROM results WHERE run_id = 2")" = 2000 ] || fail "the import did not store 2,000 results"
+python3 -c 'import os, random, sys
+random.seed(7)
+size = os.path.getsize(sys.argv[1])
+with open(sys.argv[1], "r+b") as f:
+    for at in range(16384, size, 16384):
+        f.seek(at); f.write(random.randbytes(600))' "$DAMAGED" || fail "cannot damage the database"
+for command in "results show many" "results export many -o $WORK/damaged.json" "report many -o $WORK/damaged.html" "results list"; do
+    expect_status 1 "$VP" $command --db "$DAMAGED"
+    expect_contains "$WORK/err" "database $DAMAGED: "
+    expect_contains "$WORK/err" "(PRAGMA integrity_check: "
+    [ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "'$command' on a damaged database: not one line: $(cat "$WORK/err")"
+done
+[ -e "$WORK/damaged.json" ] || [ -e "$WORK/damaged.html" ] && fail "a damaged database's run was written out"
 finish
