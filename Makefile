@@ -7,17 +7,32 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD ?= build
 
-.PHONY: all build run test install clean deps
+.PHONY: all build run test install clean deps reconfigure
 
 all: build
 
 deps:
 	scripts/deps.sh build
 
+# The optional libraries meson looks for when it sets a build up (MPI, gfal2, cmocka,
+# io_uring). Meson decides on them once, at setup; when the set found now differs from
+# the one the build was set up with (a package set installed since: scripts/deps.sh mpi,
+# make test), the build is set up again, so `make` then builds what they allow.
+OPTIONAL_LIBS = ompi-c gfal2 cmocka liburing
+found_optional_libs = $$(for lib in $(OPTIONAL_LIBS); do pkg-config --exists $$lib && printf '%s ' $$lib; done)
+
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) --prefix=$(PREFIX)
+	echo "$(found_optional_libs)" >$(BUILD)/optional-libs
 
-build: deps $(BUILD)/build.ninja
+reconfigure: $(BUILD)/build.ninja
+	@found="$(found_optional_libs)"; \
+	if [ "$$found" != "$$(cat $(BUILD)/optional-libs 2>/dev/null)" ]; then \
+		echo "make: optional libraries found now: $${found:-none}; setting $(BUILD) up again"; \
+		meson setup --reconfigure $(BUILD) >/dev/null && echo "$$found" >$(BUILD)/optional-libs; \
+	fi
+
+build: deps reconfigure
 	ninja -C $(BUILD)
 
 # The quick suite: every benchmark with its defaults, one job then two, pinned spread.

@@ -79,4 +79,16 @@ expect_contains "$WORK/out" "gfal2 (URLs): no"
 expect_contains "$WORK/out" "virtperf-mpi: not built"
 [ ! -e "$WORK/build/virtperf-mpi" ] || fail "virtperf-mpi was built although MPI was hidden"
 [ ! -e "$WORK/dest/usr/bin/virtperf-mpi" ] || fail "make install installed a virtperf-mpi"
+
+# MPI and gfal2 installed since (here: no longer hidden): `make build` sets the build up
+# again and builds virtperf-mpi and URL support (meson decided at the first setup).
+(cd "$WORK/src" && make build BUILD="$WORK/build") >"$WORK/rebuild.out" 2>&1 ||
+    fail "make build after MPI appeared failed: $(tail -5 "$WORK/rebuild.out")"
+expect_contains "$WORK/rebuild.out" "setting $WORK/build up again"
+[ -x "$WORK/build/virtperf-mpi" ] || fail "make build did not build virtperf-mpi once MPI was installed"
+"$WORK/build/virtperf" run data.copy --source root://127.0.0.1:1//set --db "$WORK/refused.db" \
+    >/dev/null 2>"$WORK/url.err"
+grep -q "built without gfal2" "$WORK/url.err" && fail "make build did not build gfal2 support once gfal2 was installed"
+(cd "$WORK/src" && make build BUILD="$WORK/build") >"$WORK/rebuild.out" 2>&1
+grep -q "up again" "$WORK/rebuild.out" && fail "make build set the build up again with nothing new installed"
 finish
