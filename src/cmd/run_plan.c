@@ -150,6 +150,29 @@ static char *read_plan_text(const char *path, char *err, size_t err_len)
     return NULL;
 }
 
+/* A key given twice in a step, or a step whose section opens twice, is refused at the
+ * second place (the last one silently won). */
+static void refuse_repeats(const struct plan_file *file)
+{
+    for (size_t i = 0; i < file->count; i++) {
+        const struct entry *entry = &file->entries[i];
+        bool reopened = i > 0 && strcmp(file->entries[i - 1].section, entry->section) != 0;
+        for (size_t earlier = 0; earlier < i; earlier++) {
+            const struct entry *before = &file->entries[earlier];
+            if (strcmp(before->section, entry->section) != 0)
+                continue;
+            if (strcmp(before->key, entry->key) == 0)
+                vp_usage_error("%s:%d: %s is given twice in [%s] (first at line %d); accepted: "
+                               "each key once in a step", file->path, entry->line, entry->key,
+                               entry->section, before->line);
+            if (reopened && earlier < i - 1)
+                vp_usage_error("%s:%d: [%s] opens a second time (first at line %d); accepted: "
+                               "each step's keys under one [%s] line", file->path, entry->line,
+                               entry->section, before->line, entry->section);
+        }
+    }
+}
+
 /* Parses the text read from path; a syntax error or too many entries is a usage error
  * naming the file and line. */
 static void parse_plan(struct plan_file *file, const char *path, char *text)
@@ -165,6 +188,7 @@ static void parse_plan(struct plan_file *file, const char *path, char *text)
         struct stop_at stop = { .wanted = i };
         file->entries[i].line = ini_parse_string(file->text, stop_at_entry, &stop);
     }
+    refuse_repeats(file);
 }
 
 /* --set STEP.KEY=VALUE: replaces the key in that section, or adds it. */
@@ -315,9 +339,13 @@ static void start_command(const struct plan_file *file, const char *step,
         plan_error(file, NULL, step, "no bench; accepted: bench = NAME... (a benchmark, family "
                    "or preset, as run takes them)");
     char *words = copy(bench->value);
-    for (char *word = strtok(words, " \t,"); word; word = strtok(NULL, " \t,"))
+    for (char *word = strtok(words, " \t,"); word; word = strtok(NULL, " \t,")) {
+        if (word[0] == '-')
+            plan_error(file, bench, step, "bench: '%s' is an option; accepted: benchmark "
+                       "names only (a step's options are KEY = VALUE lines of their own)", word);
         if (command->argc < VP_RUN_MAX_WORDS)
             add_word(command, copy(word));
+    }
     free(words);
     if (command->argc == 1)
         plan_error(file, bench, step, "bench: accepted: one or more benchmark names");

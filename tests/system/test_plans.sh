@@ -56,6 +56,13 @@ bad "bad.ini:3: label belongs to the whole run" '[m]\nbench = mem.write\nlabel =
 bad "bad.ini:1: not INI" '[m\nbench = cpu\n'
 bad "bad.ini: [global]: no step" '[global]\nreps = 2\n'
 bad "bad.ini:2: frobnicate: not a run flag nor an option of any step" '[global]\nfrobnicate = 1\n[m]\nbench = cpu\n'
+# options in the bench line (--help printed usage and exited 0, --db=X was shown and
+# ignored), a key or a section given twice (the last silently won)
+bad "bad.ini:2: bench: '--help' is an option; accepted: benchmark names only" '[m]\nbench = null --help\n'
+bad "bad.ini:2: bench: '--db=x.db' is an option" '[m]\nbench = null --db=x.db\n'
+bad "bad.ini:4: reps is given twice in [m] (first at line 3)" '[m]\nbench = null\nreps = 2\nreps = 3\n'
+bad "bad.ini:6: [m] opens a second time (first at line 2)" '[m]\nbench = null\n[n]\nbench = null\n[m]\nreps = 3\n'
+bad "bad.ini:6: [global] opens a second time (first at line 2)" '[global]\nreps = 2\n[m]\nbench = null\n[global]\nwarmup = 0\n'
 # the study's figures: a metric of one of the step's benchmarks, in a unit of its kind
 bad "bad.ini:3: then.mem.write.speed: mem.write has no metric 'speed'; accepted: time, bandwidth" '[m]\nbench = mem.write\nthen.mem.write.speed = 3 s\n'
 bad "bad.ini:3: then.mem.write.time: '3 Gb/s' is not a figure of time (s); accepted: a number >= 0 and one of: s, ms" '[m]\nbench = mem.write\nthen.mem.write.time = 3 Gb/s\n'
