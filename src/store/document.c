@@ -1,4 +1,5 @@
 /* Validation of imported virtperf/1 documents: types, sizes, ranges, consistency. */
+#define _GNU_SOURCE /* strptime */
 #include "store/document.h"
 
 #include <ctype.h>
@@ -7,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/limits.h"
 #include "core/histogram.h"
 #include "core/stats.h"
+#include "bench/bench.h"
 
 #define MAX_NAME 64
 #define MAX_TEXT 1024
@@ -55,6 +58,21 @@ static int check_string(struct checker *checker, const json_t *parent, const cha
         strlen(json_string_value(value)) != json_string_length(value))
         return fail(checker, "%s.%s: accepted: a string of at most %zu bytes without NUL", path,
                     key, max_len);
+    return 0;
+}
+
+/* A time as virtperf writes it: UTC, ISO 8601 to the second ("2026-12-01T19:24:52Z"). */
+static int check_timestamp(struct checker *checker, const json_t *parent, const char *path,
+                           const char *key)
+{
+    if (check_string(checker, parent, path, key, 64, 1) != 0)
+        return -1;
+    const char *text = json_string_value(json_object_get(parent, key));
+    struct tm parsed = { 0 };
+    const char *end = strptime(text, "%Y-%m-%dT%H:%M:%SZ", &parsed);
+    if (!end || *end || strlen(text) != 20)
+        return fail(checker, "%s.%s: '%.40s' is not a time; accepted: UTC as "
+                    "YYYY-MM-DDTHH:MM:SSZ", path, key, text);
     return 0;
 }
 
@@ -681,6 +699,9 @@ int vp_result_validate(const json_t *result, const char *path, char *err, size_t
     const char *bench = json_string_value(json_object_get(result, "bench"));
     if (!bench || !is_name(bench))
         return fail(&checker, "%s.bench: accepted: a name of 1-64 of A-Z a-z 0-9 . _ -", path);
+    if (!vp_bench_find(bench))
+        return fail(&checker, "%s.bench: '%s' is not a benchmark of this virtperf; accepted: "
+                    "one 'virtperf list' names", path, bench);
     if (check_params(&checker, json_object_get(result, "params"), path) != 0 ||
         check_integer(&checker, result, path, "jobs", 1, VP_MAX_JOBS, 1) != 0 ||
         check_string(&checker, result, path, "pin", 64, 1) != 0 ||
@@ -689,7 +710,7 @@ int vp_result_validate(const json_t *result, const char *path, char *err, size_t
         check_number(&checker, result, path, "duration_s", 0, 1e9, 0) != 0 ||
         check_choice(&checker, result, path, "status", statuses, 1) != 0 ||
         check_string(&checker, result, path, "error", MAX_TEXT, 0) != 0 ||
-        check_string(&checker, result, path, "started_at", 64, 1) != 0)
+        check_timestamp(&checker, result, path, "started_at") != 0)
         return -1;
     int ok = strcmp(json_string_value(json_object_get(result, "status")), "ok") == 0;
     json_int_t jobs = json_integer_value(json_object_get(result, "jobs"));
@@ -741,7 +762,7 @@ int vp_document_validate(const json_t *document, char *err, size_t err_len)
     if (label && !json_is_null(label) &&
         check_string(&checker, run, "run", "label", 128, 1) != 0)
         return -1;
-    if (check_string(&checker, run, "run", "started_at", 64, 1) != 0 ||
+    if (check_timestamp(&checker, run, "run", "started_at") != 0 ||
         check_choice(&checker, run, "run", "status", run_statuses, 0) != 0 ||
         check_string(&checker, run, "run", "command", MAX_TEXT * 4, 0) != 0 ||
         check_string(&checker, run, "run", "plan", 70 * 1024, 0) != 0)

@@ -49,6 +49,19 @@ d["results"][0]["jobs"] = 10**9
 json.dump(d, open(sys.argv[2], "w"))
 PY
 expect_usage_error "results[0].jobs: accepted: a whole number from 1 to 1024" "$VP" results import "$WORK/hostile.json" --db "$WORK/other.db"
+# a time that is not one, a benchmark this virtperf does not have: refused, not stored
+for change in 'd["run"]["started_at"] = "yesterday"' 'd["results"][0]["started_at"] = "2026-13-01T00:00:00Z"' 'd["results"][0]["bench"] = "no.such"'; do
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["run"]["id"] = "fresh"
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))' "$WORK/export.json" "$WORK/hostile.json" "$change" || fail "cannot make the document for: $change"
+    case $change in
+    *yesterday*) want="run.started_at: 'yesterday' is not a time; accepted: UTC as YYYY-MM-DDTHH:MM:SSZ" ;;
+    *2026-13*) want="results[0].started_at: '2026-13-01T00:00:00Z' is not a time" ;;
+    *) want="results[0].bench: 'no.such' is not a benchmark of this virtperf; accepted: one 'virtperf list' names" ;;
+    esac
+    expect_usage_error "$want" "$VP" results import "$WORK/hostile.json" --db "$WORK/other.db"
+done
 printf '{"schema": "virtperf/1", "schema": "x"}' >"$WORK/dup.json"
 expect_usage_error "duplicate object key" "$VP" results import "$WORK/dup.json" --db "$WORK/other.db"
 [ "$(sqlite3 "$WORK/other.db" "SELECT COUNT(*) FROM results")" = "$before" ] || fail "a refused import wrote results"
