@@ -203,7 +203,7 @@ static int take_arrivals(struct probe_state *state, struct vp_job *job, uint32_t
                      "received %s of %u", size, vp_frame_type_name(header.type), header.length);
             return -1;
         }
-        if (vp_wire_discard(state->fd, header.length, job->error, sizeof job->error) != 0)
+        if (vp_wire_discard(state->fd, &header, job->error, sizeof job->error) != 0)
             return -1;
         uint64_t sequence = state->answered; /* TCP keeps the order */
         answered(state, job, sequence, sequence < state->sent ? state->sent_at[sequence] : 0,

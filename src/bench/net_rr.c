@@ -161,7 +161,7 @@ static int rr_exchange(struct vp_job *job, struct rr_state *state, uint32_t size
                  expect, vp_frame_type_name(header.type), header.length);
         return -1;
     }
-    return vp_wire_discard(state->fd, header.length, job->error, sizeof job->error);
+    return vp_wire_discard(state->fd, &header, job->error, sizeof job->error);
 }
 
 /* Open loop: the sender keeps a schedule; the receiver measures each response from its
@@ -184,7 +184,7 @@ static void *open_loop_receiver(void *arg)
         struct vp_frame_header header;
         if (vp_wire_recv_header(loop->state->fd, &header, loop->error, VP_ERROR_LEN) != 0 ||
             header.type != VP_FRAME_RESPONSE || header.length != expect ||
-            vp_wire_discard(loop->state->fd, header.length, loop->error, VP_ERROR_LEN) != 0) {
+            vp_wire_discard(loop->state->fd, &header, loop->error, VP_ERROR_LEN) != 0) {
             loop->failed = 1;
             return NULL;
         }

@@ -178,7 +178,7 @@ static void stream_receiver(struct stream *stream)
         }
         if (!omit_until)
             omit_until = now + (int64_t)(stream->omit_s * 1e9);
-        if (vp_wire_discard(stream->fd, header.length, stream->error, VP_ERROR_LEN) != 0) {
+        if (vp_wire_discard(stream->fd, &header, stream->error, VP_ERROR_LEN) != 0) {
             stream->failed = 1;
             return;
         }

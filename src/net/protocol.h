@@ -53,6 +53,7 @@ struct vp_frame_header {
     uint8_t version, type;
     uint16_t flags;
     uint32_t length;
+    int64_t arrived_ns; /* when its first byte arrived (vp_wire_recv_header); 0: not read */
 };
 
 enum vp_transport { VP_TRANSPORT_TCP = 0, VP_TRANSPORT_UDP = 1 };

@@ -154,7 +154,7 @@ static int receive_stream(struct session *session, const struct vp_test_request 
         }
         if (!omit_until)
             omit_until = now + (int64_t)request->omit_ms * 1000000;
-        if (vp_wire_discard(session->fd, header.length, err, err_len) != 0)
+        if (vp_wire_discard(session->fd, &header, err, err_len) != 0)
             return -1;
         if (now >= omit_until) {
             if (!span.from)
@@ -240,7 +240,7 @@ static int answer_request(struct session *session, const struct vp_frame_header 
                           size_t err_len)
 {
     const struct response *response = context;
-    if (vp_wire_discard(session->fd, header->length, err, err_len) != 0 ||
+    if (vp_wire_discard(session->fd, header, err, err_len) != 0 ||
         vp_wire_send(session->fd, VP_FRAME_RESPONSE, response->bytes, response->size, err,
                      err_len) != 0)
         return -1;
@@ -275,7 +275,7 @@ static int answer_time_query(struct session *session, const struct vp_frame_head
     (void)result;
     struct vp_time_reply answer = { .received_ns = vp_clock_ns(CLOCK_REALTIME) };
     uint8_t query[VP_TIME_QUERY_BYTES], reply[VP_TIME_REPLY_BYTES];
-    if (vp_wire_read_full(session->fd, query, sizeof query, err, err_len) != 0)
+    if (vp_wire_read_payload(session->fd, header, query, sizeof query, err, err_len) != 0)
         return -1;
     vp_time_query_decode(query, sizeof query, &answer.sequence);
     answer.sent_ns = vp_clock_ns(CLOCK_REALTIME);

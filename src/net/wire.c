@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,23 +31,20 @@ static int io_error(char *err, size_t err_len, const char *what, int error)
     return -1;
 }
 
-/* A whole transfer (one frame's header or payload) must finish within the socket's
- * timeout, not merely make some progress within it: a peer trickling a byte now and
- * then would otherwise hold a session, or a client, for ever. The timeout is asked of
- * the socket only after a partial transfer, so one that completes at once costs a clock
- * read. */
-struct transfer_clock {
-    int fd, option; /* SO_RCVTIMEO or SO_SNDTIMEO */
-    int64_t started_ns, limit_ns; /* limit_ns -1: not asked yet */
+/* A whole frame must arrive (or leave) within the socket's timeout, not merely make some
+ * progress within it: a peer trickling a byte now and then would otherwise hold a
+ * session, or a client, for ever, and a frame whose header and payload were timed apart,
+ * or whose last wait began just before the deadline, took twice the timeout. Once a
+ * frame is under way every wait is for what is left of its time (a non-blocking call
+ * first, poll only when nothing is there), and the timeout is asked of the socket only
+ * then: a frame that arrives at once costs a clock read. */
+struct frame_clock {
+    int fd, option;               /* SO_RCVTIMEO or SO_SNDTIMEO */
+    int64_t started_ns, limit_ns; /* started 0: not under way; limit -1: not asked yet */
 };
 
-static struct transfer_clock start_transfer(int fd, int option)
-{
-    return (struct transfer_clock){ .fd = fd, .option = option, .started_ns = vp_now_ns(),
-                                    .limit_ns = -1 };
-}
-
-static bool past_deadline(struct transfer_clock *clock)
+/* Waits until fd is ready for events within what is left of the frame's time. */
+static bool ready_in_time(struct frame_clock *clock, short events)
 {
     if (clock->limit_ns < 0) {
         struct timeval timeout = { 0 };
@@ -54,22 +52,35 @@ static bool past_deadline(struct transfer_clock *clock)
         getsockopt(clock->fd, SOL_SOCKET, clock->option, &timeout, &len);
         clock->limit_ns = (int64_t)timeout.tv_sec * 1000000000 + (int64_t)timeout.tv_usec * 1000;
     }
-    return clock->limit_ns > 0 && vp_now_ns() - clock->started_ns > clock->limit_ns;
+    for (;;) {
+        int64_t left_ns = clock->limit_ns > 0 ? clock->limit_ns - (vp_now_ns() - clock->started_ns)
+                                              : -1; /* no timeout set: wait */
+        if (clock->limit_ns > 0 && left_ns <= 0)
+            return false;
+        struct pollfd ready = { .fd = clock->fd, .events = events };
+        int rc = poll(&ready, 1, left_ns < 0 ? -1 : (int)((left_ns + 999999) / 1000000));
+        if (rc > 0)
+            return true;
+        if (rc < 0 && errno != EINTR)
+            return true; /* the call that follows says what is wrong */
+    }
 }
 
-static int too_slow(char *err, size_t err_len, const char *what, const struct transfer_clock *clock)
+static int too_slow(char *err, size_t err_len, const char *what, const struct frame_clock *clock)
 {
     snprintf(err, err_len, "%s: the peer stalled (a frame took more than %.3g s)", what,
              (double)clock->limit_ns / 1e9);
     return -1;
 }
 
-int vp_wire_read_full(int fd, void *buf, size_t len, char *err, size_t err_len)
+/* Reads len bytes of a frame; the first byte of a frame not yet under way may take the
+ * socket's timeout (a silent peer), the rest what is left of the frame's time. */
+static int receive(struct frame_clock *clock, void *buf, size_t len, char *err, size_t err_len)
 {
     size_t done = 0;
-    struct transfer_clock clock = start_transfer(fd, SO_RCVTIMEO);
     while (done < len) {
-        ssize_t got = recv(fd, (char *)buf + done, len - done, 0);
+        ssize_t got = recv(clock->fd, (char *)buf + done, len - done,
+                           clock->started_ns ? MSG_DONTWAIT : 0);
         if (got == 0) {
             snprintf(err, err_len, "%s", VP_WIRE_CLOSED);
             return -1;
@@ -77,31 +88,24 @@ int vp_wire_read_full(int fd, void *buf, size_t len, char *err, size_t err_len)
         if (got < 0) {
             if (errno == EINTR)
                 continue;
+            if (clock->started_ns && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                if (!ready_in_time(clock, POLLIN))
+                    return too_slow(err, err_len, "receive", clock);
+                continue;
+            }
             return io_error(err, err_len, "receive", errno);
         }
+        if (!clock->started_ns)
+            clock->started_ns = vp_now_ns();
         done += (size_t)got;
-        if (done < len && past_deadline(&clock))
-            return too_slow(err, err_len, "receive", &clock);
     }
     return 0;
 }
 
-int vp_wire_write_full(int fd, const void *buf, size_t len, char *err, size_t err_len)
+static struct frame_clock payload_clock(int fd, const struct vp_frame_header *header)
 {
-    size_t done = 0;
-    struct transfer_clock clock = start_transfer(fd, SO_SNDTIMEO);
-    while (done < len) {
-        ssize_t sent = send(fd, (const char *)buf + done, len - done, MSG_NOSIGNAL);
-        if (sent < 0) {
-            if (errno == EINTR)
-                continue;
-            return io_error(err, err_len, "send", errno);
-        }
-        done += (size_t)sent;
-        if (done < len && past_deadline(&clock))
-            return too_slow(err, err_len, "send", &clock);
-    }
-    return 0;
+    return (struct frame_clock){ .fd = fd, .option = SO_RCVTIMEO,
+                                 .started_ns = header->arrived_ns, .limit_ns = -1 };
 }
 
 /* Header and payload leave in one sendmsg, so TCP_NODELAY never sends a lone header. */
@@ -116,17 +120,22 @@ int vp_wire_send(int fd, uint8_t type, const void *payload, uint32_t len, char *
     };
     struct msghdr message = { .msg_iov = parts, .msg_iovlen = len ? 2 : 1 };
     size_t left = sizeof header + len;
-    struct transfer_clock clock = start_transfer(fd, SO_SNDTIMEO);
+    struct frame_clock clock = { .fd = fd, .option = SO_SNDTIMEO, .limit_ns = -1 };
     while (left > 0) {
-        ssize_t sent = sendmsg(fd, &message, MSG_NOSIGNAL);
+        ssize_t sent = sendmsg(fd, &message, MSG_NOSIGNAL | (clock.started_ns ? MSG_DONTWAIT : 0));
         if (sent < 0) {
             if (errno == EINTR)
                 continue;
+            if (clock.started_ns && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                if (!ready_in_time(&clock, POLLOUT))
+                    return too_slow(err, err_len, "send", &clock);
+                continue;
+            }
             return io_error(err, err_len, "send", errno);
         }
         left -= (size_t)sent;
-        if (left > 0 && past_deadline(&clock))
-            return too_slow(err, err_len, "send", &clock);
+        if (!clock.started_ns)
+            clock.started_ns = vp_now_ns();
         while (sent > 0 && message.msg_iovlen > 0) { /* skip what went out */
             size_t part = message.msg_iov[0].iov_len < (size_t)sent ? message.msg_iov[0].iov_len
                                                                     : (size_t)sent;
@@ -153,17 +162,28 @@ void vp_wire_send_error(int fd, const char *text)
 int vp_wire_recv_header(int fd, struct vp_frame_header *header, char *err, size_t err_len)
 {
     uint8_t raw[VP_FRAME_HEADER_BYTES];
-    if (vp_wire_read_full(fd, raw, sizeof raw, err, err_len) != 0)
+    struct frame_clock clock = { .fd = fd, .option = SO_RCVTIMEO, .limit_ns = -1 };
+    if (receive(&clock, raw, sizeof raw, err, err_len) != 0)
         return -1;
-    return vp_frame_decode_header(raw, header, err, err_len);
+    int status = vp_frame_decode_header(raw, header, err, err_len);
+    header->arrived_ns = clock.started_ns;
+    return status;
 }
 
-int vp_wire_discard(int fd, uint32_t len, char *err, size_t err_len)
+int vp_wire_read_payload(int fd, const struct vp_frame_header *header, void *buf, size_t len,
+                         char *err, size_t err_len)
+{
+    struct frame_clock clock = payload_clock(fd, header);
+    return receive(&clock, buf, len, err, err_len);
+}
+
+int vp_wire_discard(int fd, const struct vp_frame_header *header, char *err, size_t err_len)
 {
     char chunk[65536];
-    while (len > 0) {
+    struct frame_clock clock = payload_clock(fd, header);
+    for (uint32_t len = header->length; len > 0;) {
         uint32_t part = len < sizeof chunk ? len : (uint32_t)sizeof chunk;
-        if (vp_wire_read_full(fd, chunk, part, err, err_len) != 0)
+        if (receive(&clock, chunk, part, err, err_len) != 0)
             return -1;
         len -= part;
     }
@@ -179,7 +199,7 @@ int vp_wire_expect(int fd, uint8_t want, void *payload, uint32_t cap, uint32_t *
     if (header.type == VP_FRAME_ERROR) {
         uint8_t text[VP_ERROR_TEXT_MAX];
         char printable[VP_ERROR_TEXT_MAX + 1];
-        if (vp_wire_read_full(fd, text, header.length, err, err_len) != 0)
+        if (vp_wire_read_payload(fd, &header, text, header.length, err, err_len) != 0)
             return -1;
         vp_error_text_decode(text, header.length, printable, sizeof printable);
         snprintf(err, err_len, "peer: %s", printable);
@@ -197,7 +217,7 @@ int vp_wire_expect(int fd, uint8_t want, void *payload, uint32_t cap, uint32_t *
     }
     if (len)
         *len = header.length;
-    return vp_wire_read_full(fd, payload, header.length, err, err_len);
+    return vp_wire_read_payload(fd, &header, payload, header.length, err, err_len);
 }
 
 int vp_cpu_snapshot(uint64_t ticks[VP_CPU_FIELDS])

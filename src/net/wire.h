@@ -11,15 +11,14 @@
 
 #include "net/protocol.h"
 
-/* Every blocking read and write on fd gives up after seconds without progress, and
- * every whole transfer (a frame's header, its payload) after seconds in all. */
+/* Every blocking read and write on fd gives up after seconds without progress, and a
+ * whole frame (its header and payload together, from its first byte; a frame sent, from
+ * the call) after seconds in all. */
 void vp_wire_set_timeout(int fd, double seconds);
 
 /* The error of a read that met the end of the connection. */
 #define VP_WIRE_CLOSED "the peer closed the connection"
 
-int vp_wire_read_full(int fd, void *buf, size_t len, char *err, size_t err_len);
-int vp_wire_write_full(int fd, const void *buf, size_t len, char *err, size_t err_len);
 
 int vp_wire_send(int fd, uint8_t type, const void *payload, uint32_t len, char *err,
                  size_t err_len);
@@ -27,8 +26,11 @@ int vp_wire_send(int fd, uint8_t type, const void *payload, uint32_t len, char *
 void vp_wire_send_error(int fd, const char *text);
 
 int vp_wire_recv_header(int fd, struct vp_frame_header *header, char *err, size_t err_len);
-/* Reads and drops len payload bytes in chunks of at most 64 KiB. */
-int vp_wire_discard(int fd, uint32_t len, char *err, size_t err_len);
+/* Reads len bytes of header's frame's payload, within the frame's deadline. */
+int vp_wire_read_payload(int fd, const struct vp_frame_header *header, void *buf, size_t len,
+                         char *err, size_t err_len);
+/* Reads and drops header's frame's payload in chunks of at most 64 KiB. */
+int vp_wire_discard(int fd, const struct vp_frame_header *header, char *err, size_t err_len);
 
 /* Receives one frame of type want whose payload fits in cap bytes (its length in *len).
  * An ERROR frame from the peer becomes "peer: TEXT"; another type is refused. */

@@ -9,8 +9,9 @@
                                       print the ERROR text
   net_hostile.py fake-server PORT     accept one client and answer as a server of another
                                       version
-  net_hostile.py trickle PORT N SECS  open N connections, each sending its HELLO one byte
-                                      every 0.4 s; print how long the longest one stayed
+  net_hostile.py trickle PORT N SECS [INTERVAL]
+                                      open N connections, each sending its HELLO one byte
+                                      every INTERVAL s (0.4); print how long the longest stayed
                                       open (the server must close them; "held" if one was
                                       still open after SECS) and how many were refused
   net_hostile.py trickle-server PORT  accept one client, answer its handshake and test at
@@ -21,6 +22,7 @@
                                       500; MODE silent sends nothing, hello a HELLO and
                                       then nothing (stalls at AUTH); prints how many
 """
+import select
 import socket
 import struct
 import sys
@@ -118,31 +120,37 @@ def fake_server(port):
     conn.close()
 
 
-def trickle(port, count, seconds):
+def trickle(port, count, seconds, interval):
     hello = header(1, 0)
     socks = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(count)]
     opened = time.monotonic()
     longest, open_socks, answered = 0.0, list(socks), set()
+
+    def closed(sock):
+        nonlocal longest
+        longest = max(longest, time.monotonic() - opened)
+        open_socks.remove(sock)
+
     for sent in range(10 ** 6):
         if not open_socks or time.monotonic() - opened > seconds:
             break
-        still = []
-        for sock in open_socks:
+        for sock in list(open_socks):
             try:
                 sock.send(hello[sent % len(hello):sent % len(hello) + 1])
-                sock.setblocking(False)
-                if sock.recv(4096) == b"":
-                    raise ConnectionResetError
-                answered.add(sock)  # an ERROR frame: refused
-                still.append(sock)
-            except BlockingIOError:
-                still.append(sock)  # open, nothing to read
             except OSError:
-                longest = max(longest, time.monotonic() - opened)
-                continue
-            sock.setblocking(True)
-        open_socks = still
-        time.sleep(0.4)
+                closed(sock)
+        until = time.monotonic() + interval
+        while open_socks and time.monotonic() < until:  # closes seen as they happen
+            readable, _, _ = select.select(open_socks, [], [], max(0, until - time.monotonic()))
+            for sock in readable:
+                try:
+                    data = sock.recv(4096)
+                except OSError:
+                    data = b""
+                if data:
+                    answered.add(sock)  # an ERROR frame: refused
+                else:
+                    closed(sock)
     print("%s %d" % ("%.1f" % longest if not open_socks else "held", len(answered)))
 
 
@@ -208,7 +216,8 @@ if __name__ == "__main__":
     elif command == "version":
         version(port)
     elif command == "trickle":
-        trickle(port, int(sys.argv[3]), float(sys.argv[4]))
+        trickle(port, int(sys.argv[3]), float(sys.argv[4]),
+                float(sys.argv[5]) if len(sys.argv) > 5 else 0.4)
     elif command == "trickle-server":
         trickle_server(port)
     elif command == "hold":
