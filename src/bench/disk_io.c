@@ -140,16 +140,29 @@ static void note_op(struct vp_histogram *histogram, struct vp_job *job, int64_t 
     timing->ops++;
 }
 
-static int transfer_error(const struct disk_file *file, enum disk_direction direction,
-                          uint64_t offset, ssize_t done, int error, char *err, size_t err_len)
+/* A failed or short transfer of the block at offset (done: what went, -1 for none). A
+ * short write is followed by one for the rest, which says why (a full disk writes what
+ * fits, then refuses); a short read met the file's end. */
+static int transfer_error(const struct disk_file *file, int fd, const unsigned char *block,
+                          enum disk_direction direction, uint64_t offset, ssize_t done,
+                          int error, char *err, size_t err_len)
 {
-    if (done < 0)
-        snprintf(err, err_len, "%s %s at byte %llu: %s", direction == DISK_WRITE ? "write" : "read",
-                 file->name, (unsigned long long)offset, strerror(error));
+    const char *verb = direction == DISK_WRITE ? "write" : "read";
+    uint64_t bs = file->options.bs;
+    if (done >= 0 && direction == DISK_WRITE &&
+        pwrite(fd, block + done, bs - (size_t)done, (off_t)(offset + (uint64_t)done)) < 0)
+        snprintf(err, err_len, "write %s at byte %llu: %s (after %zd of %llu bytes)", file->name,
+                 (unsigned long long)offset, strerror(errno), done, (unsigned long long)bs);
+    else if (done < 0)
+        snprintf(err, err_len, "%s %s at byte %llu: %s", verb, file->name,
+                 (unsigned long long)offset, strerror(error));
+    else if (direction == DISK_READ)
+        snprintf(err, err_len, "read %s at byte %llu: the file ends after %zd of %llu bytes "
+                 "(truncated by someone else?)", file->name, (unsigned long long)offset, done,
+                 (unsigned long long)bs);
     else
-        snprintf(err, err_len, "%s %s at byte %llu: short transfer of %zd of %llu bytes",
-                 direction == DISK_WRITE ? "write" : "read", file->name,
-                 (unsigned long long)offset, done, (unsigned long long)file->options.bs);
+        snprintf(err, err_len, "write %s at byte %llu: short transfer of %zd of %llu bytes",
+                 file->name, (unsigned long long)offset, done, (unsigned long long)bs);
     return -1;
 }
 
@@ -169,7 +182,7 @@ static int run_psync(struct disk_file *file, int fd, enum disk_direction directi
                                                : pread(fd, buffer, bs, (off_t)offset);
         int64_t end = vp_now_ns();
         if (done != (ssize_t)bs)
-            return transfer_error(file, direction, offset, done, errno, err, err_len);
+            return transfer_error(file, fd, buffer, direction, offset, done, errno, err, err_len);
         note_op(histogram, job, start, end, timing);
         if (direction == DISK_WRITE)
             remember_write(file, offset, generation);
@@ -233,8 +246,9 @@ static int run_io_uring(struct disk_file *file, int fd, enum disk_direction dire
         int result = cqe->res;
         io_uring_cqe_seen(&ring, cqe);
         if (result != (int)bs) {
-            status = transfer_error(file, direction, offsets[slot], result < 0 ? -1 : result,
-                                    -result, err, err_len);
+            status = transfer_error(file, fd, file->buffers + (size_t)slot * bs, direction,
+                                    offsets[slot], result < 0 ? -1 : result, -result, err,
+                                    err_len);
             break;
         }
         note_op(histogram, job, submitted_at[slot], end, timing);
@@ -358,7 +372,8 @@ int disk_file_verify(struct disk_file *file, char *err, size_t err_len)
             continue; /* not written since the file was made: nothing to expect */
         ssize_t done = pread(fd, file->buffers, bs, (off_t)offset);
         if (done != (ssize_t)bs)
-            status = transfer_error(file, DISK_READ, offset, done, errno, err, err_len);
+            status = transfer_error(file, fd, file->buffers, DISK_READ, offset, done, errno, err,
+                                    err_len);
         else
             status = check_block(file, file->buffers, offset, err, err_len);
         checked++;

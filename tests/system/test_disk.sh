@@ -101,8 +101,9 @@ expect_status 0 "$VP" run disk.randread --path "$MNT" --size 8m --bs 4k --engine
 json_check "$WORK/uring.json" 'd["results"][0]["metrics"]["latency"]["distribution"]["count"] == 2048 * 2' "io_uring op count"
 
 # ENOSPC: the filesystem fills up after the free-space check passed (another writer
-# takes what is left); the result fails with the errno text and the file goes.
-"$VP" run disk.write --path "$MNT" --size 40m --bs 4k --sync=on --reps 1 --warmup 0 --quiet >"$WORK/full.out" 2>&1 &
+# takes what is left); the result fails with the errno text and the file goes. With 64k
+# blocks the last write is short (what fits is written): its reason is still ENOSPC.
+"$VP" run disk.write --path "$MNT" --size 40m --bs 64k --sync=on --reps 1 --warmup 0 --quiet >"$WORK/full.out" 2>&1 &
 runner=$!
 for _ in $(seq 1 400); do [ -n "$(leftovers "$MNT")" ] && break; sleep 0.05; done
 free_kib=$(df -k --output=avail "$MNT" | tail -1)
@@ -112,6 +113,10 @@ wait $runner
 grep -q "No space left on device" "$WORK/full.out" || fail "ENOSPC not reported: $(cat "$WORK/full.out")"
 [ -z "$(leftovers "$MNT")" ] || fail "files left after ENOSPC: $(leftovers "$MNT")"
 rm -f "$MNT/filler"
+# A short write (a full tmpfs writes what fits; here a file size limit 12 KiB past a 64k
+# block) is followed by one for the rest, which says why.
+expect_status 1 bash -c 'trap "" XFSZ; ulimit -f 4108; exec "$0" run disk.write --path "$1" --size 8m --bs 64k --direct=off --reps 1 --warmup 0 --quiet' "$VP" "$MNT"
+expect_contains "$WORK/out" "at byte 4194304: File too large (after 12288 of 65536 bytes)"
 
 # Ctrl-C and a killed job: no file left behind.
 "$VP" run disk.write --path "$MNT" --size 32m --bs 4k --sync=on --reps 100 --quiet >/dev/null 2>&1 &
