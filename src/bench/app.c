@@ -29,7 +29,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <ftw.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +38,7 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/limits.h"
+#include "core/scratch.h"
 
 #define MAX_WORDS 256
 #define KEPT_OUTPUT 65536 /* the last bytes of stdout and of stderr kept per process */
@@ -233,20 +233,11 @@ static int app_validate(const struct vp_params *params, unsigned max_jobs, char 
     return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *info, int flag, struct FTW *walk)
-{
-    (void)info;
-    (void)flag;
-    (void)walk;
-    remove(path);
-    return 0;
-}
-
 /* Removes the workload's directory and everything the jobs left in it. */
 static void remove_workload_dir(void)
 {
     if (workload_dir[0])
-        nftw(workload_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        vp_scratch_remove(workload_dir);
     workload_dir[0] = '\0';
 }
 
@@ -255,12 +246,10 @@ static int app_setup(const struct vp_params *params, char *err, size_t err_len)
     const struct vp_workload *workload = workload_of(params);
     if (workload) {
         const char *tmp = getenv("TMPDIR");
-        snprintf(workload_dir, sizeof workload_dir, "%.4000s/virtperf-app.XXXXXX",
-                 tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(workload_dir)) {
-            snprintf(err, err_len, "app --preset: cannot make a directory in %s: %s",
-                     tmp && *tmp ? tmp : "/tmp", strerror(errno));
-            workload_dir[0] = '\0';
+        char why[VP_ERROR_LEN];
+        if (vp_scratch_make(tmp && *tmp ? tmp : "/tmp", "virtperf-app", workload_dir,
+                            sizeof workload_dir, why, sizeof why) != 0) {
+            snprintf(err, err_len, "app --preset: in %s: %s", tmp && *tmp ? tmp : "/tmp", why);
             return -1;
         }
         if (workload->generate(workload_dir, err, err_len) != 0)

@@ -31,6 +31,7 @@
 #include "core/json.h"
 #include "core/limits.h"
 #include "core/random.h"
+#include "core/scratch.h"
 #include "core/safe_open.h"
 #include "core/units.h"
 
@@ -253,12 +254,10 @@ static int data_setup(const struct vp_params *params, char *err, size_t err_len)
     fileset.scratch_dir[0] = '\0';
     if (vp_params_find(params, "to") < 0 || strcmp(vp_param_text(params, "to"), NONE) == 0)
         return 0;
-    snprintf(fileset.scratch_dir, sizeof fileset.scratch_dir, "%.4000s/virtperf-copy-XXXXXX",
-             vp_param_text(params, "to"));
-    if (!mkdtemp(fileset.scratch_dir)) {
-        snprintf(err, err_len, "--to %s: cannot make a private directory there: %s",
-                 vp_param_text(params, "to"), strerror(errno));
-        fileset.scratch_dir[0] = '\0';
+    char why[VP_ERROR_LEN];
+    if (vp_scratch_make(vp_param_text(params, "to"), "virtperf-copy", fileset.scratch_dir,
+                        sizeof fileset.scratch_dir, why, sizeof why) != 0) {
+        snprintf(err, err_len, "--to %s: %s", vp_param_text(params, "to"), why);
         return -1;
     }
     return 0;
@@ -613,17 +612,10 @@ static void data_release(struct vp_job *job)
  * directory. Nothing in a source is ever removed. */
 static void data_teardown(const struct vp_params *params, unsigned jobs)
 {
+    (void)params, (void)jobs;
     if (!fileset.scratch_dir[0])
         return;
-    uint64_t per_job = vp_param_number(params, "per-job");
-    for (unsigned job = 0; job < jobs; job++)
-        for (uint64_t n = 0; n < per_job; n++) {
-            char path[PATH_MAX + 64];
-            snprintf(path, sizeof path, "%.4000s/job%u-%llu.dat", fileset.scratch_dir, job,
-                     (unsigned long long)n);
-            unlink(path);
-        }
-    rmdir(fileset.scratch_dir);
+    vp_scratch_remove(fileset.scratch_dir);
     fileset.scratch_dir[0] = '\0';
 }
 

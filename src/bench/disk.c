@@ -24,6 +24,7 @@
 #include "core/clock.h"
 #include "core/procfs.h"
 #include "core/random.h"
+#include "core/scratch.h"
 #include "core/json.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
@@ -400,12 +401,10 @@ static void disk_release(struct vp_job *job)
 
 static int disk_setup(const struct vp_params *params, char *err, size_t err_len)
 {
-    snprintf(probe.private_dir, sizeof probe.private_dir, "%s/virtperf-XXXXXX",
-             vp_param_text(params, "path"));
-    if (!mkdtemp(probe.private_dir)) {
-        snprintf(err, err_len, "--path %s: cannot make a private directory there: %s",
-                 vp_param_text(params, "path"), strerror(errno));
-        probe.private_dir[0] = '\0';
+    char why[VP_ERROR_LEN];
+    if (vp_scratch_make(vp_param_text(params, "path"), "virtperf", probe.private_dir,
+                        sizeof probe.private_dir, why, sizeof why) != 0) {
+        snprintf(err, err_len, "--path %s: %s", vp_param_text(params, "path"), why);
         return -1;
     }
     return 0;
@@ -422,10 +421,10 @@ static void disk_teardown(const struct vp_params *params, unsigned jobs)
         char name[PATH_MAX + 16], kept[PATH_MAX];
         snprintf(name, sizeof name, "%.4000s/job%u.dat", probe.private_dir, job);
         kept_file_name(params, job, kept, sizeof kept);
-        if (!(vp_param_on(params, "keep") && rename(name, kept) == 0))
-            unlink(name);
+        if (vp_param_on(params, "keep"))
+            rename(name, kept);
     }
-    rmdir(probe.private_dir);
+    vp_scratch_remove(probe.private_dir);
     probe.private_dir[0] = '\0';
 }
 

@@ -140,4 +140,25 @@ kill -KILL "$job"
 wait $runner
 [ $? -eq 1 ] || fail "a killed disk job: want exit 1"
 [ -z "$(leftovers "$MNT")" ] || fail "files left after a killed job: $(leftovers "$MNT")"
+
+# The whole run killed (SIGKILL: nothing of it can clean up): its directory stays until
+# the next run on the same --path, which removes it and says so; one whose owner still
+# runs, or that does not say who owns it, is left alone.
+"$VP" run disk.write --path "$MNT" --size 16m --bs 4k --sync=on --reps 100 --quiet >/dev/null 2>&1 &
+runner=$!
+for _ in $(seq 1 400); do [ -n "$(leftovers "$MNT")" ] && break; sleep 0.05; done
+left=$(leftovers "$MNT")
+kill -KILL $runner
+{ wait $runner; } 2>/dev/null
+pkill -KILL -P $runner 2>/dev/null
+[ -n "$left" ] || fail "the killed run made no directory"
+mkdir "$MNT/virtperf-notours"
+sleep 1000 & sleeper=$!
+mkdir "$MNT/virtperf-alive" && printf '%s %s %s\n' $sleeper "$(awk '{print $22}' /proc/$sleeper/stat)" "$(cat /proc/sys/kernel/random/boot_id)" >"$MNT/virtperf-alive/.virtperf-owner"
+expect_status 0 "$VP" run disk.write --path "$MNT" --size 1m --reps 1 --warmup 0 --quiet
+expect_contains "$WORK/err" "removing ${left% }, left by a virtperf (pid $runner) that is gone"
+[ "$(leftovers "$MNT" | tr ' ' '\n' | grep -v -e notours -e alive | grep -c .)" -eq 0 ] || fail "a killed run's directory was not reclaimed: $(leftovers "$MNT")"
+[ -d "$MNT/virtperf-notours" ] && [ -d "$MNT/virtperf-alive" ] || fail "a directory that is not an orphan of ours was removed"
+kill $sleeper; wait $sleeper 2>/dev/null
+rm -rf "$MNT/virtperf-notours" "$MNT/virtperf-alive"
 finish

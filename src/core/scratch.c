@@ -1,0 +1,131 @@
+/* Scratch directories that say who owns them, and the reclaiming of orphaned ones. */
+#define _GNU_SOURCE
+#include "core/scratch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/procfs.h"
+
+#define OWNER_FILE ".virtperf-owner"
+#define MAX_DEPTH 64
+
+/* "PID STARTTIME BOOT_ID" of a process: what tells it from a later one with its pid. */
+static int identity_of(long pid, char *out, size_t len)
+{
+    char path[64], stat[1024], boot_id[64] = "";
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if (vp_read_text_file(path, stat, sizeof stat) <= 0)
+        return -1;
+    const char *after_name = strrchr(stat, ')'); /* the name may hold spaces */
+    unsigned long long start = 0;
+    /* fields after the name: state (3) ... starttime (22) */
+    if (!after_name ||
+        sscanf(after_name + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+               "%*d %*d %*d %*d %llu", &start) != 1)
+        return -1;
+    vp_read_text_file("/proc/sys/kernel/random/boot_id", boot_id, sizeof boot_id);
+    boot_id[strcspn(boot_id, "\n")] = '\0';
+    snprintf(out, len, "%ld %llu %s", pid, start, boot_id);
+    return 0;
+}
+
+static void remove_tree_at(int parent_fd, const char *name, int depth)
+{
+    int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) { /* a file, or a link: the entry itself goes */
+        unlinkat(parent_fd, name, 0);
+        return;
+    }
+    DIR *dir = fdopendir(fd);
+    if (!dir) {
+        close(fd);
+        return;
+    }
+    struct dirent *entry;
+    while ((entry = readdir(dir)))
+        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0 &&
+            depth < MAX_DEPTH)
+            remove_tree_at(dirfd(dir), entry->d_name, depth + 1);
+    closedir(dir);
+    unlinkat(parent_fd, name, AT_REMOVEDIR);
+}
+
+void vp_scratch_remove(const char *dir)
+{
+    remove_tree_at(AT_FDCWD, dir, 0);
+}
+
+/* Whether PARENT/name is a scratch directory of this user whose owner is gone. */
+static bool orphaned(int parent_fd, const char *name, long *owner_pid)
+{
+    struct stat info;
+    if (fstatat(parent_fd, name, &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(info.st_mode) ||
+        info.st_uid != geteuid())
+        return false;
+    int dir = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dir < 0)
+        return false;
+    int owner = openat(dir, OWNER_FILE, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    close(dir);
+    if (owner < 0)
+        return false; /* not one that says who owns it: never touched */
+    char recorded[160] = "", now[160];
+    ssize_t got = read(owner, recorded, sizeof recorded - 1);
+    close(owner);
+    if (got <= 0 || sscanf(recorded, "%ld", owner_pid) != 1)
+        return false;
+    recorded[strcspn(recorded, "\n")] = '\0';
+    return identity_of(*owner_pid, now, sizeof now) != 0 || strcmp(now, recorded) != 0;
+}
+
+static void reclaim_orphans(const char *parent)
+{
+    DIR *dir = opendir(parent);
+    if (!dir)
+        return;
+    struct dirent *entry;
+    while ((entry = readdir(dir))) {
+        long pid;
+        if (strncmp(entry->d_name, "virtperf-", 9) != 0 || !orphaned(dirfd(dir), entry->d_name, &pid))
+            continue;
+        fprintf(stderr, "virtperf: removing %s/%s, left by a virtperf (pid %ld) that is gone\n",
+                parent, entry->d_name, pid);
+        remove_tree_at(dirfd(dir), entry->d_name, 0);
+    }
+    closedir(dir);
+}
+
+int vp_scratch_make(const char *parent, const char *prefix, char *out, size_t out_len,
+                    char *err, size_t err_len)
+{
+    reclaim_orphans(parent);
+    snprintf(out, out_len, "%.4000s/%s-XXXXXX", parent, prefix);
+    char identity[160];
+    if (!mkdtemp(out)) {
+        snprintf(err, err_len, "cannot make a private directory there: %s", strerror(errno));
+        out[0] = '\0';
+        return -1;
+    }
+    char owner_path[PATH_MAX + 32];
+    snprintf(owner_path, sizeof owner_path, "%s/" OWNER_FILE, out);
+    int fd = open(owner_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int status = fd >= 0 && identity_of(getpid(), identity, sizeof identity) == 0 &&
+                         dprintf(fd, "%s\n", identity) > 0 ? 0 : -1;
+    if (fd >= 0)
+        close(fd);
+    if (status != 0) {
+        snprintf(err, err_len, "cannot write %s: %s", owner_path, strerror(errno));
+        vp_scratch_remove(out);
+        out[0] = '\0';
+    }
+    return status;
+}
