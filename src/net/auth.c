@@ -8,6 +8,7 @@
 #include <openssl/rand.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int vp_auth_load_key(const char *path, uint8_t *key, size_t *key_len, char *err,
                      size_t err_len)
@@ -15,6 +16,14 @@ int vp_auth_load_key(const char *path, uint8_t *key, size_t *key_len, char *err,
     FILE *file = fopen(path, "rb");
     if (!file) {
         snprintf(err, err_len, "--key-file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat info;
+    if (fstat(fileno(file), &info) == 0 && (info.st_mode & (S_IRWXG | S_IRWXO))) {
+        fclose(file); /* a secret others can read is no secret: refused, as ssh does */
+        snprintf(err, err_len, "--key-file %s: other users may read or write it (mode %04o); "
+                 "accepted: a file only its owner can use (chmod 600 %s)", path,
+                 (unsigned)(info.st_mode & 07777), path);
         return -1;
     }
     size_t len = fread(key, 1, VP_KEY_MAX, file);

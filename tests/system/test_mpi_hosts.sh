@@ -81,6 +81,7 @@ PY
 
 # Fan-in with a key: both other ranks into rank 0 at once; host 2 is the slow one.
 head -c 32 /dev/urandom >"$WORK/key"
+chmod 600 "$WORK/key"
 expect_status 0 timeout 120 "${MPIRUN[@]}" "$VP_MPI" run net.stream --duration 1.5 --reps 2 \
     --warmup 0 --topology fan-in --key-file "$WORK/key" --quiet --json "$WORK/fanin.json"
 json_check "$WORK/fanin.json" 'd["results"][0]["ranks"]["topology"] == "fan-in" and sorted((l["from"], l["to"]) for l in d["results"][0]["ranks"]["links"]) == [(1, 0), (2, 0)]' \

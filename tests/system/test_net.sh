@@ -88,6 +88,10 @@ expect_usage_error "--msg-size 100000: accepted with --udp: 16 to 65507 bytes" "
 
 printf 'correct horse battery staple\n' >"$WORK/key"
 printf 'wrong\n' >"$WORK/wrong"
+# A key others can read is refused, at both ends, saying how to fix it.
+expect_usage_error "--key-file $WORK/key: other users may read or write it (mode 0644); accepted: a file only its owner can use (chmod 600 $WORK/key)" bash -c 'chmod 644 "$1" && exec "$0" serve --key-file "$1"' "$VP" "$WORK/key"
+expect_usage_error "(mode 0644)" "$VP" run net.rr --peer 127.0.0.1:1 --key-file "$WORK/key"
+chmod 600 "$WORK/key" "$WORK/wrong"
 
 # (From here to the stalled peer, and the slow clients, Ctrl-C and SIGTERM below: what
 # the sanitized pass covers; the release pass of this test measures only.)
