@@ -128,18 +128,26 @@ static const char *take_option(int *count, char **words, const char *name, const
 {
     const char *value = NULL;
     size_t len = strlen(name);
-    int kept = 0;
+    int kept = 0, taken = 0;
+    char **taken_words = calloc((size_t)*count + 1, sizeof *taken_words);
+    if (!taken_words)
+        abort();
     for (int i = 0; i < *count; i++) {
-        if (strcmp(words[i], name) == 0 && i + 1 < *count)
-            value = words[++i];
-        else if (strncmp(words[i], name, len) == 0 && words[i][len] == '=')
-            value = words[i] + len + 1;
-        else if (strcmp(words[i], name) == 0)
+        if (strcmp(words[i], name) == 0 && i + 1 < *count) {
+            taken_words[taken++] = words[i];
+            value = taken_words[taken++] = words[++i];
+        } else if (strncmp(words[i], name, len) == 0 && words[i][len] == '=') {
+            value = (taken_words[taken++] = words[i]) + len + 1;
+        } else if (strcmp(words[i], name) == 0) {
             vp_usage_error("%s: needs a value such as %s", name, example);
-        else
+        } else {
             words[kept++] = words[i];
+        }
     }
+    /* the taken words stay in the array, past its end, for whoever frees the words */
     words[kept] = NULL;
+    memcpy(words + kept + 1, taken_words, (size_t)taken * sizeof *words);
+    free(taken_words);
     *count = kept;
     return value;
 }
@@ -489,6 +497,7 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     for (int r = 0; fingerprints && r < world->size; r++)
         json_decref(fingerprints[r]);
     free(fingerprints);
+    json_decref(host);
     free(members);
     for (size_t p = 0; p < part_count; p++) {
         free(parts[p].comms.of_step);

@@ -13,10 +13,8 @@ command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh m
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
 MPIRUN=(mpirun --oversubscribe --bind-to none)
-# Under ASan: Open MPI's components leak at exit and are unloaded by then (their frames
-# have no names a suppression could match), so leak checks are off for these processes
-# only; every other check of the sanitizers stays.
-case "${ASAN_OPTIONS:-}" in *detect_leaks=1*) export ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" ;; esac
+# Under ASan: leak checks on, Open MPI's own leaks suppressed (lib.sh).
+mpi_leak_checks
 
 # 1. Four ranks, the first 1..4 in turn: each result holds every active rank's jobs.
 expect_status 0 "${MPIRUN[@]}" -np 4 "$VP_MPI" run null --jobs 2 --ranks 1..4 --reps 3 \

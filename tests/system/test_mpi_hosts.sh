@@ -12,7 +12,8 @@ VP_MPI=${VP_MPI:-$(dirname "$VP")/virtperf-mpi}
 command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh mpi)"
 ip netns add "vpcheck$$" 2>/dev/null || skip "cannot make network namespaces (needs root)"
 ip netns del "vpcheck$$"
-case "${ASAN_OPTIONS:-}" in *detect_leaks=1*) export ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" ;; esac
+# Under ASan: leak checks on, Open MPI's own leaks suppressed (lib.sh).
+mpi_leak_checks
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
 
 P=vp$(($$ % 100000))          # names unique to this run

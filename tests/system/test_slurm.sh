@@ -10,7 +10,8 @@ for daemon in munged slurmctld slurmd srun sinfo; do
     command -v "$daemon" >/dev/null || skip "$daemon is not installed (scripts/deps.sh test)"
 done
 [ "$(id -u)" -eq 0 ] || skip "a Slurm of its own needs root"
-case "${ASAN_OPTIONS:-}" in *detect_leaks=1*) export ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" ;; esac
+# Under ASan: leak checks on, Open MPI's own leaks suppressed (lib.sh).
+mpi_leak_checks
 
 S="$WORK/slurm"
 mkdir -p "$S/state" "$S/spool"
