@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -239,6 +240,96 @@ int data_close(struct data_client *client, struct data_handle *handle, char *err
 }
 
 /* Reads all of url into the descriptor out: 0, or -1 with the reason in err. */
+#ifdef VP_HAVE_GFAL2
+int data_url_create(struct data_client *client, const char *url, struct data_handle *handle,
+                    char *err, size_t err_len)
+{
+    GError *error = NULL;
+    snprintf(handle->url, sizeof handle->url, "%s", url);
+    handle->remote = true;
+    handle->fd = gfal2_open(client->gfal, url, O_WRONLY | O_CREAT | O_TRUNC, &error);
+    if (handle->fd < 0)
+        gfal_reason(&error, url, "create", err, err_len);
+    return handle->fd < 0 ? -1 : 0;
+}
+
+ssize_t data_url_write(struct data_client *client, struct data_handle *handle, const void *buf,
+                       size_t len, char *err, size_t err_len)
+{
+    GError *error = NULL;
+    ssize_t done = gfal2_write(client->gfal, handle->fd, buf, len, &error);
+    if (done < 0)
+        gfal_reason(&error, handle->url, "write", err, err_len);
+    else if ((size_t)done != len)
+        snprintf(err, err_len, "%.300s: write: %zd of %zu bytes taken", handle->url, done, len);
+    return done;
+}
+
+int data_url_exists(struct data_client *client, const char *url, char *err, size_t err_len)
+{
+    GError *error = NULL;
+    struct stat info;
+    if (gfal2_stat(client->gfal, url, &info, &error) == 0)
+        return 1;
+    if (error && error->code == ENOENT) {
+        g_clear_error(&error);
+        return 0;
+    }
+    gfal_reason(&error, url, "stat", err, err_len);
+    return -1;
+}
+
+int data_url_rename(struct data_client *client, const char *from, const char *to, char *err,
+                    size_t err_len)
+{
+    GError *error = NULL;
+    if (gfal2_rename(client->gfal, from, to, &error) == 0)
+        return 0;
+    gfal_reason(&error, from, "rename", err, err_len);
+    return -1;
+}
+
+void data_url_unlink(struct data_client *client, const char *url)
+{
+    GError *error = NULL;
+    gfal2_unlink(client->gfal, url, &error);
+    g_clear_error(&error);
+}
+#else
+/* Never reached: data_scheme_check refuses every URL in a build without gfal2. */
+int data_url_create(struct data_client *client, const char *url, struct data_handle *handle,
+                    char *err, size_t err_len)
+{
+    (void)client, (void)handle;
+    return data_scheme_check(url, err, err_len);
+}
+
+ssize_t data_url_write(struct data_client *client, struct data_handle *handle, const void *buf,
+                       size_t len, char *err, size_t err_len)
+{
+    (void)client, (void)buf, (void)len;
+    return data_scheme_check(handle->url, err, err_len);
+}
+
+int data_url_exists(struct data_client *client, const char *url, char *err, size_t err_len)
+{
+    (void)client;
+    return data_scheme_check(url, err, err_len);
+}
+
+int data_url_rename(struct data_client *client, const char *from, const char *to, char *err,
+                    size_t err_len)
+{
+    (void)client, (void)to;
+    return data_scheme_check(from, err, err_len);
+}
+
+void data_url_unlink(struct data_client *client, const char *url)
+{
+    (void)client, (void)url;
+}
+#endif
+
 static int copy_out(const char *url, double timeout_s, size_t max, int out, char *err,
                     size_t err_len)
 {

@@ -46,6 +46,19 @@ ssize_t data_pread(struct data_client *client, struct data_handle *handle, void 
                    uint64_t offset, char *err, size_t err_len);
 int data_close(struct data_client *client, struct data_handle *handle, char *err, size_t err_len);
 
+/* Writing to a URL (data prepare --source URL): a new file (replacing one there: the
+ * caller checks first), its bytes, whether a name exists (1, 0, or -1 with err), a
+ * rename, and a removal (best effort). data_close ends a written file too, and its
+ * failure is the write's. */
+int data_url_create(struct data_client *client, const char *url, struct data_handle *handle,
+                    char *err, size_t err_len);
+ssize_t data_url_write(struct data_client *client, struct data_handle *handle, const void *buf,
+                       size_t len, char *err, size_t err_len);
+int data_url_exists(struct data_client *client, const char *url, char *err, size_t err_len);
+int data_url_rename(struct data_client *client, const char *from, const char *to, char *err,
+                    size_t err_len);
+void data_url_unlink(struct data_client *client, const char *url);
+
 /* Reads a whole small file (at most max bytes) from a path or URL; URLs are read by a
  * helper process, so the caller never starts gfal2's threads. *text is malloc'd and
  * NUL-terminated. */

@@ -21,14 +21,16 @@
 #include "core/units.h"
 
 static const char data_usage[] =
-    "usage: virtperf data prepare --source DIR --files N --file-size SIZE[:MAX] [--seed N]\n"
+    "usage: virtperf data prepare --source DIR|URL --files N --file-size SIZE[:MAX] [--seed N]\n"
     "       virtperf data index --source DIR\n"
     "       virtperf data remove --source DIR\n"
     "\n"
     "The filesets data.copy and data.read read. prepare lays out N files of seeded,\n"
     "incompressible content under DIR (file-00000.dat ...; SIZE:MAX draws each size\n"
     "between the two) and writes DIR/" VP_FILESET_MANIFEST " with each file's size and\n"
-    "SHA-256. Serve DIR over XRootD or HTTP and the benchmarks read it by URL too.\n"
+    "SHA-256. Serve DIR over XRootD or HTTP and the benchmarks read it by URL too;\n"
+    "prepare --source URL (root://, https://, dav://) lays it out through the server,\n"
+    "reading each file back to check its SHA-256.\n"
     "index writes a manifest for the regular files already in DIR, reading them to\n"
     "checksum them and changing none. remove deletes the files it can prove prepare\n"
     "laid out (no link in any part of the name, the caller's own regular file, the\n"
@@ -95,9 +97,12 @@ static void parse_flags(int argc, char **argv, struct data_flags *flags)
         vp_usage_error("data: unexpected argument '%s'; see 'virtperf data --help'", argv[optind]);
     if (!flags->source)
         vp_usage_error("data: --source DIR is required (a local or mounted directory)");
-    if (strstr(flags->source, "://"))
-        vp_usage_error("data: --source %s: accepted: a directory (lay the fileset out where the "
-                       "server exports it, then read it by URL)", flags->source);
+    if (strstr(flags->source, "://")) {
+        if (strcmp(argv[1], "prepare") != 0)
+            vp_usage_error("data %s: --source %s: accepted: a directory (prepare alone takes a "
+                           "URL)", argv[1], flags->source);
+        return;
+    }
     struct stat info;
     if (stat(flags->source, &info) != 0 || !S_ISDIR(info.st_mode))
         vp_usage_error("data: --source %s: no such directory", flags->source);

@@ -15,22 +15,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/data_source.h"
 #include "cmd/common.h"
 #include "cmd/data_files.h"
 #include "core/random.h"
 #include "core/units.h"
 
-/* Writes one file of generated content under a temporary name, then gives it its name
- * (never replacing anything there). */
-static int lay_out_file(int dir_fd, struct vp_fileset *set, size_t index, char *err,
-                        size_t err_len)
+/* Where a file's bytes go: a file under the source directory, or a URL's. */
+struct file_writer {
+    int fd;                     /* the local file; -1 for a URL */
+    struct data_client *client; /* for a URL */
+    struct data_handle handle;
+};
+
+static int write_out(struct file_writer *writer, const void *buf, size_t len, const char *name,
+                     char *err, size_t err_len)
+{
+    if (writer->fd < 0)
+        return data_url_write(writer->client, &writer->handle, buf, len, err, err_len) ==
+                       (ssize_t)len ? 0 : -1;
+    errno = 0;
+    if (write(writer->fd, buf, len) == (ssize_t)len)
+        return 0;
+    snprintf(err, err_len, "%s: write: %s", name, errno ? strerror(errno) : "disk full");
+    return -1;
+}
+
+/* Writes set's file index's generated content through writer (name for messages), its
+ * SHA-256 into the set. */
+static int write_content(struct vp_fileset *set, size_t index, struct file_writer *writer,
+                         const char *name, char *err, size_t err_len)
 {
     struct vp_fileset_file *file = &set->files[index];
-    char temp[VP_FILESET_NAME_LEN + 32];
-    snprintf(temp, sizeof temp, "%s" VP_FILESET_TEMP_SUFFIX, file->name);
-    int fd = openat(dir_fd, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return snprintf(err, err_len, "%s: %s", temp, strerror(errno)), -1;
     struct vp_hasher hasher;
     vp_hasher_start(&hasher);
     int status = 0;
@@ -39,22 +55,37 @@ static int lay_out_file(int dir_fd, struct vp_fileset *set, size_t index, char *
                                                            : VP_HASHER_CHUNK;
         vp_fileset_fill(set->seed, index, done, hasher.buffer, chunk);
         EVP_DigestUpdate(hasher.digest, hasher.buffer, chunk);
-        errno = 0;
         if (vp_data_stop_asked)
             status = -1, snprintf(err, err_len, "interrupted");
-        else if (write(fd, hasher.buffer, chunk) != (ssize_t)chunk)
-            status = -1, snprintf(err, err_len, "%s: write: %s", temp,
-                                  errno ? strerror(errno) : "disk full");
+        else
+            status = write_out(writer, hasher.buffer, chunk, name, err, err_len);
         done += chunk;
     }
     vp_hasher_finish(&hasher, file->sha256);
-    if (status == 0 && fsync(fd) != 0)
+    return status;
+}
+
+/* Writes one file of generated content under a temporary name, then gives it its name
+ * (never replacing anything there). */
+static int lay_out_file(int dir_fd, struct vp_fileset *set, size_t index, char *err,
+                        size_t err_len)
+{
+    const char *name = set->files[index].name;
+    char temp[VP_FILESET_NAME_LEN + 32];
+    snprintf(temp, sizeof temp, "%s" VP_FILESET_TEMP_SUFFIX, name);
+    struct file_writer writer = {
+        .fd = openat(dir_fd, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)
+    };
+    if (writer.fd < 0)
+        return snprintf(err, err_len, "%s: %s", temp, strerror(errno)), -1;
+    int status = write_content(set, index, &writer, temp, err, err_len);
+    if (status == 0 && fsync(writer.fd) != 0)
         status = -1, snprintf(err, err_len, "%s: fsync: %s", temp, strerror(errno));
-    if (close(fd) != 0 && status == 0)
+    if (close(writer.fd) != 0 && status == 0)
         status = -1, snprintf(err, err_len, "%s: close: %s", temp, strerror(errno));
-    if (status == 0 && renameat2(dir_fd, temp, dir_fd, file->name, RENAME_NOREPLACE) != 0)
+    if (status == 0 && renameat2(dir_fd, temp, dir_fd, name, RENAME_NOREPLACE) != 0)
         status = -1, snprintf(err, err_len, "%s: %s (a fileset is laid out only where none of "
-                              "its names exists)", file->name, strerror(errno));
+                              "its names exists)", name, strerror(errno));
     if (status != 0)
         unlinkat(dir_fd, temp, 0);
     return status;
@@ -159,8 +190,122 @@ static bool resume_file(int dir_fd, struct vp_fileset *set, size_t index)
     return true;
 }
 
+/* The SHA-256 of what url holds now, read back whole. */
+static int read_back(struct data_client *client, const char *url, char *hex, char *err,
+                     size_t err_len)
+{
+    struct data_handle handle = { .fd = -1 };
+    if (data_open(client, url, &handle, err, err_len) != 0)
+        return -1;
+    struct vp_hasher hasher;
+    vp_hasher_start(&hasher);
+    ssize_t got;
+    while ((got = data_read(client, &handle, hasher.buffer, VP_HASHER_CHUNK, err, err_len)) > 0)
+        EVP_DigestUpdate(hasher.digest, hasher.buffer, (size_t)got);
+    vp_hasher_finish(&hasher, hex);
+    char ignored[64];
+    data_close(client, &handle, ignored, sizeof ignored);
+    return got < 0 ? -1 : 0;
+}
+
+/* Writes text or set's file index (text NULL) to a temporary URL beside url, renames it to
+ * url when nothing is there, and reads it back: what the store keeps must be what was
+ * written. */
+static int lay_out_at_url(struct data_client *client, const char *url, struct vp_fileset *set,
+                          size_t index, const char *text, char *err, size_t err_len)
+{
+    char temp[VP_TEXT_LEN + VP_FILESET_NAME_LEN + 40];
+    snprintf(temp, sizeof temp, "%s" VP_FILESET_TEMP_SUFFIX, url);
+    struct file_writer writer = { .fd = -1, .client = client, .handle = { .fd = -1 } };
+    if (data_url_create(client, temp, &writer.handle, err, err_len) != 0)
+        return -1;
+    int status = text ? write_out(&writer, text, strlen(text), temp, err, err_len)
+                      : write_content(set, index, &writer, temp, err, err_len);
+    char ignored[64];
+    if (data_close(client, &writer.handle, status == 0 ? err : ignored,
+                   status == 0 ? err_len : sizeof ignored) != 0)
+        status = -1;
+    int there = status == 0 ? data_url_exists(client, url, err, err_len) : 0;
+    if (there > 0)
+        snprintf(err, err_len, "%.300s: exists (a fileset is laid out only where none of its "
+                 "names exists)", url);
+    if (status != 0 || there != 0 || data_url_rename(client, temp, url, err, err_len) != 0) {
+        data_url_unlink(client, temp);
+        return -1;
+    }
+    if (text)
+        return 0;
+    char hex[65];
+    int checked = read_back(client, url, hex, err, err_len);
+    if (checked == 0 && strcmp(hex, set->files[index].sha256) != 0) {
+        snprintf(err, err_len, "%.300s: read back, its SHA-256 is not what was written", url);
+        checked = -1;
+    }
+    if (checked != 0)
+        data_url_unlink(client, url);
+    return checked;
+}
+
+/* prepare --source URL: the same fileset, laid out through gfal2 (root://, https://...). */
+static int prepare_at_url(const struct vp_prepare_request *request)
+{
+    const char *source = request->source;
+    char err[VP_TEXT_LEN + 512], url[VP_TEXT_LEN + VP_FILESET_NAME_LEN + 2];
+    if (data_scheme_check(source, err, sizeof err) != 0)
+        vp_usage_error("data prepare: %s", err);
+    struct data_client client;
+    if (data_client_init(&client, source, 30, err, sizeof err) != 0) {
+        fprintf(stderr, "virtperf: data prepare: %s\n", err);
+        return 1;
+    }
+    data_join(source, VP_FILESET_MANIFEST, url, sizeof url);
+    int there = data_url_exists(&client, url, err, sizeof err);
+    if (there != 0) {
+        data_client_free(&client);
+        if (there > 0)
+            vp_usage_error("data: %s already holds a fileset (%s); choose another directory",
+                           source, VP_FILESET_MANIFEST);
+        fprintf(stderr, "virtperf: data prepare: %s\n", err);
+        return 1;
+    }
+    struct vp_fileset set = plan_fileset(request);
+    vp_data_catch_interrupts();
+    size_t laid_out = 0;
+    int status = 0;
+    while (laid_out < set.count && status == 0) {
+        fprintf(stderr, "\rvirtperf: laying out file %zu of %zu", laid_out + 1, set.count);
+        data_join(source, set.files[laid_out].name, url, sizeof url);
+        status = lay_out_at_url(&client, url, &set, laid_out, NULL, err, sizeof err);
+        laid_out += status == 0;
+    }
+    fputc('\n', stderr);
+    if (status == 0) {
+        char *text = vp_fileset_dump(&set);
+        data_join(source, VP_FILESET_MANIFEST, url, sizeof url);
+        status = lay_out_at_url(&client, url, &set, 0, text, err, sizeof err);
+        free(text);
+    }
+    if (status != 0) { /* nothing half-made stays */
+        for (size_t i = 0; i < laid_out; i++) {
+            data_join(source, set.files[i].name, url, sizeof url);
+            data_url_unlink(&client, url);
+        }
+        fprintf(stderr, "virtperf: data prepare: %s; the files laid out were removed from %s\n",
+                err, source);
+    } else {
+        printf("laid out %zu files under %s (seed %llu), each read back and checked; manifest "
+               "%s/%s\n", set.count, source, (unsigned long long)request->seed, source,
+               VP_FILESET_MANIFEST);
+    }
+    data_client_free(&client);
+    vp_fileset_free(&set);
+    return status == 0 ? 0 : vp_data_stop_asked ? VP_EXIT_INTERRUPTED : 1;
+}
+
 int vp_data_prepare(const struct vp_prepare_request *request)
 {
+    if (data_is_url(request->source))
+        return prepare_at_url(request);
     const char *source = request->source;
     int dir_fd = open(source, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir_fd < 0)

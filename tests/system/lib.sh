@@ -77,13 +77,13 @@ stop_xrootd() {
     rm -rf "$XROOTD_HOME"
 }
 
-# mpi_leak_checks: under ASan, leak checks for virtperf-mpi with Open MPI's own
-# allocations suppressed (tests/system/data/openmpi-leaks.supp says how).
-mpi_leak_checks() {
+# suppress_library_leaks: under ASan, leak checks stay on and what Open MPI and gfal2
+# themselves never free is suppressed (tests/system/data/library-leaks.supp says how).
+suppress_library_leaks() {
     case "${ASAN_OPTIONS:-}" in
     *detect_leaks=1*)
         export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
-        export LSAN_OPTIONS="suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data/openmpi-leaks.supp:print_suppressions=0"
+        export LSAN_OPTIONS="suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data/library-leaks.supp:print_suppressions=0"
         ;;
     esac
 }

@@ -7,6 +7,7 @@
 # input is refused with exit 2 before anything runs; prepare, index and remove keep to
 # what they may touch.
 . "$(dirname "$0")/lib.sh"
+suppress_library_leaks # under ASan: gfal2's own leaks suppressed (lib.sh)
 PORT=$((10000 + $$ % 20000)) # below the ephemeral ports
 HTTP_PORT=$((PORT + 1))
 SET=$(mktemp -d /tmp/vp-dataset.XXXXXX)
@@ -30,7 +31,8 @@ grep -q "$want" "$SET/virtperf-manifest.json" || fail "the manifest should hold 
 expect_usage_error "already holds a fileset" "$VP" data prepare --source "$SET" --files 2 --file-size 4k
 expect_usage_error "--file-size '2m:1m'" "$VP" data prepare --source "$WORK" --files 2 --file-size 2m:1m
 expect_usage_error "--files N and --file-size SIZE are required" "$VP" data prepare --source "$WORK"
-expect_usage_error "accepted: a directory" "$VP" data prepare --source root://x//y --files 1 --file-size 1k
+expect_usage_error "data prepare: --source ftp://x/y: accepted: a directory, or a root://" "$VP" data prepare --source ftp://x/y --files 1 --file-size 1k
+expect_usage_error "data remove: --source root://x//y: accepted: a directory (prepare alone takes a URL)" "$VP" data remove --source root://x//y
 
 # --- bad input to the benchmarks: exit 2, one line, no run stored.
 expect_usage_error "--source is required" "$VP" run data.copy
@@ -128,6 +130,31 @@ expect_status 0 "$VP" run data.read --source "$ROOT_URL" --per-job 2 --ranges 10
     --verify --reps 1 --warmup 0 --json "$WORK/rootread.json"
 reads=$(grep -c 'read 98304@' "$XROOTD_LOG")
 [ "$reads" -eq 20 ] || fail "data.read: the server should see 20 reads of 96k, saw $reads"
+
+# prepare through a URL (a store the client reaches only by root:// or https://): written
+# by the server, read back and checked; the files and manifest are what a local prepare
+# lays out, and the benchmarks read them; existing names are refused.
+for url in "$ROOT_URL/byroot" "$HTTP_URL/byhttp"; do
+    dir=$SET/${url##*/}
+    mkdir "$dir" && chown nobody "$dir"
+    expect_status 0 "$VP" data prepare --source "$url" --files 3 --file-size 256k --seed 11
+    expect_contains "$WORK/out" "laid out 3 files under $url (seed 11), each read back and checked"
+    (cd "$dir" && python3 -c '
+import hashlib, json
+m = json.load(open("virtperf-manifest.json"))
+assert m["seed"] == 11 and [f["name"] for f in m["files"]] == ["file-00000.dat", "file-00001.dat", "file-00002.dat"]
+assert all(hashlib.sha256(open(f["name"], "rb").read()).hexdigest() == f["sha256"] and f["size"] == 262144 for f in m["files"])') ||
+        fail "prepare through $url: the manifest does not match the files the server holds"
+    [ -z "$(ls -A "$dir" | grep virtperf-tmp)" ] || fail "prepare through $url left temporary files: $(ls -A "$dir")"
+    expect_usage_error "already holds a fileset" "$VP" data prepare --source "$url" --files 1 --file-size 4k
+done
+cmp "$SET/byroot/file-00002.dat" "$SET/byhttp/file-00002.dat" || fail "the same seed laid out different content by root:// and HTTP"
+expect_status 0 "$VP" run data.read --source "$ROOT_URL/byroot" --per-job 3 --ranges 4 --verify --reps 1 --warmup 0 --quiet
+mkdir "$SET/taken" && chown nobody "$SET/taken" && cp "$SET/byroot/file-00001.dat" "$SET/taken/"
+expect_status 1 "$VP" data prepare --source "$ROOT_URL/taken" --files 3 --file-size 256k --seed 11
+expect_contains "$WORK/err" "taken/file-00001.dat: exists (a fileset is laid out only where none of its names exists)"
+[ "$(ls -A "$SET/taken")" = file-00001.dat ] || fail "a refused prepare through a URL left files: $(ls -A "$SET/taken")"
+rm -rf "$SET/byroot" "$SET/byhttp" "$SET/taken"
 : >"$XROOTD_LOG"
 expect_status 0 "$VP" run data.read --source "$HTTP_URL" --per-job 2 --ranges 10 --read-size 96k \
     --verify --reps 1 --warmup 0 --json "$WORK/httpread.json"

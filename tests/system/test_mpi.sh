@@ -14,7 +14,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=ha
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
 MPIRUN=(mpirun --oversubscribe --bind-to none)
 # Under ASan: leak checks on, Open MPI's own leaks suppressed (lib.sh).
-mpi_leak_checks
+suppress_library_leaks
 
 # 1. Four ranks, the first 1..4 in turn: each result holds every active rank's jobs.
 expect_status 0 "${MPIRUN[@]}" -np 4 "$VP_MPI" run null --jobs 2 --ranks 1..4 --reps 3 \

@@ -13,7 +13,7 @@ command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh m
 ip netns add "vpcheck$$" 2>/dev/null || skip "cannot make network namespaces (needs root)"
 ip netns del "vpcheck$$"
 # Under ASan: leak checks on, Open MPI's own leaks suppressed (lib.sh).
-mpi_leak_checks
+suppress_library_leaks
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
 
 P=vp$(($$ % 100000))          # names unique to this run

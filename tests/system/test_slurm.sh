@@ -11,7 +11,7 @@ for daemon in munged slurmctld slurmd srun sinfo; do
 done
 [ "$(id -u)" -eq 0 ] || skip "a Slurm of its own needs root"
 # Under ASan: leak checks on, Open MPI's own leaks suppressed (lib.sh).
-mpi_leak_checks
+suppress_library_leaks
 
 S="$WORK/slurm"
 mkdir -p "$S/state" "$S/spool"
