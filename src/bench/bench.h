@@ -69,6 +69,10 @@ struct vp_job {
      * detail_cap bytes with the NUL): attached to the result as its "timeline". */
     char *detail;
     size_t detail_cap;
+    /* Ends this job process at once, failed with reason; any thread may call it, and it
+     * does not return: what a watchdog calls when a request is stuck in the kernel (a
+     * hung mount), where only the end of the process ends it. */
+    void (*fail_now)(const char *reason);
 };
 
 /* Adds bytes to the one-second interval that now_ns falls in. */

@@ -32,7 +32,6 @@
 #include "core/limits.h"
 #include "core/random.h"
 #include "core/scratch.h"
-#include "core/safe_open.h"
 #include "core/units.h"
 
 #define NONE "none"
@@ -57,7 +56,8 @@
       "directory sources: also write 1 to /proc/sys/vm/drop_caches before each "           \
       "repetition (root)" },                                                                 \
     { "timeout", VP_OPT_DURATION, "30s", 1, 3600, NULL,                                     \
-      "URL sources: longest wait to connect or for one request" }
+      "longest wait for one request (an open, a read, a close; to connect, for a URL): a "  \
+      "request past it fails the job, even one blocked in the kernel on a hung mount" }
 
 static const struct vp_option copy_options[] = {
     DATA_COMMON_OPTIONS,
@@ -292,10 +292,12 @@ static int drop_source_cache(struct vp_job *job, struct data_state *state)
         char path[PATH_MAX + VP_FILESET_NAME_LEN];
         data_join(source, fileset.set.files[state->chosen[i]].name, path, sizeof path);
         char ignored[VP_ERROR_LEN];
-        int fd = vp_open_regular(AT_FDCWD, path, 0, NULL, ignored, sizeof ignored);
-        if (fd >= 0) { /* a file that is not regular fails the job when it opens it */
-            posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-            close(fd);
+        struct data_handle handle = { .fd = -1 };
+        /* a file that is not regular fails the job when it opens it; a hung mount ends
+         * it here, through the requests' deadline */
+        if (data_open(&state->client, path, &handle, ignored, sizeof ignored) == 0) {
+            posix_fadvise(handle.fd, 0, 0, POSIX_FADV_DONTNEED);
+            data_close(&state->client, &handle, ignored, sizeof ignored);
         }
     }
     if (vp_param_on(job->params, "drop-caches")) {
@@ -410,6 +412,11 @@ static int data_prepare(struct vp_job *job)
     if (data_client_init(&state->client, vp_param_text(job->params, "source"),
                          timeout_of(job->params), job->error, sizeof job->error) != 0)
         return -1;
+    if (job->fail_now &&
+        data_client_watch(&state->client, timeout_of(job->params), job->fail_now) != 0) {
+        snprintf(job->error, sizeof job->error, "cannot start the requests' watchdog");
+        return -1;
+    }
     return drop_source_cache(job, state);
 }
 

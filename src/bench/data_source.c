@@ -3,6 +3,9 @@
 #include "bench/data_source.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/clock.h"
+#include "core/options.h" /* VP_ERROR_LEN */
 #include "core/safe_open.h"
 
 #ifdef VP_HAVE_GFAL2
@@ -106,6 +111,7 @@ int data_client_init(struct data_client *client, const char *source, double time
                      char *err, size_t err_len)
 {
     client->gfal = NULL;
+    client->watch = NULL;
     if (!data_is_url(source))
         return 0;
 #ifdef VP_HAVE_GFAL2
@@ -137,8 +143,72 @@ int data_client_init(struct data_client *client, const char *source, double time
 #endif
 }
 
+struct data_watch {
+    double timeout_s;
+    void (*stalled)(const char *reason);
+    atomic_llong started_ns;      /* when the request under way began; 0: none */
+    _Atomic(const char *) url;    /* its URL or path (its handle's, alive meanwhile) */
+    _Atomic(const char *) action; /* "open", "read", "close" */
+    atomic_bool ending;
+    pthread_t thread;
+};
+
+static void *watch_requests(void *arg)
+{
+    struct data_watch *watch = arg;
+    int64_t limit_ns = (int64_t)(watch->timeout_s * 1e9);
+    struct timespec period = { 0, limit_ns / 10 < 200000000 ? limit_ns / 10 : 200000000 };
+    while (!atomic_load(&watch->ending)) {
+        nanosleep(&period, NULL);
+        int64_t started = atomic_load(&watch->started_ns);
+        if (started && vp_now_ns() - started > limit_ns) {
+            char reason[VP_ERROR_LEN + 400];
+            snprintf(reason, sizeof reason, "%.300s: %s: no answer within --timeout %g s (a "
+                     "request blocked in the kernel: the job was ended)",
+                     atomic_load(&watch->url), atomic_load(&watch->action), watch->timeout_s);
+            watch->stalled(reason);
+        }
+    }
+    return NULL;
+}
+
+int data_client_watch(struct data_client *client, double timeout_s,
+                      void (*stalled)(const char *reason))
+{
+    struct data_watch *watch = calloc(1, sizeof *watch);
+    if (!watch)
+        abort();
+    watch->timeout_s = timeout_s;
+    watch->stalled = stalled;
+    if (pthread_create(&watch->thread, NULL, watch_requests, watch) != 0) {
+        free(watch);
+        return -1;
+    }
+    client->watch = watch;
+    return 0;
+}
+
+/* The request on url begins, or ends (action NULL). */
+static void watched(struct data_client *client, const char *url, const char *action)
+{
+    struct data_watch *watch = client->watch;
+    if (!watch)
+        return;
+    if (action) {
+        atomic_store(&watch->url, url);
+        atomic_store(&watch->action, action);
+    }
+    atomic_store(&watch->started_ns, action ? vp_now_ns() : 0);
+}
+
 void data_client_free(struct data_client *client)
 {
+    if (client->watch) {
+        atomic_store(&client->watch->ending, true);
+        pthread_join(client->watch->thread, NULL);
+        free(client->watch);
+        client->watch = NULL;
+    }
 #ifdef VP_HAVE_GFAL2
     if (client->gfal)
         gfal2_context_free(client->gfal);
@@ -146,8 +216,8 @@ void data_client_free(struct data_client *client)
     client->gfal = NULL;
 }
 
-int data_open(struct data_client *client, const char *url, struct data_handle *handle, char *err,
-              size_t err_len)
+static int open_unwatched(struct data_client *client, const char *url, struct data_handle *handle,
+                          char *err, size_t err_len)
 {
     snprintf(handle->url, sizeof handle->url, "%s", url);
     handle->remote = data_is_url(url);
@@ -167,8 +237,8 @@ int data_open(struct data_client *client, const char *url, struct data_handle *h
 #endif
 }
 
-ssize_t data_read(struct data_client *client, struct data_handle *handle, void *buf, size_t len,
-                  char *err, size_t err_len)
+static ssize_t read_unwatched(struct data_client *client, struct data_handle *handle, void *buf,
+                              size_t len, char *err, size_t err_len)
 {
     ssize_t got;
     if (!handle->remote) {
@@ -191,8 +261,8 @@ ssize_t data_read(struct data_client *client, struct data_handle *handle, void *
 #endif
 }
 
-ssize_t data_pread(struct data_client *client, struct data_handle *handle, void *buf, size_t len,
-                   uint64_t offset, char *err, size_t err_len)
+static ssize_t pread_unwatched(struct data_client *client, struct data_handle *handle, void *buf,
+                               size_t len, uint64_t offset, char *err, size_t err_len)
 {
     ssize_t got;
     if (!handle->remote) {
@@ -216,7 +286,8 @@ ssize_t data_pread(struct data_client *client, struct data_handle *handle, void 
 #endif
 }
 
-int data_close(struct data_client *client, struct data_handle *handle, char *err, size_t err_len)
+static int close_unwatched(struct data_client *client, struct data_handle *handle, char *err,
+                           size_t err_len)
 {
     if (handle->fd < 0)
         return 0;
@@ -240,6 +311,41 @@ int data_close(struct data_client *client, struct data_handle *handle, char *err
 }
 
 /* Reads all of url into the descriptor out: 0, or -1 with the reason in err. */
+int data_open(struct data_client *client, const char *url, struct data_handle *handle, char *err,
+              size_t err_len)
+{
+    watched(client, url, "open");
+    int status = open_unwatched(client, url, handle, err, err_len);
+    watched(client, url, NULL);
+    return status;
+}
+
+ssize_t data_read(struct data_client *client, struct data_handle *handle, void *buf, size_t len,
+                  char *err, size_t err_len)
+{
+    watched(client, handle->url, "read");
+    ssize_t got = read_unwatched(client, handle, buf, len, err, err_len);
+    watched(client, handle->url, NULL);
+    return got;
+}
+
+ssize_t data_pread(struct data_client *client, struct data_handle *handle, void *buf, size_t len,
+                   uint64_t offset, char *err, size_t err_len)
+{
+    watched(client, handle->url, "read");
+    ssize_t got = pread_unwatched(client, handle, buf, len, offset, err, err_len);
+    watched(client, handle->url, NULL);
+    return got;
+}
+
+int data_close(struct data_client *client, struct data_handle *handle, char *err, size_t err_len)
+{
+    watched(client, handle->url, "close");
+    int status = close_unwatched(client, handle, err, err_len);
+    watched(client, handle->url, NULL);
+    return status;
+}
+
 #ifdef VP_HAVE_GFAL2
 int data_url_create(struct data_client *client, const char *url, struct data_handle *handle,
                     char *err, size_t err_len)

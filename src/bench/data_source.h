@@ -26,10 +26,18 @@ void data_join(const char *source, const char *name, char *out, size_t len);
 /* One job's client: a gfal2 context when it reads URLs. timeout_s bounds connecting and
  * each request (XRootD's and davix's own timeouts). */
 struct data_client {
-    void *gfal; /* gfal2_context_t, NULL for POSIX */
+    void *gfal;               /* gfal2_context_t, NULL for POSIX */
+    struct data_watch *watch; /* the requests' deadline, or NULL */
 };
 int data_client_init(struct data_client *client, const char *source, double timeout_s,
                      char *err, size_t err_len);
+/* Gives every request (open, read, close; a path or a URL) a deadline: a thread checks
+ * the request under way, and one that has taken longer than timeout_s (blocked in the
+ * kernel on a hung mount, which no timeout of a system call ends) makes it call
+ * stalled("URL: read: no answer within ..."), which must not return (vp_job.fail_now).
+ * data_client_free stops it. Returns 0, or -1 when no thread could be started. */
+int data_client_watch(struct data_client *client, double timeout_s,
+                      void (*stalled)(const char *reason));
 void data_client_free(struct data_client *client);
 
 struct data_handle {

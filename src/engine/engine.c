@@ -107,6 +107,15 @@ static _Noreturn void job_fail(struct vp_job_slot *slot, struct vp_control *cont
     _exit(1);
 }
 
+/* This job process's slot, for vp_job.fail_now (each job is a process of its own). */
+static struct vp_job_slot *own_slot;
+static struct vp_control *own_control;
+
+static void fail_now(const char *reason)
+{
+    job_fail(own_slot, own_control, reason);
+}
+
 /* Everything one job process does, from pinning to release. */
 static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_params *params,
                                const struct vp_run_settings *settings,
@@ -139,8 +148,10 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
         .duration = settings->duration > 0 ? settings->duration : bench->default_duration, .histogram = vp_shared_histogram(shared, index),
         .op_log = vp_shared_op_log(shared, index), .op_log_len = &slot->op_log_len,
         .op_log_cap = shared->op_log_cap, .stop = &control->stop, .detail = slot->detail,
-        .detail_cap = sizeof slot->detail,
+        .detail_cap = sizeof slot->detail, .fail_now = fail_now,
     };
+    own_slot = slot;
+    own_control = control;
     if (job.histogram)
         vp_histogram_reset(job.histogram);
     if (bench->prepare && bench->prepare(&job) != 0)
@@ -206,6 +217,25 @@ static void explain_exit(const struct vp_shared *shared, unsigned index, pid_t p
 
 enum wait_outcome { WAIT_DONE, WAIT_FAILED, WAIT_INTERRUPTED };
 
+#define REAP_NS 2000000000 /* how long a job told to end may take to be gone */
+
+/* Ends a job that failed or must stop (SIGKILL) and reaps it within REAP_NS. A job
+ * blocked in the kernel (a read from a hung mount that its server never answers) cannot
+ * end even so: it is left behind, said once, rather than holding the run for ever. */
+static void end_job(pid_t pid, int *status)
+{
+    kill(pid, SIGKILL);
+    int64_t until = vp_now_ns() + REAP_NS;
+    while (waitpid(pid, status, WNOHANG) == 0) {
+        if (vp_now_ns() > until) {
+            fprintf(stderr, "virtperf: job pid %d does not end (blocked in the kernel, on a "
+                    "hung mount?): left behind\n", (int)pid);
+            return;
+        }
+        vp_sleep_until_ns(vp_now_ns() + 10000000);
+    }
+}
+
 #define GRACEFUL_STOP_NS 5000000000 /* how long jobs asked to stop may take */
 
 /* Waits until *counter reaches target, watching for dead jobs and interruption; when
@@ -218,7 +248,7 @@ static enum wait_outcome wait_for(const struct vp_shared *shared, atomic_int *co
         for (unsigned job = 0; job < shared->jobs; job++) {
             if (atomic_load(&vp_shared_slot(shared, job)->state) == JOB_FAILED) {
                 int status = 0;
-                waitpid(pids[job], &status, 0);
+                end_job(pids[job], &status);
                 explain_exit(shared, job, pids[job], status, reason, len);
                 pids[job] = 0;
                 return WAIT_FAILED;
@@ -259,8 +289,8 @@ static void stop_jobs(pid_t *pids, unsigned jobs)
             kill(pids[job], SIGKILL);
     for (unsigned job = 0; job < jobs; job++) {
         if (pids[job] > 0) {
-            while (waitpid(pids[job], NULL, 0) < 0 && errno == EINTR)
-                ;
+            int status;
+            end_job(pids[job], &status);
             pids[job] = 0;
         }
     }

@@ -84,4 +84,30 @@ for bench in data.read data.copy; do
     json_check "$WORK/fifo.json" '"file-00001.dat: a FIFO; accepted: a regular file" in d["results"][0]["error"]' \
         "$bench: a FIFO in the fileset is not refused by name"
 done
+
+# --- a read that never returns (a hung mount: a FUSE filesystem whose reads of one file
+# block until it is unmounted; no signal ends the kernel's wait): the job is ended once
+# the request has taken --timeout, and the result names the file.
+[ -c /dev/fuse ] || skip "no /dev/fuse for the hung-mount check"
+/usr/bin/python3 -c 'import fusepy' 2>/dev/null || skip "Debian's python3-fusepy is not installed (scripts/deps.sh test)"
+rm -rf "$SET" && mkdir "$SET"
+expect_status 0 "$VP" data prepare --source "$SET" --files 3 --file-size 64k
+HUNG=$WORK/hung
+mkdir "$HUNG"
+/usr/bin/python3 "$(dirname "$0")/stall_fs.py" "$SET" "$HUNG" file-00001.dat "$WORK/release" &
+fuse_pid=$!
+trap 'touch "$WORK/release"; sleep 0.3; umount -l "$HUNG" 2>/dev/null; kill -9 $fuse_pid 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 100); do [ -e "$HUNG/virtperf-manifest.json" ] && break; sleep 0.05; done
+[ -e "$HUNG/virtperf-manifest.json" ] || fail "the FUSE filesystem did not come up"
+started=$SECONDS
+expect_status 1 timeout -s KILL 60 "$VP" run data.read --source "$HUNG" --per-job 3 --timeout 2s \
+    --reps 1 --warmup 0 --quiet --json "$WORK/hung.json"
+[ $((SECONDS - started)) -le 20 ] || fail "a hung read held the run $((SECONDS - started)) s with --timeout 2s"
+json_check "$WORK/hung.json" '"file-00001.dat: read: no answer within --timeout 2 s" in d["results"][0]["error"]' \
+    "a read blocked in the kernel did not fail its job by the deadline, naming the file"
+expect_contains "$WORK/err" "does not end (blocked in the kernel, on a hung mount?): left behind"
+touch "$WORK/release" # the hung read answers (EIO): the job left behind ends, the mount is free
+for _ in $(seq 1 100); do umount "$HUNG" 2>/dev/null && break; sleep 0.1; done
+wait $fuse_pid || fail "the FUSE filesystem did not exit 0 once unmounted"
+trap 'rm -rf "$WORK"' EXIT
 finish
