@@ -88,6 +88,18 @@ suppress_library_leaks() {
     esac
 }
 
+# serve ARGS...: starts virtperf serve on 127.0.0.1:$PORT, its log in $WORK/serve.log,
+# its pid in SERVE_PID; returns once it listens.
+serve() {
+    "$VP" serve --bind 127.0.0.1 --port "$PORT" "$@" 2>"$WORK/serve.log" &
+    SERVE_PID=$!
+    for _ in $(seq 1 100); do
+        grep -q listening "$WORK/serve.log" && return 0
+        sleep 0.05
+    done
+    fail "serve did not start: $(cat "$WORK/serve.log")"
+}
+
 fail() {
     echo "FAIL: $*" >&2
     FAILURES=$((FAILURES + 1))

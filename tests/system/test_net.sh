@@ -17,16 +17,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-serve() { # ARGS...: starts virtperf serve on $PORT, log in $WORK/serve.log
-    "$VP" serve --bind 127.0.0.1 --port "$PORT" "$@" 2>"$WORK/serve.log" &
-    SERVE_PID=$!
-    for _ in $(seq 1 100); do
-        grep -q listening "$WORK/serve.log" && return 0
-        sleep 0.05
-    done
-    fail "serve did not start: $(cat "$WORK/serve.log")"
-}
-
 wait_listening() { # PORT: until something accepts connections there
     for _ in $(seq 1 100); do
         python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), timeout=1)" 2>/dev/null && return 0
