@@ -53,8 +53,6 @@ static struct vp_source_tally *tally_entry(struct vp_admission *admission, uint6
 static bool evict_before(const struct vp_admission_slot *a, unsigned a_source_count,
                          const struct vp_admission_slot *b, unsigned b_source_count)
 {
-    if (a->progress != b->progress)
-        return a->progress < b->progress;
     if (a_source_count != b_source_count)
         return a_source_count > b_source_count;
     return a->since < b->since;
@@ -98,16 +96,17 @@ int vp_admission_take(struct vp_admission *admission, int fd, uint64_t source, i
     if (free_slot == admission->slot_count)
         return -1;
     admission->slots[free_slot] = (struct vp_admission_slot){
-        .fd = fd, .since = now ? now : 1, .source = source, .progress = VP_CONNECTED
+        .fd = fd, .since = now ? now : 1, .source = source
     };
     admission->active++;
     admission->handshaking++;
     return (int)free_slot;
 }
 
-void vp_admission_progress(struct vp_admission *admission, unsigned slot)
+void vp_admission_progress(struct vp_admission *admission, unsigned slot, int64_t now)
 {
-    admission->slots[slot].progress = VP_SAID_HELLO;
+    if (admission->slots[slot].since) /* not evicted meanwhile */
+        admission->slots[slot].since = now ? now : 1;
 }
 
 bool vp_admission_handshake_done(struct vp_admission *admission, unsigned slot)

@@ -1,25 +1,25 @@
 /* Who gets a session slot in `virtperf serve` under load. Sessions still in their
  * handshake may hold at most half the slots, so connections that never prove a key
  * cannot crowd out sessions that did; a finished handshake is never ended to make room.
- * When the handshake slots are full, a new connection ends one handshake: the least
- * progressed (one that has sent nothing before one that sent HELLO and waits to
- * authenticate), then one from the source address holding the most handshakes, then
- * the oldest. So a flood from one address, silent or stalling after HELLO, only ever
- * evicts itself, and a silent flood from anywhere cannot evict a client that has sent
- * its HELLO. Not thread-safe: the server calls it under its lock. */
+ * When the handshake slots are full, a new connection ends one handshake: one from the
+ * source address holding the most handshakes, and among those the one whose peer has
+ * been silent longest (since it connected, or since its HELLO). So a flood from one
+ * address, silent or stalling after HELLO, only ever evicts itself, and a flood from many
+ * addresses evicts a client only if more than half --max-sessions connections arrive
+ * while that client is between two of its messages (a round trip). (An order by progress
+ * alone, HELLO before none, let a HELLO flood evict a client whose HELLO had not been
+ * read yet.) Not thread-safe: the server calls it under its lock. */
 #ifndef VP_NET_ADMISSION_H
 #define VP_NET_ADMISSION_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-enum vp_handshake_progress { VP_CONNECTED, VP_SAID_HELLO };
-
 struct vp_admission_slot {
     int fd;          /* -1 when free */
-    int64_t since;   /* when its handshake began; 0 when none runs in it */
+    int64_t since;   /* when its peer last spoke in its handshake (it connected, sent its
+                      * HELLO); 0 when no handshake runs in it */
     uint64_t source; /* its peer's address, hashed */
-    enum vp_handshake_progress progress;
     bool evicted; /* its handshake was ended to make room; its session is ending */
 };
 
@@ -49,8 +49,8 @@ uint64_t vp_admission_source(const void *address, unsigned len);
  * releases the slot). Returns the slot, or -1 when every slot is taken (some may be
  * ending: ending > 0 says so, and a wait for a release may then succeed). */
 int vp_admission_take(struct vp_admission *admission, int fd, uint64_t source, int64_t now);
-/* The slot's connection sent its HELLO. */
-void vp_admission_progress(struct vp_admission *admission, unsigned slot);
+/* The slot's connection sent its HELLO, now. */
+void vp_admission_progress(struct vp_admission *admission, unsigned slot, int64_t now);
 /* The slot's handshake ended (done or failed); returns whether it had been evicted. */
 bool vp_admission_handshake_done(struct vp_admission *admission, unsigned slot);
 /* The slot's session ended: the slot is free again. */

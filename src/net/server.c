@@ -78,7 +78,7 @@ static int handshake(struct session *session, char *err, size_t err_len)
         return -1;
     session->said_hello = true;
     pthread_mutex_lock(&session->server->lock);
-    vp_admission_progress(&session->server->admission, session->slot);
+    vp_admission_progress(&session->server->admission, session->slot, vp_now_ns());
     pthread_mutex_unlock(&session->server->lock);
     if (header.type != VP_FRAME_HELLO) {
         snprintf(err, err_len, "expected HELLO, received %s", vp_frame_type_name(header.type));

@@ -44,17 +44,17 @@ static void finish(struct fixture *fixture)
     vp_admission_free(&fixture->admission);
 }
 
-static void a_silent_flood_never_evicts_a_client_that_said_hello(void **state)
+static void a_flood_from_many_sources_evicts_the_longest_silent(void **state)
 {
     (void)state;
     struct fixture fixture = { 0 };
     vp_admission_init(&fixture.admission, SLOTS); /* 4 handshake slots */
     int client = connect_from(&fixture, CLIENT, 10);
-    vp_admission_progress(&fixture.admission, (unsigned)client);
-    for (int64_t t = 20; t < 23; t++) /* the flood, silent, all younger than the client */
-        assert_true(connect_from(&fixture, CLIENT + 7, t) >= 0);
-    /* Full: each new silent connection evicts a silent one, the oldest first. */
-    assert_true(connect_from(&fixture, CLIENT + 7, 30) >= 0);
+    for (int64_t t = 20; t < 23; t++) /* silent, one connection per address */
+        assert_true(connect_from(&fixture, CLIENT + (uint64_t)t, t) >= 0);
+    vp_admission_progress(&fixture.admission, (unsigned)client, 25); /* its HELLO */
+    /* Full: the new connection ends the handshake silent longest, not the client's. */
+    assert_true(connect_from(&fixture, CLIENT + 99, 30) >= 0);
     assert_false(was_shut(&fixture, 0));
     assert_true(was_shut(&fixture, 1));
     assert_int_equal(fixture.admission.ending, 1);
@@ -68,14 +68,30 @@ static void a_flood_from_one_source_evicts_itself_before_others(void **state)
     struct fixture fixture = { 0 };
     vp_admission_init(&fixture.admission, SLOTS);
     int client = connect_from(&fixture, CLIENT, 10); /* the oldest, and it said HELLO */
-    vp_admission_progress(&fixture.admission, (unsigned)client);
+    vp_admission_progress(&fixture.admission, (unsigned)client, 11);
     for (int64_t t = 20; t < 23; t++) { /* a flood that says HELLO and stalls */
         int slot = connect_from(&fixture, FLOODER, t);
-        vp_admission_progress(&fixture.admission, (unsigned)slot);
+        vp_admission_progress(&fixture.admission, (unsigned)slot, t);
     }
     assert_true(connect_from(&fixture, FLOODER, 30) >= 0);
     assert_false(was_shut(&fixture, 0)); /* the client's source holds one handshake */
     assert_true(was_shut(&fixture, 1));  /* the flooder's oldest */
+    finish(&fixture);
+}
+
+static void a_hello_flood_spares_a_client_whose_hello_is_not_read_yet(void **state)
+{
+    (void)state;
+    struct fixture fixture = { 0 };
+    vp_admission_init(&fixture.admission, SLOTS);
+    for (int64_t t = 1; t < 4; t++) { /* HELLO sent, then stalling at AUTH */
+        int slot = connect_from(&fixture, FLOODER, t);
+        vp_admission_progress(&fixture.admission, (unsigned)slot, t);
+    }
+    assert_true(connect_from(&fixture, CLIENT, 5) >= 0); /* its thread has not read yet */
+    assert_true(connect_from(&fixture, FLOODER, 6) >= 0);
+    assert_false(was_shut(&fixture, 3));
+    assert_true(was_shut(&fixture, 0));
     finish(&fixture);
 }
 
@@ -117,8 +133,9 @@ static void sources_hash_by_address(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(a_silent_flood_never_evicts_a_client_that_said_hello),
+        cmocka_unit_test(a_flood_from_many_sources_evicts_the_longest_silent),
         cmocka_unit_test(a_flood_from_one_source_evicts_itself_before_others),
+        cmocka_unit_test(a_hello_flood_spares_a_client_whose_hello_is_not_read_yet),
         cmocka_unit_test(a_finished_handshake_is_never_evicted_and_full_slots_refuse),
         cmocka_unit_test(sources_hash_by_address),
     };
