@@ -70,8 +70,8 @@ chrome --window-size=1150,2400 --screenshot="$WORK/report.png" "file://$page" >/
 [ -n "${REPORT_SCREENSHOT:-}" ] && cp "$WORK/report.png" "$REPORT_SCREENSHOT"
 
 # Markup in labels and in an imported document's text is text: a label and an imported
-# run whose label, start time, hostname and warnings hold elements; the page Chromium
-# builds holds none of them.
+# run whose label, hostname and warnings hold elements; the page Chromium builds holds
+# none of them. (A start time that holds one is no time: the import refuses it.)
 MARKUP='<script>document.title="pwned"</script><img src=x onerror=alert(1)><b id="inj">x</b>'
 expect_status 0 "$VP" run cpu --ops=2m --reps 5 --label "$MARKUP" --quiet
 expect_status 0 "$VP" results export guest -o "$WORK/guest.json"
@@ -81,12 +81,14 @@ path, markup = sys.argv[1], sys.argv[2]
 d = json.load(open(path))
 d["run"]["id"] = d["run"]["id"][:-4] + "beef"
 d["run"]["label"] = "imported" + markup
-d["run"]["started_at"] = "<img src=x onerror=alert(3)>"
 d["run"]["host"]["hostname"] = markup
 for result in d["results"]:
     result["warnings"] = [markup]
 json.dump(d, open(path, "w"))
+d["run"]["started_at"] = "<img src=x onerror=alert(3)>"
+json.dump(d, open(path + ".time", "w"))
 PY
+expect_usage_error "run.started_at: '<img src=x onerror=alert(3)>' is not a time" "$VP" results import "$WORK/guest.json.time"
 expect_status 0 "$VP" results import "$WORK/guest.json"
 expect_status 0 "$VP" report "$MARKUP" "imported$MARKUP" bare -o "$WORK/hostile.html"
 chrome --dump-dom "file://$WORK/hostile.html" >"$WORK/hostile-dom.html"
