@@ -46,6 +46,14 @@ void vp_hasher_finish(struct vp_hasher *hasher, char *hex)
     free(hasher->buffer);
 }
 
+/* Why the directory holding name could not be opened beneath the source. */
+static void parent_refusal(char *err, size_t err_len, const char *name, int error)
+{
+    snprintf(err, err_len, "%.300s: %s", name,
+             error == ELOOP || error == ENOTDIR ? "a part of the name is a symbolic link or "
+             "not a directory (not followed)" : strerror(error));
+}
+
 /* Opens dir_fd/name as a regular file with no link in any part of the name. */
 static int open_beneath(int dir_fd, const char *name, struct stat *info, char *err,
                         size_t err_len)
@@ -53,9 +61,7 @@ static int open_beneath(int dir_fd, const char *name, struct stat *info, char *e
     const char *leaf;
     int parent = vp_open_parent_beneath(dir_fd, name, &leaf);
     if (parent < 0) {
-        snprintf(err, err_len, "%.300s: %s", name,
-                 errno == ELOOP || errno == ENOTDIR ? "a part of the name is a symbolic link "
-                 "or not a directory (not followed)" : strerror(errno));
+        parent_refusal(err, err_len, name, errno);
         return -1;
     }
     int fd = vp_open_regular(parent, leaf, O_NOFOLLOW, info, err, err_len);
@@ -163,8 +169,9 @@ enum vp_removal vp_data_remove_laid_out(int dir_fd, const struct vp_fileset *set
     snprintf(name, sizeof name, "%s%s", set->files[index].name, suffix);
     const char *leaf;
     int parent = vp_open_parent_beneath(dir_fd, name, &leaf);
+    int parent_error = errno;
     struct stat info;
-    if (parent < 0 && errno == ENOENT)
+    if (parent < 0 && parent_error == ENOENT)
         return VP_ABSENT;
     if (parent >= 0 && fstatat(parent, leaf, &info, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT) {
         close(parent);
@@ -172,8 +179,7 @@ enum vp_removal vp_data_remove_laid_out(int dir_fd, const struct vp_fileset *set
     }
     int fd = parent < 0 ? -1 : vp_open_regular(parent, leaf, O_NOFOLLOW, &info, why, why_len);
     if (parent < 0)
-        snprintf(why, why_len, "%s: a part of the name is a symbolic link or not a directory "
-                 "(not followed)", name);
+        parent_refusal(why, why_len, name, parent_error);
     enum vp_removal outcome = VP_KEPT;
     uint64_t want = set->files[index].size, size = fd >= 0 ? (uint64_t)info.st_size : 0;
     bool partial = suffix[0] != '\0';
