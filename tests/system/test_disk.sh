@@ -150,6 +150,7 @@ for _ in $(seq 1 400); do [ -n "$(leftovers "$MNT")" ] && break; sleep 0.05; don
 left=$(leftovers "$MNT")
 kill -KILL $runner
 { wait $runner; } 2>/dev/null
+[ $? -eq 137 ] || fail "the run to kill had ended before SIGKILL"
 pkill -KILL -P $runner 2>/dev/null
 [ -n "$left" ] || fail "the killed run made no directory"
 mkdir "$MNT/virtperf-notours"
@@ -159,6 +160,8 @@ expect_status 0 "$VP" run disk.write --path "$MNT" --size 1m --reps 1 --warmup 0
 expect_contains "$WORK/err" "removing ${left% }, left by a virtperf (pid $runner) that is gone"
 [ "$(leftovers "$MNT" | tr ' ' '\n' | grep -v -e notours -e alive | grep -c .)" -eq 0 ] || fail "a killed run's directory was not reclaimed: $(leftovers "$MNT")"
 [ -d "$MNT/virtperf-notours" ] && [ -d "$MNT/virtperf-alive" ] || fail "a directory that is not an orphan of ours was removed"
-kill $sleeper; wait $sleeper 2>/dev/null
+kill $sleeper
+wait $sleeper 2>/dev/null
+[ $? -eq 143 ] || fail "the stand-in owner process had ended before the test stopped it"
 rm -rf "$MNT/virtperf-notours" "$MNT/virtperf-alive"
 finish

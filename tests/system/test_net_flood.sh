@@ -20,7 +20,7 @@ chmod 600 "$WORK/key"
 
 stop_serve() {
     kill -TERM "$SERVE_PID"
-    wait "$SERVE_PID" || fail "serve did not exit 0 on SIGTERM after the flood"
+    wait "$SERVE_PID" || fail "serve's status after SIGTERM following the flood was not 0"
     SERVE_PID=
 }
 
