@@ -1,50 +1,44 @@
 /* libFuzzer target: a plan file's text through every check plan-check makes without the
  * machine (inih, the sections and keys, each value through run's parser and the plan
- * builder, the study's figures). A refused plan ends in the usage-error hook, which jumps
- * back here: what the refused plan had allocated is left behind, unreachable, so leak
- * checks are off for this target (the value parsers it calls are leak-checked in
- * fuzz_units). */
-#include <setjmp.h>
+ * builder, the study's figures), compiled for one host and for virtperf-mpi. The
+ * compiler returns its refusals, so leak checks stay on: a refused plan must leave
+ * nothing behind. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_input.h"
 
-#include "cmd/common.h"
 #include "cmd/run_plan.h"
 
-static jmp_buf refused;
-
-static void refuse(const char *message)
+/* Accepted: at least one named step, each a command line starting with run and a
+ * benchmark, built into a plan of at least one point, and the text kept. */
+static void check_steps(const struct vp_run_steps *steps)
 {
-    (void)message;
-    longjmp(refused, 1);
-}
-
-int __lsan_is_turned_off(void);
-int __lsan_is_turned_off(void)
-{
-    return 1;
+    if (steps->count == 0 || steps->count > VP_RUN_MAX_STEPS || !steps->kept_text)
+        __builtin_trap();
+    for (size_t s = 0; s < steps->count; s++) {
+        const struct vp_run_step *step = &steps->step[s];
+        if (step->argc < 2 || strcmp(step->argv[0], "run") != 0 || !step->name ||
+            !step->name[0] || step->plan.count == 0)
+            __builtin_trap();
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char *text;
-    free(text); /* the last input's: the plan kept pointing into it until now */
-    text = fuzz_text(data, size);
-    char run[] = "run", plan[] = "--plan", path[] = "fuzz.ini";
-    char *argv[] = { run, plan, path, NULL };
-    struct vp_plan_steps steps;
-    vp_set_usage_error_hook(refuse);
-    if (setjmp(refused) != 0)
-        return 0;
-    vp_plan_steps_build(3, argv, text, refuse, &steps);
-    /* accepted: at least one step, each a command line starting with run and a benchmark */
-    if (steps.count == 0 || steps.count > VP_PLAN_MAX_STEPS || !steps.kept_text)
-        __builtin_trap();
-    for (size_t s = 0; s < steps.count; s++)
-        if (steps.argc[s] < 2 || strcmp(steps.argv[s][0], "run") != 0 || !steps.names[s][0])
-            __builtin_trap();
-    free(steps.kept_text);
+    char *text = fuzz_text(data, size);
+    struct vp_run_request command = { .plan_path = "fuzz.ini" };
+    static struct vp_run_steps steps;
+    char err[VP_ERROR_LEN + 4200];
+    for (int for_mpi = 0; for_mpi <= 1; for_mpi++) {
+        if (vp_plan_compile(&command, text, for_mpi, &steps, err, sizeof err) != 0) {
+            if (!err[0] || steps.count != 0)
+                __builtin_trap(); /* a refusal says why and leaves no steps */
+            continue;
+        }
+        check_steps(&steps);
+        vp_run_steps_free(&steps);
+    }
+    free(text);
     return 0;
 }

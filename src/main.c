@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cmd/common.h"
-#include "cmd/run_plan.h"
 #include "core/units.h"
 
 struct subcommand {

@@ -14,13 +14,6 @@
 #include <unistd.h>
 
 
-static void (*usage_error_hook)(const char *message);
-
-void vp_set_usage_error_hook(void (*hook)(const char *message))
-{
-    usage_error_hook = hook;
-}
-
 void vp_usage_error(const char *format, ...)
 {
     char message[8192];
@@ -28,25 +21,33 @@ void vp_usage_error(const char *format, ...)
     va_start(args, format);
     vsnprintf(message, sizeof message, format, args);
     va_end(args);
-    if (usage_error_hook)
-        usage_error_hook(message);
     fprintf(stderr, "virtperf: %s\n", message);
     exit(VP_EXIT_USAGE);
 }
 
-struct vp_store *vp_cli_open_store(const char *db_flag)
+int vp_cli_store_open(const char *db_flag, struct vp_store **store, char *err, size_t err_len)
 {
     char path[4096];
     if (db_flag) {
-        if (!*db_flag)
-            vp_usage_error("--db: empty path; accepted: a file path for the SQLite database");
+        if (!*db_flag) {
+            snprintf(err, err_len, "--db: empty path; accepted: a file path for the SQLite "
+                     "database");
+            return -1;
+        }
         snprintf(path, sizeof path, "%s", db_flag);
     } else if (vp_store_default_path(path, sizeof path) != 0) {
-        vp_usage_error("no database path: set VIRTPERF_DB, XDG_DATA_HOME or HOME, or give --db");
+        snprintf(err, err_len, "no database path: set VIRTPERF_DB, XDG_DATA_HOME or HOME, or "
+                 "give --db");
+        return -1;
     }
+    return vp_store_open(path, store, err, err_len);
+}
+
+struct vp_store *vp_cli_open_store(const char *db_flag)
+{
     struct vp_store *store;
     char err[VP_ERROR_LEN + 4200];
-    if (vp_store_open(path, &store, err, sizeof err) != 0)
+    if (vp_cli_store_open(db_flag, &store, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     return store;
 }

@@ -17,13 +17,12 @@
 
 /* Prints "virtperf: MESSAGE" on stderr and exits with status 2. */
 _Noreturn void vp_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
-/* Has hook see a usage error's message first (virtperf-mpi: only rank 0 prints it, and
- * every rank learns of it); a hook that returns leaves the printing and exit to it. */
-void vp_set_usage_error_hook(void (*hook)(const char *message));
 
 /* Opens the store at db_flag, or the default path when it is NULL; exits 2 when it
  * cannot be opened or written. */
 struct vp_store *vp_cli_open_store(const char *db_flag);
+/* The same, returning -1 with err instead of exiting. */
+int vp_cli_store_open(const char *db_flag, struct vp_store **store, char *err, size_t err_len);
 /* Exits for a read of the store that failed: 1 with err when the database is damaged
  * (vp_store_damaged), else 2, a refused reference; what (may be "") goes before err. */
 __attribute__((noreturn)) void vp_cli_store_refusal(const struct vp_store *store,
@@ -50,6 +49,7 @@ int vp_output_commit_text(struct vp_json_output *output, const char *data, size_
 
 /* The subcommands (one file each). */
 int cmd_run(int argc, char **argv);
+int cmd_plan_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_results(int argc, char **argv);

@@ -4,7 +4,9 @@
  * them and checks it against its own machine, and one refusal anywhere stops every rank
  * with exit 2 and nothing stored. Each point then runs on the first k ranks (--ranks), started together
  * (together.c); rank 0 gathers every rank's result and jobs' figures, combines them
- * (engine/combine.c) and stores the one result before the next point starts. */
+ * (engine/combine.c) and stores the one result before the next point starts. This is
+ * the executor's MPI runner: the executor opens the session on rank 0 and stores what
+ * rank 0 hands it. */
 #include "mpi/run.h"
 
 #include <stdbool.h>
@@ -13,7 +15,8 @@
 #include <string.h>
 
 #include "cmd/common.h"
-#include "cmd/run.h"
+#include "cmd/executor.h"
+#include "cmd/run_flags.h"
 #include "cmd/run_plan.h"
 #include "core/json.h"
 #include "core/limits.h"
@@ -30,13 +33,10 @@
 
 #define REFUSAL_LEN 1024
 
-static const struct vp_world *the_world; /* for the usage error hook */
-
 /* Every rank's refusal (or "" when it has none) to all; when one refused, rank 0 prints
  * them (once when every rank said the same) and every rank exits 2. */
-static void settle_refusals(const char *own)
+static void settle_refusals(const struct vp_world *world, const char *own)
 {
-    const struct vp_world *world = the_world;
     char mine[REFUSAL_LEN] = "";
     snprintf(mine, sizeof mine, "%s", own ? own : "");
     char *all = calloc((size_t)world->size, REFUSAL_LEN);
@@ -67,10 +67,6 @@ static void settle_refusals(const char *own)
     exit(VP_EXIT_USAGE);
 }
 
-static void refuse(const char *message)
-{
-    settle_refusals(message);
-}
 
 /* Rank 0's words, so every rank builds the plan from the same ones. */
 static char **words_of_rank0(const struct vp_world *world, int argc, char **argv, int *count)
@@ -105,51 +101,12 @@ static void print_usage(void)
            "Runs the benchmarks on every rank at once (each rank a host or a guest), started\n"
            "together at instants rank 0 picks, and stores one run in rank 0's database: per\n"
            "host and per job figures, the aggregate across hosts, the start skew across hosts\n"
-           "with its error bound. --jobs counts jobs per rank.\n"
-           "\n"
-           "  --ranks SPEC       run on the first k ranks, for each k of SPEC (1..4, 1,2,4),\n"
-           "                     the others idle  [every rank]\n"
-           "  --topology T       network benchmarks between ranks: matrix (each ordered pair\n"
-           "                     alone), pairs (rank i to i+k/2 at once), fan-in (every rank\n"
-           "                     to rank 0 at once), fan-out (the same, rank 0 sending)\n"
-           "                     [none: each rank to its own loopback server]\n"
-           "  --start-with S     instant: each repetition at an instant rank 0 picks, on\n"
-           "                     every rank's clock; barrier: when MPI_Barrier returns (for\n"
-           "                     comparison; blind to a dead rank)  [instant]\n"
-           "  --plan FILE        a plan file's steps over the ranks, one stored run (each\n"
-           "                     step's ranks and topology keys are --ranks and --topology)\n"
-           "\n"
-           "The options of 'virtperf run':\n\n");
-    vp_run_print_usage();
-}
-
-/* Takes --NAME VALUE / --NAME=VALUE out of the words; NULL when not given. */
-static const char *take_option(int *count, char **words, const char *name, const char *example)
-{
-    const char *value = NULL;
-    size_t len = strlen(name);
-    int kept = 0, taken = 0;
-    char **taken_words = calloc((size_t)*count + 1, sizeof *taken_words);
-    if (!taken_words)
-        abort();
-    for (int i = 0; i < *count; i++) {
-        if (strcmp(words[i], name) == 0 && i + 1 < *count) {
-            taken_words[taken++] = words[i];
-            value = taken_words[taken++] = words[++i];
-        } else if (strncmp(words[i], name, len) == 0 && words[i][len] == '=') {
-            value = (taken_words[taken++] = words[i]) + len + 1;
-        } else if (strcmp(words[i], name) == 0) {
-            vp_usage_error("%s: needs a value such as %s", name, example);
-        } else {
-            words[kept++] = words[i];
-        }
-    }
-    /* the taken words stay in the array, past its end, for whoever frees the words */
-    words[kept] = NULL;
-    memcpy(words + kept + 1, taken_words, (size_t)taken * sizeof *words);
-    free(taken_words);
-    *count = kept;
-    return value;
+           "with its error bound. --jobs counts jobs per rank; with --plan, each step's ranks,\n"
+           "topology and start-with keys are these flags.\n"
+           "\n");
+    vp_run_print_flags(stdout, VP_SCOPE_MPI);
+    printf("\nThe options of 'virtperf run':\n\n");
+    vp_run_print_usage(stdout);
 }
 
 /* The value of a benchmark option as given on the command line, or NULL. */
@@ -244,13 +201,12 @@ static char *text_of_rank0(const struct vp_world *world, char *text, const char 
     char reason[VP_ERROR_LEN] = "";
     uint64_t len = 0;
     if (world->rank == 0) {
-        snprintf(reason, sizeof reason, "%s", text ? "" : why);
+        snprintf(reason, sizeof reason, "%.*s", (int)sizeof reason - 1, text ? "" : why);
         len = text ? strlen(text) : 0;
     }
     MPI_Bcast(reason, (int)sizeof reason, MPI_CHAR, 0, MPI_COMM_WORLD);
     MPI_Bcast(&len, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    if (reason[0])
-        vp_usage_error("%s", reason);
+    settle_refusals(world, reason[0] ? reason : NULL);
     if (world->rank != 0) {
         text = calloc(1, len + 1);
         if (!text)
@@ -260,84 +216,165 @@ static char *text_of_rank0(const struct vp_world *world, char *text, const char 
     return text;
 }
 
-/* One command line of the run: the whole run, or one step of a plan file. */
+/* How one step runs over the ranks. */
 struct run_part {
-    const char *step; /* the plan's step, or NULL */
-    struct vp_run_request request;
-    struct vp_plan plan;
-    struct vp_topology *topology;
     struct vp_layout layout;
     enum vp_topology_kind topology_kind;
     bool barrier;
     struct step_comms comms;
 };
 
-static const char *refusing_step; /* named before a refusal of a plan step's line */
+/* The MPI runner's state: the world, each step's part, the servers between ranks. */
+struct mpi_run {
+    const struct vp_world *world;
+    struct run_part parts[VP_RUN_MAX_STEPS];
+    struct vp_servers servers;
+    size_t part_count;
+    json_t **fingerprints;
+    int *members;
+};
 
-static void refuse_in_step(const char *message)
+/* The steps of the command line (one) or of its plan file (each a part of the run), on
+ * every rank alike; -1 with err when they are refused. */
+static int steps_of_words(const struct vp_world *world, int count, char **words,
+                          struct vp_run_steps *steps, char *err, size_t err_len)
 {
-    char line[REFUSAL_LEN];
-    snprintf(line, sizeof line, "plan step [%s]: %s", refusing_step, message);
-    settle_refusals(line);
+    bool plan = false;
+    for (int i = 1; i < count; i++)
+        plan = plan || strcmp(words[i], "--plan") == 0 || strncmp(words[i], "--plan=", 7) == 0;
+    if (plan) {
+        struct vp_run_request command;
+        int status = vp_plan_command(&command, count, words, err, err_len);
+        if (status == 0 && (command.dry_run || command.here))
+            status = -1, snprintf(err, err_len, "%s: not taken by virtperf-mpi; accepted: "
+                                  "virtperf run --plan FILE --dry-run, virtperf plan-check FILE "
+                                  "--here", command.dry_run ? "--dry-run" : "--here");
+        settle_refusals(world, status == 0 ? NULL : err);
+        char *text = world->rank == 0 ? vp_plan_read_text(command.plan_path, err, err_len) : NULL;
+        text = text_of_rank0(world, text, err);
+        status = vp_plan_compile(&command, text, true, steps, err, err_len);
+        free(text);
+        return status;
+    }
+    *steps = (struct vp_run_steps){ .count = 1 };
+    struct vp_run_step *step = &steps->step[0];
+    *step = (struct vp_run_step){ .argc = count, .argv = words };
+    if (vp_run_parse(&step->request, count, words, VP_SCOPES_COMMAND_LINE | VP_SCOPE_MPI, err,
+                     err_len) != 0)
+        return -1;
+    if (step->request.background) {
+        snprintf(err, err_len, "--background: not accepted by virtperf-mpi yet; accepted: "
+                 "virtperf run --background on each host, or net.probe as a step of its own");
+        return -1;
+    }
+    steps->label = step->request.label;
+    steps->db = step->request.db;
+    steps->json = step->request.json;
+    steps->quiet = step->request.quiet;
+    return vp_plan_build(&step->request.plan, &step->plan, err, err_len);
 }
 
-/* A part's words checked and built (run's flags, --ranks, --topology, --start-with):
- * its plan against this rank's machine, its layout over the ranks. */
-static void prepare_part(const struct vp_world *world, int count, char **words,
-                         struct run_part *part)
+/* A step's virtperf-mpi flags (--ranks, --topology, --start-with) and its plan checked
+ * against this rank's machine: its layout over the ranks. */
+static int prepare_part(const struct vp_world *world, struct vp_run_steps *steps, size_t index,
+                        struct run_part *part, char *err, size_t err_len)
 {
-    refusing_step = part->step;
-    vp_set_usage_error_hook(part->step ? refuse_in_step : refuse);
-    const char *ranks_spec = take_option(&count, words, "--ranks", "4, 1,2,4 or 1..8");
-    const char *topology_text = take_option(&count, words, "--topology", "matrix or fan-in");
-    const char *start_with = take_option(&count, words, "--start-with", "instant or barrier");
-    if (vp_run_wants_plan(count, words))
-        vp_usage_error("--plan: a plan file names no other plan");
-    vp_run_parse(&part->request, count, words);
-    if (part->request.background)
-        vp_usage_error("--background: not accepted by virtperf-mpi yet; accepted: virtperf run "
-                       "--background on each host, or net.probe as a step of its own");
+    const struct vp_run_request *request = &steps->step[index].request;
     unsigned rank_counts[VP_MAX_JOBS];
     size_t rank_count_n = 1;
     rank_counts[0] = (unsigned)world->size;
-    if (ranks_spec && vp_parse_jobs_spec(ranks_spec, (unsigned)world->size, rank_counts,
-                                         VP_MAX_JOBS, &rank_count_n) != 0)
-        vp_usage_error("--ranks: '%s' is not valid; accepted: a count, a list such as 1,2,4 or a "
-                       "range such as 1..4, each from 1 to %d (the ranks launched)", ranks_spec,
-                       world->size);
-    if (start_with && strcmp(start_with, "instant") != 0 && strcmp(start_with, "barrier") != 0)
-        vp_usage_error("--start-with: '%s' is not valid; accepted: instant or barrier", start_with);
-    part->barrier = start_with && strcmp(start_with, "barrier") == 0;
-    char err[VP_ERROR_LEN + 4200];
-    if (vp_topology_parse(topology_text, &part->topology_kind, err, sizeof err) != 0)
-        vp_usage_error("%s", err);
-    vp_run_prepare(&part->request, &part->plan, &part->topology);
-    if (vp_layout_build(&part->plan, world->size, rank_counts, rank_count_n, part->topology_kind,
-                        &part->layout, err, sizeof err) != 0)
-        vp_usage_error("%s", err);
-    vp_set_usage_error_hook(refuse);
+    if (request->ranks && vp_parse_jobs_spec(request->ranks, (unsigned)world->size, rank_counts,
+                                             VP_MAX_JOBS, &rank_count_n) != 0) {
+        snprintf(err, err_len, "--ranks: '%s' is not valid; accepted: a count, a list such as "
+                 "1,2,4 or a range such as 1..4, each from 1 to %d (the ranks launched)",
+                 request->ranks, world->size);
+        return -1;
+    }
+    part->barrier = request->start_with && strcmp(request->start_with, "barrier") == 0;
+    if (vp_topology_parse(request->topology, &part->topology_kind, err, err_len) != 0)
+        return -1;
+    if (!steps->topology && vp_topology_load(&steps->topology, NULL, err, err_len) != 0)
+        return -1;
+    if (vp_plan_check(&steps->step[index].plan, steps->topology, err, err_len) != 0)
+        return -1;
+    return vp_layout_build(&steps->step[index].plan, world->size, rank_counts, rank_count_n,
+                           part->topology_kind, &part->layout, err, err_len);
 }
 
-/* Runs a part's points on its ranks; rank 0 stores each combined result (marked with the
- * plan's step). Returns whether the run must stop (a rank gone, a signal). */
-static bool run_part(const struct vp_world *world, struct run_part *part,
-                     const struct vp_servers *servers, json_t **fingerprints,
-                     struct vp_run_session *session, struct vp_run_settings *settings,
-                     struct vp_progress *progress, int *members)
+static void settle_run(void *context, const char *refusal)
 {
+    const struct mpi_run *run = context;
+    settle_refusals(run->world, refusal);
+}
+
+/* One set of servers for every step that runs between ranks. */
+static int open_run(void *context, struct vp_run_steps *steps, char *err, size_t err_len)
+{
+    struct mpi_run *run = context;
+    for (size_t s = 0; s < steps->count; s++)
+        if (run->parts[s].topology_kind != VP_TOPOLOGY_NONE)
+            return vp_servers_start(run->world,
+                                    given_option(&steps->step[s].request.plan, "key-file"),
+                                    &run->servers, err, err_len);
+    return 0;
+}
+
+/* Every rank's fingerprint, with its boot id (ranks on one machine share it), to rank 0;
+ * then the steps' communicators, as making one is a collective no rank may miss. */
+static void gather_fingerprints(void *context, const json_t *host)
+{
+    struct mpi_run *run = context;
+    json_t *fingerprint = json_deep_copy(host);
+    char boot_id[64] = "";
+    FILE *boot = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (boot && fgets(boot_id, sizeof boot_id, boot))
+        boot_id[strcspn(boot_id, "\n")] = '\0';
+    if (boot)
+        fclose(boot);
+    json_object_set_new(fingerprint, "boot_id", json_string(boot_id));
+    run->fingerprints = vp_gather_fingerprints(run->world, fingerprint);
+    json_decref(fingerprint);
+    for (size_t p = 0; p < run->part_count; p++)
+        make_comms(run->world, &run->parts[p].layout, &run->parts[p].comms);
+}
+
+/* The repetitions this rank runs, for its progress line. */
+static unsigned rank_repetitions(void *context, const struct vp_run_steps *steps)
+{
+    struct mpi_run *run = context;
+    unsigned total = 0;
+    for (size_t p = 0; p < steps->count; p++) {
+        const struct vp_layout *layout = &run->parts[p].layout;
+        for (size_t s = 0; s < layout->count; s++)
+            if (layout->steps[s].roles[0] == VP_ROLE_RUN)
+                total += steps->step[p].plan.points[layout->steps[s].point].reps +
+                         steps->step[p].plan.points[layout->steps[s].point].warmup;
+    }
+    return total;
+}
+
+/* Runs a step's points on its ranks; rank 0 stores each combined result (marked with the
+ * plan's step). Returns whether the run must stop (a rank gone, a signal). */
+static bool run_part(void *context, const struct vp_run_steps *steps, size_t index,
+                     struct vp_run_session *session, struct vp_progress *progress)
+{
+    struct mpi_run *run = context;
+    const struct vp_world *world = run->world;
+    const struct vp_run_step *run_step = &steps->step[index];
+    const struct run_part *part = &run->parts[index];
+    struct vp_run_settings settings = vp_run_settings_of(run_step, steps->topology,
+                                                         world->rank == 0 ? progress : NULL);
     bool stopped = false;
     char reason[VP_ERROR_LEN] = "";
-    settings->duration = part->plan.duration;
-    settings->topology = part->topology;
     for (size_t s = 0; s < part->layout.count && !stopped; s++) {
         const struct vp_step *step = &part->layout.steps[s];
-        const struct vp_plan_point *point = &part->plan.points[step->point];
+        const struct vp_plan_point *point = &run_step->plan.points[step->point];
         enum vp_role role = step->roles[world->rank];
         if (role == VP_ROLE_OFF)
             continue; /* this rank idles while others run */
-        settings->pin_spec = point->pin;
-        settings->reps = point->reps;
-        settings->warmup = point->warmup;
+        settings.pin_spec = point->pin;
+        settings.reps = point->reps;
+        settings.warmup = point->warmup;
         struct vp_together together;
         json_t *result = NULL;
         if (vp_together_begin(&together, world, part->comms.of_step[s],
@@ -347,9 +384,9 @@ static bool run_part(const struct vp_world *world, struct run_part *part,
             result = json_pack("{s:s,s:s}", "status", "interrupted", "error", reason);
         } else if (role == VP_ROLE_RUN) {
             struct vp_params params;
-            step_params(step, point, world->rank, servers, &params);
-            settings->sync = &together.sync;
-            result = vp_engine_run(point->bench, &params, point->jobs, settings);
+            step_params(step, point, world->rank, &run->servers, &params);
+            settings.sync = &together.sync;
+            result = vp_engine_run(point->bench, &params, point->jobs, &settings);
         } else if (vp_together_wait(&together, reason, sizeof reason) != 0) {
             stopped = true;
         }
@@ -358,14 +395,15 @@ static bool run_part(const struct vp_world *world, struct run_part *part,
             struct vp_params params;
             result_params(point, part->topology_kind, &params);
             struct vp_gather_step what = {
-                .step = step, .point = point, .params = &params, .members = members,
-                .member_count = step_members(step, world->size, members),
-                .topology = part->topology_kind, .labels = servers->labels,
-                .fingerprints = fingerprints,
+                .step = step, .point = point, .params = &params, .members = run->members,
+                .member_count = step_members(step, world->size, run->members),
+                .topology = part->topology_kind, .labels = run->servers.labels,
+                .fingerprints = run->fingerprints,
             };
-            json_t *combined = vp_gather_step(world, &together, &what, settings, result, &stopped);
-            if (part->step)
-                json_object_set_new(combined, "step", json_string(part->step));
+            json_t *combined = vp_gather_step(world, &together, &what, &settings, result,
+                                              &stopped);
+            if (run_step->name)
+                json_object_set_new(combined, "step", json_string(run_step->name));
             vp_run_session_add(session, combined);
             json_decref(combined);
         } else if (role == VP_ROLE_RUN && !stopped &&
@@ -379,9 +417,24 @@ static bool run_part(const struct vp_world *world, struct run_part *part,
     return stopped;
 }
 
+/* A signal, not a rank gone. */
+static bool run_interrupted(void *context)
+{
+    (void)context;
+    return vp_engine_interrupted() && vp_liveness_dead() < 0;
+}
+
+static int close_run(void *context, int status, bool stopped)
+{
+    struct mpi_run *run = context;
+    vp_servers_stop(&run->servers, run->world->size);
+    if (stopped)
+        vp_world_abandon(run->world, status); /* a rank is gone or a signal came: mpirun stops the rest */
+    return status;
+}
+
 int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
 {
-    the_world = world;
     int count;
     char **words = words_of_rank0(world, argc, argv, &count);
     char *words_blob = words[0];
@@ -389,123 +442,48 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
         if (strcmp(words[i], "--help") == 0 || strcmp(words[i], "-h") == 0) {
             if (world->rank == 0)
                 print_usage();
+            free(words_blob);
+            free(words);
             return 0;
         }
     }
-    vp_set_usage_error_hook(refuse);
-    /* the parts: the command line, or each step of its plan file */
-    static struct run_part parts[VP_PLAN_MAX_STEPS];
-    struct vp_plan_steps plan_steps = { .count = 0 };
-    size_t part_count = 1;
-    struct vp_run_request session_request;
-    if (vp_run_wants_plan(count, words)) {
-        char err[VP_ERROR_LEN] = "";
-        char *text = vp_plan_read(count, words, world->rank == 0, err, sizeof err);
-        text = text_of_rank0(world, text, err);
-        vp_plan_steps_build(count, words, text, refuse, &plan_steps);
-        vp_set_usage_error_hook(refuse);
-        part_count = plan_steps.count;
-        for (size_t p = 0; p < part_count; p++) {
-            parts[p].step = plan_steps.names[p];
-            prepare_part(world, plan_steps.argc[p], plan_steps.argv[p], &parts[p]);
-        }
-        session_request = parts[0].request;
-        session_request.label = plan_steps.session.label;
-        session_request.db = plan_steps.session.db;
-        session_request.json = plan_steps.session.json;
-        session_request.quiet = plan_steps.session.quiet;
-    } else {
-        prepare_part(world, count, words, &parts[0]);
-        session_request = parts[0].request;
-    }
-    settle_refusals(NULL); /* every rank's parts built, or every rank stops here */
-    /* one set of servers for every part that runs between ranks */
-    struct vp_servers servers = { .own = -1 };
-    const struct run_part *between = NULL;
-    for (size_t p = 0; p < part_count && !between; p++)
-        if (parts[p].topology_kind != VP_TOPOLOGY_NONE)
-            between = &parts[p];
+    static struct vp_run_steps steps;
+    static struct mpi_run run;
+    run = (struct mpi_run){ .world = world, .servers = { .own = -1 } };
     char err[VP_ERROR_LEN + 4200];
-    if (between && vp_servers_start(world, given_option(&between->request.plan, "key-file"),
-                                    &servers, err, sizeof err) != 0)
-        vp_usage_error("%s", err);
-    struct vp_run_session session;
-    if (world->rank == 0)
-        vp_run_session_open(&session, &session_request);
-    settle_refusals(NULL);
-    vp_set_usage_error_hook(NULL);
-
-    json_t *host = vp_sysinfo_collect(parts[0].topology);
-    json_t *fingerprint = json_deep_copy(host);
-    char boot_id[64] = ""; /* one per running kernel: ranks on one machine share it */
-    FILE *boot = fopen("/proc/sys/kernel/random/boot_id", "r");
-    if (boot && fgets(boot_id, sizeof boot_id, boot))
-        boot_id[strcspn(boot_id, "\n")] = '\0';
-    if (boot)
-        fclose(boot);
-    json_object_set_new(fingerprint, "boot_id", json_string(boot_id));
-    json_t **fingerprints = vp_gather_fingerprints(world, fingerprint);
-    json_decref(fingerprint);
-    for (size_t p = 0; p < part_count; p++)
-        make_comms(world, &parts[p].layout, &parts[p].comms);
-    if (world->rank == 0) {
-        char *command = vp_run_command_line("virtperf-mpi run", argc, argv);
-        vp_run_session_begin(&session, host, command);
-        free(command);
-        if (plan_steps.kept_text &&
-            vp_store_set_run_plan(session.store, session.run_id, plan_steps.kept_text, err,
-                                  sizeof err) != 0)
-            fprintf(stderr, "virtperf: the plan's text was not kept: %s\n", err);
+    int built = steps_of_words(world, count, words, &steps, err, sizeof err);
+    settle_refusals(world, built == 0 ? NULL : err);
+    char refusal[REFUSAL_LEN] = "";
+    for (size_t s = 0; s < steps.count && !refusal[0]; s++) {
+        if (prepare_part(world, &steps, s, &run.parts[s], err, sizeof err) == 0)
+            continue;
+        if (steps.step[s].name)
+            snprintf(refusal, sizeof refusal, "plan step [%.60s]: %.900s", steps.step[s].name, err);
+        else
+            snprintf(refusal, sizeof refusal, "%.1000s", err);
     }
+    settle_refusals(world, refusal[0] ? refusal : NULL); /* every rank's steps built, or every rank stops */
 
-    unsigned progress_total = 0;
-    for (size_t p = 0; p < part_count; p++)
-        for (size_t s = 0; s < parts[p].layout.count; s++)
-            if (parts[p].layout.steps[s].roles[0] == VP_ROLE_RUN)
-                progress_total += parts[p].plan.points[parts[p].layout.steps[s].point].reps +
-                                  parts[p].plan.points[parts[p].layout.steps[s].point].warmup;
-    struct vp_progress progress;
-    vp_progress_init(&progress, progress_total, world->rank == 0 && !session_request.quiet);
-    struct vp_run_settings settings = {
-        .monitor_hz = session_request.monitor_hz, .watch = session_request.watch,
-        .watch_count = session_request.watch_count,
-        .progress = world->rank == 0 ? &progress : NULL,
-    };
-    int *members = calloc((size_t)world->size, sizeof *members);
-    if (!members)
+    run.part_count = steps.count;
+    run.members = calloc((size_t)world->size, sizeof *run.members);
+    if (!run.members)
         abort();
-    bool stopped = false;
-    for (size_t p = 0; p < part_count && !stopped; p++) {
-        if (world->rank == 0 && parts[p].step)
-            fprintf(session.table, "step [%s]\n\n", parts[p].step);
-        settings.monitor_hz = parts[p].request.monitor_hz;
-        settings.watch = parts[p].request.watch;
-        settings.watch_count = parts[p].request.watch_count;
-        stopped = run_part(world, &parts[p], &servers, fingerprints, &session, &settings,
-                           &progress, members);
+    const struct vp_runner runner = {
+        .program = "virtperf-mpi run", .keeps_session = world->rank == 0, .context = &run,
+        .settle = settle_run, .open = open_run, .fingerprint = gather_fingerprints,
+        .repetitions = rank_repetitions, .run_step = run_part,
+        .interrupted = run_interrupted, .close = close_run,
+    };
+    int status = vp_run_execute(&runner, &steps, argc, argv);
+    for (int r = 0; run.fingerprints && r < world->size; r++)
+        json_decref(run.fingerprints[r]);
+    free(run.fingerprints);
+    free(run.members);
+    for (size_t p = 0; p < steps.count; p++) {
+        free(run.parts[p].comms.of_step);
+        vp_layout_free(&run.parts[p].layout);
     }
-    vp_progress_clear(&progress);
-    int status = 0;
-    bool interrupted = vp_engine_interrupted() && vp_liveness_dead() < 0;
-    if (world->rank == 0)
-        status = vp_run_session_end(&session, interrupted);
-    else if (stopped)
-        status = interrupted ? VP_EXIT_INTERRUPTED : 1;
-    vp_servers_stop(&servers, world->size);
-    if (stopped)
-        vp_world_abandon(world, status); /* a rank is gone or a signal came: mpirun stops the rest */
-    for (int r = 0; fingerprints && r < world->size; r++)
-        json_decref(fingerprints[r]);
-    free(fingerprints);
-    json_decref(host);
-    free(members);
-    for (size_t p = 0; p < part_count; p++) {
-        free(parts[p].comms.of_step);
-        vp_layout_free(&parts[p].layout);
-        vp_plan_free(&parts[p].plan);
-        vp_topology_free(parts[p].topology);
-    }
-    free(plan_steps.kept_text);
+    vp_run_steps_free(&steps);
     free(words_blob);
     free(words);
     return status;

@@ -21,6 +21,32 @@ static void roff_text(FILE *out, const char *text)
     }
 }
 
+static void flag_head(FILE *out, const char *name, const char *argument)
+{
+    fputs(".TP\n\\fB\\-\\-", out);
+    roff_text(out, name);
+    fputs("\\fR", out);
+    if (argument) {
+        fputs(" \\fI", out);
+        roff_text(out, argument);
+        fputs("\\fR", out);
+    }
+    fputc('\n', out);
+}
+
+void vp_roff_flag(FILE *out, const char *name, const char *argument, const char *roff)
+{
+    flag_head(out, name, argument);
+    fprintf(out, "%s\n", roff);
+}
+
+void vp_roff_flag_text(FILE *out, const char *name, const char *argument, const char *text)
+{
+    flag_head(out, name, argument);
+    roff_text(out, text);
+    fputc('\n', out);
+}
+
 static void roff_option(FILE *out, const struct vp_option *option)
 {
     char accepted[200];

@@ -1,4 +1,5 @@
-/* The manual page's BENCHMARKS and PRESETS sections, written in roff from the
+/* The manual page's generated sections (RUN OPTIONS from run's flag table, BENCHMARKS
+ * and PRESETS), written in roff from the
  * benchmark and preset tables, so docs/virtperf.1 can never list an option the code does
  * not have or miss one it has (`virtperf list --man`; tests/system/test_docs.sh). */
 #ifndef VP_ROFF_H
@@ -7,5 +8,9 @@
 #include <stdio.h>
 
 void vp_roff_benchmarks(FILE *out);
+/* One flag's paragraph: --NAME ARGUMENT, then roff text as it is (vp_roff_flag) or plain
+ * text escaped (vp_roff_flag_text). */
+void vp_roff_flag(FILE *out, const char *name, const char *argument, const char *roff);
+void vp_roff_flag_text(FILE *out, const char *name, const char *argument, const char *text);
 
 #endif

@@ -350,3 +350,24 @@ const char *vp_printable(const char *text, char *out, size_t len)
     out[used] = '\0';
     return out;
 }
+
+void vp_print_workload_scores(FILE *table, const json_t *scores)
+{
+    size_t i;
+    const json_t *score;
+    json_array_foreach(scores, i, score) {
+        fprintf(table, "score jobs=%lld: %.3f, the geometric mean of %lld workloads' speed "
+                "against the reference machine (", (long long)json_integer_value(json_object_get(score, "jobs")),
+                vp_json_number(score, "score"), (long long)json_integer_value(json_object_get(score, "workloads")));
+        const char *name;
+        const json_t *value;
+        const char *separator = "";
+        json_object_foreach((json_t *)json_object_get(score, "each"), name, value) {
+            fprintf(table, "%s%s %.3f", separator, name, json_number_value(value));
+            separator = ", ";
+        }
+        fprintf(table, ")\n");
+    }
+    if (json_array_size(scores))
+        fputc('\n', table);
+}

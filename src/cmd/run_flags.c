@@ -1,0 +1,488 @@
+/* Run's flag table and the parser it drives (run_flags.h). */
+#include "cmd/run_flags.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/limits.h"
+#include "core/units.h"
+#include "render/roff.h"
+
+__attribute__((format(printf, 3, 4))) static int refuse(char *err, size_t err_len,
+                                                        const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(err, err_len, format, args);
+    va_end(args);
+    return -1;
+}
+
+static int take_whole(const char *flag, const char *text, unsigned min, unsigned max,
+                      unsigned *value, char *err, size_t err_len)
+{
+    uint64_t parsed;
+    if (vp_parse_count(text, &parsed) != 0 || parsed < min || parsed > max)
+        return refuse(err, err_len, "%s: '%s' is not valid; accepted: a whole number from %u "
+                      "to %u", flag, text, min, max);
+    *value = (unsigned)parsed;
+    return 0;
+}
+
+static int take_jobs(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    (void)err, (void)len;
+    request->plan.jobs_text = value;
+    return 0;
+}
+
+static int take_pin(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    (void)err, (void)len;
+    request->plan.pin = value;
+    return 0;
+}
+
+static int take_reps(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    request->plan.reps_given = true;
+    return take_whole("--reps", value, 1, VP_MAX_REPS, &request->plan.reps, err, len);
+}
+
+static int take_warmup(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    request->plan.warmup_given = true;
+    return take_whole("--warmup", value, 0, 100, &request->plan.warmup, err, len);
+}
+
+static int take_duration(struct vp_run_request *request, const char *value, char *err,
+                         size_t len)
+{
+    double *duration = &request->plan.duration;
+    if (vp_parse_duration(value, duration) != 0 || *duration < 0.001 || *duration > 86400)
+        return refuse(err, len, "--duration: '%s' is not valid; accepted: 1ms to 24h, such as "
+                      "10s, 500ms or 2min", value);
+    return 0;
+}
+
+static int take_label(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    if (!*value || strlen(value) > 128)
+        return refuse(err, len, "--label: accepted: 1 to 128 characters");
+    request->label = value;
+    return 0;
+}
+
+static int take_db(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    (void)err, (void)len;
+    request->db = value;
+    return 0;
+}
+
+static int take_json(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    (void)err, (void)len;
+    request->json = value;
+    return 0;
+}
+
+static int take_monitor_hz(struct vp_run_request *request, const char *value, char *err,
+                           size_t len)
+{
+    char *end;
+    request->monitor_hz = strtod(value, &end);
+    if (end == value || *end || !(request->monitor_hz >= 0.1 && request->monitor_hz <= 1000))
+        return refuse(err, len, "--monitor-hz: '%s' is not valid; accepted: a rate from 0.1 "
+                      "to 1000 samples per second", value);
+    return 0;
+}
+
+static int take_watch(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    if (request->watch_count == VP_RUN_MAX_WATCH || !*value)
+        return refuse(err, len, "--watch: accepted: up to %d non-empty process names",
+                      VP_RUN_MAX_WATCH);
+    request->watch[request->watch_count++] = (char *)value;
+    return 0;
+}
+
+static int take_quiet(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    (void)value, (void)err, (void)len;
+    request->quiet = true;
+    return 0;
+}
+
+static int take_background(struct vp_run_request *request, const char *value, char *err,
+                           size_t len)
+{
+    (void)err, (void)len;
+    request->background = value;
+    return 0;
+}
+
+static int take_help(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    (void)value, (void)err, (void)len;
+    request->help = true;
+    return 0;
+}
+
+static int take_plan(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    (void)err, (void)len;
+    request->plan_path = value;
+    return 0;
+}
+
+static int take_set(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    if (request->set_count == VP_RUN_MAX_SETS)
+        return refuse(err, len, "--set: at most %d", VP_RUN_MAX_SETS);
+    request->sets[request->set_count++] = value;
+    return 0;
+}
+
+static int take_dry_run(struct vp_run_request *request, const char *value, char *err,
+                        size_t len)
+{
+    (void)value, (void)err, (void)len;
+    request->dry_run = true;
+    return 0;
+}
+
+static int take_here(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    (void)value, (void)err, (void)len;
+    request->here = true;
+    return 0;
+}
+
+static int take_ranks(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    (void)err, (void)len;
+    request->ranks = value;
+    return 0;
+}
+
+static int take_topology(struct vp_run_request *request, const char *value, char *err,
+                         size_t len)
+{
+    (void)err, (void)len;
+    request->topology = value;
+    return 0;
+}
+
+static int take_start_with(struct vp_run_request *request, const char *value, char *err,
+                           size_t len)
+{
+    if (strcmp(value, "instant") != 0 && strcmp(value, "barrier") != 0)
+        return refuse(err, len, "--start-with: '%s' is not valid; accepted: instant or barrier",
+                      value);
+    request->start_with = value;
+    return 0;
+}
+
+const struct vp_run_flag vp_run_flags[] = {
+    { "jobs", "SPEC", VP_SCOPE_STEP, "job counts: 4, 1,2,4 or 1..8 (a list is a sweep)  [1]",
+      "Job counts: \\fB4\\fR, \\fB1,2,4\\fR or \\fB1..8\\fR. A list is a sweep: one result "
+      "per count. Default 1.", take_jobs },
+    { "pin", "SPEC", VP_SCOPE_STEP,
+      "none | compact | spread | CPU list such as 0,2,4-6  [none]\n"
+      "({per-cpu}: one job on each CPU this run may use, pinned)",
+      "\\fBnone\\fR (default), \\fBcompact\\fR (fill the cores of one package first),\n"
+      "\\fBspread\\fR (round-robin over packages, then cores), or a CPU list such as\n"
+      "\\fB0,2,4\\-6\\fR (one CPU per job, cycling). The binding is read back inside each job.",
+      take_pin },
+    { "reps", "N", VP_SCOPE_STEP, "measured repetitions, 1..{max-reps}  [5; {watch}: 1]",
+      "Measured repetitions (default 5; comparisons need at least 5), after the warm-up.",
+      take_reps },
+    { "warmup", "N", VP_SCOPE_STEP, "unmeasured repetitions first, 0..100  [1; {watch}: 0]",
+      "Unmeasured warm-up repetitions before the measured ones (default 1).", take_warmup },
+    { "duration", "D", VP_SCOPE_STEP,
+      "time per repetition for time-bound benchmarks (10s, 500ms)",
+      "Time per repetition for time-bound benchmarks (those whose BENCHMARKS entry lists\n"
+      "\\fB\\-\\-duration\\fR), such as \\fB10s\\fR or \\fB500ms\\fR.", take_duration },
+    { "label", "L", VP_SCOPE_SESSION, "tag the run (bare, kvm, xen-pv ...)", NULL, take_label },
+    { "db", "PATH", VP_SCOPE_SESSION,
+      "results database  [$VIRTPERF_DB or ~/.local/share/virtperf/results.db]", NULL, take_db },
+    { "json", "FILE|-", VP_SCOPE_SESSION, "also write the run's JSON document (- for stdout)",
+      "Also write the run's JSON document; \\fB\\-\\fR is stdout (tables then go to stderr).\n"
+      "Files are written whole or not at all.", take_json },
+    { "monitor-hz", "HZ", VP_SCOPE_STEP, "monitor sampling rate, 0.1..1000  [10]", NULL,
+      take_monitor_hz },
+    { "watch", "NAME", VP_SCOPE_STEP,
+      "also monitor the CPU use of processes named NAME (repeatable)",
+      "Also monitor the CPU use of processes whose command name is \\fINAME\\fR (repeatable).",
+      take_watch },
+    { "quiet", NULL, VP_SCOPE_SESSION, "no progress line", NULL, take_quiet },
+    { "background", "BENCH", VP_SCOPE_COMMAND,
+      "run BENCH (a watch: net.probe) beside all the others, from\n"
+      "before the first to after the last (at most 1 h)",
+      "Run \\fIBENCH\\fR, a watch that runs until stopped (\\fBnet.probe\\fR), in a process of\n"
+      "its own beside every other benchmark of the run, from before the first to after the\n"
+      "last (at most one hour, one job): an interruption measured while the machine is busy.\n"
+      "It takes the run's benchmark options like the others and is stored as one result more.",
+      take_background },
+    { "plan", "FILE", VP_SCOPE_PLAN,
+      "run a plan file instead (INI: [global] and one section per\n"
+      "step, keys named as these flags; see plans/); with it:",
+      "Run a plan file instead of a command line (see PLAN FILES); with it only\n"
+      "\\fB\\-\\-set\\fR, \\fB\\-\\-dry\\-run\\fR, \\fB\\-\\-label\\fR, \\fB\\-\\-db\\fR, "
+      "\\fB\\-\\-json\\fR\nand \\fB\\-\\-quiet\\fR are taken.", take_plan },
+    { "set", "STEP.KEY=V", VP_SCOPE_PLAN, "override or add a key of the plan (repeatable)",
+      "Override or add one key of the plan (\\fBglobal.reps=3\\fR, \\fBdisk.size=1g\\fR);\n"
+      "repeatable; kept with the stored plan text.", take_set },
+    { "dry-run", NULL, VP_SCOPE_PLAN, "print the command lines the plan stands for, run nothing",
+      "Print the \\fBvirtperf run\\fR command line each step of the plan stands for, and run "
+      "nothing.", take_dry_run },
+    { "here", NULL, VP_SCOPE_PLAN,
+      "(plan-check) also check the plan against this machine", NULL, take_here },
+    { "ranks", "SPEC", VP_SCOPE_MPI,
+      "run on the first k ranks, for each k of SPEC (1..4, 1,2,4),\n"
+      "the others idle  [every rank]", NULL, take_ranks },
+    { "topology", "T", VP_SCOPE_MPI,
+      "network benchmarks between ranks: matrix (each ordered pair\n"
+      "alone), pairs (rank i to i+k/2 at once), fan-in (every rank\n"
+      "to rank 0 at once), fan-out (the same, rank 0 sending)\n"
+      "[none: each rank to its own loopback server]", NULL, take_topology },
+    { "start-with", "S", VP_SCOPE_MPI,
+      "instant: each repetition at an instant rank 0 picks, on\n"
+      "every rank's clock; barrier: when MPI_Barrier returns (for\n"
+      "comparison; blind to a dead rank)  [instant]", NULL, take_start_with },
+    { "help", NULL, VP_SCOPE_COMMAND, "this text", NULL, take_help },
+};
+const size_t vp_run_flag_count = sizeof vp_run_flags / sizeof vp_run_flags[0];
+
+const struct vp_run_flag *vp_run_flag_find(const char *name)
+{
+    for (size_t i = 0; i < vp_run_flag_count; i++)
+        if (strcmp(vp_run_flags[i].name, name) == 0)
+            return &vp_run_flags[i];
+    return NULL;
+}
+
+int vp_run_take(struct vp_run_request *request, const struct vp_run_flag *flag,
+                const char *value, char *err, size_t err_len)
+{
+    if (!flag->argument && strcmp(value, "on") != 0 && strcmp(value, "true") != 0)
+        return 0;
+    return flag->take(request, value, err, err_len);
+}
+
+/* Every distinct option of every benchmark (by name), for getopt_long. */
+static size_t collect_bench_options(const struct vp_option **found, size_t cap)
+{
+    size_t count = 0;
+    for (size_t b = 0; b < vp_bench_count; b++) {
+        for (size_t o = 0; o < vp_benches[b]->option_count; o++) {
+            const struct vp_option *option = &vp_benches[b]->options[o];
+            bool seen = false;
+            for (size_t i = 0; i < count; i++)
+                seen = seen || strcmp(found[i]->name, option->name) == 0;
+            if (!seen && count < cap)
+                found[count++] = option;
+        }
+    }
+    return count;
+}
+
+/* "--a, --b, ..." for the flags of scopes. */
+static void flag_names(unsigned scopes, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < vp_run_flag_count && used < len; i++)
+        if (vp_run_flags[i].scope & scopes)
+            used += (size_t)snprintf(buf + used, len - used, "%s--%s", used ? ", " : "",
+                                     vp_run_flags[i].name);
+}
+
+/* The refusal of a word getopt did not take (argv[at]). */
+static int refuse_word(const char *command, const char *word, unsigned scopes, char *err,
+                       size_t err_len)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s", word + (strncmp(word, "--", 2) == 0 ? 2 : 0));
+    name[strcspn(name, "=")] = '\0';
+    const struct vp_run_flag *flag = vp_run_flag_find(name);
+    if (!(scopes & VP_SCOPE_STEP)) {
+        char accepted[400];
+        flag_names(scopes, accepted, sizeof accepted);
+        return refuse(err, err_len, "%s: '%s' is not taken with a plan; accepted: %s (the "
+                      "rest goes in the plan)", command, word, accepted);
+    }
+    if (flag && flag->scope == VP_SCOPE_MPI)
+        return refuse(err, err_len, "%s: --%s is virtperf-mpi's; accepted: mpirun -np N "
+                      "virtperf-mpi run ... --%s, or a plan's %s key", command, name, name, name);
+    if (flag && flag->scope == VP_SCOPE_PLAN)
+        return refuse(err, err_len, "%s: --%s goes with --plan FILE only", command, name);
+    return refuse(err, err_len, "%s: unknown or incomplete option '%s'; see 'virtperf run "
+                  "--help' and 'virtperf list BENCH'", command, word);
+}
+
+#define FLAG_BASE 1000 /* getopt's codes: above any character it returns ('?', ':') */
+
+int vp_run_parse(struct vp_run_request *request, int argc, char **argv, unsigned scopes,
+                 char *err, size_t err_len)
+{
+    const struct vp_option *bench_options[VP_MAX_OPTIONS * 16];
+    size_t bench_option_count = scopes & VP_SCOPE_STEP
+                                    ? collect_bench_options(bench_options, VP_MAX_OPTIONS * 16)
+                                    : 0;
+    struct option *options = calloc(vp_run_flag_count + bench_option_count + 1, sizeof *options);
+    if (!options)
+        abort();
+    size_t count = 0;
+    for (size_t i = 0; i < vp_run_flag_count; i++)
+        if (vp_run_flags[i].scope & scopes)
+            options[count++] = (struct option){ vp_run_flags[i].name,
+                                                vp_run_flags[i].argument ? required_argument
+                                                                         : no_argument,
+                                                NULL, FLAG_BASE + (int)i };
+    int bench_base = FLAG_BASE + (int)vp_run_flag_count;
+    for (size_t i = 0; i < bench_option_count; i++)
+        options[count++] = (struct option){
+            bench_options[i]->name,
+            vp_option_is_flag(bench_options[i]) ? optional_argument : required_argument, NULL,
+            bench_base + (int)i };
+
+    *request = (struct vp_run_request){ .monitor_hz = 10 };
+    struct vp_plan_request *plan = &request->plan;
+    int status = 0;
+    opterr = 0;
+    optind = 0; /* a plan file parses one command line per step */
+    int option;
+    while (status == 0 && (option = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        if (option == '?' || option == ':')
+            status = refuse_word(argv[0], argv[optind - 1], scopes, err, err_len);
+        else if (option < bench_base)
+            status = vp_run_flags[option - FLAG_BASE].take(request, optarg, err, err_len);
+        else if (plan->option_count == VP_PLAN_MAX_OPTIONS)
+            status = refuse(err, err_len, "run: too many benchmark options (at most %d)",
+                            VP_PLAN_MAX_OPTIONS);
+        else
+            plan->options[plan->option_count++] = (struct vp_plan_option){
+                bench_options[option - bench_base]->name, optarg ? optarg : "on" };
+    }
+    free(options);
+    if (status != 0)
+        return -1;
+    size_t words = (size_t)(argc - optind);
+    if (words + (request->background != NULL) > VP_RUN_MAX_WORDS)
+        return refuse(err, err_len, "%s: at most %d benchmarks on one command line", argv[0],
+                      VP_RUN_MAX_WORDS - 1);
+    memcpy(request->words, argv + optind, words * sizeof *request->words);
+    if (request->background) /* its options are the run's: it joins the plan's words */
+        request->words[words++] = (char *)request->background;
+    plan->words = request->words;
+    plan->word_count = words;
+    return 0;
+}
+
+/* The benchmarks with a property, comma-separated ("time.timer, ..."). */
+static void names_where(bool (*has)(const struct vp_bench *), char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t b = 0; b < vp_bench_count; b++) {
+        if (vp_benches[b]->hidden || !has(vp_benches[b]))
+            continue;
+        strncat(buf, buf[0] ? ", " : "", len - strlen(buf) - 1);
+        strncat(buf, vp_benches[b]->name, len - strlen(buf) - 1);
+    }
+}
+
+static bool per_cpu(const struct vp_bench *bench) { return bench->one_job_per_cpu; }
+static bool watches(const struct vp_bench *bench) { return bench->one_observation; }
+static bool quick(const struct vp_bench *bench) { return bench->in_quick_suite; }
+
+/* text with {quick}, {per-cpu}, {watch} and {max-reps} replaced. */
+static void expand(const char *text, FILE *out)
+{
+    static const char *const names[] = { "{quick}", "{per-cpu}", "{watch}", "{max-reps}" };
+    static bool (*const lists[])(const struct vp_bench *) = { quick, per_cpu, watches, NULL };
+    while (*text) {
+        size_t n = 0;
+        while (n < 4 && strncmp(text, names[n], strlen(names[n])) != 0)
+            n++;
+        if (n == 4) {
+            fputc(*text++, out);
+            continue;
+        }
+        char list[256];
+        if (lists[n])
+            names_where(lists[n], list, sizeof list);
+        else
+            snprintf(list, sizeof list, "%d", VP_MAX_REPS);
+        fputs(list, out);
+        text += strlen(names[n]);
+    }
+}
+
+void vp_run_print_flags(FILE *out, unsigned scopes)
+{
+    for (size_t i = 0; i < vp_run_flag_count; i++) {
+        const struct vp_run_flag *flag = &vp_run_flags[i];
+        if (!(flag->scope & scopes))
+            continue;
+        char head[40];
+        snprintf(head, sizeof head, "--%s%s%s", flag->name, flag->argument ? " " : "",
+                 flag->argument ? flag->argument : "");
+        fprintf(out, "  %-18s ", head);
+        for (const char *line = flag->help; *line;) {
+            size_t len = strcspn(line, "\n");
+            char piece[200];
+            snprintf(piece, sizeof piece, "%.*s", (int)len, line);
+            expand(piece, out);
+            fputc('\n', out);
+            line += len + (line[len] == '\n');
+            if (*line)
+                fprintf(out, "%21s", "");
+        }
+    }
+}
+
+void vp_run_print_usage(FILE *out)
+{
+    fputs("usage: virtperf run [BENCH...] [options] [--BENCH-OPTION=VALUE...]\n"
+          "\n"
+          "Runs each BENCH (a name such as mem.stream, a family such as mem, disk or vcost.*, a\n"
+          "preset such as dd or iozone) at every job count of --jobs, stores each result and\n"
+          "prints a table. No BENCH: the quick suite (", out);
+    expand("{quick}", out);
+    fputs(").\n'virtperf list BENCH' shows a benchmark's own options; 'virtperf list' the "
+          "presets.\n\n", out);
+    vp_run_print_flags(out, VP_SCOPE_SESSION | VP_SCOPE_STEP | VP_SCOPE_PLAN |
+                                VP_SCOPE_COMMAND);
+}
+
+void vp_run_print_manual(FILE *out)
+{
+    fputs(".SH RUN OPTIONS\n", out);
+    for (size_t i = 0; i < vp_run_flag_count; i++) {
+        const struct vp_run_flag *flag = &vp_run_flags[i];
+        if (strcmp(flag->name, "help") == 0)
+            continue;
+        if (flag->manual) {
+            vp_roff_flag(out, flag->name, flag->argument, flag->manual);
+            continue;
+        }
+        char *help;
+        size_t len;
+        FILE *text = open_memstream(&help, &len);
+        if (!text)
+            abort();
+        expand(flag->help, text);
+        fclose(text);
+        vp_roff_flag_text(out, flag->name, flag->argument, help);
+        free(help);
+    }
+    fputs(".PP\nBenchmark options (\\fB\\-\\-size=256m\\fR, \\fB\\-\\-passes=200\\fR, "
+          "\\fB\\-\\-mode=byte\\fR ...)\ncome from each benchmark's table: see \\fBvirtperf "
+          "list\\fR \\fIBENCH\\fR. Sizes take\nk, m, g, t (powers of 1024); counts take k, m, g "
+          "(powers of 1000).\n", out);
+}

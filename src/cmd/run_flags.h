@@ -1,0 +1,78 @@
+/* Run's flags, declared once: each flag's name, argument, scope, help and manual text and
+ * the function that takes its value. The one table drives getopt for `virtperf run` and
+ * virtperf-mpi, `run --help`, the keys a plan file accepts where, and the manual's RUN
+ * OPTIONS section. The parser fills err and returns -1 on bad input; only the command
+ * layer exits. */
+#ifndef VP_CMD_RUN_FLAGS_H
+#define VP_CMD_RUN_FLAGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "engine/plan.h"
+
+#define VP_RUN_MAX_WATCH 8
+#define VP_RUN_MAX_WORDS 64 /* benchmarks named on one command line, with --background */
+#define VP_RUN_MAX_SETS 64
+
+/* Where a flag is taken (a bit each). */
+enum vp_run_scope {
+    VP_SCOPE_SESSION = 1, /* the whole run: a command line, or a plan's [global] */
+    VP_SCOPE_STEP = 2,    /* each step: a command line, or any section of a plan */
+    VP_SCOPE_MPI = 4,     /* virtperf-mpi's: its command line, or any section of a plan */
+    VP_SCOPE_PLAN = 8,    /* beside --plan FILE, on the command line only */
+    VP_SCOPE_COMMAND = 16 /* a command line without a plan only */
+};
+#define VP_SCOPES_COMMAND_LINE (VP_SCOPE_SESSION | VP_SCOPE_STEP | VP_SCOPE_COMMAND)
+#define VP_SCOPES_WITH_PLAN (VP_SCOPE_SESSION | VP_SCOPE_PLAN)
+
+/* What one command line (or one step of a plan) asks. */
+struct vp_run_request {
+    struct vp_plan_request plan;
+    const char *label, *db, *json;
+    double monitor_hz;
+    char *watch[VP_RUN_MAX_WATCH];
+    size_t watch_count;
+    bool quiet, help;
+    const char *background; /* --background: a watch beside the others (net.probe) */
+    char *words[VP_RUN_MAX_WORDS + 1]; /* the benchmark words, --background's last */
+    const char *plan_path;             /* --plan, and what goes with it */
+    const char *sets[VP_RUN_MAX_SETS];
+    size_t set_count;
+    bool dry_run, here;
+    const char *ranks, *topology, *start_with; /* virtperf-mpi's */
+};
+
+struct vp_run_flag {
+    const char *name;
+    const char *argument; /* "SPEC", "N"...; NULL: a switch */
+    unsigned scope;       /* enum vp_run_scope bits */
+    /* run --help's lines ("\n" between); {quick}, {per-cpu}, {watch} and {max-reps} stand
+     * for what the benchmark table says */
+    const char *help;
+    const char *manual; /* the manual's paragraph, roff; NULL: the help text */
+    int (*take)(struct vp_run_request *request, const char *value, char *err, size_t err_len);
+};
+extern const struct vp_run_flag vp_run_flags[];
+extern const size_t vp_run_flag_count;
+
+/* The flag called name, or NULL. */
+const struct vp_run_flag *vp_run_flag_find(const char *name);
+/* Parses argv[1..] (argv[0], "run" or "plan-check", names the command in messages),
+ * taking the flags of scopes and, with VP_SCOPE_STEP, the benchmarks' options; the other
+ * words are the benchmark words. Returns 0, or -1 with err naming the bad word and what
+ * is accepted. request->help set: --help was given. The request points into argv. */
+int vp_run_parse(struct vp_run_request *request, int argc, char **argv, unsigned scopes,
+                 char *err, size_t err_len);
+/* Takes one flag's value as the plan gives it (a switch: "on", "true"; else left off). */
+int vp_run_take(struct vp_run_request *request, const struct vp_run_flag *flag,
+                const char *value, char *err, size_t err_len);
+/* The flags of scopes as --help lists them. */
+void vp_run_print_flags(FILE *out, unsigned scopes);
+/* `virtperf run --help`. */
+void vp_run_print_usage(FILE *out);
+/* The manual's RUN OPTIONS section (roff). */
+void vp_run_print_manual(FILE *out);
+
+#endif
