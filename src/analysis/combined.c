@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "core/inference.h"
 #include "core/json.h"
 
 #define Z95 1.959963984540054

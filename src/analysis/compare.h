@@ -9,7 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define VP_MIN_REPS_FOR_VERDICT 5
+#include "core/inference.h" /* VP_MIN_REPS_FOR_VERDICT */
+
 
 /* base and candidates are exported run documents (virtperf/1). A base result is
  * compared with every candidate run that has it (a cell "not in this run" for the

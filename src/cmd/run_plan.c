@@ -339,11 +339,11 @@ static void add_entry(struct command *command, const struct entry *entry, bool f
 static int start_command(struct compiler *c, const char *step, struct command *command)
 {
     *command = (struct command){ .argc = 0 };
-    add_word(command, copy("run"));
     const struct entry *bench = find(c, step, "bench");
     if (!bench)
         return plan_error(c, NULL, step, "no bench; accepted: bench = NAME... (a benchmark, "
                           "family or preset, as run takes them)");
+    add_word(command, copy("run"));
     char *words = copy(bench->value);
     int status = 0;
     for (char *word = strtok(words, " \t,"); word && status == 0; word = strtok(NULL, " \t,")) {

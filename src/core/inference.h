@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The fewest repetitions on each side a comparison gives a verdict with. */
+#define VP_MIN_REPS_FOR_VERDICT 5
+
 /* Below this many repetitions on either side the interval is a Welch t-interval on the
  * logarithms; from it on, a percentile bootstrap (10000 resamples, fixed seed). */
 #define VP_BOOTSTRAP_MIN_N 10

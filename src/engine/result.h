@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "bench/bench.h"
-#include "engine/engine.h"
+#include "engine/settings.h"
 #include "engine/shared.h"
 
 /* {"name": value, ...} in base units; a sweep option is stored under the bench's

@@ -17,12 +17,6 @@
 
 #include "net/protocol.h"
 
-#define VP_PROBE_MIN_BYTES 24
-#define VP_PROBE_MAX_BYTES 1472 /* one Ethernet frame */
-#define VP_PROBE_MIN_PERIOD_US 100
-#define VP_PROBE_MAX_PERIOD_US 1000000
-#define VP_PROBE_GAPS_LISTED 64 /* gaps kept with their instants (the longest, in order);
-                                   all are counted */
 
 enum vp_probe_kind { VP_PROBE_FROM_CLIENT = 1, VP_PROBE_ECHO = 2, VP_PROBE_FROM_SERVER = 3 };
 
@@ -69,8 +63,6 @@ void vp_gaps_arrival(struct vp_gaps *gaps, int64_t now_ns);
 void vp_gaps_end(struct vp_gaps *gaps, int64_t end_ns);
 
 /* PROBE_REPORT: the server's view of the client's probes and its own it sent. */
-#define VP_PROBE_REPORT_BYTES(listed) (5 * 8 + 4 + 16 * (listed))
-#define VP_PROBE_REPORT_MAX_BYTES VP_PROBE_REPORT_BYTES(VP_PROBE_GAPS_LISTED)
 struct vp_probe_report {
     uint64_t received; /* client probes that arrived */
     uint64_t sent;     /* server probes sent */

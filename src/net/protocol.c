@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "net/bytes.h"
-#include "net/probe.h"
 
 static const uint8_t magic[4] = { 'V', 'P', 'R', 'F' };
 

@@ -80,6 +80,16 @@ struct vp_test_result {
     uint32_t ticks_per_second;
 };
 
+/* A probe test's limits, as the TEST frame may ask them (net/probe.h). */
+#define VP_PROBE_MIN_BYTES 24
+#define VP_PROBE_MAX_BYTES 1472 /* one Ethernet frame */
+#define VP_PROBE_MIN_PERIOD_US 100
+#define VP_PROBE_MAX_PERIOD_US 1000000
+#define VP_PROBE_GAPS_LISTED 64 /* gaps kept with their instants (the longest, in order);
+                                   all are counted */
+/* PROBE_REPORT (net/probe.h): the server's view of the client's probes, listed gaps. */
+#define VP_PROBE_REPORT_BYTES(listed) (5 * 8 + 4 + 16 * (listed))
+#define VP_PROBE_REPORT_MAX_BYTES VP_PROBE_REPORT_BYTES(VP_PROBE_GAPS_LISTED)
 #define VP_TIME_QUERY_BYTES 8
 #define VP_TIME_REPLY_BYTES 24
 /* The server's CLOCK_REALTIME when the query arrived and when the reply left, in ns since
