@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_text(data, size);
     struct vp_run_request command = { .plan_path = "fuzz.ini" };
     static struct vp_run_steps steps;
-    char err[VP_ERROR_LEN + 4200];
+    char err[VP_PATH_ERROR_LEN];
     for (int for_mpi = 0; for_mpi <= 1; for_mpi++) {
         if (vp_plan_compile(&command, text, for_mpi, &steps, err, sizeof err) != 0) {
             if (!err[0] || steps.count != 0)

@@ -88,6 +88,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < SUBCOMMAND_COUNT; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return output_written(subcommands[i].run(argc - 1, argv + 1));
-    vp_usage_error("unknown command '%s'; accepted: run, list, sysinfo, results, compare, scaling, plan, report, matrix, plan-check, data, serve (see "
-                   "'virtperf --help')", argv[1]);
+    char names[256] = "";
+    for (size_t i = 0, used = 0; i < SUBCOMMAND_COUNT && used < sizeof names; i++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                                 subcommands[i].name);
+    vp_usage_error("unknown command '%s'; accepted: %s (see 'virtperf --help')", argv[1], names);
 }

@@ -46,7 +46,7 @@ int vp_cli_store_open(const char *db_flag, struct vp_store **store, char *err, s
 struct vp_store *vp_cli_open_store(const char *db_flag)
 {
     struct vp_store *store;
-    char err[VP_ERROR_LEN + 4200];
+    char err[VP_PATH_ERROR_LEN];
     if (vp_cli_store_open(db_flag, &store, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     return store;

@@ -128,7 +128,7 @@ int cmd_compare(int argc, char **argv)
         vp_usage_error("compare: accepted: a base run and 1 to 63 candidate runs (see "
                        "'virtperf compare --help')");
     struct vp_json_output output;
-    char err[VP_ERROR_LEN + 4200];
+    char err[VP_PATH_ERROR_LEN];
     if (json_path && vp_json_output_open(&output, "--json", json_path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     struct vp_store *store = vp_cli_open_store(db);

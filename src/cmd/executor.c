@@ -12,7 +12,6 @@
 #include "render/table.h"
 #include "store/store.h"
 
-#define SESSION_ERROR_LEN (VP_ERROR_LEN + 4200) /* a message with a path in it */
 
 int vp_run_steps_build(struct vp_run_steps *steps, char *err, size_t err_len)
 {
@@ -31,7 +30,7 @@ int vp_run_steps_check_here(struct vp_run_steps *steps, char *err, size_t err_le
         if (vp_plan_check(&step->plan, steps->topology, err, err_len) == 0)
             continue;
         if (step->name) {
-            char message[VP_ERROR_LEN + 4200];
+            char message[VP_PATH_ERROR_LEN];
             snprintf(message, sizeof message, "%s", err);
             snprintf(err, err_len, "[%s]: %s", step->name, message);
         }
@@ -123,7 +122,7 @@ static int session_open(struct vp_run_session *session, const struct vp_run_step
 static void session_begin(struct vp_run_session *session, const struct vp_run_steps *steps,
                           const json_t *host, const char *command)
 {
-    char err[SESSION_ERROR_LEN];
+    char err[VP_PATH_ERROR_LEN];
     if (vp_store_begin_run(session->store, session->label, command, host, &session->run_id,
                            err, sizeof err) != 0) {
         fprintf(stderr, "virtperf: %s\n", err);
@@ -163,7 +162,7 @@ void vp_run_session_add(struct vp_run_session *session, json_t *result)
  * status (0, 1 when a result failed or was not stored, 130 when interrupted). */
 static int session_end(struct vp_run_session *session, bool interrupted)
 {
-    char err[SESSION_ERROR_LEN];
+    char err[VP_PATH_ERROR_LEN];
     bool any_failed = session->any_failed || json_array_size(session->lost) > 0;
     const char *status = interrupted ? "interrupted" : any_failed ? "failed" : "ok";
     int64_t run_id = session->run_id;
@@ -264,7 +263,7 @@ int vp_run_execute(const struct vp_runner *runner, struct vp_run_steps *steps, i
                    char **argv)
 {
     void *context = runner->context;
-    char err[SESSION_ERROR_LEN];
+    char err[VP_PATH_ERROR_LEN];
     const char *refusal = NULL;
     struct vp_run_session session = { .store = NULL };
     if (runner->open && runner->open(context, steps, err, sizeof err) != 0)

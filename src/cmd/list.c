@@ -64,14 +64,21 @@ int cmd_list(int argc, char **argv)
         describe_bench(bench);
         return 0;
     }
+    int width = 0; /* the longest name, benchmark or preset */
+    for (size_t i = 0; i < vp_bench_count; i++)
+        if (!vp_benches[i]->hidden && (int)strlen(vp_benches[i]->name) > width)
+            width = (int)strlen(vp_benches[i]->name);
+    for (size_t i = 0; i < vp_preset_count; i++)
+        if ((int)strlen(vp_presets[i].name) > width)
+            width = (int)strlen(vp_presets[i].name);
     for (size_t i = 0; i < vp_bench_count; i++)
         if (!vp_benches[i]->hidden)
-            printf("%-14s %s%s\n", vp_benches[i]->name, vp_benches[i]->summary,
+            printf("%-*s %s%s\n", width, vp_benches[i]->name, vp_benches[i]->summary,
                    vp_benches[i]->in_quick_suite ? "  [quick suite]" : "");
     printf("\npresets (virtperf run PRESET; given options override the preset's):\n");
     for (size_t i = 0; i < vp_preset_count; i++) {
         const struct vp_preset *preset = &vp_presets[i];
-        printf("%-14s %s\n%-14s", preset->name, preset->summary, "");
+        printf("%-*s %s\n%-*s", width, preset->name, preset->summary, width, "");
         for (size_t b = 0; preset->benches[b]; b++)
             printf(" %s", preset->benches[b]);
         for (size_t o = 0; preset->options[o].name; o++)

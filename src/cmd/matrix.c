@@ -43,7 +43,7 @@ int cmd_matrix(int argc, char **argv)
     if (count < 1 || count > 256)
         vp_usage_error("matrix: accepted: 1 to 256 runs (see 'virtperf matrix --help')");
     struct vp_json_output output;
-    char err[VP_ERROR_LEN + 4200];
+    char err[VP_PATH_ERROR_LEN];
     if (json_path && vp_json_output_open(&output, "--json", json_path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     json_t *documents[256];

@@ -46,7 +46,7 @@ int cmd_report(int argc, char **argv)
     if (!path || count < 1 || count > 16)
         vp_usage_error("report: accepted: 1 to 16 runs and -o FILE (see 'virtperf report --help')");
     struct vp_json_output output;
-    char err[VP_ERROR_LEN + 4200];
+    char err[VP_PATH_ERROR_LEN];
     if (vp_json_output_open(&output, "-o", path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     json_t *documents[16];

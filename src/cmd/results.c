@@ -208,7 +208,7 @@ static int results_export(struct vp_store *store, const char *ref, const char *o
 {
     int64_t run_id = resolve_or_exit(store, ref);
     struct vp_json_output output;
-    char err[VP_ERROR_LEN + 4200];
+    char err[VP_PATH_ERROR_LEN];
     if (vp_json_output_open(&output, "-o", output_path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     json_t *document = export_or_exit(store, run_id);

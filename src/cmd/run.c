@@ -12,7 +12,6 @@
 #include "cmd/run_flags.h"
 #include "cmd/run_plan.h"
 
-#define RUN_ERROR_LEN (VP_ERROR_LEN + 4200) /* a message with a path in it */
 
 /* Whether run's arguments ask for a plan (--plan anywhere). */
 static bool wants_plan(int argc, char **argv)
@@ -43,7 +42,7 @@ static _Noreturn void refuse_here(const struct vp_run_request *command,
 /* A command line as a one-step run. */
 static void steps_of_command_line(struct vp_run_steps *steps, int argc, char **argv)
 {
-    char err[RUN_ERROR_LEN];
+    char err[VP_PATH_ERROR_LEN];
     *steps = (struct vp_run_steps){ .count = 1 };
     struct vp_run_step *step = &steps->step[0];
     *step = (struct vp_run_step){ .argc = argc, .argv = argv };
@@ -64,7 +63,7 @@ static void steps_of_command_line(struct vp_run_steps *steps, int argc, char **a
 static void steps_of_plan(struct vp_run_request *command, struct vp_run_steps *steps,
                           int argc, char **argv)
 {
-    char err[RUN_ERROR_LEN];
+    char err[VP_PATH_ERROR_LEN];
     if (vp_plan_command(command, argc, argv, err, sizeof err) != 0)
         refused(err);
     char *text = vp_plan_read_text(command->plan_path, err, sizeof err);
@@ -134,7 +133,7 @@ static void print_notes(const struct vp_run_steps *steps)
 int cmd_run(int argc, char **argv)
 {
     static struct vp_run_steps steps;
-    char err[RUN_ERROR_LEN];
+    char err[VP_PATH_ERROR_LEN];
     struct vp_run_request command;
     if (wants_plan(argc, argv))
         steps_of_plan(&command, &steps, argc, argv);
@@ -164,7 +163,7 @@ int cmd_plan_check(int argc, char **argv)
     static struct vp_run_steps steps;
     struct vp_run_request command;
     steps_of_plan(&command, &steps, argc, argv);
-    char err[RUN_ERROR_LEN];
+    char err[VP_PATH_ERROR_LEN];
     if (command.here && vp_run_steps_check_here(&steps, err, sizeof err) != 0)
         refuse_here(&command, &steps, err);
     size_t points = 0;

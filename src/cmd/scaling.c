@@ -99,7 +99,7 @@ int cmd_scaling(int argc, char **argv)
     struct vp_qos qos = { 0 };
     const char *metric_names[MAX_METRICS];
     size_t metric_count = 0;
-    char err[VP_ERROR_LEN + 4200];
+    char err[VP_PATH_ERROR_LEN];
     opterr = 0;
     int option;
     while ((option = getopt_long(argc, argv, "", options, NULL)) != -1) {

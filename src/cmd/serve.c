@@ -49,7 +49,7 @@ int cmd_serve(int argc, char **argv)
     struct vp_serve_config config = { .port = VP_DEFAULT_PORT, .max_sessions = 64,
                                        .idle_timeout_s = 10, .log = 1 };
     static uint8_t key[VP_KEY_MAX];
-    char err[VP_ERROR_LEN + 4200];
+    char err[VP_PATH_ERROR_LEN];
     uint64_t number;
     opterr = 0;
     int option;

@@ -11,6 +11,8 @@
 #define VP_MAX_OPTIONS 16
 #define VP_MAX_LIST 32
 #define VP_ERROR_LEN 256
+/* An error that names a path (up to PATH_MAX, 4096) as well as what was wrong. */
+#define VP_PATH_ERROR_LEN (VP_ERROR_LEN + 4200)
 
 enum vp_option_type {
     VP_OPT_COUNT,     /* whole number, k/m/g = 10^3/10^6/10^9 */

@@ -325,146 +325,226 @@ static json_t *failed_before_start(json_t *result, const struct vp_run_settings 
     return vp_result_finish(result, "failed", reason);
 }
 
+/* One result's run, phase by phase: the jobs forked and ready, each repetition released
+ * and waited for, the jobs reaped, the figures recorded. */
+struct engine_run {
+    const struct vp_bench *bench;
+    const struct vp_params *params;
+    unsigned jobs, total_reps;
+    const struct vp_run_settings *settings;
+    json_t *result;
+    struct vp_shared shared;
+    int cpus[VP_MAX_JOBS];
+    pid_t pids[VP_MAX_JOBS];
+    double *stonewall, *span; /* per measured repetition, from the op logs */
+    struct vp_monitor *monitor;
+    enum wait_outcome outcome;
+    char reason[VP_ERROR_LEN + 128];
+};
+
+/* Forks the jobs, each pinned to its planned CPU, and waits until all are ready. */
+static void start_jobs(struct engine_run *run)
+{
+    pid_t parent = getpid();
+    fflush(NULL);
+    run->outcome = WAIT_DONE;
+    for (unsigned job = 0; job < run->jobs && run->outcome == WAIT_DONE; job++) {
+        vp_shared_slot(&run->shared, job)->cpu_planned = run->cpus[job];
+        run->pids[job] = fork();
+        if (run->pids[job] == 0)
+            job_main(run->bench, run->params, run->settings, &run->shared, job, parent);
+        if (run->pids[job] < 0) {
+            run->pids[job] = 0;
+            snprintf(run->reason, sizeof run->reason, "cannot fork job %u: %s", job,
+                     strerror(errno));
+            run->outcome = WAIT_FAILED;
+        }
+    }
+    if (run->outcome == WAIT_DONE)
+        run->outcome = wait_for(&run->shared, &run->shared.control->ready, (int)run->jobs,
+                                run->pids, false, run->reason, sizeof run->reason);
+}
+
+/* The instant repetition rep starts: now and a lead alone, or the one every host agreed
+ * on (sync). Returns false when the repetitions must end. */
+static bool agree_start(struct engine_run *run, unsigned rep)
+{
+    const struct vp_run_sync *sync = run->settings->sync;
+    if (!sync) {
+        if (run->outcome != WAIT_DONE)
+            return false; /* the monitor could not start */
+        run->shared.start_at[rep] = vp_now_ns() + start_lead_ns(run->jobs);
+        return true;
+    }
+    char why[VP_ERROR_LEN];
+    int64_t start;
+    if (sync->start(sync->context, &run->shared, rep, run->outcome == WAIT_DONE,
+                    start_lead_ns(run->jobs), &start, why, sizeof why) != 0) {
+        if (run->outcome == WAIT_DONE) {
+            run->outcome = interrupted ? WAIT_INTERRUPTED : WAIT_FAILED;
+            snprintf(run->reason, sizeof run->reason, "%s", why);
+        }
+        return false;
+    }
+    if (run->outcome == WAIT_DONE)
+        run->shared.start_at[rep] = start;
+    return true; /* a host that failed still calls: the others learn it at the next call */
+}
+
+/* A watch stopped by Ctrl-C or by the run (--background) at its last repetition keeps
+ * what it saw, with a warning; earlier, the result is interrupted. */
+static void note_watch_stopped(struct engine_run *run, unsigned rep)
+{
+    const struct vp_run_settings *settings = run->settings;
+    if (rep + 1 < run->total_reps) { /* stopped early, with repetitions to go */
+        run->outcome = WAIT_INTERRUPTED;
+        return;
+    }
+    double watched = (double)(vp_now_ns() - run->shared.start_at[rep]) / 1e9;
+    if (interrupted)
+        vp_result_warn(run->result, "ended by Ctrl-C after %.3g s of the %.3g s asked; what "
+                       "it saw until then is kept", watched,
+                       settings->duration > 0 ? settings->duration : run->bench->default_duration);
+    else
+        vp_result_warn(run->result, "watched for %.3g s, in the background of the run's "
+                       "other benchmarks, until they ended", watched);
+}
+
+/* Every repetition: the monitor starts with the first measured one; each is released at
+ * its start instant and waited for. */
+static void run_repetitions(struct engine_run *run)
+{
+    const struct vp_run_settings *settings = run->settings;
+    const struct vp_bench *bench = run->bench;
+    char what[128];
+    snprintf(what, sizeof what, "%s jobs=%u", bench->name, run->jobs);
+    for (unsigned rep = 0; rep < run->total_reps && (run->outcome == WAIT_DONE || settings->sync);
+         rep++) {
+        if (rep == settings->warmup && run->outcome == WAIT_DONE) {
+            cpu_set_t observer;
+            run->monitor = vp_monitor_start(settings->monitor_hz, settings->watch,
+                                            settings->watch_count,
+                                            monitor_cpus(run->cpus, run->jobs, &observer),
+                                            run->reason, sizeof run->reason);
+            if (!run->monitor)
+                run->outcome = WAIT_FAILED;
+        }
+        if (!agree_start(run, rep))
+            break;
+        if (run->outcome != WAIT_DONE)
+            continue;
+        atomic_store(&run->shared.control->released, (int)rep + 1);
+        futex_wake_all(&run->shared.control->released);
+        run->outcome = wait_for(&run->shared, &run->shared.control->finished,
+                                (int)((rep + 1) * run->jobs), run->pids,
+                                bench->ends_on_interrupt, run->reason, sizeof run->reason);
+        if (run->outcome == WAIT_DONE && bench->ends_on_interrupt && (interrupted || stop_requested)) {
+            note_watch_stopped(run, rep);
+            if (run->outcome != WAIT_DONE)
+                break;
+        }
+        if (run->outcome == WAIT_DONE && run->shared.op_log_cap && rep >= settings->warmup)
+            vp_op_log_rates(&run->shared, rep, &run->stonewall[rep - settings->warmup],
+                            &run->span[rep - settings->warmup]);
+        if (run->outcome == WAIT_DONE && settings->progress)
+            vp_progress_step(settings->progress, what);
+    }
+}
+
+/* Reaps the jobs (a job that did not exit 0 fails the result), stops any left. */
+static void reap_jobs(struct engine_run *run)
+{
+    bool finished = run->outcome == WAIT_DONE;
+    for (unsigned job = 0; job < run->jobs && finished; job++) {
+        int status;
+        if (run->pids[job] == 0)
+            continue; /* reaped after it finished, while others still ran */
+        while (waitpid(run->pids[job], &status, 0) < 0 && errno == EINTR)
+            ;
+        if (run->outcome == WAIT_DONE && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+            explain_exit(&run->shared, job, run->pids[job], status, run->reason,
+                         sizeof run->reason);
+            run->outcome = WAIT_FAILED;
+        }
+        run->pids[job] = 0;
+    }
+    stop_jobs(run->pids, run->jobs);
+}
+
+/* The figures, the monitor's view and the benchmark's notes into the result. */
+static void record_figures(struct engine_run *run, json_t *monitor_json)
+{
+    vp_result_add_measurements(run->result, run->bench, &run->shared, run->settings->warmup,
+                               run->stonewall, run->span);
+    const json_t *missing = json_object_get(monitor_json, "watch_missing");
+    size_t m;
+    const json_t *name;
+    json_array_foreach(missing, m, name)
+        vp_result_warn(run->result, "--watch %s: no process of that name ran while this was "
+                       "measured", json_string_value(name));
+    json_object_del(monitor_json, "watch_missing");
+    json_object_set_new(run->result, "monitor", monitor_json);
+    if (run->bench->annotate)
+        run->bench->annotate(run->params, run->jobs, run->result);
+}
+
 json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *params,
                       unsigned jobs, const struct vp_run_settings *settings)
 {
-    json_t *result = vp_result_start(bench, params, jobs, settings);
-    char reason[VP_ERROR_LEN + 128] = "";
-    int cpus[VP_MAX_JOBS];
-    if (vp_pin_plan(settings->topology, settings->pin_spec, jobs, cpus, reason,
-                    sizeof reason) != 0)
-        return failed_before_start(result, settings, reason);
-    unsigned total_reps = settings->warmup + settings->reps;
-    struct vp_shared shared;
-    if (vp_shared_map(&shared, bench, params, jobs, total_reps,
-                   settings->duration > 0 ? settings->duration : bench->default_duration) != 0)
-        return failed_before_start(result, settings, "cannot map shared memory for the jobs");
-    if (bench->setup && bench->setup(params, reason, sizeof reason) != 0) {
-        munmap(shared.base, shared.size);
+    struct engine_run *run = malloc(sizeof *run);
+    if (!run)
+        abort();
+    *run = (struct engine_run){ .bench = bench, .params = params, .jobs = jobs,
+                                .total_reps = settings->warmup + settings->reps,
+                                .settings = settings,
+                                .result = vp_result_start(bench, params, jobs, settings) };
+    json_t *result = run->result;
+    int refused = 0;
+    if (vp_pin_plan(settings->topology, settings->pin_spec, jobs, run->cpus, run->reason,
+                    sizeof run->reason) != 0) {
+        refused = 1;
+    } else if (vp_shared_map(&run->shared, bench, params, jobs, run->total_reps,
+                             settings->duration > 0 ? settings->duration
+                                                    : bench->default_duration) != 0) {
+        snprintf(run->reason, sizeof run->reason, "cannot map shared memory for the jobs");
+        refused = 1;
+    } else if (bench->setup && bench->setup(params, run->reason, sizeof run->reason) != 0) {
+        munmap(run->shared.base, run->shared.size);
         if (bench->teardown)
             bench->teardown(params, jobs);
-        return failed_before_start(result, settings, reason);
+        refused = 1;
     }
-    double *stonewall = calloc(settings->reps, sizeof *stonewall);
-    double *span = calloc(settings->reps, sizeof *span);
-    if (!stonewall || !span)
+    if (refused) {
+        result = failed_before_start(result, settings, run->reason);
+        free(run);
+        return result;
+    }
+    run->stonewall = calloc(settings->reps, sizeof *run->stonewall);
+    run->span = calloc(settings->reps, sizeof *run->span);
+    if (!run->stonewall || !run->span)
         abort();
 
-    pid_t pids[VP_MAX_JOBS] = { 0 };
-    pid_t parent = getpid();
-    fflush(NULL);
-    enum wait_outcome outcome = WAIT_DONE;
-    for (unsigned job = 0; job < jobs && outcome == WAIT_DONE; job++) {
-        vp_shared_slot(&shared, job)->cpu_planned = cpus[job];
-        pids[job] = fork();
-        if (pids[job] == 0)
-            job_main(bench, params, settings, &shared, job, parent);
-        if (pids[job] < 0) {
-            pids[job] = 0;
-            snprintf(reason, sizeof reason, "cannot fork job %u: %s", job, strerror(errno));
-            outcome = WAIT_FAILED;
-        }
-    }
-    if (outcome == WAIT_DONE)
-        outcome = wait_for(&shared, &shared.control->ready, (int)jobs, pids, false, reason,
-                           sizeof reason);
-
-    struct vp_monitor *monitor = NULL;
-    char what[128];
-    snprintf(what, sizeof what, "%s jobs=%u", bench->name, jobs);
-    const struct vp_run_sync *sync = settings->sync;
-    for (unsigned rep = 0; rep < total_reps && (outcome == WAIT_DONE || sync); rep++) {
-        if (rep == settings->warmup && outcome == WAIT_DONE) {
-            cpu_set_t observer;
-            monitor = vp_monitor_start(settings->monitor_hz, settings->watch,
-                                       settings->watch_count, monitor_cpus(cpus, jobs, &observer),
-                                       reason, sizeof reason);
-            if (!monitor)
-                outcome = WAIT_FAILED;
-        }
-        if (sync) {
-            char why[VP_ERROR_LEN];
-            int64_t start;
-            if (sync->start(sync->context, &shared, rep, outcome == WAIT_DONE, start_lead_ns(jobs), &start,
-                            why, sizeof why) != 0) {
-                if (outcome == WAIT_DONE) {
-                    outcome = interrupted ? WAIT_INTERRUPTED : WAIT_FAILED;
-                    snprintf(reason, sizeof reason, "%s", why);
-                }
-                break;
-            }
-            if (outcome != WAIT_DONE)
-                continue; /* this host failed: the others learn it at the next call */
-            shared.start_at[rep] = start;
-        } else {
-            if (outcome != WAIT_DONE)
-                break; /* the monitor could not start */
-            shared.start_at[rep] = vp_now_ns() + start_lead_ns(jobs);
-        }
-        atomic_store(&shared.control->released, (int)rep + 1);
-        futex_wake_all(&shared.control->released);
-        outcome = wait_for(&shared, &shared.control->finished, (int)((rep + 1) * jobs), pids,
-                           bench->ends_on_interrupt, reason, sizeof reason);
-        if (outcome == WAIT_DONE && bench->ends_on_interrupt && (interrupted || stop_requested)) {
-            if (rep + 1 < total_reps) { /* stopped early, with repetitions to go */
-                outcome = WAIT_INTERRUPTED;
-                break;
-            }
-            double watched = (double)(vp_now_ns() - shared.start_at[rep]) / 1e9;
-            if (interrupted)
-                vp_result_warn(result, "ended by Ctrl-C after %.3g s of the %.3g s asked; what "
-                               "it saw until then is kept", watched,
-                               settings->duration > 0 ? settings->duration : bench->default_duration);
-            else
-                vp_result_warn(result, "watched for %.3g s, in the background of the run's "
-                               "other benchmarks, until they ended", watched);
-        }
-        if (outcome == WAIT_DONE && shared.op_log_cap && rep >= settings->warmup)
-            vp_op_log_rates(&shared, rep, &stonewall[rep - settings->warmup],
-                         &span[rep - settings->warmup]);
-        if (outcome == WAIT_DONE && settings->progress)
-            vp_progress_step(settings->progress, what);
-    }
-    json_t *monitor_json = monitor ? vp_monitor_stop(monitor) : NULL;
-
-    if (outcome == WAIT_DONE) {
-        for (unsigned job = 0; job < jobs; job++) {
-            int status;
-            if (pids[job] == 0)
-                continue; /* reaped after it finished, while others still ran */
-            while (waitpid(pids[job], &status, 0) < 0 && errno == EINTR)
-                ;
-            if (outcome == WAIT_DONE && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-                explain_exit(&shared, job, pids[job], status, reason, sizeof reason);
-                outcome = WAIT_FAILED;
-            }
-            pids[job] = 0;
-        }
-    }
-    stop_jobs(pids, jobs);
-
-    if (sync)
-        sync->measured(sync->context, outcome == WAIT_DONE ? &shared : NULL, stonewall, span);
-    if (outcome == WAIT_DONE) {
-        vp_result_add_measurements(result, bench, &shared, settings->warmup, stonewall, span);
-        const json_t *missing = json_object_get(monitor_json, "watch_missing");
-        size_t m;
-        const json_t *name;
-        json_array_foreach(missing, m, name)
-            vp_result_warn(result, "--watch %s: no process of that name ran while this was "
-                           "measured", json_string_value(name));
-        json_object_del(monitor_json, "watch_missing");
-        json_object_set_new(result, "monitor", monitor_json);
-        monitor_json = NULL;
-        if (bench->annotate)
-            bench->annotate(params, jobs, result);
-    }
-    json_decref(monitor_json);
-    munmap(shared.base, shared.size);
-    free(stonewall);
-    free(span);
+    start_jobs(run);
+    run_repetitions(run);
+    json_t *monitor_json = run->monitor ? vp_monitor_stop(run->monitor) : NULL;
+    reap_jobs(run);
+    if (settings->sync)
+        settings->sync->measured(settings->sync->context,
+                                 run->outcome == WAIT_DONE ? &run->shared : NULL,
+                                 run->stonewall, run->span);
+    if (run->outcome == WAIT_DONE)
+        record_figures(run, monitor_json);
+    else
+        json_decref(monitor_json);
+    munmap(run->shared.base, run->shared.size);
+    free(run->stonewall);
+    free(run->span);
     if (bench->teardown)
         bench->teardown(params, jobs);
+    enum wait_outcome outcome = run->outcome;
+    char reason[sizeof run->reason];
+    memcpy(reason, run->reason, sizeof reason);
+    free(run);
     if (outcome == WAIT_INTERRUPTED)
         return vp_result_finish(result, "interrupted", "interrupted by a signal");
     if (outcome == WAIT_FAILED)

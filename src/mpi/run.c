@@ -450,7 +450,7 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     static struct vp_run_steps steps;
     static struct mpi_run run;
     run = (struct mpi_run){ .world = world, .servers = { .own = -1 } };
-    char err[VP_ERROR_LEN + 4200];
+    char err[VP_PATH_ERROR_LEN];
     int built = steps_of_words(world, count, words, &steps, err, sizeof err);
     settle_refusals(world, built == 0 ? NULL : err);
     char refusal[REFUSAL_LEN] = "";
