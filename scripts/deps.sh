@@ -12,7 +12,7 @@ test_pkgs="$mpi_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqli
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf hyperfine iputils-ping iproute2"
 guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3 e2fsprogs strace"
 # the data benchmarks' URL sources (gfal2 and its plugins) and the xrootd serving them in
-# the tests and bench/ (curl and xrdcp are the native tools bench/data_peers.sh compares)
+# the tests and peers/ (curl and xrdcp are the native tools peers/data_peers.sh compares)
 data_pkgs="$build_pkgs libgfal2-dev gfal2-plugin-xrootd gfal2-plugin-http gfal2-plugin-file xrootd-server xrootd-client curl"
 # app --preset's workloads: Debian's own programs (gcc links, so libc6-dev too)
 presets_pkgs="xz-utils gcc libc6-dev sqlite3 python3"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The layering the README's Architecture section describes, checked on the sources: a
+# The layering docs/architecture.md describes, checked on the sources: a
 # file under src/LAYER/ may include only headers of its own layer or of layers listed
 # before it here, so core/ includes nothing of ours and nothing reaches upwards. And no
 # two files reach each other: a file (its .c and .h together) that includes another's

@@ -1,11 +1,13 @@
 /* `virtperf list [BENCH]`: the benchmarks, or one benchmark's options and metrics;
- * `virtperf list --man`: the manual's BENCHMARKS and PRESETS sections in roff. */
+ * `virtperf list --man`: the manual's RUN OPTIONS, BENCHMARKS and PRESETS sections in
+ * roff. */
 #include <stdio.h>
 #include <string.h>
 
 #include "bench/bench.h"
 #include "bench/presets.h"
 #include "cmd/common.h"
+#include "cmd/run_flags.h"
 #include "core/json.h"
 #include "render/roff.h"
 
@@ -53,6 +55,7 @@ int cmd_list(int argc, char **argv)
     if (argc > 2)
         vp_usage_error("list: too many arguments; accepted: virtperf list [BENCH]");
     if (argc == 2 && strcmp(argv[1], "--man") == 0) {
+        vp_run_print_manual(stdout);
         vp_roff_benchmarks(stdout);
         return 0;
     }

@@ -476,6 +476,8 @@ void vp_run_print_manual(FILE *out)
         FILE *text = open_memstream(&help, &len);
         if (!text)
             abort();
+        if (flag->scope == VP_SCOPE_MPI)
+            fputs("virtperf-mpi run (and a plan's step): ", text);
         expand(flag->help, text);
         fclose(text);
         vp_roff_flag_text(out, flag->name, flag->argument, help);

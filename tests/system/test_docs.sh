@@ -3,7 +3,9 @@
 # the GENERATED markers of docs/virtperf.1 must be exactly what `virtperf list --man`
 # writes now (scripts/man.sh refreshes it). A benchmark option added, renamed or
 # removed without the manual fails here. Also: every run flag that `run --help` lists
-# has a paragraph in the manual's RUN OPTIONS or SYNOPSIS.
+# has a paragraph in the manual's RUN OPTIONS or SYNOPSIS; every flag a command line of
+# the README or docs/*.md uses is one its command takes (doc_flags.py); the README stays
+# an index (under 250 lines) whose links to docs/ all exist.
 . "$(dirname "$0")/lib.sh"
 PAGE="$(dirname "$0")/../../docs/virtperf.1"
 
@@ -23,5 +25,13 @@ expect_status 0 "$VP" run --help
 for flag in $(grep -oE '^  --[a-z-]+' "$WORK/out" | sed 's/^  --//'); do
     [ "$flag" = help ] && continue
     grep -qF -- "$(roff_flag "$flag")" "$PAGE" || fail "the manual lacks run's --$flag"
+done
+ROOT="$(dirname "$0")/../.."
+python3 "$(dirname "$0")/doc_flags.py" "$VP" "$ROOT/README.md" "$ROOT"/docs/*.md >"$WORK/flags" ||
+    fail "a documented command line uses a flag its command does not take: $(head -20 "$WORK/flags")"
+lines=$(wc -l <"$ROOT/README.md")
+[ "$lines" -lt 250 ] || fail "README.md has $lines lines: it is the index; the manuals go in docs/"
+for linked in $(grep -oE '\(docs/[a-z0-9.-]+\)' "$ROOT/README.md" | tr -d '()'); do
+    [ -f "$ROOT/$linked" ] || fail "README.md links to $linked, which does not exist"
 done
 finish

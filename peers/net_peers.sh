@@ -2,7 +2,7 @@
 # Side-by-side on loopback: net.stream against iperf3 (1 and 2 streams, same duration and
 # window) and net.rr (350-byte TCP round trips) against sockperf ping-pong with
 # --full-rtt, alternating run by run; prints medians and ratios over ROUNDS.
-# Usage: bench/net_peers.sh [ROUNDS] [SECONDS]   (defaults 3 and 5). Not a test.
+# Usage: peers/net_peers.sh [ROUNDS] [SECONDS]   (defaults 3 and 5). Not a test.
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}

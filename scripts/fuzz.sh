@@ -2,7 +2,7 @@
 # Long fuzzing outside CI: every libFuzzer target (fuzz/meson.build) from its corpus for
 # up to RUNS executions or SECONDS seconds, whichever comes first, under ASan+UBSan;
 # prints each target's executions and crashes. make test runs each for 20 s only.
-# Usage: bench/fuzz.sh [SECONDS] [RUNS] [TARGET...]   (defaults 600, 10000000 and every
+# Usage: scripts/fuzz.sh [SECONDS] [RUNS] [TARGET...]   (defaults 600, 10000000 and every
 # target; run two at once on two cores by naming them). Not a test.
 set -u
 cd "$(dirname "$0")/.."
