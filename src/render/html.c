@@ -1,7 +1,6 @@
-/* Assembling the report page from run documents, the comparison and the scaling. */
+/* Drawing the report page from what cmd/report.c computed (html.h): it analyses nothing. */
 #include "render/html.h"
 #include "render/study.h"
-#include "analysis/study.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -10,13 +9,9 @@
 
 #include "core/clock.h"
 #include "core/histogram.h"
-#include "analysis/advice.h"
-#include "core/sysinfo.h"
 #include "core/units.h"
-#include "analysis/compare.h"
+#include "analysis/compare.h" /* vp_compare_row_label */
 #include "analysis/hosts.h"
-#include "analysis/matrix.h"
-#include "analysis/scaling.h"
 #include "core/json.h"
 #include "render/timeline.h"
 
@@ -44,8 +39,10 @@ static const char *run_name(const json_t *document)
     return label ? label : vp_json_text(run, "id");
 }
 
-static void environments(struct vp_markup *out, json_t *const *documents, size_t count)
+static void environments(struct vp_markup *out, const struct vp_report *report)
 {
+    json_t *const *documents = report->documents;
+    size_t count = report->count;
     static const struct { const char *group, *key, *label; } fields[] = {
         { NULL, "hostname", "host" }, { NULL, "kernel", "kernel" },
         { NULL, "distribution", "distribution" }, { "cpu", "model", "CPU" },
@@ -80,8 +77,7 @@ static void environments(struct vp_markup *out, json_t *const *documents, size_t
     }
     vp_markup_printf(out, "</tr><tr><th>advisories</th>");
     for (size_t d = 0; d < count; d++) {
-        json_t *advisories = vp_sysinfo_advisories(json_object_get(json_object_get(documents[d], "run"), "host"));
-        vp_result_advisories(json_object_get(documents[d], "results"), advisories);
+        const json_t *advisories = report->advisories[d];
         vp_markup_printf(out, "<td>");
         size_t i;
         const json_t *line;
@@ -92,7 +88,6 @@ static void environments(struct vp_markup *out, json_t *const *documents, size_t
         if (json_array_size(advisories) == 0)
             vp_markup_printf(out, "none");
         vp_markup_printf(out, "</td>");
-        json_decref(advisories);
     }
     vp_markup_printf(out, "</tr></table>");
 }
@@ -106,12 +101,12 @@ static void penalty_interval(const json_t *candidate, int higher_better, double 
     *high = higher_better ? (1 - a) * 100 : (b - 1) * 100;
 }
 
-static void verdicts(struct vp_markup *out, json_t *const *documents, size_t count,
-                     const struct vp_compare_options *options)
+static void verdicts(struct vp_markup *out, const struct vp_report *report)
 {
-    char err[256];
-    json_t *comparison = vp_compare(documents[0], (const json_t *const *)documents + 1, count - 1,
-                                    options, err, sizeof err);
+    json_t *const *documents = report->documents;
+    size_t count = report->count;
+    const json_t *comparison = report->comparison;
+    const char *err = report->comparison_error ? report->comparison_error : "";
     vp_markup_printf(out, "<h2>Verdicts against %s</h2>", run_name(documents[0]));
     if (!comparison) {
         vp_markup_printf(out, "<p>");
@@ -196,7 +191,6 @@ static void verdicts(struct vp_markup *out, json_t *const *documents, size_t cou
         struct vp_chart chart = { title, "", "", "penalty (positive: worse)", "%" };
         vp_svg_bars(out, &chart, labels, values, lows, highs, bars);
     }
-    json_decref(comparison);
 }
 
 /* The machine's use against the sweep's job count, once per benchmark: CPU busy and
@@ -246,14 +240,12 @@ static void resource_charts(struct vp_markup *out, const char *run, const json_t
         free(columns[k]);
 }
 
-static void scaling_charts(struct vp_markup *out, json_t *const *documents, size_t count)
+static void scaling_charts(struct vp_markup *out, const struct vp_report *report)
 {
+    json_t *const *documents = report->documents;
     size_t charts = 0;
-    for (size_t d = 0; d < count && charts < MAX_CHARTS; d++) {
-        char err[256];
-        struct vp_qos qos = { 0 };
-        struct vp_scaling_metrics headline = { 0 };
-        json_t *scaling = vp_scaling(documents[d], &qos, &headline, err, sizeof err);
+    for (size_t d = 0; d < report->count && charts < MAX_CHARTS; d++) {
+        const json_t *scaling = report->scalings[d];
         if (!scaling)
             continue;
         if (charts == 0)
@@ -302,7 +294,6 @@ static void scaling_charts(struct vp_markup *out, json_t *const *documents, size
                        vp_json_text(group, "bench")) != 0)
                 resource_charts(out, run_name(documents[d]), group);
         }
-        json_decref(scaling);
     }
 }
 
@@ -386,10 +377,9 @@ static void latency_cdfs(struct vp_markup *out, json_t *const *documents, size_t
 }
 
 /* Source x destination heatmaps of network results gathered from several hosts. */
-static void matrix_charts(struct vp_markup *out, json_t *const *documents, size_t count)
+static void matrix_charts(struct vp_markup *out, const json_t *matrices)
 {
-    json_t *document = vp_matrices(documents, count);
-    const json_t *all = json_object_get(document, "matrices");
+    const json_t *all = json_object_get(matrices, "matrices");
     size_t charts = 0, m;
     const json_t *matrix;
     json_array_foreach(all, m, matrix) {
@@ -439,12 +429,11 @@ static void matrix_charts(struct vp_markup *out, json_t *const *documents, size_
     }
     size_t n;
     const json_t *note;
-    json_array_foreach(json_object_get(document, "notes"), n, note) {
+    json_array_foreach(json_object_get(matrices, "notes"), n, note) {
         vp_markup_printf(out, "<p class=\"flag\">");
         vp_markup_text(out, json_string_value(note));
         vp_markup_printf(out, "</p>");
     }
-    json_decref(document);
 }
 
 /* One result of many hosts: a row per host, its first metric against the others. */
@@ -611,9 +600,10 @@ static void monitor_charts(struct vp_markup *out, json_t *const *documents, size
     vp_markup_printf(out, "</details>");
 }
 
-void vp_report_html(json_t *const *documents, size_t count,
-                    const struct vp_compare_options *options, struct vp_markup *out)
+void vp_report_html(const struct vp_report *report, struct vp_markup *out)
 {
+    json_t *const *documents = report->documents;
+    size_t count = report->count;
     char stamp[32];
     vp_utc_timestamp(stamp, sizeof stamp);
     vp_markup_printf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -627,14 +617,12 @@ void vp_report_html(json_t *const *documents, size_t count,
     }
     vp_markup_printf(out, ".</p>");
     if (count > 1)
-        verdicts(out, documents, count, options);
-    json_t *study = vp_study(documents[0], (const json_t *const *)documents + 1, count - 1);
-    if (study)
-        vp_study_html(out, study);
-    json_decref(study);
-    environments(out, documents, count);
-    scaling_charts(out, documents, count);
-    matrix_charts(out, documents, count);
+        verdicts(out, report);
+    if (report->study)
+        vp_study_html(out, report->study);
+    environments(out, report);
+    scaling_charts(out, report);
+    matrix_charts(out, report->matrices);
     hosts_tables(out, documents, count);
     latency_cdfs(out, documents, count);
     vp_report_timelines(out, documents, count, run_name);

@@ -8,11 +8,22 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "analysis/compare.h"
 #include "render/svg.h"
 
-/* documents[0] is the base run; the others are compared against it with options. */
-void vp_report_html(json_t *const *documents, size_t count,
-                    const struct vp_compare_options *options, struct vp_markup *out);
+/* What the report draws, computed by its command (cmd/report.c): the runs (documents[0]
+ * the base), and the analyses of them. */
+struct vp_report {
+    json_t *const *documents;
+    size_t count;
+    const json_t *comparison;     /* vp_compare of the others against the base; NULL: */
+    const char *comparison_error; /* why not (count 1: not drawn) */
+    const json_t *const *scalings; /* per document, vp_scaling's or NULL (no sweep) */
+    const json_t *const *advisories; /* per document, its host's and results' advisories */
+    const json_t *matrices;       /* vp_matrices of the documents */
+    const json_t *study;          /* vp_study, or NULL: no study figures */
+};
+
+/* The page: it only draws what report holds. */
+void vp_report_html(const struct vp_report *report, struct vp_markup *out);
 
 #endif

@@ -1,0 +1,98 @@
+/* compare's table (compare_table.h). */
+#include "render/compare_table.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "analysis/compare.h" /* vp_compare_row_label */
+#include "core/units.h"
+
+/* One row; label_width aligns the rows' labels, and the flags under the base value:
+ * the base's once, with the base run's id, each candidate's with its own. */
+static void print_row(FILE *out, const json_t *row, int label_width, const char *base_id)
+{
+    char base[32], what[256];
+    const char *unit = json_string_value(json_object_get(row, "unit"));
+    vp_units_field(json_string_value(json_object_get(row, "bench")));
+    vp_format_value(json_number_value(json_object_get(json_object_get(row, "base"), "value")),
+                    unit, base, sizeof base);
+    vp_compare_row_label(row, what, sizeof what);
+    fprintf(out, "%-*s jobs=%-3lld %-20s %-6s %12s", label_width, what,
+           (long long)json_integer_value(json_object_get(row, "jobs")),
+           json_string_value(json_object_get(row, "metric")),
+           json_string_value(json_object_get(row, "centre")), base);
+    size_t i;
+    const json_t *cell;
+    json_array_foreach(json_object_get(row, "candidates"), i, cell) {
+        const json_t *ci = json_object_get(cell, "ci");
+        const json_t *param_value = json_object_get(cell, "param_value");
+        fprintf(out, "  |");
+        if (param_value) /* --vary: the candidate's value of the param */
+            fprintf(out, " %s=%s", json_string_value(json_object_get(json_object_get(row, "varied"),
+                                                               "param")),
+                   json_string_value(param_value));
+        if (!ci) {
+            fprintf(out, " %s", json_string_value(json_object_get(cell, "verdict")));
+            continue;
+        }
+        char value[32];
+        vp_format_value(json_number_value(json_object_get(cell, "value")), unit, value, sizeof value);
+        char p[32] = "p=-"; /* combined rows have an interval and no test */
+        if (json_object_get(cell, "p_adjusted"))
+            snprintf(p, sizeof p, "p=%.3g", json_number_value(json_object_get(cell, "p_adjusted")));
+        fprintf(out, " %12s %+6.1f%% [%.3f, %.3f] %s %s", value,
+               json_number_value(json_object_get(cell, "penalty_pct")),
+               json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)),
+               p, json_string_value(json_object_get(cell, "verdict")));
+    }
+    fputc('\n', out);
+    json_t *said = json_object(); /* the base's flags repeat in every cell: once is enough */
+    json_array_foreach(json_object_get(row, "candidates"), i, cell) {
+        size_t f;
+        const json_t *text;
+        json_array_foreach(json_object_get(cell, "flags"), f, text) {
+            const char *flag = json_string_value(text);
+            bool of_base = strncmp(flag, "base:", 5) == 0;
+            if (of_base && json_object_get(said, flag))
+                continue;
+            json_object_set_new(said, flag, json_true());
+            fprintf(out, "%*s ! %s (%s)\n", label_width + 35, "", flag,
+                   of_base ? base_id : json_string_value(json_object_get(cell, "run")));
+        }
+        const json_t *normalized = json_object_get(cell, "normalized");
+        if (normalized)
+            fprintf(out, "%*s ! normalised by clock: candidate %.3g GHz against base %.3g GHz (%s)\n",
+                   label_width + 35, "", json_number_value(json_object_get(normalized, "candidate_ghz")),
+                   json_number_value(json_object_get(normalized, "base_ghz")),
+                   json_string_value(json_object_get(cell, "run")));
+    }
+    json_decref(said);
+}
+
+void vp_print_comparison(FILE *out, json_t *const *documents, size_t count,
+                         const json_t *comparison)
+{
+    for (size_t d = 0; d < count; d++) {
+        const json_t *run = json_object_get(documents[d], "run");
+        const char *label = json_string_value(json_object_get(run, "label"));
+        fprintf(out, "%s %s (%s, %s)\n", d == 0 ? "base     " : "candidate", label ? label : "-",
+               json_string_value(json_object_get(run, "id")),
+               json_string_value(json_object_get(json_object_get(run, "host"), "hostname")));
+    }
+    size_t i;
+    const json_t *item;
+    fprintf(out, "\npenalty: positive = the candidate is worse; [95%% interval of CAND/BASE]; "
+           "p adjusted (Benjamini-Hochberg)\n\n");
+    int label_width = 12;
+    json_array_foreach(json_object_get(comparison, "rows"), i, item) {
+        char what[256];
+        vp_compare_row_label(item, what, sizeof what);
+        label_width = (int)strlen(what) > label_width ? (int)strlen(what) : label_width;
+    }
+    json_array_foreach(json_object_get(comparison, "rows"), i, item)
+        print_row(out, item, label_width, json_string_value(json_object_get(comparison, "base")));
+    json_array_foreach(json_object_get(comparison, "unmatched"), i, item)
+        fprintf(out, "unmatched: %s\n", json_string_value(item));
+    json_array_foreach(json_object_get(comparison, "fingerprint_differences"), i, item)
+        fprintf(out, "environment: %s\n", json_string_value(item));
+}

@@ -1,0 +1,72 @@
+/* scaling's table (scaling_table.h). */
+#include "render/scaling_table.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "analysis/study.h" /* vp_distinguishing_params */
+#include "core/units.h"
+
+static const char *plural(long long count)
+{
+    return count == 1 ? "" : "s";
+}
+
+static void print_group(FILE *out, const json_t *groups, const json_t *group)
+{
+    const char *unit = json_string_value(json_object_get(group, "unit"));
+    vp_units_field(json_string_value(json_object_get(group, "bench")));
+    bool by_p99 = strcmp(json_string_value(json_object_get(group, "judged")), "p99") == 0;
+    char params[512];
+    vp_distinguishing_params(groups, json_object_get(group, "bench"),
+                             json_object_get(group, "params"), params, sizeof params);
+    fprintf(out, "%s%s%s %s (%s is better)\n", json_string_value(json_object_get(group, "bench")),
+           params[0] ? " " : "", params,
+           json_string_value(json_object_get(group, "metric")),
+           json_string_value(json_object_get(group, "better")));
+    fprintf(out, "  %5s %14s %14s %10s %9s %9s %14s\n", "jobs", "aggregate", "per job", "efficiency",
+           "fairness", "cpu idle", by_p99 ? "p99 (judged)" : "judged");
+    size_t i;
+    const json_t *point;
+    json_array_foreach(json_object_get(group, "points"), i, point) {
+        char aggregate[32], per_job[32], judged[32] = "-";
+        vp_format_value(json_number_value(json_object_get(point, "aggregate")), unit, aggregate,
+                        sizeof aggregate);
+        vp_format_value(json_number_value(json_object_get(point, "per_job")), unit, per_job,
+                        sizeof per_job);
+        const json_t *judged_value = json_object_get(point, "judged");
+        if (json_is_number(judged_value))
+            vp_format_value(json_number_value(judged_value), unit, judged, sizeof judged);
+        const json_t *idle = json_object_get(point, "cpu_idle");
+        char idle_text[16] = "-"; /* unknown: a result of many hosts has a monitor per host */
+        if (idle)
+            snprintf(idle_text, sizeof idle_text, "%.1f%%", json_number_value(idle));
+        fprintf(out, "  %5.0f %14s %14s %9.0f%% %9.3f %9s %14s\n",
+               json_number_value(json_object_get(point, "jobs")), aggregate, per_job,
+               100 * json_number_value(json_object_get(point, "efficiency")),
+               json_number_value(json_object_get(point, "fairness")), idle_text, judged);
+    }
+    long long knee = (long long)json_integer_value(json_object_get(group, "knee_jobs"));
+    const json_t *knee_hosts = json_object_get(group, "knee_hosts");
+    if (knee_hosts) /* a virtperf-mpi --ranks sweep */
+        fprintf(out, "  optimum %lld host%s or guest%s, %lld job%s in all (QoS: %s)",
+               (long long)json_integer_value(knee_hosts),
+               plural(json_integer_value(knee_hosts)), plural(json_integer_value(knee_hosts)),
+               knee, plural(knee), json_string_value(json_object_get(group, "rule")));
+    else
+        fprintf(out, "  optimum %lld job%s per host (QoS: %s)", knee, plural(knee),
+               json_string_value(json_object_get(group, "rule")));
+    const json_t *saturated = json_object_get(group, "saturated_from");
+    if (saturated)
+        fprintf(out, "; no idle CPU left from %lld job%s", (long long)json_integer_value(saturated),
+               plural(json_integer_value(saturated)));
+    fprintf(out, "\n\n");
+}
+
+void vp_print_scaling(FILE *out, const json_t *scaling)
+{
+    size_t i;
+    const json_t *group;
+    json_array_foreach(json_object_get(scaling, "groups"), i, group)
+        print_group(out, json_object_get(scaling, "groups"), group);
+}
