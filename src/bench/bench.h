@@ -9,11 +9,25 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/histogram.h"
+#include "core/json_check.h"
 #include "core/options.h"
 
 #define VP_MAX_METRICS 16
+
+/* An optional part of a result (its "device", "peer", "data" ...), declared by what makes
+ * it: the store keeps it, export and import carry it, import checks it with check, and
+ * a result's table prints it with print, all without knowing it. */
+struct vp_result_part {
+    const char *key;
+    /* value, the part of the result at path ("results[3]"), accepted: 0; else -1 with
+     * why, naming it path.KEY. */
+    int (*check)(struct vp_check *checker, const json_t *value, const char *path);
+    /* Its lines under the result's table, each starting "  "; NULL: none. */
+    void (*print)(FILE *out, const json_t *value);
+};
 
 /* ZERO: a signed figure whose size matters (a drift, an offset): closer to zero is
  * better, and comparisons weigh magnitudes. */
@@ -148,6 +162,8 @@ struct vp_bench {
     /* In the parent after every result, whatever its status (also after a crash or
      * Ctrl-C): removes what the jobs left behind. Optional. */
     void (*teardown)(const struct vp_params *params, unsigned jobs);
+    /* The optional parts its results may carry (NULL-terminated; NULL: none). */
+    const struct vp_result_part *const *parts;
 };
 
 /* Registry (registry.c, from list.h). */

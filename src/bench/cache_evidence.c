@@ -14,6 +14,7 @@
 #include "core/procfs.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
+#include "core/json_check.h"
 
 void vp_filesystem_of(const char *path, char *fstype, size_t fstype_len, char *mount,
                       size_t mount_len)
@@ -104,3 +105,32 @@ void vp_annotate_device_reads(json_t *result, const char *path, const char *fsty
                     jobs_read, device, device_read);
     }
 }
+
+/* The block device's own counters beside a disk result's figures. */
+static int check_device(struct vp_check *checker, const json_t *device, const char *path)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s.device", path);
+    if (!json_is_object(device))
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    if (vp_check_string(checker, device, at, "name", VP_CHECK_NAME_LEN, 1) != 0 ||
+        vp_check_string(checker, device, at, "fstype", VP_CHECK_NAME_LEN, 1) != 0 ||
+        vp_check_string(checker, device, at, "mount", VP_CHECK_TEXT_LEN, 1) != 0 ||
+        vp_check_number(checker, device, at, "read_bytes", 0, 1e300, 1) != 0 ||
+        vp_check_number(checker, device, at, "write_bytes", 0, 1e300, 1) != 0 ||
+        vp_check_number(checker, device, at, "util_mean", 0, 100, 1) != 0)
+        return -1;
+    return 0;
+}
+
+static void print_device(FILE *out, const json_t *device)
+{
+    char read[32], written[32];
+    vp_format_bytes(vp_json_number(device, "read_bytes"), read, sizeof read);
+    vp_format_bytes(vp_json_number(device, "write_bytes"), written, sizeof written);
+    fprintf(out, "  device %s (%s at %s): read %s, written %s, util %.1f%%\n",
+            vp_json_text(device, "name"), vp_json_text(device, "fstype"),
+            vp_json_text(device, "mount"), read, written, vp_json_number(device, "util_mean"));
+}
+
+const struct vp_result_part vp_part_device = { "device", check_device, print_device };

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bench/bench.h"
+
 /* The filesystem type and mount point holding path, from /proc/self/mountinfo
  * ("unknown filesystem" and path itself when it cannot be told). */
 void vp_filesystem_of(const char *path, char *fstype, size_t fstype_len, char *mount,
@@ -27,5 +29,8 @@ double vp_monitor_integral(const json_t *monitor, const char *column);
 void vp_annotate_device_reads(json_t *result, const char *path, const char *fstype,
                               const char *mount, bool reads, double per_job_rate,
                               double read_by_jobs);
+
+/* The result part vp_annotate_device_reads sets: "device". */
+extern const struct vp_result_part vp_part_device;
 
 #endif

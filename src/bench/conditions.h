@@ -20,4 +20,7 @@ int vp_conditions_setup(const struct vp_params *params, char *err, size_t err_le
 void vp_conditions_annotate(const struct vp_params *params, unsigned jobs, json_t *result);
 void vp_conditions_teardown(const struct vp_params *params, unsigned jobs);
 
+/* The parts vp_conditions_annotate sets ("load", "idle"), for a benchmark's parts. */
+extern const struct vp_result_part *const vp_condition_parts[];
+
 #endif

@@ -25,6 +25,7 @@
 
 #include "bench/bench.h"
 #include "bench/cache_evidence.h"
+#include "bench/data_part.h"
 #include "bench/data_source.h"
 #include "core/clock.h"
 #include "core/fileset.h"
@@ -629,6 +630,9 @@ static void data_teardown(const struct vp_params *params, unsigned jobs)
 /* The source and the network input beside the jobs' figures, the spread of job times
  * across jobs (the 2005 slides' min/max/mean/SD), and for a directory source the
  * device-versus-cache check. */
+static const struct vp_result_part *const data_parts[] = { &vp_part_data, &vp_part_device,
+                                                            NULL };
+
 static void data_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
 {
     const char *source = vp_param_text(params, "source");
@@ -698,6 +702,7 @@ static void data_annotate(const struct vp_params *params, unsigned jobs, json_t 
         .release = data_release,                                                            \
         .annotate = data_annotate,                                                          \
         .teardown = data_teardown,                                                          \
+        .parts = data_parts,                                                                \
     }
 
 DATA_BENCH(vp_bench_data_copy, "data.copy", "jobs copying whole files from a shared store",

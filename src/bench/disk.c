@@ -430,6 +430,8 @@ static void disk_teardown(const struct vp_params *params, unsigned jobs)
 
 /* Warns where O_DIRECT was refused, and puts the device's own counters beside the
  * benchmark's figures (cache_evidence.h). */
+static const struct vp_result_part *const disk_parts[] = { &vp_part_device, NULL };
+
 static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
 {
     if (strcmp(vp_param_text(params, "direct"), "off") != 0 && !probe.direct_usable)
@@ -473,6 +475,7 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
         .release = disk_release,                                                            \
         .annotate = disk_annotate,                                                          \
         .teardown = disk_teardown,                                                          \
+        .parts = disk_parts,                                                                \
     }
 
 DISK_BENCH(vp_bench_disk_write, "disk.write", "first (allocating) sequential write per job",

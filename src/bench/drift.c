@@ -338,5 +338,6 @@ const struct vp_bench vp_bench_time_drift = {
     .release = drift_release,
     .teardown = vp_conditions_teardown,
     .annotate = drift_annotate,
+    .parts = vp_condition_parts,
     .advise = drift_advise,
 };

@@ -28,6 +28,7 @@
 #include "core/procfs.h"
 #include "net/wire.h"
 #include "net/server.h"
+#include "core/json_check.h"
 
 #define PEER_TIMEOUT_S 10.0
 
@@ -271,3 +272,33 @@ int vp_net_connect_udp(int tcp_fd, uint32_t port, char *err, size_t err_len)
     }
     return fd;
 }
+
+/* The client's route to a network peer. */
+static int check_peer(struct vp_check *checker, const json_t *peer, const char *path)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s.peer", path);
+    if (!json_is_object(peer))
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    static const char *const texts[] = { "address", "local_address", "interface", "driver",
+                                         "congestion" };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        if (vp_check_string(checker, peer, at, texts[i], 256, 1) != 0)
+            return -1;
+    if (vp_check_integer(checker, peer, at, "port", 0, 65535, 1) != 0 ||
+        vp_check_integer(checker, peer, at, "mtu", 0, 1 << 20, 1) != 0)
+        return -1;
+    return 0;
+}
+
+static void print_peer(FILE *out, const json_t *peer)
+{
+    fprintf(out, "  peer %s port %lld via %s (%s, MTU %lld, driver %s, congestion %s)\n",
+            vp_json_text(peer, "address"), (long long)json_integer_value(json_object_get(peer, "port")),
+            vp_json_text(peer, "interface"), vp_json_text(peer, "local_address"),
+            (long long)json_integer_value(json_object_get(peer, "mtu")),
+            vp_json_text(peer, "driver"), vp_json_text(peer, "congestion"));
+}
+
+const struct vp_result_part vp_part_peer = { "peer", check_peer, print_peer };
+const struct vp_result_part *const vp_net_parts[] = { &vp_part_peer, NULL };

@@ -43,7 +43,7 @@ void vp_net_annotate(const struct vp_params *params, unsigned jobs, json_t *resu
 
 #define VP_NET_BENCH_COMMON                                                                 \
     .uses_duration = true, .default_duration = 1.0, .setup = vp_net_setup,                 \
-    .annotate = vp_net_annotate, .teardown = vp_net_teardown
+    .annotate = vp_net_annotate, .teardown = vp_net_teardown, .parts = vp_net_parts
 
 /* A UDP socket connected to the TCP connection's peer address at port. */
 int vp_net_connect_udp(int tcp_fd, uint32_t port, char *err, size_t err_len);
@@ -65,5 +65,10 @@ double vp_cpu_busy_percent(const uint64_t *delta);
 double vp_cpu_steal_percent(const uint64_t *delta);
 /* CPU microseconds (all CPUs) per megabyte moved. */
 double vp_cpu_demand(const uint64_t *delta, double ticks_per_second, double bytes);
+
+/* The route to the peer every net result carries ("peer"), and the parts list of a net
+ * benchmark that has no other. */
+extern const struct vp_result_part vp_part_peer;
+extern const struct vp_result_part *const vp_net_parts[];
 
 #endif

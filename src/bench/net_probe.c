@@ -450,6 +450,7 @@ const struct vp_bench vp_bench_net_probe = {
     .ends_on_interrupt = true,
     .setup = vp_net_setup,
     .annotate = vp_net_annotate,
+    .parts = vp_net_parts,
     .teardown = vp_net_teardown,
     .validate = probe_validate,
     .prepare = probe_prepare,

@@ -5,8 +5,10 @@
  * which repetitions were measured), and NAN to `unmeasured` (left out of the result).
  * --fail makes one job (--fail-job) fail on purpose at one stage: in setup, in prepare,
  * or at repetition --fail-rep by returning an error from measure, by dying of a signal,
- * by exiting, or by hanging until it is killed. Not listed, not in any family: run it by
- * its name. */
+ * by exiting, or by hanging until it is killed. It declares the result part "known"
+ * ({"jobs": N}), here and nowhere else, which tests/unit/test_parts.c puts on a result to
+ * show that a part needs nothing but its benchmark (its runs never carry it, so the JSON
+ * contract stays as it is). Not listed, not in any family: run it by its name. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -84,6 +86,25 @@ static int null_measure(struct vp_job *job, double *values)
     return 0;
 }
 
+/* {"jobs": 1..VP_MAX_JOBS} and nothing else. */
+static int check_known(struct vp_check *checker, const json_t *known, const char *path)
+{
+    if (!json_is_object(known) || json_object_size(known) != 1)
+        return vp_check_fail(checker, "%s.known: accepted: {\"jobs\": N}", path);
+    char at[256];
+    snprintf(at, sizeof at, "%s.known", path);
+    return vp_check_integer(checker, known, at, "jobs", 1, 1024, 1);
+}
+
+static void print_known(FILE *out, const json_t *known)
+{
+    fprintf(out, "  known: %lld jobs\n",
+            (long long)json_integer_value(json_object_get(known, "jobs")));
+}
+
+static const struct vp_result_part known_part = { "known", check_known, print_known };
+static const struct vp_result_part *const null_parts[] = { &known_part, NULL };
+
 const struct vp_bench vp_bench_null = {
     .name = "null",
     .hidden = true,
@@ -97,4 +118,5 @@ const struct vp_bench vp_bench_null = {
     .setup = null_setup,
     .prepare = null_prepare,
     .measure = null_measure,
+    .parts = null_parts,
 };

@@ -128,6 +128,7 @@ const struct vp_bench vp_bench_time_ticks = {
     .prepare = ticks_prepare,
     .measure = ticks_measure,
     .annotate = vp_conditions_annotate,
+    .parts = vp_condition_parts,
     .teardown = vp_conditions_teardown,
     .advise = ticks_advise,
 };

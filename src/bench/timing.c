@@ -282,6 +282,7 @@ const struct vp_bench vp_bench_time_timer = {
     .prepare = timer_prepare,
     .measure = timer_measure,
     .annotate = vp_conditions_annotate,
+    .parts = vp_condition_parts,
     .teardown = vp_conditions_teardown,
     .advise = timer_advise,
 };

@@ -436,6 +436,7 @@ const struct vp_bench vp_bench_vcost_ctxswitch = {
     .measure = switch_measure,
     .release = switch_release,
     .annotate = vp_conditions_annotate,
+    .parts = vp_condition_parts,
     .teardown = vp_conditions_teardown,
     .advise = switch_advise,
 };

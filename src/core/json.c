@@ -71,3 +71,12 @@ void vp_metric_set_stats(json_t *metric, const double *values, size_t n)
     json_object_set_new(metric, "max", json_real(summary.max));
     json_object_set_new(metric, "p50", json_real(summary.p50));
 }
+
+const char *vp_printable(const char *text, char *out, size_t len)
+{
+    size_t used = 0;
+    for (; text && *text && used + 1 < len; text++)
+        out[used++] = (unsigned char)*text < 0x20 || *text == 0x7f ? '?' : *text;
+    out[used] = '\0';
+    return out;
+}

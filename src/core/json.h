@@ -25,4 +25,8 @@ void vp_advise(json_t *advisories, const char *format, ...) __attribute__((forma
  * With no values, only "values": [] and "n": 0 (never invented numbers). */
 void vp_metric_set_stats(json_t *metric, const double *values, size_t n);
 
+/* text for a terminal: control characters (ESC, CR, LF, ...) become '?', so a stored or
+ * imported string cannot move the cursor or fake lines. Returns out. */
+const char *vp_printable(const char *text, char *out, size_t len);
+
 #endif

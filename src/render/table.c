@@ -8,8 +8,8 @@
 #include "bench/bench.h"
 #include "core/options.h"
 #include "core/units.h"
-#include "core/idle.h"
 #include "core/json.h"
+#include "engine/parts.h"
 #include "analysis/hosts.h"
 
 /* The option of a known bench stored under key (a sweep option under its point name). */
@@ -89,66 +89,16 @@ static void print_distribution(FILE *out, const char *name, const json_t *distri
             mean, spread);
 }
 
-/* A data benchmark's source, the network input while it ran, and its jobs' spread. */
-static void print_data_source(FILE *out, const json_t *data)
-{
-    if (!data)
-        return;
-    char source[400], received[32], rate[32], low[32], mean[32], high[32], spread[32];
-    const json_t *jobs = json_object_get(data, "job_time_across_jobs");
-    vp_format_bytes(vp_json_number(data, "network_rx_bytes"), received, sizeof received);
-    vp_format_value(vp_json_number(data, "network_rx_rate"), "B/s", rate, sizeof rate);
-    vp_format_seconds(vp_json_number(jobs, "min"), low, sizeof low);
-    vp_format_seconds(vp_json_number(jobs, "mean"), mean, sizeof mean);
-    vp_format_seconds(vp_json_number(jobs, "max"), high, sizeof high);
-    vp_format_seconds(vp_json_number(jobs, "stddev"), spread, sizeof spread);
-    fprintf(out, "  source %s (%s, %lld files): network in %s (%s)\n",
-            vp_printable(vp_json_text(data, "source"), source, sizeof source),
-            vp_json_text(data, "scheme"),
-            (long long)json_integer_value(json_object_get(data, "files")), received, rate);
-    fprintf(out, "  job time across jobs: min %s, mean %s, max %s, SD %s\n", low, mean, high,
-            spread);
-}
-
+/* The result's optional parts, each as what declared it prints it, then its warnings. */
 static void print_annotations(FILE *out, const json_t *result)
 {
-    const json_t *device = json_object_get(result, "device");
-    if (device) {
-        char read[32], written[32];
-        vp_format_bytes(vp_json_number(device, "read_bytes"), read, sizeof read);
-        vp_format_bytes(vp_json_number(device, "write_bytes"), written, sizeof written);
-        fprintf(out, "  device %s (%s at %s): read %s, written %s, util %.1f%%\n",
-                vp_json_text(device, "name"), vp_json_text(device, "fstype"), vp_json_text(device, "mount"),
-                read, written, vp_json_number(device, "util_mean"));
+    const struct vp_result_part *parts[VP_MAX_RESULT_PARTS];
+    size_t count = vp_result_parts(parts, VP_MAX_RESULT_PARTS);
+    for (size_t p = 0; p < count; p++) {
+        const json_t *value = json_object_get(result, parts[p]->key);
+        if (value && parts[p]->print)
+            parts[p]->print(out, value);
     }
-    print_data_source(out, json_object_get(result, "data"));
-    const json_t *intervals = json_object_get(result, "intervals");
-    const json_t *reps = json_object_get(intervals, "reps");
-    if (json_array_size(reps) > 0) {
-        const json_t *last = json_array_get(reps, json_array_size(reps) - 1);
-        fprintf(out, "  per second (last repetition):");
-        size_t i;
-        const json_t *value;
-        json_array_foreach(last, i, value) {
-            char rate[32];
-            vp_format_value(json_number_value(value), vp_json_text(intervals, "unit"), rate, sizeof rate);
-            fprintf(out, " %s", rate);
-        }
-        fputc('\n', out);
-    }
-    const json_t *idle = json_object_get(result, "idle");
-    if (idle) {
-        char policy[160];
-        vp_idle_describe(idle, policy, sizeof policy);
-        fprintf(out, "  idle policy: %s\n", policy);
-    }
-    const json_t *peer = json_object_get(result, "peer");
-    if (peer)
-        fprintf(out, "  peer %s port %lld via %s (%s, MTU %lld, driver %s, congestion %s)\n",
-                vp_json_text(peer, "address"), (long long)json_integer_value(json_object_get(peer, "port")),
-                vp_json_text(peer, "interface"), vp_json_text(peer, "local_address"),
-                (long long)json_integer_value(json_object_get(peer, "mtu")),
-                vp_json_text(peer, "driver"), vp_json_text(peer, "congestion"));
     size_t i;
     const json_t *line;
     json_array_foreach(json_object_get(result, "warnings"), i, line)
@@ -340,15 +290,6 @@ void vp_print_result(FILE *out, const json_t *result)
         print_monitor(out, json_object_get(result, "monitor"));
     print_annotations(out, result);
     fputc('\n', out);
-}
-
-const char *vp_printable(const char *text, char *out, size_t len)
-{
-    size_t used = 0;
-    for (; text && *text && used + 1 < len; text++)
-        out[used++] = (unsigned char)*text < 0x20 || *text == 0x7f ? '?' : *text;
-    out[used] = '\0';
-    return out;
 }
 
 void vp_print_workload_scores(FILE *table, const json_t *scores)

@@ -6,13 +6,12 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "core/json.h" /* vp_printable */
+
 /* Prints one result object (engine output or exported). */
 void vp_print_result(FILE *out, const json_t *result);
 /* app --preset's scores (analysis/combined.c's vp_workload_scores): one line per job count. */
 void vp_print_workload_scores(FILE *out, const json_t *scores);
 
-/* text for a terminal: control characters (ESC, CR, LF, ...) become '?', so a stored or
- * imported string cannot move the cursor or fake lines. Returns out. */
-const char *vp_printable(const char *text, char *out, size_t len);
 
 #endif

@@ -14,139 +14,39 @@
 #include "core/histogram.h"
 #include "core/stats.h"
 #include "bench/bench.h"
+#include "core/json_check.h"
+#include "engine/parts.h"
 
-#define MAX_NAME 64
-#define MAX_TEXT 1024
 #define MAX_PARAMS 64
 #define MAX_METRICS_IN_RESULT 64
 #define MAX_SERIES_LENGTH 1000000
 #define MAX_RESULTS 100000
 
-struct checker {
-    char *err;
-    size_t err_len;
-};
-
-static int fail(struct checker *checker, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(checker->err, checker->err_len, format, args);
-    va_end(args);
-    return -1;
-}
-
-/* A name: 1..MAX_NAME of [A-Za-z0-9._-]. */
-static int is_name(const char *text)
-{
-    size_t len = strlen(text);
-    if (len == 0 || len > MAX_NAME)
-        return 0;
-    for (size_t i = 0; i < len; i++)
-        if (!isalnum((unsigned char)text[i]) && !strchr("._-", text[i]))
-            return 0;
-    return 1;
-}
-
-static int check_string(struct checker *checker, const json_t *parent, const char *path,
-                        const char *key, size_t max_len, int required)
-{
-    const json_t *value = json_object_get(parent, key);
-    if (!value)
-        return required ? fail(checker, "%s.%s: missing; accepted: a string", path, key) : 0;
-    if (!json_is_string(value) || json_string_length(value) > max_len ||
-        strlen(json_string_value(value)) != json_string_length(value))
-        return fail(checker, "%s.%s: accepted: a string of at most %zu bytes without NUL", path,
-                    key, max_len);
-    return 0;
-}
-
 /* A time as virtperf writes it: UTC, ISO 8601 to the second ("2026-12-01T19:24:52Z"). */
-static int check_timestamp(struct checker *checker, const json_t *parent, const char *path,
+static int check_timestamp(struct vp_check *checker, const json_t *parent, const char *path,
                            const char *key)
 {
-    if (check_string(checker, parent, path, key, 64, 1) != 0)
+    if (vp_check_string(checker, parent, path, key, 64, 1) != 0)
         return -1;
     const char *text = json_string_value(json_object_get(parent, key));
     struct tm parsed = { 0 };
     const char *end = strptime(text, "%Y-%m-%dT%H:%M:%SZ", &parsed);
     if (!end || *end || strlen(text) != 20)
-        return fail(checker, "%s.%s: '%.40s' is not a time; accepted: UTC as "
+        return vp_check_fail(checker, "%s.%s: '%.40s' is not a time; accepted: UTC as "
                     "YYYY-MM-DDTHH:MM:SSZ", path, key, text);
     return 0;
 }
 
-static int check_choice(struct checker *checker, const json_t *parent, const char *path,
-                        const char *key, const char *const *choices, int required)
-{
-    const json_t *value = json_object_get(parent, key);
-    if (!value && !required)
-        return 0;
-    const char *text = json_string_value(value);
-    for (size_t i = 0; text && choices[i]; i++)
-        if (strcmp(text, choices[i]) == 0)
-            return 0;
-    char accepted[128] = "";
-    for (size_t i = 0; choices[i]; i++) {
-        strncat(accepted, i ? ", " : "", sizeof accepted - strlen(accepted) - 1);
-        strncat(accepted, choices[i], sizeof accepted - strlen(accepted) - 1);
-    }
-    return fail(checker, "%s.%s: %s; accepted: %s", path, key, value ? "not accepted" : "missing",
-                accepted);
-}
-
-static int check_number(struct checker *checker, const json_t *parent, const char *path,
-                        const char *key, double min, double max, int required)
-{
-    const json_t *value = json_object_get(parent, key);
-    if (!value)
-        return required ? fail(checker, "%s.%s: missing; accepted: a number", path, key) : 0;
-    double number = json_number_value(value);
-    if (!json_is_number(value) || !isfinite(number) || number < min || number > max)
-        return fail(checker, "%s.%s: accepted: a number from %g to %g", path, key, min, max);
-    return 0;
-}
-
-static int check_integer(struct checker *checker, const json_t *parent, const char *path,
-                         const char *key, json_int_t min, json_int_t max, int required)
-{
-    const json_t *value = json_object_get(parent, key);
-    if (!value)
-        return required ? fail(checker, "%s.%s: missing; accepted: a whole number", path, key)
-                        : 0;
-    if (!json_is_integer(value) || json_integer_value(value) < min ||
-        json_integer_value(value) > max)
-        return fail(checker, "%s.%s: accepted: a whole number from %lld to %lld", path, key,
-                    (long long)min, (long long)max);
-    return 0;
-}
-
-/* An array of at most max finite numbers; count receives its length. */
-static int check_number_array(struct checker *checker, const json_t *array, const char *path,
-                              size_t max, size_t *count)
-{
-    if (!json_is_array(array) || json_array_size(array) > max)
-        return fail(checker, "%s: accepted: an array of at most %zu numbers", path, max);
-    size_t i;
-    const json_t *item;
-    json_array_foreach(array, i, item) {
-        if (!json_is_number(item) || !isfinite(json_number_value(item)))
-            return fail(checker, "%s[%zu]: accepted: a finite number", path, i);
-    }
-    *count = json_array_size(array);
-    return 0;
-}
-
 /* values, n and the statistics derived from values must agree. */
-static int check_metric_values(struct checker *checker, const json_t *metric, const char *path)
+static int check_metric_values(struct vp_check *checker, const json_t *metric, const char *path)
 {
     char at[256];
     snprintf(at, sizeof at, "%s.values", path);
     size_t n;
-    if (check_number_array(checker, json_object_get(metric, "values"), at, VP_MAX_REPS, &n) != 0)
+    if (vp_check_number_array(checker, json_object_get(metric, "values"), at, VP_MAX_REPS, &n) != 0)
         return -1;
-    if (check_integer(checker, metric, path, "n", (json_int_t)n, (json_int_t)n, 1) != 0)
-        return fail(checker, "%s.n: must equal the number of values (%zu)", path, n);
+    if (vp_check_integer(checker, metric, path, "n", (json_int_t)n, (json_int_t)n, 1) != 0)
+        return vp_check_fail(checker, "%s.n: must equal the number of values (%zu)", path, n);
     if (n == 0)
         return 0;
     double values[VP_MAX_REPS];
@@ -165,7 +65,7 @@ static int check_metric_values(struct checker *checker, const json_t *metric, co
         double got = json_number_value(given);
         double tolerance = 1e-9 * fmax(fabs(derived[i].want), 1e-300);
         if (!json_is_number(given) || !(fabs(got - derived[i].want) <= tolerance))
-            return fail(checker, "%s.%s: does not match its values (want %.17g)", path,
+            return vp_check_fail(checker, "%s.%s: does not match its values (want %.17g)", path,
                         derived[i].key, derived[i].want);
     }
     return 0;
@@ -173,25 +73,25 @@ static int check_metric_values(struct checker *checker, const json_t *metric, co
 
 /* A latency histogram: sorted, in-range buckets whose counts add up to count, and
  * statistics that agree with them. */
-static int check_distribution(struct checker *checker, const json_t *distribution,
+static int check_distribution(struct vp_check *checker, const json_t *distribution,
                               const char *path)
 {
     char at[300];
     snprintf(at, sizeof at, "%s.distribution", path);
     if (!json_is_object(distribution))
-        return fail(checker, "%s: accepted: an object", at);
-    if (check_integer(checker, distribution, at, "sub_bucket_bits", VP_HISTOGRAM_SUB_BITS,
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    if (vp_check_integer(checker, distribution, at, "sub_bucket_bits", VP_HISTOGRAM_SUB_BITS,
                       VP_HISTOGRAM_SUB_BITS, 1) != 0 ||
-        check_integer(checker, distribution, at, "count", 0, (json_int_t)1 << 62, 1) != 0)
+        vp_check_integer(checker, distribution, at, "count", 0, (json_int_t)1 << 62, 1) != 0)
         return -1;
     static const char *const stats[] = { "min", "max", "mean", "stddev", "p50", "p90", "p99",
                                           "p99.9", "p99.99" };
     for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++)
-        if (check_number(checker, distribution, at, stats[i], 0, 1e9, 1) != 0)
+        if (vp_check_number(checker, distribution, at, stats[i], 0, 1e9, 1) != 0)
             return -1;
     const json_t *buckets = json_object_get(distribution, "buckets");
     if (!json_is_array(buckets) || json_array_size(buckets) > VP_HISTOGRAM_BUCKETS)
-        return fail(checker, "%s.buckets: accepted: an array of at most %d [index, count] pairs",
+        return vp_check_fail(checker, "%s.buckets: accepted: an array of at most %d [index, count] pairs",
                     at, VP_HISTOGRAM_BUCKETS);
     json_int_t previous = -1, total = 0;
     size_t i;
@@ -202,13 +102,13 @@ static int check_distribution(struct checker *checker, const json_t *distributio
             !json_is_integer(count) || json_integer_value(index) <= previous ||
             json_integer_value(index) >= VP_HISTOGRAM_BUCKETS || json_integer_value(count) < 1 ||
             json_integer_value(count) > ((json_int_t)1 << 62) - total)
-            return fail(checker, "%s.buckets[%zu]: accepted: [index, count], indexes rising "
+            return vp_check_fail(checker, "%s.buckets[%zu]: accepted: [index, count], indexes rising "
                         "below %d, counts of at least 1", at, i, VP_HISTOGRAM_BUCKETS);
         previous = json_integer_value(index);
         total += json_integer_value(count);
     }
     if (total != json_integer_value(json_object_get(distribution, "count")))
-        return fail(checker, "%s.count: does not match its buckets (%lld)", at, (long long)total);
+        return vp_check_fail(checker, "%s.count: does not match its buckets (%lld)", at, (long long)total);
     struct vp_histogram *histogram = malloc(sizeof *histogram);
     if (!histogram)
         abort();
@@ -221,7 +121,7 @@ static int check_distribution(struct checker *checker, const json_t *distributio
         double got = json_number_value(json_object_get(distribution, percentiles[p]));
         if (fabs(got - want) > 1e-9 * fmax(want, 1e-9)) {
             json_decref(derived);
-            return fail(checker, "%s.%s: does not match its buckets (want %.17g)", at,
+            return vp_check_fail(checker, "%s.%s: does not match its buckets (want %.17g)", at,
                         percentiles[p], want);
         }
     }
@@ -229,27 +129,27 @@ static int check_distribution(struct checker *checker, const json_t *distributio
     return 0;
 }
 
-static int check_metrics(struct checker *checker, const json_t *metrics, const char *path,
+static int check_metrics(struct vp_check *checker, const json_t *metrics, const char *path,
                          int with_definitions)
 {
     static const char *const better[] = { "higher", "lower", "zero", NULL };
     static const char *const aggregate[] = { "sum", "mean", "max", NULL };
     if (!json_is_object(metrics) || json_object_size(metrics) > MAX_METRICS_IN_RESULT)
-        return fail(checker, "%s: accepted: an object of at most %d metrics", path,
+        return vp_check_fail(checker, "%s: accepted: an object of at most %d metrics", path,
                     MAX_METRICS_IN_RESULT);
     const char *name;
     const json_t *metric;
     json_object_foreach((json_t *)metrics, name, metric) {
         char at[256];
         snprintf(at, sizeof at, "%s.%.64s", path, name);
-        if (!is_name(name))
-            return fail(checker, "%s: metric name accepted: 1-64 of A-Z a-z 0-9 . _ -", at);
+        if (!vp_check_is_name(name))
+            return vp_check_fail(checker, "%s: metric name accepted: 1-64 of A-Z a-z 0-9 . _ -", at);
         if (!json_is_object(metric))
-            return fail(checker, "%s: accepted: an object", at);
+            return vp_check_fail(checker, "%s: accepted: an object", at);
         if (with_definitions &&
-            (check_string(checker, metric, at, "unit", 16, 1) != 0 ||
-             check_choice(checker, metric, at, "better", better, 1) != 0 ||
-             check_choice(checker, metric, at, "aggregate", aggregate, 1) != 0))
+            (vp_check_string(checker, metric, at, "unit", 16, 1) != 0 ||
+             vp_check_choice(checker, metric, at, "better", better, 1) != 0 ||
+             vp_check_choice(checker, metric, at, "aggregate", aggregate, 1) != 0))
             return -1;
         if (check_metric_values(checker, metric, at) != 0)
             return -1;
@@ -260,268 +160,67 @@ static int check_metrics(struct checker *checker, const json_t *metrics, const c
     return 0;
 }
 
-static int check_warnings(struct checker *checker, const json_t *warnings, const char *path)
+static int check_warnings(struct vp_check *checker, const json_t *warnings, const char *path)
 {
     if (!json_is_array(warnings) || json_array_size(warnings) > 64)
-        return fail(checker, "%s.warnings: accepted: an array of at most 64 strings", path);
+        return vp_check_fail(checker, "%s.warnings: accepted: an array of at most 64 strings", path);
     size_t i;
     const json_t *line;
     json_array_foreach(warnings, i, line) {
-        if (!json_is_string(line) || json_string_length(line) > MAX_TEXT ||
+        if (!json_is_string(line) || json_string_length(line) > VP_CHECK_TEXT_LEN ||
             strlen(json_string_value(line)) != json_string_length(line))
-            return fail(checker, "%s.warnings[%zu]: accepted: a string of at most %d bytes", path,
-                        i, MAX_TEXT);
+            return vp_check_fail(checker, "%s.warnings[%zu]: accepted: a string of at most %d bytes", path,
+                        i, VP_CHECK_TEXT_LEN);
     }
     return 0;
 }
 
-/* Per-second byte counts of each repetition. */
-static int check_intervals(struct checker *checker, const json_t *intervals, const char *path)
-{
-    char at[256];
-    snprintf(at, sizeof at, "%s.intervals", path);
-    if (!json_is_object(intervals))
-        return fail(checker, "%s: accepted: an object", at);
-    if (check_number(checker, intervals, at, "interval_s", 0.001, 3600, 1) != 0 ||
-        check_string(checker, intervals, at, "unit", 16, 1) != 0 ||
-        check_string(checker, intervals, at, "what", MAX_TEXT, 1) != 0)
-        return -1;
-    const json_t *reps = json_object_get(intervals, "reps");
-    if (!json_is_array(reps) || json_array_size(reps) > VP_MAX_REPS)
-        return fail(checker, "%s.reps: accepted: an array of at most %d series", at, VP_MAX_REPS);
-    size_t i;
-    const json_t *series;
-    json_array_foreach(reps, i, series) {
-        char series_at[300];
-        size_t count;
-        snprintf(series_at, sizeof series_at, "%s.reps[%zu]", at, i);
-        if (check_number_array(checker, series, series_at, 100000, &count) != 0)
-            return -1;
-    }
-    return 0;
-}
+static int check_monitor(struct vp_check *checker, const json_t *monitor, const char *path);
+static int check_ranks(struct vp_check *checker, const json_t *ranks, const char *path);
 
-/* A watch's events over time, one object per job (net.probe): the gaps it saw with their
- * direction and instants, and the largest round trip of each step. */
-static int check_timeline(struct checker *checker, const json_t *timeline, const char *path)
-{
-    static const char *const directions[] = { "round_trip", "to_peer", "from_peer", NULL };
-    if (!json_is_array(timeline) || json_array_size(timeline) > VP_MAX_JOBS)
-        return fail(checker, "%s.timeline: accepted: an array of at most %d objects", path,
-                    VP_MAX_JOBS);
-    size_t j, g;
-    const json_t *entry, *gap;
-    json_array_foreach(timeline, j, entry) {
-        char at[300], gap_at[340];
-        size_t count;
-        snprintf(at, sizeof at, "%.200s.timeline[%zu]", path, j);
-        if (!json_is_object(entry))
-            return fail(checker, "%s: accepted: an object", at);
-        if (check_integer(checker, entry, at, "job", 0, VP_MAX_JOBS - 1, 1) != 0 ||
-            check_string(checker, entry, at, "start_utc", 64, 1) != 0 ||
-            check_number(checker, entry, at, "period_s", 0, 3600, 1) != 0 ||
-            check_number(checker, entry, at, "step_s", 0.001, 3600, 1) != 0 ||
-            check_integer(checker, entry, at, "out_of_order", 0, INT64_MAX, 1) != 0 ||
-            check_integer(checker, entry, at, "duplicates", 0, INT64_MAX, 1) != 0)
-            return -1;
-        snprintf(gap_at, sizeof gap_at, "%s.rtt_max_s", at);
-        if (check_number_array(checker, json_object_get(entry, "rtt_max_s"), gap_at, 100000,
-                               &count) != 0)
-            return -1;
-        static const char *const odd_kinds[] = { "out_of_order_answers", "duplicate_answers" };
-        for (size_t k = 0; k < 2; k++) {
-            const json_t *odd = json_object_get(entry, odd_kinds[k]), *item;
-            size_t o;
-            if (!odd)
-                continue;
-            if (!json_is_array(odd) || json_array_size(odd) > 64)
-                return fail(checker, "%s.%s: accepted: an array of at most 64 answers", at,
-                            odd_kinds[k]);
-            json_array_foreach(odd, o, item) {
-                snprintf(gap_at, sizeof gap_at, "%s.%s[%zu]", at, odd_kinds[k], o);
-                if (!json_is_object(item) ||
-                    check_integer(checker, item, gap_at, "sequence", 0, INT64_MAX, 1) != 0 ||
-                    check_number(checker, item, gap_at, "at_s", 0, 1e9, 1) != 0)
-                    return json_is_object(item) ? -1 : fail(checker, "%s: accepted: an object", gap_at);
-            }
-        }
-        const json_t *gaps = json_object_get(entry, "gaps");
-        if (!json_is_array(gaps) || json_array_size(gaps) > 3 * 64)
-            return fail(checker, "%s.gaps: accepted: an array of at most %d gaps", at, 3 * 64);
-        json_array_foreach(gaps, g, gap) {
-            snprintf(gap_at, sizeof gap_at, "%s.gaps[%zu]", at, g);
-            if (!json_is_object(gap))
-                return fail(checker, "%s: accepted: an object", gap_at);
-            if (check_choice(checker, gap, gap_at, "direction", directions, 1) != 0 ||
-                check_number(checker, gap, gap_at, "start_s", -1e9, 1e9, 1) != 0 ||
-                check_string(checker, gap, gap_at, "start_utc", 64, 1) != 0 ||
-                check_number(checker, gap, gap_at, "length_s", 0, 1e9, 1) != 0)
-                return -1;
-        }
-    }
-    return 0;
-}
-
-/* The client's route to a network peer. */
-static int check_peer(struct checker *checker, const json_t *peer, const char *path)
-{
-    char at[256];
-    snprintf(at, sizeof at, "%s.peer", path);
-    if (!json_is_object(peer))
-        return fail(checker, "%s: accepted: an object", at);
-    static const char *const texts[] = { "address", "local_address", "interface", "driver",
-                                         "congestion" };
-    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
-        if (check_string(checker, peer, at, texts[i], 256, 1) != 0)
-            return -1;
-    if (check_integer(checker, peer, at, "port", 0, 65535, 1) != 0 ||
-        check_integer(checker, peer, at, "mtu", 0, 1 << 20, 1) != 0)
-        return -1;
-    return 0;
-}
-
-/* The block device's own counters beside a disk result's figures. */
-static int check_device(struct checker *checker, const json_t *device, const char *path)
-{
-    char at[256];
-    snprintf(at, sizeof at, "%s.device", path);
-    if (!json_is_object(device))
-        return fail(checker, "%s: accepted: an object", at);
-    if (check_string(checker, device, at, "name", MAX_NAME, 1) != 0 ||
-        check_string(checker, device, at, "fstype", MAX_NAME, 1) != 0 ||
-        check_string(checker, device, at, "mount", MAX_TEXT, 1) != 0 ||
-        check_number(checker, device, at, "read_bytes", 0, 1e300, 1) != 0 ||
-        check_number(checker, device, at, "write_bytes", 0, 1e300, 1) != 0 ||
-        check_number(checker, device, at, "util_mean", 0, 100, 1) != 0)
-        return -1;
-    return 0;
-}
-
-/* What a data benchmark read: {"source", "scheme", "manifest", "files",
- * "network_rx_bytes", "network_rx_rate", "job_time_across_jobs": {min, max, mean...}}. */
-static int check_data(struct checker *checker, const json_t *data, const char *path)
-{
-    static const char *const schemes[] = { "posix", "root", "http", "https", "dav", "davs",
-                                           NULL };
-    char at[256], spread_at[300];
-    snprintf(at, sizeof at, "%s.data", path);
-    snprintf(spread_at, sizeof spread_at, "%s.job_time_across_jobs", at);
-    if (!json_is_object(data))
-        return fail(checker, "%s: accepted: an object", at);
-    const json_t *spread = json_object_get(data, "job_time_across_jobs");
-    if (check_string(checker, data, at, "source", MAX_TEXT, 1) != 0 ||
-        check_choice(checker, data, at, "scheme", schemes, 1) != 0 ||
-        check_string(checker, data, at, "manifest", MAX_TEXT + 64, 1) != 0 ||
-        check_integer(checker, data, at, "files", 1, 100000, 1) != 0 ||
-        check_number(checker, data, at, "network_rx_bytes", 0, 1e300, 1) != 0 ||
-        check_number(checker, data, at, "network_rx_rate", 0, 1e300, 1) != 0)
-        return -1;
-    if (!json_is_object(spread))
-        return fail(checker, "%s: accepted: an object {\"min\", \"max\", \"mean\", ...}",
-                    spread_at);
-    static const char *const stats[] = { "min", "max", "mean", "stddev", NULL };
-    for (size_t i = 0; stats[i]; i++)
-        if (check_number(checker, spread, spread_at, stats[i], 0, 1e300, 1) != 0)
-            return -1;
-    return 0;
-}
-
-/* The background load a result ran under: {"kind": cpu|mem|io, "processes": N}. */
-static int check_load(struct checker *checker, const json_t *load, const char *path)
-{
-    static const char *const kinds[] = { "cpu", "mem", "io", NULL };
-    char at[256];
-    snprintf(at, sizeof at, "%s.load", path);
-    if (!json_is_object(load))
-        return fail(checker, "%s: accepted: an object", at);
-    if (check_choice(checker, load, at, "kind", kinds, 1) != 0 ||
-        check_integer(checker, load, at, "processes", 1, 1024, 1) != 0)
-        return -1;
-    return 0;
-}
-
-/* The CPU idle policy a timing result ran under (core/idle.h). */
-static int check_idle(struct checker *checker, const json_t *idle, const char *path)
-{
-    char at[256];
-    snprintf(at, sizeof at, "%s.idle", path);
-    if (!json_is_object(idle) || !json_is_boolean(json_object_get(idle, "held")))
-        return fail(checker, "%s: accepted: an object with \"held\": true or false", at);
-    if (check_string(checker, idle, at, "driver", MAX_NAME, 0) != 0 ||
-        check_integer(checker, idle, at, "latency_request_us", 0, INT32_MAX, 0) != 0)
-        return -1;
-    const json_t *states = json_object_get(idle, "states");
-    if (!states)
-        return 0;
-    if (!json_is_array(states) || json_array_size(states) > 64)
-        return fail(checker, "%s.states: accepted: an array of at most 64 states", at);
-    size_t i;
-    const json_t *state;
-    json_array_foreach(states, i, state) {
-        char entry[300];
-        snprintf(entry, sizeof entry, "%s.states[%zu]", at, i);
-        if (!json_is_object(state) || !json_is_boolean(json_object_get(state, "disabled")))
-            return fail(checker, "%s: accepted: {\"name\", \"latency_us\", \"disabled\"}", entry);
-        if (check_string(checker, state, entry, "name", MAX_NAME, 1) != 0 ||
-            check_integer(checker, state, entry, "latency_us", 0, INT32_MAX, 1) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-static int check_monitor(struct checker *checker, const json_t *monitor, const char *path);
-static int check_ranks(struct checker *checker, const json_t *ranks, const char *path);
-
-/* The optional parts some benchmarks add to a result. */
-static int check_annotations(struct checker *checker, const json_t *result, const char *path)
+/* The optional parts of a result: the run's own (warnings, ranks, step) here, and each
+ * part a benchmark or the engine declares (engine/parts.h) by its own check. */
+static int check_annotations(struct vp_check *checker, const json_t *result, const char *path)
 {
     const json_t *part;
     if ((part = json_object_get(result, "ranks")) && check_ranks(checker, part, path) != 0)
         return -1;
     if ((part = json_object_get(result, "warnings")) && check_warnings(checker, part, path) != 0)
         return -1;
-    if ((part = json_object_get(result, "intervals")) && check_intervals(checker, part, path) != 0)
+    if (json_object_get(result, "step") && vp_check_string(checker, result, path, "step", 128, 0) != 0)
         return -1;
-    if ((part = json_object_get(result, "peer")) && check_peer(checker, part, path) != 0)
-        return -1;
-    if ((part = json_object_get(result, "device")) && check_device(checker, part, path) != 0)
-        return -1;
-    if ((part = json_object_get(result, "load")) && check_load(checker, part, path) != 0)
-        return -1;
-    if ((part = json_object_get(result, "idle")) && check_idle(checker, part, path) != 0)
-        return -1;
-    if ((part = json_object_get(result, "timeline")) && check_timeline(checker, part, path) != 0)
-        return -1;
-    if ((part = json_object_get(result, "data")) && check_data(checker, part, path) != 0)
-        return -1;
-    if (json_object_get(result, "step") && check_string(checker, result, path, "step", 128, 0) != 0)
-        return -1;
+    const char *key;
+    json_object_foreach((json_t *)result, key, part) {
+        const struct vp_result_part *declared = vp_result_part_find(key);
+        if (declared && declared->check(checker, part, path) != 0)
+            return -1;
+    }
     return 0;
 }
 
 /* One host's part of a result from many hosts: its place, clock and own figures. */
-static int check_host(struct checker *checker, const json_t *host, const char *at,
+static int check_host(struct vp_check *checker, const json_t *host, const char *at,
                       json_int_t count)
 {
     (void)count;
     static const char *const statuses[] = { "ok", "failed", "interrupted", NULL };
     if (!json_is_object(host))
-        return fail(checker, "%s: accepted: an object", at);
-    if (check_integer(checker, host, at, "rank", 0, 4095, 1) != 0 ||
-        check_string(checker, host, at, "host", 255, 1) != 0 ||
-        check_choice(checker, host, at, "status", statuses, 1) != 0 ||
-        check_string(checker, host, at, "error", MAX_TEXT, 0) != 0 ||
-        check_integer(checker, host, at, "first_job", 0, VP_MAX_JOBS * count, 1) != 0 ||
-        check_integer(checker, host, at, "jobs", 1, VP_MAX_JOBS, 1) != 0 ||
-        check_number(checker, host, at, "clock_offset_s", -1e12, 1e12, 1) != 0 ||
-        check_number(checker, host, at, "clock_bound_s", 0, 1e9, 1) != 0 ||
-        check_integer(checker, host, at, "machine", 0, 4095, 0) != 0)
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    if (vp_check_integer(checker, host, at, "rank", 0, 4095, 1) != 0 ||
+        vp_check_string(checker, host, at, "host", 255, 1) != 0 ||
+        vp_check_choice(checker, host, at, "status", statuses, 1) != 0 ||
+        vp_check_string(checker, host, at, "error", VP_CHECK_TEXT_LEN, 0) != 0 ||
+        vp_check_integer(checker, host, at, "first_job", 0, VP_MAX_JOBS * count, 1) != 0 ||
+        vp_check_integer(checker, host, at, "jobs", 1, VP_MAX_JOBS, 1) != 0 ||
+        vp_check_number(checker, host, at, "clock_offset_s", -1e12, 1e12, 1) != 0 ||
+        vp_check_number(checker, host, at, "clock_bound_s", 0, 1e9, 1) != 0 ||
+        vp_check_integer(checker, host, at, "machine", 0, 4095, 0) != 0)
         return -1;
     if (json_object_get(host, "ranks"))
-        return fail(checker, "%s.ranks: not accepted inside a host", at);
+        return vp_check_fail(checker, "%s.ranks: not accepted inside a host", at);
     const json_t *fingerprint = json_object_get(host, "fingerprint");
     if (fingerprint && !json_is_object(fingerprint))
-        return fail(checker, "%s.fingerprint: accepted: an object", at);
+        return vp_check_fail(checker, "%s.fingerprint: accepted: an object", at);
     char metrics_at[320];
     snprintf(metrics_at, sizeof metrics_at, "%.300s.metrics", at);
     const json_t *metrics = json_object_get(host, "metrics");
@@ -534,19 +233,19 @@ static int check_host(struct checker *checker, const json_t *host, const char *a
 }
 
 /* A result from many hosts at once: {"count", "start_skew_bound_s", "hosts": [...]}. */
-static int check_ranks(struct checker *checker, const json_t *ranks, const char *path)
+static int check_ranks(struct vp_check *checker, const json_t *ranks, const char *path)
 {
     char at[256];
     snprintf(at, sizeof at, "%s.ranks", path);
     if (!json_is_object(ranks))
-        return fail(checker, "%s: accepted: an object", at);
-    if (check_integer(checker, ranks, at, "count", 1, 4096, 1) != 0 ||
-        check_number(checker, ranks, at, "start_skew_bound_s", 0, 1e9, 0) != 0)
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    if (vp_check_integer(checker, ranks, at, "count", 1, 4096, 1) != 0 ||
+        vp_check_number(checker, ranks, at, "start_skew_bound_s", 0, 1e9, 0) != 0)
         return -1;
     json_int_t count = json_integer_value(json_object_get(ranks, "count"));
     const json_t *hosts = json_object_get(ranks, "hosts");
     if (!json_is_array(hosts) || (json_int_t)json_array_size(hosts) != count)
-        return fail(checker, "%s.hosts: accepted: an array of count (%lld) hosts", at,
+        return vp_check_fail(checker, "%s.hosts: accepted: an array of count (%lld) hosts", at,
                     (long long)count);
     size_t i;
     const json_t *host;
@@ -557,52 +256,52 @@ static int check_ranks(struct checker *checker, const json_t *ranks, const char 
             return -1;
     }
     static const char *const topologies[] = { "matrix", "pairs", "fan-in", "fan-out", NULL };
-    if (check_choice(checker, ranks, at, "topology", topologies, 0) != 0)
+    if (vp_check_choice(checker, ranks, at, "topology", topologies, 0) != 0)
         return -1;
     const json_t *links = json_object_get(ranks, "links");
     if (links && (!json_is_array(links) || json_array_size(links) > 4096))
-        return fail(checker, "%s.links: accepted: an array of at most 4096 links", at);
+        return vp_check_fail(checker, "%s.links: accepted: an array of at most 4096 links", at);
     const json_t *link;
     json_array_foreach(links, i, link) {
         char link_at[300];
         snprintf(link_at, sizeof link_at, "%s.links[%zu]", at, i);
         if (!json_is_object(link))
-            return fail(checker, "%s: accepted: an object", link_at);
-        if (check_integer(checker, link, link_at, "from", 0, 4095, 1) != 0 ||
-            check_integer(checker, link, link_at, "to", 0, 4095, 1) != 0 ||
-            check_string(checker, link, link_at, "from_label", 400, 1) != 0 ||
-            check_string(checker, link, link_at, "to_label", 400, 1) != 0)
+            return vp_check_fail(checker, "%s: accepted: an object", link_at);
+        if (vp_check_integer(checker, link, link_at, "from", 0, 4095, 1) != 0 ||
+            vp_check_integer(checker, link, link_at, "to", 0, 4095, 1) != 0 ||
+            vp_check_string(checker, link, link_at, "from_label", 400, 1) != 0 ||
+            vp_check_string(checker, link, link_at, "to_label", 400, 1) != 0)
             return -1;
     }
     return 0;
 }
 
-static int check_params(struct checker *checker, const json_t *params, const char *path)
+static int check_params(struct vp_check *checker, const json_t *params, const char *path)
 {
     if (!json_is_object(params) || json_object_size(params) > MAX_PARAMS)
-        return fail(checker, "%s.params: accepted: an object of at most %d entries", path,
+        return vp_check_fail(checker, "%s.params: accepted: an object of at most %d entries", path,
                     MAX_PARAMS);
     const char *key;
     const json_t *value;
     json_object_foreach((json_t *)params, key, value) {
-        if (!is_name(key))
-            return fail(checker, "%s.params: key accepted: 1-64 of A-Z a-z 0-9 . _ -", path);
+        if (!vp_check_is_name(key))
+            return vp_check_fail(checker, "%s.params: key accepted: 1-64 of A-Z a-z 0-9 . _ -", path);
         int scalar = json_is_integer(value) ||
                      (json_is_real(value) && isfinite(json_real_value(value))) ||
                      (json_is_string(value) && json_string_length(value) <= 256 &&
                       strlen(json_string_value(value)) == json_string_length(value));
         if (!scalar)
-            return fail(checker, "%s.params.%s: accepted: a number or a string of at most 256 "
+            return vp_check_fail(checker, "%s.params.%s: accepted: a number or a string of at most 256 "
                         "bytes", path, key);
     }
     return 0;
 }
 
-static int check_per_job(struct checker *checker, const json_t *per_job, const char *path,
+static int check_per_job(struct vp_check *checker, const json_t *per_job, const char *path,
                          json_int_t jobs)
 {
     if (!json_is_array(per_job) || (json_int_t)json_array_size(per_job) > jobs)
-        return fail(checker, "%s.per_job: accepted: an array of at most %lld entries", path,
+        return vp_check_fail(checker, "%s.per_job: accepted: an array of at most %lld entries", path,
                     (long long)jobs);
     size_t i;
     const json_t *entry;
@@ -611,14 +310,14 @@ static int check_per_job(struct checker *checker, const json_t *per_job, const c
         snprintf(at, sizeof at, "%s.per_job[%zu]", path, i);
         const json_t *planned = json_object_get(entry, "cpu_planned");
         if (!json_is_object(entry) ||
-            check_integer(checker, entry, at, "job", 0, jobs - 1, 1) != 0 ||
-            check_string(checker, entry, at, "cpu_binding", 64, 1) != 0 ||
-            check_integer(checker, entry, at, "cpu_seen", -1, 1 << 20, 1) != 0 ||
-            check_number(checker, entry, at, "start_offset_s", -1e6, 1e9, 1) != 0 ||
-            check_number(checker, entry, at, "done_offset_s", -1e6, 1e9, 1) != 0)
-            return json_is_object(entry) ? -1 : fail(checker, "%s: accepted: an object", at);
+            vp_check_integer(checker, entry, at, "job", 0, jobs - 1, 1) != 0 ||
+            vp_check_string(checker, entry, at, "cpu_binding", 64, 1) != 0 ||
+            vp_check_integer(checker, entry, at, "cpu_seen", -1, 1 << 20, 1) != 0 ||
+            vp_check_number(checker, entry, at, "start_offset_s", -1e6, 1e9, 1) != 0 ||
+            vp_check_number(checker, entry, at, "done_offset_s", -1e6, 1e9, 1) != 0)
+            return json_is_object(entry) ? -1 : vp_check_fail(checker, "%s: accepted: an object", at);
         if (planned && !json_is_null(planned) &&
-            check_integer(checker, entry, at, "cpu_planned", 0, 1 << 20, 1) != 0)
+            vp_check_integer(checker, entry, at, "cpu_planned", 0, 1 << 20, 1) != 0)
             return -1;
         char metrics_at[300];
         snprintf(metrics_at, sizeof metrics_at, "%s.metrics", at);
@@ -628,52 +327,52 @@ static int check_per_job(struct checker *checker, const json_t *per_job, const c
     return 0;
 }
 
-static int check_monitor(struct checker *checker, const json_t *monitor, const char *path)
+static int check_monitor(struct vp_check *checker, const json_t *monitor, const char *path)
 {
     char at[256];
     snprintf(at, sizeof at, "%s.monitor", path);
     if (!json_is_object(monitor))
-        return fail(checker, "%s: accepted: an object", at);
-    if (check_number(checker, monitor, at, "hz", 0.1, 1000, 1) != 0 ||
-        check_integer(checker, monitor, at, "samples", 0, MAX_SERIES_LENGTH, 1) != 0)
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    if (vp_check_number(checker, monitor, at, "hz", 0.1, 1000, 1) != 0 ||
+        vp_check_integer(checker, monitor, at, "samples", 0, MAX_SERIES_LENGTH, 1) != 0)
         return -1;
     size_t samples = (size_t)json_integer_value(json_object_get(monitor, "samples"));
     const json_t *series = json_object_get(monitor, "series");
     const json_t *summary = json_object_get(monitor, "summary");
     if (!json_is_object(series) || json_object_size(series) > 512)
-        return fail(checker, "%s.series: accepted: an object of at most 512 columns", at);
+        return vp_check_fail(checker, "%s.series: accepted: an object of at most 512 columns", at);
     if (!json_is_object(summary))
-        return fail(checker, "%s.summary: accepted: an object", at);
+        return vp_check_fail(checker, "%s.summary: accepted: an object", at);
     const char *name;
     const json_t *column;
     json_object_foreach((json_t *)series, name, column) {
         char column_at[400];
         snprintf(column_at, sizeof column_at, "%s.series.%.80s", at, name);
         size_t count;
-        if (!is_name(name))
-            return fail(checker, "%s: column name accepted: 1-64 of A-Z a-z 0-9 . _ -", column_at);
-        if (check_number_array(checker, column, column_at, MAX_SERIES_LENGTH, &count) != 0)
+        if (!vp_check_is_name(name))
+            return vp_check_fail(checker, "%s: column name accepted: 1-64 of A-Z a-z 0-9 . _ -", column_at);
+        if (vp_check_number_array(checker, column, column_at, MAX_SERIES_LENGTH, &count) != 0)
             return -1;
         if (count != samples)
-            return fail(checker, "%s: has %zu values; accepted: as many as samples (%zu)",
+            return vp_check_fail(checker, "%s: has %zu values; accepted: as many as samples (%zu)",
                         column_at, count, samples);
     }
     json_object_foreach((json_t *)summary, name, column) {
         char column_at[400];
         snprintf(column_at, sizeof column_at, "%s.summary.%.80s", at, name);
         if (!json_object_get(series, name) || !json_is_object(column) ||
-            check_number(checker, column, column_at, "mean", -1e300, 1e300, 1) != 0 ||
-            check_number(checker, column, column_at, "max", -1e300, 1e300, 1) != 0)
-            return fail(checker, "%s: accepted: {\"mean\", \"max\"} of a column in series",
+            vp_check_number(checker, column, column_at, "mean", -1e300, 1e300, 1) != 0 ||
+            vp_check_number(checker, column, column_at, "max", -1e300, 1e300, 1) != 0)
+            return vp_check_fail(checker, "%s: accepted: {\"mean\", \"max\"} of a column in series",
                         column_at);
     }
     return 0;
 }
 
-static int check_timing(struct checker *checker, const json_t *timing, const char *path)
+static int check_timing(struct vp_check *checker, const json_t *timing, const char *path)
 {
     if (!json_is_array(timing) || json_array_size(timing) > VP_MAX_REPS)
-        return fail(checker, "%s.timing: accepted: an array of at most %d entries", path,
+        return vp_check_fail(checker, "%s.timing: accepted: an array of at most %d entries", path,
                     VP_MAX_REPS);
     size_t i;
     const json_t *entry;
@@ -681,10 +380,10 @@ static int check_timing(struct checker *checker, const json_t *timing, const cha
         char at[256];
         snprintf(at, sizeof at, "%s.timing[%zu]", path, i);
         if (!json_is_object(entry))
-            return fail(checker, "%s: accepted: an object", at);
-        if (check_number(checker, entry, at, "start_skew_s", 0, 1e9, 1) != 0 ||
-            check_number(checker, entry, at, "first_done_s", -1e6, 1e9, 1) != 0 ||
-            check_number(checker, entry, at, "last_done_s", -1e6, 1e9, 1) != 0)
+            return vp_check_fail(checker, "%s: accepted: an object", at);
+        if (vp_check_number(checker, entry, at, "start_skew_s", 0, 1e9, 1) != 0 ||
+            vp_check_number(checker, entry, at, "first_done_s", -1e6, 1e9, 1) != 0 ||
+            vp_check_number(checker, entry, at, "last_done_s", -1e6, 1e9, 1) != 0)
             return -1;
     }
     return 0;
@@ -693,23 +392,23 @@ static int check_timing(struct checker *checker, const json_t *timing, const cha
 int vp_result_validate(const json_t *result, const char *path, char *err, size_t err_len)
 {
     static const char *const statuses[] = { "ok", "failed", "interrupted", NULL };
-    struct checker checker = { err, err_len };
+    struct vp_check checker = { err, err_len };
     if (!json_is_object(result))
-        return fail(&checker, "%s: accepted: an object", path);
+        return vp_check_fail(&checker, "%s: accepted: an object", path);
     const char *bench = json_string_value(json_object_get(result, "bench"));
-    if (!bench || !is_name(bench))
-        return fail(&checker, "%s.bench: accepted: a name of 1-64 of A-Z a-z 0-9 . _ -", path);
+    if (!bench || !vp_check_is_name(bench))
+        return vp_check_fail(&checker, "%s.bench: accepted: a name of 1-64 of A-Z a-z 0-9 . _ -", path);
     if (!vp_bench_find(bench))
-        return fail(&checker, "%s.bench: '%s' is not a benchmark of this virtperf; accepted: "
+        return vp_check_fail(&checker, "%s.bench: '%s' is not a benchmark of this virtperf; accepted: "
                     "one 'virtperf list' names", path, bench);
     if (check_params(&checker, json_object_get(result, "params"), path) != 0 ||
-        check_integer(&checker, result, path, "jobs", 1, VP_MAX_JOBS, 1) != 0 ||
-        check_string(&checker, result, path, "pin", 64, 1) != 0 ||
-        check_integer(&checker, result, path, "reps", 1, VP_MAX_REPS, 1) != 0 ||
-        check_integer(&checker, result, path, "warmup", 0, VP_MAX_REPS, 1) != 0 ||
-        check_number(&checker, result, path, "duration_s", 0, 1e9, 0) != 0 ||
-        check_choice(&checker, result, path, "status", statuses, 1) != 0 ||
-        check_string(&checker, result, path, "error", MAX_TEXT, 0) != 0 ||
+        vp_check_integer(&checker, result, path, "jobs", 1, VP_MAX_JOBS, 1) != 0 ||
+        vp_check_string(&checker, result, path, "pin", 64, 1) != 0 ||
+        vp_check_integer(&checker, result, path, "reps", 1, VP_MAX_REPS, 1) != 0 ||
+        vp_check_integer(&checker, result, path, "warmup", 0, VP_MAX_REPS, 1) != 0 ||
+        vp_check_number(&checker, result, path, "duration_s", 0, 1e9, 0) != 0 ||
+        vp_check_choice(&checker, result, path, "status", statuses, 1) != 0 ||
+        vp_check_string(&checker, result, path, "error", VP_CHECK_TEXT_LEN, 0) != 0 ||
         check_timestamp(&checker, result, path, "started_at") != 0)
         return -1;
     int ok = strcmp(json_string_value(json_object_get(result, "status")), "ok") == 0;
@@ -721,7 +420,7 @@ int vp_result_validate(const json_t *result, const char *path, char *err, size_t
     const char *timing_keys[] = { "start_skew_s", "start_skew_max_s", "first_done_s",
                                   "last_done_s" };
     for (size_t i = 0; i < 4; i++)
-        if (check_number(&checker, result, path, timing_keys[i], -1e6, 1e9, ok) != 0)
+        if (vp_check_number(&checker, result, path, timing_keys[i], -1e6, 1e9, ok) != 0)
             return -1;
     char at[256];
     snprintf(at, sizeof at, "%s.metrics", path);
@@ -744,34 +443,34 @@ int vp_document_validate(const json_t *document, char *err, size_t err_len)
 {
     static const char *const run_statuses[] = { "running", "ok", "failed", "interrupted",
                                                 "abandoned", NULL };
-    struct checker checker = { err, err_len };
+    struct vp_check checker = { err, err_len };
     if (!json_is_object(document))
-        return fail(&checker, "document: accepted: a JSON object with \"schema\": \"%s\"",
+        return vp_check_fail(&checker, "document: accepted: a JSON object with \"schema\": \"%s\"",
                     VP_SCHEMA_NAME);
     const char *schema = json_string_value(json_object_get(document, "schema"));
     if (!schema || strcmp(schema, VP_SCHEMA_NAME) != 0)
-        return fail(&checker, "schema: '%.40s' not supported; accepted: %s",
+        return vp_check_fail(&checker, "schema: '%.40s' not supported; accepted: %s",
                     schema ? schema : "(missing)", VP_SCHEMA_NAME);
     const json_t *run = json_object_get(document, "run");
     if (!json_is_object(run))
-        return fail(&checker, "run: accepted: an object");
+        return vp_check_fail(&checker, "run: accepted: an object");
     const char *id = json_string_value(json_object_get(run, "id"));
-    if (!id || !is_name(id))
-        return fail(&checker, "run.id: accepted: a run id of 1-64 of A-Z a-z 0-9 . _ -");
+    if (!id || !vp_check_is_name(id))
+        return vp_check_fail(&checker, "run.id: accepted: a run id of 1-64 of A-Z a-z 0-9 . _ -");
     const json_t *label = json_object_get(run, "label");
     if (label && !json_is_null(label) &&
-        check_string(&checker, run, "run", "label", 128, 1) != 0)
+        vp_check_string(&checker, run, "run", "label", 128, 1) != 0)
         return -1;
     if (check_timestamp(&checker, run, "run", "started_at") != 0 ||
-        check_choice(&checker, run, "run", "status", run_statuses, 0) != 0 ||
-        check_string(&checker, run, "run", "command", MAX_TEXT * 4, 0) != 0 ||
-        check_string(&checker, run, "run", "plan", 70 * 1024, 0) != 0)
+        vp_check_choice(&checker, run, "run", "status", run_statuses, 0) != 0 ||
+        vp_check_string(&checker, run, "run", "command", VP_CHECK_TEXT_LEN * 4, 0) != 0 ||
+        vp_check_string(&checker, run, "run", "plan", 70 * 1024, 0) != 0)
         return -1;
     if (!json_is_object(json_object_get(run, "host")))
-        return fail(&checker, "run.host: accepted: an object (the fingerprint)");
+        return vp_check_fail(&checker, "run.host: accepted: an object (the fingerprint)");
     const json_t *results = json_object_get(document, "results");
     if (!json_is_array(results) || json_array_size(results) > MAX_RESULTS)
-        return fail(&checker, "results: accepted: an array of at most %d results", MAX_RESULTS);
+        return vp_check_fail(&checker, "results: accepted: an array of at most %d results", MAX_RESULTS);
     size_t i;
     const json_t *result;
     json_array_foreach(results, i, result) {

@@ -160,37 +160,54 @@ static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz
                      series, "summary", summary);
 }
 
-/* The columns load_result reads, in its order. */
+/* The columns load_result reads (by name). */
 #define RESULT_COLUMNS                                                                      \
     "id, bench, params_json, jobs, pin, reps, warmup, duration_s, status, error,"           \
     " started_at, start_skew_s, start_skew_max_s, first_done_s, last_done_s, monitor_hz,"  \
-    " monitor_samples, warnings_json, device_json, peer_json, intervals_json, load_json,"  \
-    " idle_json, ranks_json, timeline_json, data_json, step_json"
+    " monitor_samples, parts_json"
+
+/* The index of the column called name in row's statement (-1: none). */
+static int column(sqlite3_stmt *row, const char *name)
+{
+    for (int i = 0; i < sqlite3_column_count(row); i++)
+        if (strcmp(sqlite3_column_name(row, i), name) == 0)
+            return i;
+    return -1;
+}
+
+static const char *column_text(sqlite3_stmt *row, const char *name)
+{
+    return (const char *)sqlite3_column_text(row, column(row, name));
+}
+
+static json_int_t column_integer(sqlite3_stmt *row, const char *name)
+{
+    return (json_int_t)sqlite3_column_int64(row, column(row, name));
+}
 
 static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
 {
-    int64_t result_id = sqlite3_column_int64(row, 0);
-    json_t *params = vp_store_column_json(store, row, 2, 0, "a result's parameters");
+    int64_t result_id = column_integer(row, "id");
+    json_t *params = vp_store_column_json(store, row, column(row, "params_json"), 0,
+                                          "a result's parameters");
     json_t *result = json_pack("{s:s,s:o,s:I,s:s,s:I,s:I,s:s,s:s}",
-                               "bench", sqlite3_column_text(row, 1),
+                               "bench", column_text(row, "bench"),
                                "params", params ? params : json_object(),
-                               "jobs", (json_int_t)sqlite3_column_int64(row, 3),
-                               "pin", sqlite3_column_text(row, 4),
-                               "reps", (json_int_t)sqlite3_column_int64(row, 5),
-                               "warmup", (json_int_t)sqlite3_column_int64(row, 6),
-                               "status", sqlite3_column_text(row, 8),
-                               "started_at", sqlite3_column_text(row, 10));
+                               "jobs", column_integer(row, "jobs"),
+                               "pin", column_text(row, "pin"),
+                               "reps", column_integer(row, "reps"),
+                               "warmup", column_integer(row, "warmup"),
+                               "status", column_text(row, "status"),
+                               "started_at", column_text(row, "started_at"));
     if (!result) { /* a NOT NULL column read as NULL */
         json_decref(params);
         vp_store_note_damage(store, "a result row lacks its benchmark, pin, status or start");
         return json_object();
     }
-    set_if_present(result, "duration_s", column_json(row, 7));
-    set_if_present(result, "error", column_json(row, 9));
-    static const char *const timing_keys[] = { "start_skew_s", "start_skew_max_s",
-                                               "first_done_s", "last_done_s" };
-    for (int i = 0; i < 4; i++)
-        set_if_present(result, timing_keys[i], column_json(row, 11 + i));
+    static const char *const plain[] = { "duration_s", "error", "start_skew_s",
+                                         "start_skew_max_s", "first_done_s", "last_done_s" };
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        set_if_present(result, plain[i], column_json(row, column(row, plain[i])));
     json_t *names;
     json_t *metrics = load_metrics(store, result_id, &names);
     if (json_object_size(metrics) > 0) {
@@ -201,15 +218,19 @@ static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
         json_decref(metrics);
     }
     json_decref(names);
-    if (sqlite3_column_type(row, 15) != SQLITE_NULL)
+    int hz = column(row, "monitor_hz");
+    if (sqlite3_column_type(row, hz) != SQLITE_NULL)
         json_object_set_new(result, "monitor",
-                            load_monitor(store, result_id, sqlite3_column_double(row, 15),
-                                         sqlite3_column_int64(row, 16)));
-    for (int i = 0; i < VP_STORE_ANNOTATION_COUNT; i++) {
-        set_if_present(result, vp_store_annotations[i],
-                       vp_store_column_json(store, row, 17 + i, JSON_DECODE_ANY,
-                                            vp_store_annotations[i]));
-    }
+                            load_monitor(store, result_id, sqlite3_column_double(row, hz),
+                                         column_integer(row, "monitor_samples")));
+    /* the optional parts, in the order the result had them */
+    json_t *parts = vp_store_column_json(store, row, column(row, "parts_json"), 0,
+                                         "a result's parts");
+    const char *key;
+    json_t *part;
+    json_object_foreach(parts, key, part)
+        json_object_set(result, key, part);
+    json_decref(parts);
     return result;
 }
 

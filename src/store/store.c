@@ -17,13 +17,9 @@
 #include "core/options.h" /* VP_ERROR_LEN */
 #include "core/procfs.h"
 #include "core/json.h"
+#include "engine/parts.h"
 #include "store/document.h"
 #include "store/store_db.h"
-
-const char *const vp_store_annotations[VP_STORE_ANNOTATION_COUNT] = {
-    "warnings", "device", "peer", "intervals", "load", "idle", "ranks", "timeline", "data",
-    "step",
-};
 
 /* Migration k brings a database from user_version k to k + 1. Never edit a shipped one:
  * add the next. */
@@ -114,6 +110,27 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
      * the plan each result belongs to. */
     "ALTER TABLE runs ADD COLUMN plan_text TEXT;"
     "ALTER TABLE results ADD COLUMN step_json TEXT;",
+
+    /* A result's optional parts in one JSON object, whatever declared them (engine/parts.h),
+     * instead of a column and a migration per part. */
+    "ALTER TABLE results ADD COLUMN parts_json TEXT;"
+    "UPDATE results SET parts_json = (SELECT json_group_object(key, json(value)) FROM ("
+    "  SELECT 1 AS place, 'warnings' AS key, warnings_json AS value"
+    "  UNION ALL SELECT 2, 'device', device_json UNION ALL SELECT 3, 'peer', peer_json"
+    "  UNION ALL SELECT 4, 'intervals', intervals_json UNION ALL SELECT 5, 'load', load_json"
+    "  UNION ALL SELECT 6, 'idle', idle_json UNION ALL SELECT 7, 'ranks', ranks_json"
+    "  UNION ALL SELECT 8, 'timeline', timeline_json UNION ALL SELECT 9, 'data', data_json"
+    "  UNION ALL SELECT 10, 'step', step_json ORDER BY place) WHERE value IS NOT NULL);"
+    "ALTER TABLE results DROP COLUMN warnings_json;"
+    "ALTER TABLE results DROP COLUMN device_json;"
+    "ALTER TABLE results DROP COLUMN peer_json;"
+    "ALTER TABLE results DROP COLUMN intervals_json;"
+    "ALTER TABLE results DROP COLUMN load_json;"
+    "ALTER TABLE results DROP COLUMN idle_json;"
+    "ALTER TABLE results DROP COLUMN ranks_json;"
+    "ALTER TABLE results DROP COLUMN timeline_json;"
+    "ALTER TABLE results DROP COLUMN data_json;"
+    "ALTER TABLE results DROP COLUMN step_json;",
 };
 
 /* Seconds a write waits for another process's lock: $VIRTPERF_DB_TIMEOUT, else 60. */
@@ -503,6 +520,31 @@ static int insert_monitor(struct vp_store *store, int64_t result_id, const json_
     return 0;
 }
 
+/* The optional parts of result, in its order: the run's own (warnings, ranks, step) and
+ * every part something declared (engine/parts.h); a key nothing declared is not kept. */
+static json_t *parts_of(const json_t *result)
+{
+    json_t *parts = json_object();
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)result, key, value)
+        if (strcmp(key, "warnings") == 0 || strcmp(key, "ranks") == 0 ||
+            strcmp(key, "step") == 0 || vp_result_part_find(key))
+            json_object_set(parts, key, value);
+    return parts;
+}
+
+static void bind_text(sqlite3_stmt *statement, const char *name, const char *text)
+{
+    sqlite3_bind_text(statement, sqlite3_bind_parameter_index(statement, name), text, -1,
+                      SQLITE_TRANSIENT);
+}
+
+static void bind_integer(sqlite3_stmt *statement, const char *name, json_int_t value)
+{
+    sqlite3_bind_int64(statement, sqlite3_bind_parameter_index(statement, name), value);
+}
+
 static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq,
                              const json_t *result, int64_t *result_id)
 {
@@ -511,49 +553,49 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
                            "INSERT INTO results (run_id, seq, bench, params_json, jobs, pin, reps,"
                            " warmup, duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
-                           " monitor_samples, warnings_json, device_json, peer_json,"
-                           " intervals_json, load_json, idle_json, ranks_json, timeline_json, data_json,"
-                           " step_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           -1,
-                           &statement,
-                           NULL) != SQLITE_OK)
+                           " monitor_samples, parts_json) VALUES (:run_id, :seq, :bench,"
+                           " :params_json, :jobs, :pin, :reps, :warmup, :duration_s, :status,"
+                           " :error, :started_at, :start_skew_s, :start_skew_max_s,"
+                           " :first_done_s, :last_done_s, :monitor_hz, :monitor_samples,"
+                           " :parts_json)",
+                           -1, &statement, NULL) != SQLITE_OK)
         return -1;
     char *params_text = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+    json_t *parts = parts_of(result);
+    char *parts_text = json_dumps(parts, JSON_COMPACT);
+    json_decref(parts);
     const json_t *monitor = json_object_get(result, "monitor");
-    sqlite3_bind_int64(statement, 1, run_id);
-    sqlite3_bind_int64(statement, 2, seq);
-    sqlite3_bind_text(statement, 3, json_string_value(json_object_get(result, "bench")), -1,
-                      SQLITE_TRANSIENT);
-    sqlite3_bind_text(statement, 4, params_text, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(statement, 5, json_integer_value(json_object_get(result, "jobs")));
-    sqlite3_bind_text(statement, 6, json_string_value(json_object_get(result, "pin")), -1,
-                      SQLITE_TRANSIENT);
-    sqlite3_bind_int64(statement, 7, json_integer_value(json_object_get(result, "reps")));
-    sqlite3_bind_int64(statement, 8, json_integer_value(json_object_get(result, "warmup")));
-    bind_optional(statement, 9, json_object_get(result, "duration_s"));
-    sqlite3_bind_text(statement, 10, json_string_value(json_object_get(result, "status")), -1,
-                      SQLITE_TRANSIENT);
-    sqlite3_bind_text(statement, 11, json_string_value(json_object_get(result, "error")), -1,
-                      SQLITE_TRANSIENT);
-    sqlite3_bind_text(statement, 12, json_string_value(json_object_get(result, "started_at")),
-                      -1, SQLITE_TRANSIENT);
-    bind_optional(statement, 13, json_object_get(result, "start_skew_s"));
-    bind_optional(statement, 14, json_object_get(result, "start_skew_max_s"));
-    bind_optional(statement, 15, json_object_get(result, "first_done_s"));
-    bind_optional(statement, 16, json_object_get(result, "last_done_s"));
-    bind_optional(statement, 17, json_object_get(monitor, "hz"));
-    bind_optional(statement, 18, json_object_get(monitor, "samples"));
-    char *annotation_texts[VP_STORE_ANNOTATION_COUNT] = { NULL };
-    for (int i = 0; i < VP_STORE_ANNOTATION_COUNT; i++) {
-        if (json_object_get(result, vp_store_annotations[i]))
-            annotation_texts[i] = json_dumps(json_object_get(result, vp_store_annotations[i]), JSON_COMPACT | JSON_ENCODE_ANY);
-        sqlite3_bind_text(statement, 19 + i, annotation_texts[i], -1, SQLITE_TRANSIENT);
+    bind_integer(statement, ":run_id", run_id);
+    bind_integer(statement, ":seq", seq);
+    bind_text(statement, ":params_json", params_text);
+    bind_text(statement, ":parts_json", parts_text);
+    static const char *const texts[] = { "bench", "pin", "status", "error", "started_at" };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, ":%s", texts[i]);
+        bind_text(statement, name, json_string_value(json_object_get(result, texts[i])));
     }
+    static const char *const integers[] = { "jobs", "reps", "warmup" };
+    for (size_t i = 0; i < sizeof integers / sizeof integers[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, ":%s", integers[i]);
+        bind_integer(statement, name, json_integer_value(json_object_get(result, integers[i])));
+    }
+    static const char *const optional[] = { "duration_s", "start_skew_s", "start_skew_max_s",
+                                            "first_done_s", "last_done_s" };
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, ":%s", optional[i]);
+        bind_optional(statement, sqlite3_bind_parameter_index(statement, name),
+                      json_object_get(result, optional[i]));
+    }
+    bind_optional(statement, sqlite3_bind_parameter_index(statement, ":monitor_hz"),
+                  json_object_get(monitor, "hz"));
+    bind_optional(statement, sqlite3_bind_parameter_index(statement, ":monitor_samples"),
+                  json_object_get(monitor, "samples"));
     int status = sqlite3_step(statement);
     sqlite3_finalize(statement);
-    for (int i = 0; i < VP_STORE_ANNOTATION_COUNT; i++)
-        free(annotation_texts[i]);
+    free(parts_text);
     free(params_text);
     *result_id = sqlite3_last_insert_rowid(store->db);
     return status == SQLITE_DONE ? 0 : -1;

@@ -1,6 +1,5 @@
-/* What the store's files share and nothing else sees: the open database, the optional
- * result parts kept whole as JSON (in their columns' order: from 19 on insert, 17 on
- * export), the error message helper, and the reads that remember a failed step. */
+/* What the store's files share and nothing else sees: the open database, the error
+ * message helper, and the reads that remember a failed step. */
 #ifndef VP_STORE_DB_H
 #define VP_STORE_DB_H
 
@@ -15,9 +14,6 @@ struct vp_store {
      * not the JSON written there), kept until vp_store_check_reads reports it. */
     char read_failure[256];
 };
-
-#define VP_STORE_ANNOTATION_COUNT 10
-extern const char *const vp_store_annotations[VP_STORE_ANNOTATION_COUNT];
 
 /* "what: SQLite's message" in err; returns -1. */
 int vp_store_error(char *err, size_t err_len, const char *what, sqlite3 *db);

@@ -196,16 +196,7 @@ static void migrations_bring_old_databases_forward(void **state)
     assert_true(index_exists("results_by_run"));
     /* A version-1 database (before the indexes) is migrated on open, keeping its runs. */
     set_user_version(1, "DROP INDEX results_by_run; DROP INDEX runs_by_label;"
-                        "ALTER TABLE results DROP COLUMN warnings_json;"
-                        "ALTER TABLE results DROP COLUMN device_json;"
-                        "ALTER TABLE results DROP COLUMN peer_json;"
-                        "ALTER TABLE results DROP COLUMN intervals_json;"
-                        "ALTER TABLE results DROP COLUMN load_json;"
-                        "ALTER TABLE results DROP COLUMN idle_json;"
-                        "ALTER TABLE results DROP COLUMN ranks_json;"
-                        "ALTER TABLE results DROP COLUMN timeline_json;"
-                        "ALTER TABLE results DROP COLUMN data_json;"
-                        "ALTER TABLE results DROP COLUMN step_json;"
+                        "ALTER TABLE results DROP COLUMN parts_json;"
                         "ALTER TABLE runs DROP COLUMN pid;"
                         "ALTER TABLE runs DROP COLUMN pid_host;"
                         "ALTER TABLE runs DROP COLUMN plan_text;"
@@ -220,6 +211,48 @@ static void migrations_bring_old_databases_forward(void **state)
     assert_int_equal(vp_store_resolve_run(store, "old", &found, err, sizeof err), 0);
     vp_store_close(store);
     assert_true(index_exists("results_by_run"));
+}
+
+/* A version-8 database kept each optional part in a column of its own: migrating moves
+ * them into parts_json, and the result exports with every part as it was. */
+static void parts_move_from_their_columns_into_one(void **state)
+{
+    (void)state;
+    struct vp_store *store = open_store();
+    vp_store_close(store);
+    set_user_version(8, "ALTER TABLE results DROP COLUMN parts_json;"
+                        "ALTER TABLE results ADD COLUMN warnings_json TEXT;"
+                        "ALTER TABLE results ADD COLUMN device_json TEXT;"
+                        "ALTER TABLE results ADD COLUMN peer_json TEXT;"
+                        "ALTER TABLE results ADD COLUMN intervals_json TEXT;"
+                        "ALTER TABLE results ADD COLUMN load_json TEXT;"
+                        "ALTER TABLE results ADD COLUMN idle_json TEXT;"
+                        "ALTER TABLE results ADD COLUMN ranks_json TEXT;"
+                        "ALTER TABLE results ADD COLUMN timeline_json TEXT;"
+                        "ALTER TABLE results ADD COLUMN data_json TEXT;"
+                        "ALTER TABLE results ADD COLUMN step_json TEXT;"
+                        "INSERT INTO runs (id, uuid, started_at, status, host_json)"
+                        " VALUES (1, 'old', '2026-01-01T00:00:00Z', 'ok', '{}');"
+                        "INSERT INTO results (run_id, seq, bench, params_json, jobs, pin, reps,"
+                        " warmup, status, started_at, warnings_json, peer_json, step_json)"
+                        " VALUES (1, 0, 'net.rr', '{}', 1, 'none', 1, 0, 'ok',"
+                        " '2026-01-01T00:00:00Z', '[\"slow\"]', '{\"port\":7310}', '\"rpc\"');");
+    store = open_store();
+    assert_int_equal(vp_store_schema_version(store), VP_SCHEMA_VERSION);
+    char err[VP_ERROR_LEN + 256];
+    int64_t found;
+    json_t *document;
+    assert_int_equal(vp_store_resolve_run(store, "old", &found, err, sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, found, &document, err, sizeof err), 0);
+    const json_t *result = json_array_get(json_object_get(document, "results"), 0);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(result, "warnings"), 0)),
+                        "slow");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(result, "peer"), "port")),
+                     7310);
+    assert_string_equal(json_string_value(json_object_get(result, "step")), "rpc");
+    assert_null(json_object_get(result, "device"));
+    json_decref(document);
+    vp_store_close(store);
 }
 
 static void newer_and_unwritable_databases_are_refused(void **state)
@@ -245,6 +278,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(runs_resolve_by_id_label_uuid_and_latest, make_path,
                                         remove_path),
         cmocka_unit_test_setup_teardown(migrations_bring_old_databases_forward, make_path,
+                                        remove_path),
+        cmocka_unit_test_setup_teardown(parts_move_from_their_columns_into_one, make_path,
                                         remove_path),
         cmocka_unit_test_setup_teardown(newer_and_unwritable_databases_are_refused, make_path,
                                         remove_path),

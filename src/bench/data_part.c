@@ -1,0 +1,58 @@
+/* The "data" part of a data benchmark's result (data_part.h). */
+#include "bench/data_part.h"
+
+#include <stdio.h>
+
+#include "core/json.h"
+#include "core/json_check.h"
+#include "core/units.h"
+
+/* What a data benchmark read: {"source", "scheme", "manifest", "files",
+ * "network_rx_bytes", "network_rx_rate", "job_time_across_jobs": {min, max, mean...}}. */
+static int check_data(struct vp_check *checker, const json_t *data, const char *path)
+{
+    static const char *const schemes[] = { "posix", "root", "http", "https", "dav", "davs",
+                                           NULL };
+    char at[256], spread_at[300];
+    snprintf(at, sizeof at, "%s.data", path);
+    snprintf(spread_at, sizeof spread_at, "%s.job_time_across_jobs", at);
+    if (!json_is_object(data))
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    const json_t *spread = json_object_get(data, "job_time_across_jobs");
+    if (vp_check_string(checker, data, at, "source", VP_CHECK_TEXT_LEN, 1) != 0 ||
+        vp_check_choice(checker, data, at, "scheme", schemes, 1) != 0 ||
+        vp_check_string(checker, data, at, "manifest", VP_CHECK_TEXT_LEN + 64, 1) != 0 ||
+        vp_check_integer(checker, data, at, "files", 1, 100000, 1) != 0 ||
+        vp_check_number(checker, data, at, "network_rx_bytes", 0, 1e300, 1) != 0 ||
+        vp_check_number(checker, data, at, "network_rx_rate", 0, 1e300, 1) != 0)
+        return -1;
+    if (!json_is_object(spread))
+        return vp_check_fail(checker, "%s: accepted: an object {\"min\", \"max\", \"mean\", ...}",
+                    spread_at);
+    static const char *const stats[] = { "min", "max", "mean", "stddev", NULL };
+    for (size_t i = 0; stats[i]; i++)
+        if (vp_check_number(checker, spread, spread_at, stats[i], 0, 1e300, 1) != 0)
+            return -1;
+    return 0;
+}
+
+/* The source, the network input while it ran, and the jobs' spread. */
+static void print_data(FILE *out, const json_t *data)
+{
+    char source[400], received[32], rate[32], low[32], mean[32], high[32], spread[32];
+    const json_t *jobs = json_object_get(data, "job_time_across_jobs");
+    vp_format_bytes(vp_json_number(data, "network_rx_bytes"), received, sizeof received);
+    vp_format_value(vp_json_number(data, "network_rx_rate"), "B/s", rate, sizeof rate);
+    vp_format_seconds(vp_json_number(jobs, "min"), low, sizeof low);
+    vp_format_seconds(vp_json_number(jobs, "mean"), mean, sizeof mean);
+    vp_format_seconds(vp_json_number(jobs, "max"), high, sizeof high);
+    vp_format_seconds(vp_json_number(jobs, "stddev"), spread, sizeof spread);
+    fprintf(out, "  source %s (%s, %lld files): network in %s (%s)\n",
+            vp_printable(vp_json_text(data, "source"), source, sizeof source),
+            vp_json_text(data, "scheme"),
+            (long long)json_integer_value(json_object_get(data, "files")), received, rate);
+    fprintf(out, "  job time across jobs: min %s, mean %s, max %s, SD %s\n", low, mean, high,
+            spread);
+}
+
+const struct vp_result_part vp_part_data = { "data", check_data, print_data };

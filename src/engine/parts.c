@@ -1,0 +1,156 @@
+/* The result parts the engine itself makes (intervals, timeline) and the one list of
+ * every part, the engine's and each benchmark's (parts.h). */
+#include "engine/parts.h"
+
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/limits.h"
+#include "core/units.h"
+
+/* Per-second byte counts of each repetition. */
+static int check_intervals(struct vp_check *checker, const json_t *intervals,
+                           const char *path)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s.intervals", path);
+    if (!json_is_object(intervals))
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    if (vp_check_number(checker, intervals, at, "interval_s", 0.001, 3600, 1) != 0 ||
+        vp_check_string(checker, intervals, at, "unit", 16, 1) != 0 ||
+        vp_check_string(checker, intervals, at, "what", VP_CHECK_TEXT_LEN, 1) != 0)
+        return -1;
+    const json_t *reps = json_object_get(intervals, "reps");
+    if (!json_is_array(reps) || json_array_size(reps) > VP_MAX_REPS)
+        return vp_check_fail(checker, "%s.reps: accepted: an array of at most %d series", at, VP_MAX_REPS);
+    size_t i;
+    const json_t *series;
+    json_array_foreach(reps, i, series) {
+        char series_at[300];
+        size_t count;
+        snprintf(series_at, sizeof series_at, "%s.reps[%zu]", at, i);
+        if (vp_check_number_array(checker, series, series_at, 100000, &count) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The last repetition's per-second figures, on one line. */
+static void print_intervals(FILE *out, const json_t *intervals)
+{
+    const json_t *reps = json_object_get(intervals, "reps");
+    if (json_array_size(reps) == 0)
+        return;
+    const json_t *last = json_array_get(reps, json_array_size(reps) - 1);
+    fprintf(out, "  per second (last repetition):");
+    size_t i;
+    const json_t *value;
+    json_array_foreach(last, i, value) {
+        char rate[32];
+        vp_format_value(json_number_value(value),
+                        json_string_value(json_object_get(intervals, "unit")), rate, sizeof rate);
+        fprintf(out, " %s", rate);
+    }
+    fputc('\n', out);
+}
+
+/* A watch's events over time, one object per job (net.probe): the gaps it saw with their
+ * direction and instants, and the largest round trip of each step. */
+static int check_timeline(struct vp_check *checker, const json_t *timeline, const char *path)
+{
+    static const char *const directions[] = { "round_trip", "to_peer", "from_peer", NULL };
+    if (!json_is_array(timeline) || json_array_size(timeline) > VP_MAX_JOBS)
+        return vp_check_fail(checker, "%s.timeline: accepted: an array of at most %d objects", path,
+                    VP_MAX_JOBS);
+    size_t j, g;
+    const json_t *entry, *gap;
+    json_array_foreach(timeline, j, entry) {
+        char at[300], gap_at[340];
+        size_t count;
+        snprintf(at, sizeof at, "%.200s.timeline[%zu]", path, j);
+        if (!json_is_object(entry))
+            return vp_check_fail(checker, "%s: accepted: an object", at);
+        if (vp_check_integer(checker, entry, at, "job", 0, VP_MAX_JOBS - 1, 1) != 0 ||
+            vp_check_string(checker, entry, at, "start_utc", 64, 1) != 0 ||
+            vp_check_number(checker, entry, at, "period_s", 0, 3600, 1) != 0 ||
+            vp_check_number(checker, entry, at, "step_s", 0.001, 3600, 1) != 0 ||
+            vp_check_integer(checker, entry, at, "out_of_order", 0, INT64_MAX, 1) != 0 ||
+            vp_check_integer(checker, entry, at, "duplicates", 0, INT64_MAX, 1) != 0)
+            return -1;
+        snprintf(gap_at, sizeof gap_at, "%s.rtt_max_s", at);
+        if (vp_check_number_array(checker, json_object_get(entry, "rtt_max_s"), gap_at, 100000,
+                               &count) != 0)
+            return -1;
+        static const char *const odd_kinds[] = { "out_of_order_answers", "duplicate_answers" };
+        for (size_t k = 0; k < 2; k++) {
+            const json_t *odd = json_object_get(entry, odd_kinds[k]), *item;
+            size_t o;
+            if (!odd)
+                continue;
+            if (!json_is_array(odd) || json_array_size(odd) > 64)
+                return vp_check_fail(checker, "%s.%s: accepted: an array of at most 64 answers", at,
+                            odd_kinds[k]);
+            json_array_foreach(odd, o, item) {
+                snprintf(gap_at, sizeof gap_at, "%s.%s[%zu]", at, odd_kinds[k], o);
+                if (!json_is_object(item) ||
+                    vp_check_integer(checker, item, gap_at, "sequence", 0, INT64_MAX, 1) != 0 ||
+                    vp_check_number(checker, item, gap_at, "at_s", 0, 1e9, 1) != 0)
+                    return json_is_object(item) ? -1 : vp_check_fail(checker, "%s: accepted: an object", gap_at);
+            }
+        }
+        const json_t *gaps = json_object_get(entry, "gaps");
+        if (!json_is_array(gaps) || json_array_size(gaps) > 3 * 64)
+            return vp_check_fail(checker, "%s.gaps: accepted: an array of at most %d gaps", at, 3 * 64);
+        json_array_foreach(gaps, g, gap) {
+            snprintf(gap_at, sizeof gap_at, "%s.gaps[%zu]", at, g);
+            if (!json_is_object(gap))
+                return vp_check_fail(checker, "%s: accepted: an object", gap_at);
+            if (vp_check_choice(checker, gap, gap_at, "direction", directions, 1) != 0 ||
+                vp_check_number(checker, gap, gap_at, "start_s", -1e9, 1e9, 1) != 0 ||
+                vp_check_string(checker, gap, gap_at, "start_utc", 64, 1) != 0 ||
+                vp_check_number(checker, gap, gap_at, "length_s", 0, 1e9, 1) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static const struct vp_result_part intervals_part = { "intervals", check_intervals,
+                                                      print_intervals };
+static const struct vp_result_part timeline_part = { "timeline", check_timeline, NULL };
+static const struct vp_result_part *const engine_parts[] = { &intervals_part, &timeline_part };
+
+size_t vp_result_parts(const struct vp_result_part **parts, size_t cap)
+{
+    size_t count = 0;
+    for (size_t b = 0; b <= vp_bench_count; b++) {
+        const struct vp_result_part *const *own = NULL;
+        size_t own_count = 0;
+        if (b < vp_bench_count) {
+            own = vp_benches[b]->parts;
+            while (own && own[own_count])
+                own_count++;
+        } else {
+            own = engine_parts;
+            own_count = sizeof engine_parts / sizeof engine_parts[0];
+        }
+        for (size_t p = 0; p < own_count; p++) {
+            bool seen = false;
+            for (size_t i = 0; i < count && !seen; i++)
+                seen = parts[i] == own[p];
+            if (!seen && count < cap)
+                parts[count++] = own[p];
+        }
+    }
+    return count;
+}
+
+const struct vp_result_part *vp_result_part_find(const char *key)
+{
+    const struct vp_result_part *parts[VP_MAX_RESULT_PARTS];
+    size_t count = vp_result_parts(parts, VP_MAX_RESULT_PARTS);
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(parts[i]->key, key) == 0)
+            return parts[i];
+    return NULL;
+}
