@@ -627,45 +627,16 @@ static void data_teardown(const struct vp_params *params, unsigned jobs)
     fileset.scratch_dir[0] = '\0';
 }
 
-/* The source and the network input beside the jobs' figures, the spread of job times
- * across jobs (the 2005 slides' min/max/mean/SD), and for a directory source the
- * device-versus-cache check. */
 static const struct vp_result_part *const data_parts[] = { &vp_part_data, &vp_part_device,
                                                             NULL };
 
+/* The source, the network input and the job times' spread ("data"), and for a directory
+ * source the device-versus-cache check. */
 static void data_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
 {
     const char *source = vp_param_text(params, "source");
-    const json_t *monitor = json_object_get(result, "monitor");
-    double received = 0;
-    const char *column;
-    const json_t *series;
-    json_object_foreach(json_object_get(monitor, "series"), column, series) {
-        size_t len = strlen(column);
-        if (strncmp(column, "net.", 4) == 0 && len > 3 && strcmp(column + len - 3, ".rx") == 0)
-            received += vp_monitor_integral(monitor, column);
-    }
-    const json_t *times = json_object_get(json_object_get(monitor, "series"), "t");
-    double watched = json_number_value(json_array_get(times, json_array_size(times) - 1));
-    double job_times[VP_MAX_JOBS];
-    size_t count = 0;
-    size_t i;
-    const json_t *job;
-    json_array_foreach(json_object_get(result, "per_job"), i, job) {
-        if (count < VP_MAX_JOBS)
-            job_times[count++] = json_number_value(json_object_get(json_object_get(
-                json_object_get(job, "metrics"), "job_time"), "mean"));
-    }
-    json_t *spread = json_object();
-    vp_metric_set_stats(spread, job_times, count);
-    json_object_del(spread, "values");
-    json_object_set_new(result, "data",
-                        json_pack("{s:s,s:s,s:s,s:i,s:f,s:f,s:o}", "source", source, "scheme",
-                                  data_scheme(source), "manifest", fileset.manifest_url,
-                                  "files", (int)files_in_use(params), "network_rx_bytes",
-                                  received, "network_rx_rate", watched > 0 ? received / watched
-                                                                           : 0.0,
-                                  "job_time_across_jobs", spread));
+    vp_data_part_set(result, source, data_scheme(source), fileset.manifest_url,
+                     (int)files_in_use(params));
     if (!data_is_url(source)) {
         double read_by_jobs = vp_result_mean(result, "bytes") *
                               (double)json_integer_value(json_object_get(result, "reps"));

@@ -2,6 +2,10 @@
 #include "bench/data_part.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include "bench/cache_evidence.h" /* vp_monitor_integral */
+#include "core/limits.h"
 
 #include "core/json.h"
 #include "core/json_check.h"
@@ -53,6 +57,40 @@ static void print_data(FILE *out, const json_t *data)
             (long long)json_integer_value(json_object_get(data, "files")), received, rate);
     fprintf(out, "  job time across jobs: min %s, mean %s, max %s, SD %s\n", low, mean, high,
             spread);
+}
+
+void vp_data_part_set(json_t *result, const char *source, const char *scheme,
+                      const char *manifest, int files)
+{
+    const json_t *monitor = json_object_get(result, "monitor");
+    double received = 0;
+    const char *column;
+    const json_t *series;
+    json_object_foreach(json_object_get(monitor, "series"), column, series) {
+        size_t len = strlen(column);
+        if (strncmp(column, "net.", 4) == 0 && len > 3 && strcmp(column + len - 3, ".rx") == 0)
+            received += vp_monitor_integral(monitor, column);
+    }
+    const json_t *times = json_object_get(json_object_get(monitor, "series"), "t");
+    double watched = json_number_value(json_array_get(times, json_array_size(times) - 1));
+    double job_times[VP_MAX_JOBS];
+    size_t count = 0;
+    size_t i;
+    const json_t *job;
+    json_array_foreach(json_object_get(result, "per_job"), i, job) {
+        if (count < VP_MAX_JOBS)
+            job_times[count++] = json_number_value(json_object_get(json_object_get(
+                json_object_get(job, "metrics"), "job_time"), "mean"));
+    }
+    json_t *spread = json_object();
+    vp_metric_set_stats(spread, job_times, count); /* the 2005 slides' min/max/mean/SD */
+    json_object_del(spread, "values");
+    json_object_set_new(result, "data",
+                        json_pack("{s:s,s:s,s:s,s:i,s:f,s:f,s:o}", "source", source, "scheme",
+                                  scheme, "manifest", manifest, "files", files,
+                                  "network_rx_bytes", received, "network_rx_rate",
+                                  watched > 0 ? received / watched : 0.0,
+                                  "job_time_across_jobs", spread));
 }
 
 const struct vp_result_part vp_part_data = { "data", check_data, print_data };

@@ -7,4 +7,9 @@
 
 extern const struct vp_result_part vp_part_data;
 
+/* Sets result's "data" from its monitor (the network input while it ran) and its jobs
+ * (the spread of job_time across them). */
+void vp_data_part_set(json_t *result, const char *source, const char *scheme,
+                      const char *manifest, int files);
+
 #endif

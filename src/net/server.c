@@ -24,7 +24,9 @@
 #include "core/clock.h"
 #include "net/admission.h"
 #include "net/auth.h"
+#include "net/cpu_span.h"
 #include "net/probe_server.h"
+#include "net/server_udp.h"
 #include "net/wire.h"
 
 #define ERROR_LEN 256
@@ -110,35 +112,11 @@ static int64_t deadline_after(uint32_t ms)
     return vp_now_ns() + (int64_t)ms * 1000000;
 }
 
-/* The span a result covers: its CPU ticks and elapsed time. */
-struct cpu_span {
-    int64_t from;
-    uint64_t before[VP_CPU_FIELDS];
-    bool cpu_read; /* /proc/stat was read at the start */
-};
-
-static void span_start(struct cpu_span *span)
-{
-    span->from = vp_now_ns();
-    span->cpu_read = vp_cpu_snapshot(span->before) == 0;
-}
-
-/* The CPU ticks over the span; all 0 (the client's "not measured") when /proc/stat
- * could not be read at either end. */
-static void span_finish(const struct cpu_span *span, struct vp_test_result *result)
-{
-    uint64_t after[VP_CPU_FIELDS];
-    bool cpu_read = span->from && span->cpu_read && vp_cpu_snapshot(after) == 0;
-    result->elapsed_ns = span->from ? (uint64_t)(vp_now_ns() - span->from) : 0;
-    for (int i = 0; i < VP_CPU_FIELDS; i++)
-        result->cpu_ticks[i] = cpu_read && after[i] >= span->before[i] ? after[i] - span->before[i] : 0;
-}
-
 /* Counts DATA until END; bytes before omit_ms are not counted. */
 static int receive_stream(struct session *session, const struct vp_test_request *request,
                           struct vp_test_result *result, char *err, size_t err_len)
 {
-    struct cpu_span span = { 0 };
+    struct vp_cpu_span span = { 0 };
     int64_t omit_until = 0;
     for (;;) {
         struct vp_frame_header header;
@@ -158,11 +136,11 @@ static int receive_stream(struct session *session, const struct vp_test_request 
             return -1;
         if (now >= omit_until) {
             if (!span.from)
-                span_start(&span);
+                vp_cpu_span_start(&span);
             result->bytes += header.length;
         }
     }
-    span_finish(&span, result);
+    vp_cpu_span_finish(&span, result);
     return 0;
 }
 
@@ -175,13 +153,13 @@ static int send_stream(struct session *session, const struct vp_test_request *re
         snprintf(err, err_len, "out of memory");
         return -1;
     }
-    struct cpu_span span = { 0 };
+    struct vp_cpu_span span = { 0 };
     int64_t omit_until = deadline_after(request->omit_ms);
     int64_t end = deadline_after(request->omit_ms + request->duration_ms);
     int status = 0;
     for (int64_t now = vp_now_ns(); now < end && status == 0; now = vp_now_ns()) {
         if (now >= omit_until && !span.from)
-            span_start(&span);
+            vp_cpu_span_start(&span);
         status = vp_wire_send(session->fd, VP_FRAME_DATA, message, request->message_size, err,
                               err_len);
         if (status == 0 && span.from)
@@ -190,7 +168,7 @@ static int send_stream(struct session *session, const struct vp_test_request *re
     free(message);
     if (status != 0 || vp_wire_send(session->fd, VP_FRAME_END, NULL, 0, err, err_len) != 0)
         return -1;
-    span_finish(&span, result);
+    vp_cpu_span_finish(&span, result);
     return 0;
 }
 
@@ -206,8 +184,8 @@ static int answer_until_end(struct session *session, uint8_t want, frame_answer 
                             void *context, struct vp_test_result *result, char *err,
                             size_t err_len)
 {
-    struct cpu_span span;
-    span_start(&span);
+    struct vp_cpu_span span;
+    vp_cpu_span_start(&span);
     int status = 0;
     for (;;) {
         struct vp_frame_header header;
@@ -225,7 +203,7 @@ static int answer_until_end(struct session *session, uint8_t want, frame_answer 
             break;
         result->transactions++;
     }
-    span_finish(&span, result);
+    vp_cpu_span_finish(&span, result);
     return status;
 }
 
@@ -283,168 +261,6 @@ static int answer_time_query(struct session *session, const struct vp_frame_head
     return vp_wire_send(session->fd, VP_FRAME_TIME_REPLY, reply, sizeof reply, err, err_len);
 }
 
-/* ---- UDP: datagrams on their own socket, the TCP connection says when it ends ---- */
-
-/* A UDP socket on the session's local address and a free port. */
-static int open_udp(struct session *session, uint32_t window, uint32_t *port)
-{
-    struct sockaddr_storage local;
-    socklen_t local_len = sizeof local;
-    getsockname(session->fd, (struct sockaddr *)&local, &local_len);
-    if (local.ss_family == AF_INET6)
-        ((struct sockaddr_in6 *)&local)->sin6_port = 0;
-    else
-        ((struct sockaddr_in *)&local)->sin_port = 0;
-    int fd = socket(local.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || bind(fd, (struct sockaddr *)&local, local_len) != 0) {
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    if (window) {
-        int size = (int)window;
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
-        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
-    }
-    local_len = sizeof local;
-    getsockname(fd, (struct sockaddr *)&local, &local_len);
-    *port = ntohs(local.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&local)->sin6_port
-                                              : ((struct sockaddr_in *)&local)->sin_port);
-    return fd;
-}
-
-/* Waits for a datagram or for the control connection; returns 1 for a datagram, 0 when
- * END arrived, -1 on error or silence past the idle timeout. */
-static int wait_udp(struct session *session, int udp_fd, char *err, size_t err_len)
-{
-    struct pollfd waiting[2] = { { .fd = udp_fd, .events = POLLIN },
-                                 { .fd = session->fd, .events = POLLIN } };
-    int rc = poll(waiting, 2, (int)(session->server->config->idle_timeout_s * 1000));
-    if (rc == 0) {
-        snprintf(err, err_len, "receive: the peer stalled (timed out)");
-        return -1;
-    }
-    if (rc < 0 || waiting[1].revents) {
-        struct vp_frame_header header;
-        if (rc < 0 || vp_wire_recv_header(session->fd, &header, err, err_len) != 0)
-            return -1;
-        if (header.type != VP_FRAME_END) {
-            snprintf(err, err_len, "expected END, received %s", vp_frame_type_name(header.type));
-            return -1;
-        }
-        return 0;
-    }
-    return 1;
-}
-
-/* What a UDP test does with each datagram that is this session's. */
-struct udp_handler {
-    void (*take)(struct udp_handler *handler, const uint8_t *datagram, size_t len,
-                 const struct sockaddr_storage *from, socklen_t from_len, int64_t now);
-    int udp_fd;
-    const struct vp_test_request *request;
-    struct vp_test_result *result;
-    struct cpu_span span;
-    int64_t omit_until, previous_transit;
-    double jitter;
-    uint8_t *response;
-};
-
-/* Receives datagrams until END on the control connection. Only datagrams of the agreed
- * size from the host of the TCP session are handled: others are never counted nor
- * answered. */
-static int serve_udp(struct session *session, struct udp_handler *handler, char *err,
-                     size_t err_len)
-{
-    uint8_t *datagram = malloc(VP_UDP_MESSAGE_MAX + 1);
-    if (!datagram) {
-        snprintf(err, err_len, "out of memory");
-        return -1;
-    }
-    struct sockaddr_storage client;
-    socklen_t client_len = sizeof client;
-    getpeername(session->fd, (struct sockaddr *)&client, &client_len);
-    int status;
-    while ((status = wait_udp(session, handler->udp_fd, err, err_len)) == 1) {
-        struct sockaddr_storage from;
-        socklen_t from_len = sizeof from;
-        ssize_t got;
-        while ((got = recvfrom(handler->udp_fd, datagram, VP_UDP_MESSAGE_MAX + 1, MSG_DONTWAIT,
-                               (struct sockaddr *)&from, &from_len)) >= 0) {
-            if (got == (ssize_t)handler->request->message_size && vp_same_host(&from, &client))
-                handler->take(handler, datagram, (size_t)got, &from, from_len, vp_now_ns());
-            from_len = sizeof from;
-        }
-    }
-    free(datagram);
-    return status;
-}
-
-/* Stream: counts datagrams and payload, and the interarrival jitter (RFC 3550: the
- * smoothed change in transit time, so the two clocks need not agree). */
-static void take_stream_datagram(struct udp_handler *handler, const uint8_t *datagram,
-                                 size_t len, const struct sockaddr_storage *from,
-                                 socklen_t from_len, int64_t now)
-{
-    (void)from;
-    (void)from_len;
-    struct vp_test_result *result = handler->result;
-    if (!handler->omit_until)
-        handler->omit_until = now + (int64_t)handler->request->omit_ms * 1000000;
-    if (now < handler->omit_until)
-        return;
-    if (!handler->span.from)
-        span_start(&handler->span);
-    struct vp_datagram header;
-    if (vp_datagram_decode(datagram, len, &header) != 0)
-        return; /* shorter than the header: not one of ours */
-    int64_t transit = now - header.sent_ns;
-    if (result->transactions > 0) {
-        double change = (double)(transit - handler->previous_transit);
-        handler->jitter += ((change < 0 ? -change : change) - handler->jitter) / 16;
-    }
-    handler->previous_transit = transit;
-    result->transactions++;
-    result->bytes += len;
-}
-
-/* Request/response: answers with response_size bytes carrying the request's number. */
-static void take_request_datagram(struct udp_handler *handler, const uint8_t *datagram,
-                                  size_t len, const struct sockaddr_storage *from,
-                                  socklen_t from_len, int64_t now)
-{
-    (void)now;
-    uint32_t size = handler->request->response_size;
-    memcpy(handler->response, datagram, 8);
-    if (sendto(handler->udp_fd, handler->response, size, 0, (const struct sockaddr *)from,
-               from_len) == (ssize_t)size) {
-        handler->result->transactions++;
-        handler->result->bytes += len + size;
-    }
-}
-
-static int run_udp_test(struct session *session, int udp_fd, const struct vp_test_request *request,
-                        struct vp_test_result *result, char *err, size_t err_len)
-{
-    struct udp_handler handler = { .udp_fd = udp_fd, .request = request, .result = result };
-    if (request->kind == VP_TEST_RR) {
-        handler.take = take_request_datagram;
-        handler.response = calloc(1, request->response_size);
-        if (!handler.response) {
-            snprintf(err, err_len, "out of memory");
-            return -1;
-        }
-        span_start(&handler.span);
-    } else {
-        handler.take = take_stream_datagram;
-    }
-    int status = serve_udp(session, &handler, err, err_len);
-    free(handler.response);
-    span_finish(&handler.span, result);
-    result->jitter_ns = (uint64_t)handler.jitter;
-    return status;
-}
-
 static void apply_window(int fd, uint32_t window, struct vp_test_ready *ready)
 {
     if (window) {
@@ -473,7 +289,7 @@ static int run_test(struct session *session, char *err, size_t err_len, char *su
     struct vp_test_ready ready = { 0 };
     int udp_fd = -1;
     if (request.transport == VP_TRANSPORT_UDP) {
-        udp_fd = open_udp(session, request.window, &ready.udp_port);
+        udp_fd = vp_udp_open(session->fd, request.window, &ready.udp_port);
         if (udp_fd < 0) {
             snprintf(err, err_len, "cannot open a UDP socket: %s", strerror(errno));
             return -1;
@@ -497,7 +313,8 @@ static int run_test(struct session *session, char *err, size_t err_len, char *su
             status = vp_wire_send(session->fd, VP_FRAME_PROBE_REPORT, encoded_report,
                                   (uint32_t)report_len, err, err_len);
     } else if (status == 0 && udp_fd >= 0)
-        status = run_udp_test(session, udp_fd, &request, &result, err, err_len);
+        status = vp_udp_test_run(session->fd, session->server->config->idle_timeout_s, udp_fd,
+                                 &request, &result, err, err_len);
     else if (status == 0 && request.kind == VP_TEST_STREAM_TO_SERVER)
         status = receive_stream(session, &request, &result, err, err_len);
     else if (status == 0 && request.kind == VP_TEST_STREAM_FROM_SERVER)

@@ -17,7 +17,6 @@
 #include "core/options.h" /* VP_ERROR_LEN */
 #include "core/procfs.h"
 #include "core/json.h"
-#include "engine/parts.h"
 #include "store/document.h"
 #include "store/store_db.h"
 
@@ -284,7 +283,7 @@ void vp_store_close(struct vp_store *store)
 }
 
 /* Optional numbers go in as NULL when absent. */
-static void bind_optional(sqlite3_stmt *statement, int index, const json_t *value)
+void vp_store_bind_optional(sqlite3_stmt *statement, int index, const json_t *value)
 {
     if (json_is_integer(value))
         sqlite3_bind_int64(statement, index, json_integer_value(value));
@@ -297,7 +296,7 @@ static void bind_optional(sqlite3_stmt *statement, int index, const json_t *valu
 /* Prepares sql, binds the arguments described by types ('i' int64, 'd' double,
  * 't' text or NULL, 'j' a json_t number, or NULL for a missing one) and steps once.
  * Returns 0 when it ran to SQLITE_DONE. */
-static int run_statement(struct vp_store *store, const char *sql, const char *types, ...)
+int vp_store_run_statement(struct vp_store *store, const char *sql, const char *types, ...)
 {
     sqlite3_stmt *statement;
     if (sqlite3_prepare_v2(store->db, sql, -1, &statement, NULL) != SQLITE_OK)
@@ -310,7 +309,7 @@ static int run_statement(struct vp_store *store, const char *sql, const char *ty
         case 'd': sqlite3_bind_double(statement, i + 1, va_arg(args, double)); break;
         case 't': sqlite3_bind_text(statement, i + 1, va_arg(args, const char *), -1,
                                     SQLITE_TRANSIENT); break;
-        default: bind_optional(statement, i + 1, va_arg(args, const json_t *)); break;
+        default: vp_store_bind_optional(statement, i + 1, va_arg(args, const json_t *)); break;
         }
     }
     va_end(args);
@@ -344,7 +343,7 @@ static void mark_abandoned(struct vp_store *store)
     }
     sqlite3_finalize(statement);
     for (size_t i = 0; i < count; i++)
-        run_statement(store, "UPDATE runs SET status = 'abandoned' WHERE id = ?", "i", gone[i]);
+        vp_store_run_statement(store, "UPDATE runs SET status = 'abandoned' WHERE id = ?", "i", gone[i]);
 }
 
 static void new_uuid(char *buf, size_t len)
@@ -374,7 +373,7 @@ static int insert_run(struct vp_store *store, const char *uuid, const char *labe
     char hostname[256] = "";
     gethostname(hostname, sizeof hostname - 1);
     json_t *pid = ours ? json_integer(getpid()) : NULL;
-    int rc = run_statement(store,
+    int rc = vp_store_run_statement(store,
                            "INSERT INTO runs (uuid, label, started_at, status, command, host_json,"
                            " pid, pid_host) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                            "ttttttjt", uuid, label, started_at, status, command, host_text, pid,
@@ -399,7 +398,7 @@ int vp_store_begin_run(struct vp_store *store, const char *label, const char *co
 int vp_store_set_run_plan(struct vp_store *store, int64_t run_id, const char *text, char *err,
                           size_t err_len)
 {
-    if (run_statement(store, "UPDATE runs SET plan_text = ? WHERE id = ?", "ti", text,
+    if (vp_store_run_statement(store, "UPDATE runs SET plan_text = ? WHERE id = ?", "ti", text,
                       run_id) != 0)
         return vp_store_error(err, err_len, "database: cannot keep the plan", store->db);
     return 0;
@@ -407,224 +406,7 @@ int vp_store_set_run_plan(struct vp_store *store, int64_t run_id, const char *te
 
 int vp_store_finish_run(struct vp_store *store, int64_t run_id, const char *status)
 {
-    return run_statement(store, "UPDATE runs SET status = ? WHERE id = ?", "ti", status, run_id);
-}
-
-static double number_at(const json_t *object, const char *key)
-{
-    return json_number_value(json_object_get(object, key));
-}
-
-static int insert_values(struct vp_store *store, const char *sql, int64_t result_id,
-                         int64_t job, const char *metric, const json_t *values)
-{
-    size_t rep;
-    const json_t *value;
-    json_array_foreach(values, rep, value) {
-        int rc = job < 0
-            ? run_statement(store, sql, "itid", result_id, metric, (int64_t)rep,
-                            json_number_value(value))
-            : run_statement(store, sql, "iitid", result_id, job, metric, (int64_t)rep,
-                            json_number_value(value));
-        if (rc != 0)
-            return -1;
-    }
-    return 0;
-}
-
-static int insert_metrics(struct vp_store *store, int64_t result_id, const json_t *metrics)
-{
-    const char *name;
-    const json_t *metric;
-    json_object_foreach((json_t *)metrics, name, metric) {
-        if (run_statement(store,
-                          "INSERT INTO metrics (result_id, name, unit, better, aggregate)"
-                          " VALUES (?, ?, ?, ?, ?)", "itttt", result_id, name,
-                          json_string_value(json_object_get(metric, "unit")),
-                          json_string_value(json_object_get(metric, "better")),
-                          json_string_value(json_object_get(metric, "aggregate"))) != 0 ||
-            insert_values(store, "INSERT INTO metric_values (result_id, metric, rep, value)"
-                          " VALUES (?, ?, ?, ?)", result_id, -1, name,
-                          json_object_get(metric, "values")) != 0)
-            return -1;
-        const json_t *distribution = json_object_get(metric, "distribution");
-        if (distribution) {
-            char *text = json_dumps(distribution, JSON_COMPACT);
-            int rc = run_statement(store, "INSERT INTO metric_distributions VALUES (?, ?, ?)",
-                                   "itt", result_id, name, text);
-            free(text);
-            if (rc != 0)
-                return -1;
-        }
-    }
-    return 0;
-}
-
-static int insert_jobs(struct vp_store *store, int64_t result_id, const json_t *per_job)
-{
-    size_t i;
-    const json_t *entry;
-    json_array_foreach(per_job, i, entry) {
-        int64_t job = json_integer_value(json_object_get(entry, "job"));
-        int rc = run_statement(store, "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, ?)", "iijtidd",
-                               result_id, job, json_object_get(entry, "cpu_planned"),
-                               json_string_value(json_object_get(entry, "cpu_binding")),
-                               (int64_t)json_integer_value(json_object_get(entry, "cpu_seen")),
-                               number_at(entry, "start_offset_s"),
-                               number_at(entry, "done_offset_s"));
-        if (rc != 0)
-            return -1;
-        const char *name;
-        const json_t *metric;
-        json_object_foreach(json_object_get(entry, "metrics"), name, metric) {
-            if (insert_values(store, "INSERT INTO job_values (result_id, job, metric, rep, value)"
-                              " VALUES (?, ?, ?, ?, ?)", result_id, job, name,
-                              json_object_get(metric, "values")) != 0)
-                return -1;
-        }
-    }
-    return 0;
-}
-
-static int insert_timing(struct vp_store *store, int64_t result_id, const json_t *timing)
-{
-    size_t rep;
-    const json_t *entry;
-    json_array_foreach(timing, rep, entry) {
-        if (run_statement(store, "INSERT INTO rep_timing VALUES (?, ?, ?, ?, ?)", "iiddd",
-                          result_id, (int64_t)rep, number_at(entry, "start_skew_s"),
-                          number_at(entry, "first_done_s"), number_at(entry, "last_done_s")) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-static int insert_monitor(struct vp_store *store, int64_t result_id, const json_t *monitor)
-{
-    const json_t *summary = json_object_get(monitor, "summary");
-    const char *name;
-    const json_t *series;
-    int64_t position = 0;
-    json_object_foreach(json_object_get(monitor, "series"), name, series) {
-        const json_t *column = json_object_get(summary, name);
-        char *series_text = json_dumps(series, JSON_COMPACT);
-        int rc = run_statement(store, "INSERT INTO monitor_columns VALUES (?, ?, ?, ?, ?, ?)",
-                               "iitjjt", result_id, position, name,
-                               json_object_get(column, "mean"), json_object_get(column, "max"),
-                               series_text);
-        free(series_text);
-        if (rc != 0)
-            return -1;
-        position++;
-    }
-    return 0;
-}
-
-/* The optional parts of result, in its order: the run's own (warnings, ranks, step) and
- * every part something declared (engine/parts.h); a key nothing declared is not kept. */
-static json_t *parts_of(const json_t *result)
-{
-    json_t *parts = json_object();
-    const char *key;
-    json_t *value;
-    json_object_foreach((json_t *)result, key, value)
-        if (strcmp(key, "warnings") == 0 || strcmp(key, "ranks") == 0 ||
-            strcmp(key, "step") == 0 || vp_result_part_find(key))
-            json_object_set(parts, key, value);
-    return parts;
-}
-
-static void bind_text(sqlite3_stmt *statement, const char *name, const char *text)
-{
-    sqlite3_bind_text(statement, sqlite3_bind_parameter_index(statement, name), text, -1,
-                      SQLITE_TRANSIENT);
-}
-
-static void bind_integer(sqlite3_stmt *statement, const char *name, json_int_t value)
-{
-    sqlite3_bind_int64(statement, sqlite3_bind_parameter_index(statement, name), value);
-}
-
-static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq,
-                             const json_t *result, int64_t *result_id)
-{
-    sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db,
-                           "INSERT INTO results (run_id, seq, bench, params_json, jobs, pin, reps,"
-                           " warmup, duration_s, status, error, started_at, start_skew_s,"
-                           " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
-                           " monitor_samples, parts_json) VALUES (:run_id, :seq, :bench,"
-                           " :params_json, :jobs, :pin, :reps, :warmup, :duration_s, :status,"
-                           " :error, :started_at, :start_skew_s, :start_skew_max_s,"
-                           " :first_done_s, :last_done_s, :monitor_hz, :monitor_samples,"
-                           " :parts_json)",
-                           -1, &statement, NULL) != SQLITE_OK)
-        return -1;
-    char *params_text = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
-    json_t *parts = parts_of(result);
-    char *parts_text = json_dumps(parts, JSON_COMPACT);
-    json_decref(parts);
-    const json_t *monitor = json_object_get(result, "monitor");
-    bind_integer(statement, ":run_id", run_id);
-    bind_integer(statement, ":seq", seq);
-    bind_text(statement, ":params_json", params_text);
-    bind_text(statement, ":parts_json", parts_text);
-    static const char *const texts[] = { "bench", "pin", "status", "error", "started_at" };
-    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-        char name[32];
-        snprintf(name, sizeof name, ":%s", texts[i]);
-        bind_text(statement, name, json_string_value(json_object_get(result, texts[i])));
-    }
-    static const char *const integers[] = { "jobs", "reps", "warmup" };
-    for (size_t i = 0; i < sizeof integers / sizeof integers[0]; i++) {
-        char name[32];
-        snprintf(name, sizeof name, ":%s", integers[i]);
-        bind_integer(statement, name, json_integer_value(json_object_get(result, integers[i])));
-    }
-    static const char *const optional[] = { "duration_s", "start_skew_s", "start_skew_max_s",
-                                            "first_done_s", "last_done_s" };
-    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++) {
-        char name[32];
-        snprintf(name, sizeof name, ":%s", optional[i]);
-        bind_optional(statement, sqlite3_bind_parameter_index(statement, name),
-                      json_object_get(result, optional[i]));
-    }
-    bind_optional(statement, sqlite3_bind_parameter_index(statement, ":monitor_hz"),
-                  json_object_get(monitor, "hz"));
-    bind_optional(statement, sqlite3_bind_parameter_index(statement, ":monitor_samples"),
-                  json_object_get(monitor, "samples"));
-    int status = sqlite3_step(statement);
-    sqlite3_finalize(statement);
-    free(parts_text);
-    free(params_text);
-    *result_id = sqlite3_last_insert_rowid(store->db);
-    return status == SQLITE_DONE ? 0 : -1;
-}
-
-/* Inserts without its own transaction; the caller brackets it. */
-static int insert_result(struct vp_store *store, int64_t run_id, const json_t *result)
-{
-    sqlite3_stmt *statement;
-    int64_t seq = 0, result_id;
-    if (sqlite3_prepare_v2(store->db, "SELECT COUNT(*) FROM results WHERE run_id = ?", -1,
-                           &statement, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_int64(statement, 1, run_id);
-    if (sqlite3_step(statement) == SQLITE_ROW)
-        seq = sqlite3_column_int64(statement, 0);
-    sqlite3_finalize(statement);
-    if (insert_result_row(store, run_id, seq, result, &result_id) != 0)
-        return -1;
-    const json_t *metrics = json_object_get(result, "metrics");
-    const json_t *per_job = json_object_get(result, "per_job");
-    const json_t *timing = json_object_get(result, "timing");
-    const json_t *monitor = json_object_get(result, "monitor");
-    if ((metrics && insert_metrics(store, result_id, metrics) != 0) ||
-        (per_job && insert_jobs(store, result_id, per_job) != 0) ||
-        (timing && insert_timing(store, result_id, timing) != 0) ||
-        (monitor && insert_monitor(store, result_id, monitor) != 0))
-        return -1;
-    return 0;
+    return vp_store_run_statement(store, "UPDATE runs SET status = ? WHERE id = ?", "ti", status, run_id);
 }
 
 int vp_store_add_result(struct vp_store *store, int64_t run_id, const json_t *result,
@@ -632,7 +414,7 @@ int vp_store_add_result(struct vp_store *store, int64_t run_id, const json_t *re
 {
     if (exec_sql(store, "BEGIN IMMEDIATE", err, err_len) != 0)
         return -1;
-    if (insert_result(store, run_id, result) != 0) {
+    if (vp_store_insert_result(store, run_id, result) != 0) {
         vp_store_error(err, err_len, "database: cannot store the result", store->db);
         char ignored[64];
         exec_sql(store, "ROLLBACK", ignored, sizeof ignored);
@@ -681,7 +463,7 @@ int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run
     json_array_foreach(json_object_get(document, "results"), i, result) {
         if (failed)
             break;
-        if (insert_result(store, *run_id, result) != 0) {
+        if (vp_store_insert_result(store, *run_id, result) != 0) {
             vp_store_error(err, err_len, "database: cannot store a result", store->db);
             failed = 1;
         }
@@ -696,7 +478,7 @@ int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run
 
 int vp_store_delete_run(struct vp_store *store, int64_t run_id, char *err, size_t err_len)
 {
-    if (run_statement(store, "DELETE FROM runs WHERE id = ?", "i", run_id) != 0)
+    if (vp_store_run_statement(store, "DELETE FROM runs WHERE id = ?", "i", run_id) != 0)
         return vp_store_error(err, err_len, "database: cannot delete", store->db);
     if (sqlite3_changes(store->db) == 0) {
         snprintf(err, err_len, "run %lld: no such run", (long long)run_id);
