@@ -291,18 +291,17 @@ static size_t collect_bench_options(const struct vp_option **found, size_t cap)
     return count;
 }
 
-/* "--a, --b, ..." for the flags of scopes. */
-static void flag_names(unsigned scopes, char *buf, size_t len)
+void vp_run_flag_names(unsigned scopes, const char *prefix, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < vp_run_flag_count && used < len; i++)
         if (vp_run_flags[i].scope & scopes)
-            used += (size_t)snprintf(buf + used, len - used, "%s--%s", used ? ", " : "",
-                                     vp_run_flags[i].name);
+            used += (size_t)snprintf(buf + used, len - used, "%s%s%s", used ? ", " : "",
+                                     prefix, vp_run_flags[i].name);
 }
 
-/* The refusal of a word getopt did not take (argv[at]). */
+/* The refusal of a word getopt did not take. */
 static int refuse_word(const char *command, const char *word, unsigned scopes, char *err,
                        size_t err_len)
 {
@@ -312,7 +311,7 @@ static int refuse_word(const char *command, const char *word, unsigned scopes, c
     const struct vp_run_flag *flag = vp_run_flag_find(name);
     if (!(scopes & VP_SCOPE_STEP)) {
         char accepted[400];
-        flag_names(scopes, accepted, sizeof accepted);
+        vp_run_flag_names(scopes, "--", accepted, sizeof accepted);
         return refuse(err, err_len, "%s: '%s' is not taken with a plan; accepted: %s (the "
                       "rest goes in the plan)", command, word, accepted);
     }

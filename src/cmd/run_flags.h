@@ -59,6 +59,8 @@ extern const size_t vp_run_flag_count;
 
 /* The flag called name, or NULL. */
 const struct vp_run_flag *vp_run_flag_find(const char *name);
+/* "PREFIXa, PREFIXb, ..." for the flags of scopes ("--" on a command line, "" in a plan). */
+void vp_run_flag_names(unsigned scopes, const char *prefix, char *buf, size_t len);
 /* Parses argv[1..] (argv[0], "run" or "plan-check", names the command in messages),
  * taking the flags of scopes and, with VP_SCOPE_STEP, the benchmarks' options; the other
  * words are the benchmark words. Returns 0, or -1 with err naming the bad word and what

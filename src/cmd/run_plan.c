@@ -464,17 +464,6 @@ static int check_global_entry(struct compiler *c, const char *const *steps, size
     return 0;
 }
 
-/* "a, b, c" for the flags of scopes. */
-static void key_names(unsigned scopes, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < vp_run_flag_count && used < len; i++)
-        if (vp_run_flags[i].scope & scopes)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-                                     vp_run_flags[i].name);
-}
-
 /* Each key where it belongs: no key outside a section, the run's own in [global] only, a
  * step's own in a step only, no key of the command line alone. */
 static int check_places(struct compiler *c)
@@ -493,8 +482,8 @@ static int check_places(struct compiler *c)
                               entry->key);
         if (in_scope(entry->key, VP_SCOPE_COMMAND | VP_SCOPE_PLAN)) {
             char step_keys[300], run_keys[200];
-            key_names(VP_SCOPE_STEP | VP_SCOPE_MPI, step_keys, sizeof step_keys);
-            key_names(VP_SCOPE_SESSION, run_keys, sizeof run_keys);
+            vp_run_flag_names(VP_SCOPE_STEP | VP_SCOPE_MPI, "", step_keys, sizeof step_keys);
+            vp_run_flag_names(VP_SCOPE_SESSION, "", run_keys, sizeof run_keys);
             return plan_error(c, entry, NULL, "%s: not a plan key; accepted: run's flags (%s; "
                               "%s in [global]), reference, then.BENCH.METRIC, and benchmark "
                               "options", entry->key, step_keys, run_keys);

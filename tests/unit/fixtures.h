@@ -4,6 +4,8 @@
 #define VP_TEST_FIXTURES_H
 
 #include <jansson.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "core/json.h"
 
@@ -80,6 +82,25 @@ static inline json_t *fixture_document(const char *run_id)
                      "id", run_id, "label", "bare", "started_at", "2026-11-29T20:00:00Z",
                      "status", "ok", "host", "hostname", "testhost", "results",
                      annotated_result());
+}
+
+/* A database path of this test process's own, made empty before a test and removed
+ * after it (cmocka setup and teardown). */
+static char db_path[64];
+
+static inline int make_path(void **state)
+{
+    (void)state;
+    snprintf(db_path, sizeof db_path, "/tmp/vp-unit-test-%d.db", (int)getpid());
+    unlink(db_path);
+    return 0;
+}
+
+static inline int remove_path(void **state)
+{
+    (void)state;
+    unlink(db_path);
+    return 0;
 }
 
 #endif

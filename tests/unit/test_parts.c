@@ -18,23 +18,6 @@
 #include "render/table.h"
 #include "store/store.h"
 
-static char db_path[64];
-
-static int make_path(void **state)
-{
-    (void)state;
-    snprintf(db_path, sizeof db_path, "/tmp/vp-test-parts-%d.db", (int)getpid());
-    unlink(db_path);
-    return 0;
-}
-
-static int remove_path(void **state)
-{
-    (void)state;
-    unlink(db_path);
-    return 0;
-}
-
 /* A result of the null benchmark carrying its part. */
 static json_t *known_result(json_t *known)
 {

@@ -14,23 +14,6 @@
 #include "fixtures.h"
 #include "store/store.h"
 
-static char db_path[64];
-
-static int make_path(void **state)
-{
-    (void)state;
-    snprintf(db_path, sizeof db_path, "/tmp/vp-test-store-%d.db", (int)getpid());
-    unlink(db_path);
-    return 0;
-}
-
-static int remove_path(void **state)
-{
-    (void)state;
-    unlink(db_path);
-    return 0;
-}
-
 static struct vp_store *open_store(void)
 {
     struct vp_store *store;
