@@ -14,6 +14,7 @@
 #include "core/histogram.h"
 #include "core/json_check.h"
 #include "core/options.h"
+#include "core/units.h"
 
 #define VP_MAX_METRICS 16
 
@@ -162,6 +163,9 @@ struct vp_bench {
     /* In the parent after every result, whatever its status (also after a crash or
      * Ctrl-C): removes what the jobs left behind. Optional. */
     void (*teardown)(const struct vp_params *params, unsigned jobs);
+    /* How its byte rates read where each field reads its own way (--units field):
+     * VP_UNITS_BITS the network's, VP_UNITS_SI a disk's; 0 (VP_UNITS_FIELD): IEC. */
+    enum vp_unit_style units;
     /* The optional parts its results may carry (NULL-terminated; NULL: none). */
     const struct vp_result_part *const *parts;
 };
@@ -170,6 +174,8 @@ struct vp_bench {
 extern const struct vp_bench *const vp_benches[];
 extern const size_t vp_bench_count;
 const struct vp_bench *vp_bench_find(const char *name);
+/* The units the benchmark called name declares (VP_UNITS_FIELD when unknown). */
+enum vp_unit_style vp_bench_units(const char *name);
 
 /* "higher" / "lower"; "sum" / "mean" / "max": the names the JSON document uses. */
 const char *vp_better_name(enum vp_better better);

@@ -476,6 +476,7 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
         .annotate = disk_annotate,                                                          \
         .teardown = disk_teardown,                                                          \
         .parts = disk_parts,                                                                \
+        .units = VP_UNITS_SI,                                                               \
     }
 
 DISK_BENCH(vp_bench_disk_write, "disk.write", "first (allocating) sequential write per job",

@@ -43,7 +43,8 @@ void vp_net_annotate(const struct vp_params *params, unsigned jobs, json_t *resu
 
 #define VP_NET_BENCH_COMMON                                                                 \
     .uses_duration = true, .default_duration = 1.0, .setup = vp_net_setup,                 \
-    .annotate = vp_net_annotate, .teardown = vp_net_teardown, .parts = vp_net_parts
+    .annotate = vp_net_annotate, .teardown = vp_net_teardown, .parts = vp_net_parts,      \
+    .units = VP_UNITS_BITS
 
 /* A UDP socket connected to the TCP connection's peer address at port. */
 int vp_net_connect_udp(int tcp_fd, uint32_t port, char *err, size_t err_len);

@@ -451,6 +451,7 @@ const struct vp_bench vp_bench_net_probe = {
     .setup = vp_net_setup,
     .annotate = vp_net_annotate,
     .parts = vp_net_parts,
+    .units = VP_UNITS_BITS,
     .teardown = vp_net_teardown,
     .validate = probe_validate,
     .prepare = probe_prepare,

@@ -19,6 +19,12 @@ const struct vp_bench *vp_bench_find(const char *name)
     return NULL;
 }
 
+enum vp_unit_style vp_bench_units(const char *name)
+{
+    const struct vp_bench *bench = name ? vp_bench_find(name) : NULL;
+    return bench ? bench->units : VP_UNITS_FIELD;
+}
+
 const char *vp_better_name(enum vp_better better)
 {
     return better == VP_HIGHER_IS_BETTER ? "higher" : better == VP_LOWER_IS_BETTER ? "lower" : "zero";

@@ -213,11 +213,9 @@ void vp_units_set_style(enum vp_unit_style style)
     chosen_style = style;
 }
 
-void vp_units_field(const char *bench)
+void vp_units_field(enum vp_unit_style style)
 {
-    field_style = !bench ? VP_UNITS_IEC
-                  : strncmp(bench, "net.", 4) == 0 ? VP_UNITS_BITS
-                  : strncmp(bench, "disk.", 5) == 0 ? VP_UNITS_SI : VP_UNITS_IEC;
+    field_style = style == VP_UNITS_FIELD ? VP_UNITS_IEC : style;
 }
 
 static enum vp_unit_style style_now(void)

@@ -30,15 +30,17 @@ int vp_parse_cpu_list(const char *text, unsigned max_cpu, int *cpus, size_t cap,
 
 /* How byte rates and amounts are shown (never stored: the JSON stays in bytes). IEC:
  * "12.3 GiB/s", "256 MiB"; SI: "13.2 GB/s", "268 MB"; BITS: rates in bits, "106 Gb/s"
- * (amounts in SI bytes); FIELD (the default): as each field reads them, bits for
- * network benchmarks, SI for disk, IEC for the rest (vp_units_field says which). */
+ * (amounts in SI bytes); FIELD (the default): as each field reads them, in the style its
+ * benchmark declares (bits for the network, SI for disks, IEC for the rest), which
+ * vp_units_field is told before the field's figures are shown. */
 enum vp_unit_style { VP_UNITS_FIELD, VP_UNITS_IEC, VP_UNITS_SI, VP_UNITS_BITS };
 
 /* "field", "iec", "si", "bits" (--units); 0, or -1 for anything else. */
 int vp_units_parse(const char *text, enum vp_unit_style *style);
 void vp_units_set_style(enum vp_unit_style style);
-/* The benchmark whose figures are shown next, for the field style ("net.rr": bits). */
-void vp_units_field(const char *bench);
+/* The style of the figures shown next, for the field style: their benchmark's (bench.h's
+ * units; FIELD: IEC). */
+void vp_units_field(enum vp_unit_style style);
 
 /* Human formatting by unit: "B/s" -> "12.3 GiB/s" (by the style above), "s" -> "85.2
  * ns", "B" -> "256 MiB", "ops/s" -> "1.23 G/s", "%" -> "12.5 %", anything else: "%.4g

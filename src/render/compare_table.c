@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/compare.h" /* vp_compare_row_label */
+#include "bench/bench.h"
 #include "core/units.h"
 
 /* One row; label_width aligns the rows' labels, and the flags under the base value:
@@ -13,7 +14,7 @@ static void print_row(FILE *out, const json_t *row, int label_width, const char 
 {
     char base[32], what[256];
     const char *unit = json_string_value(json_object_get(row, "unit"));
-    vp_units_field(json_string_value(json_object_get(row, "bench")));
+    vp_units_field(vp_bench_units(json_string_value(json_object_get(row, "bench"))));
     vp_format_value(json_number_value(json_object_get(json_object_get(row, "base"), "value")),
                     unit, base, sizeof base);
     vp_compare_row_label(row, what, sizeof what);

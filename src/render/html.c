@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "core/histogram.h"
+#include "bench/bench.h"
 #include "core/units.h"
 #include "analysis/compare.h" /* vp_compare_row_label */
 #include "analysis/hosts.h"
@@ -132,7 +133,7 @@ static void verdicts(struct vp_markup *out, const struct vp_report *report)
     json_array_foreach(json_object_get(comparison, "rows"), r, row) {
         int higher_better = strcmp(vp_json_text(row, "better"), "higher") == 0;
         char base[32], jobs[16];
-        vp_units_field(vp_json_text(row, "bench"));
+        vp_units_field(vp_bench_units(vp_json_text(row, "bench")));
         vp_format_value(vp_json_number(json_object_get(row, "base"), "value"), vp_json_text(row, "unit"), base,
                         sizeof base);
         snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(row, "jobs")));
@@ -271,7 +272,7 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
             /* what the knee was judged on is drawn: p99 beside the per-job mean */
             bool by_p99 = strcmp(vp_json_text(group, "judged"), "p99") == 0;
             char title[200], marker[96];
-            vp_units_field(vp_json_text(group, "bench"));
+            vp_units_field(vp_bench_units(vp_json_text(group, "bench")));
             snprintf(title, sizeof title, "%s: %s %s against jobs", run_name(documents[d]),
                      vp_json_text(group, "bench"), vp_json_text(group, "metric"));
             long long knee = (long long)json_integer_value(json_object_get(group, "knee_jobs"));
@@ -405,7 +406,7 @@ static void matrix_charts(struct vp_markup *out, const json_t *matrices)
         for (size_t c = 0; c < columns; c++)
             column_names[c] = json_string_value(json_array_get(json_object_get(matrix, "destinations"), c));
         char title[200];
-        vp_units_field(vp_json_text(matrix, "bench"));
+        vp_units_field(vp_bench_units(vp_json_text(matrix, "bench")));
         /* the params only where another matrix of this benchmark, metric and job count
          * needs telling apart */
         bool twin = false;
@@ -444,7 +445,7 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
     const json_t *definition = NULL;
     json_object_foreach(json_object_get(result, "metrics"), metric, definition)
         break;
-    vp_units_field(vp_json_text(result, "bench"));
+    vp_units_field(vp_bench_units(vp_json_text(result, "bench")));
     vp_markup_printf(out, "<h3>");
     vp_markup_text(out, run);
     vp_markup_printf(out, ": %s jobs=%lld on %lld hosts", vp_json_text(result, "bench"),

@@ -2,13 +2,14 @@
 #include "render/matrix_table.h"
 
 #include "core/json.h"
+#include "bench/bench.h"
 #include "core/units.h"
 #include "render/table.h"
 
 void vp_print_matrix(FILE *out, const json_t *matrix, const char *indent)
 {
     const char *unit = vp_json_text(matrix, "unit");
-    vp_units_field(vp_json_text(matrix, "bench"));
+    vp_units_field(vp_bench_units(vp_json_text(matrix, "bench")));
     long long jobs = (long long)json_integer_value(json_object_get(matrix, "jobs"));
     fprintf(out, "%s%s %s, %lld job%s (%s is better)\n%s%-20s", indent,
             vp_json_text(matrix, "bench"), vp_json_text(matrix, "metric"), jobs,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/study.h" /* vp_distinguishing_params */
+#include "bench/bench.h"
 #include "core/units.h"
 
 static const char *plural(long long count)
@@ -15,7 +16,7 @@ static const char *plural(long long count)
 static void print_group(FILE *out, const json_t *groups, const json_t *group)
 {
     const char *unit = json_string_value(json_object_get(group, "unit"));
-    vp_units_field(json_string_value(json_object_get(group, "bench")));
+    vp_units_field(vp_bench_units(json_string_value(json_object_get(group, "bench"))));
     bool by_p99 = strcmp(json_string_value(json_object_get(group, "judged")), "p99") == 0;
     char params[512];
     vp_distinguishing_params(groups, json_object_get(group, "bench"),

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "bench/bench.h"
 #include "core/units.h"
 #include "render/matrix_table.h"
 #include "render/table.h"
@@ -27,7 +28,7 @@ static void row_text(const json_t *row, struct row_text *text)
     const char *unit = vp_json_text(row, "unit");
     const json_t *per_job = json_object_get(row, "per_job");
     char low[32], mean[32], high[32], sd[32];
-    vp_units_field(vp_json_text(row, "bench"));
+    vp_units_field(vp_bench_units(vp_json_text(row, "bench")));
     snprintf(text->what, sizeof text->what, "%s%s%s %s", vp_json_text(row, "bench"),
              *vp_json_text(row, "variant") ? " " : "", vp_json_text(row, "variant"),
              vp_json_text(row, "metric"));
@@ -92,7 +93,7 @@ static void figures_line(const json_t *figures, char *line, size_t len)
     json_array_foreach(figures, i, figure) {
         char value[32], at[32] = "";
         bool penalty = json_is_true(json_object_get(figure, "penalty"));
-        vp_units_field(vp_json_text(figure, "bench"));
+        vp_units_field(vp_bench_units(vp_json_text(figure, "bench")));
         if (penalty)
             snprintf(value, sizeof value, "penalty %+.0f%%", vp_json_number(figure, "value"));
         else
@@ -175,7 +176,7 @@ void vp_print_study(FILE *out, const json_t *study)
 static void matrix_html(struct vp_markup *out, const json_t *matrix)
 {
     const char *unit = vp_json_text(matrix, "unit");
-    vp_units_field(vp_json_text(matrix, "bench"));
+    vp_units_field(vp_bench_units(vp_json_text(matrix, "bench")));
     char caption[200];
     snprintf(caption, sizeof caption, "%s %s, source x destination", vp_json_text(matrix, "bench"),
              vp_json_text(matrix, "metric"));

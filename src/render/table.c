@@ -237,7 +237,7 @@ static void print_monitor(FILE *out, const json_t *monitor)
 void vp_print_result(FILE *out, const json_t *result)
 {
     char params[512];
-    vp_units_field(vp_json_text(result, "bench"));
+    vp_units_field(vp_bench_units(vp_json_text(result, "bench")));
     describe_params(result, params, sizeof params);
     const char *status = vp_json_text(result, "status");
     const json_t *ranks = json_object_get(result, "ranks");

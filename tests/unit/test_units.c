@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "core/units.h"
 
 static void sizes_use_powers_of_1024(void **state)
@@ -134,37 +135,37 @@ static void values_format_in_human_units(void **state)
     assert_string_equal(buf, "940 Mbit/s");
 }
 
-/* --units: network in bits and disk in SI bytes by default (as each field reads them),
+/* --units: network in bits and disk in SI bytes by default (as each benchmark declares),
  * or one style for all. */
 static void byte_rates_follow_the_units_style(void **state)
 {
     (void)state;
     char buf[64];
-    vp_units_field("net.stream");
+    vp_units_field(vp_bench_units("net.stream"));
     vp_format_value(1.25e9, "B/s", buf, sizeof buf);
     assert_string_equal(buf, "10 Gb/s");
-    vp_units_field("disk.read");
+    vp_units_field(vp_bench_units("disk.read"));
     vp_format_value(250e6, "B/s", buf, sizeof buf);
     assert_string_equal(buf, "250 MB/s");
     vp_format_value(268435456, "B", buf, sizeof buf);
     assert_string_equal(buf, "268.4 MB");
-    vp_units_field("mem.stream");
+    vp_units_field(vp_bench_units("mem.stream"));
     vp_format_value(2.5 * 1024 * 1024 * 1024, "B/s", buf, sizeof buf);
     assert_string_equal(buf, "2.5 GiB/s");
     enum vp_unit_style style;
     assert_int_equal(vp_units_parse("iec", &style), 0);
     vp_units_set_style(style);
-    vp_units_field("net.stream");
+    vp_units_field(vp_bench_units("net.stream"));
     vp_format_value(1.25e9, "B/s", buf, sizeof buf);
     assert_string_equal(buf, "1.164 GiB/s");
     assert_int_equal(vp_units_parse("bits", &style), 0);
     vp_units_set_style(style);
-    vp_units_field("disk.read");
+    vp_units_field(vp_bench_units("disk.read"));
     vp_format_value(250e6, "B/s", buf, sizeof buf);
     assert_string_equal(buf, "2 Gb/s");
     assert_int_equal(vp_units_parse("decimal", &style), -1);
     vp_units_set_style(VP_UNITS_FIELD);
-    vp_units_field(NULL);
+    vp_units_field(VP_UNITS_FIELD);
 }
 
 int main(void)
