@@ -38,9 +38,12 @@ for i in 1 2 3; do
         fail "cannot make namespace $i"
     echo "$SUBNET.$((10 + i)) ${P}n$i" >>"$WORK/hosts.map"
 done
-# host 2's link, both ways: its own egress and the bridge's egress toward it
-ip netns exec "${P}n2" tc qdisc add dev eth0 root tbf rate ${LIMIT_MBIT}mbit burst 32kb latency 50ms &&
-    tc qdisc add dev "${P}v2" root tbf rate ${LIMIT_MBIT}mbit burst 32kb latency 50ms ||
+# host 2's link, both ways: its own egress and the bridge's egress toward it. The queue
+# holds 400 ms at the rate, so TCP keeps the link full: with 50 ms, tbf's drops held a
+# 1.5 s stream at 0.77..0.93 of the rate on a loaded 2-CPU machine (old and new binaries
+# alike), under the 0.9 the check asks; with 400 ms it measured 0.94..0.96 in 3 of 3.
+ip netns exec "${P}n2" tc qdisc add dev eth0 root tbf rate ${LIMIT_MBIT}mbit burst 32kb latency 400ms &&
+    tc qdisc add dev "${P}v2" root tbf rate ${LIMIT_MBIT}mbit burst 32kb latency 400ms ||
     fail "cannot limit host 2's link"
 cat >"$WORK/agent.sh" <<'AGENT'
 #!/bin/sh
