@@ -67,7 +67,7 @@ static int take_units(int argc, char **argv)
         if (vp_units_parse(value, &style) != 0)
             vp_usage_error("--units: '%s' is not valid; accepted: field (bits for network, SI "
                            "bytes for disk, IEC for the rest), iec, si or bits", value);
-        vp_units_set_style(style);
+        vp_cli_set_units(style);
     }
     argv[kept] = NULL;
     return kept;

@@ -26,8 +26,9 @@ struct vp_result_part {
     /* value, the part of the result at path ("results[3]"), accepted: 0; else -1 with
      * why, naming it path.KEY. */
     int (*check)(struct vp_check *checker, const json_t *value, const char *path);
-    /* Its lines under the result's table, each starting "  "; NULL: none. */
-    void (*print)(FILE *out, const json_t *value);
+    /* Its lines under the result's table, each starting "  ", byte figures in style;
+     * NULL: none. */
+    void (*print)(FILE *out, const json_t *value, enum vp_unit_style style);
 };
 
 /* ZERO: a signed figure whose size matters (a drift, an offset): closer to zero is

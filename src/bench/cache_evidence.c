@@ -73,8 +73,8 @@ void vp_annotate_device_reads(json_t *result, const char *path, const char *fsty
     double copy = vp_memory_copy_bandwidth();
     if (reads && per_job_rate >= 0.5 * copy) {
         char rate[32], ceiling[32];
-        vp_format_value(per_job_rate, "B/s", rate, sizeof rate);
-        vp_format_value(copy, "B/s", ceiling, sizeof ceiling);
+        vp_format_value(per_job_rate, "B/s", VP_UNITS_SI, rate, sizeof rate);
+        vp_format_value(copy, "B/s", VP_UNITS_SI, ceiling, sizeof ceiling);
         vp_result_warn(result, "served from cache: %s per job is memory speed (this machine "
                     "copies memory at %s)", rate, ceiling);
     }
@@ -123,8 +123,9 @@ static int check_device(struct vp_check *checker, const json_t *device, const ch
     return 0;
 }
 
-static void print_device(FILE *out, const json_t *device)
+static void print_device(FILE *out, const json_t *device, enum vp_unit_style style)
 {
+    (void)style;
     char read[32], written[32];
     vp_format_bytes(vp_json_number(device, "read_bytes"), read, sizeof read);
     vp_format_bytes(vp_json_number(device, "write_bytes"), written, sizeof written);

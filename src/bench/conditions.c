@@ -87,8 +87,9 @@ static int check_idle(struct vp_check *checker, const json_t *idle, const char *
     return 0;
 }
 
-static void print_idle(FILE *out, const json_t *idle)
+static void print_idle(FILE *out, const json_t *idle, enum vp_unit_style style)
 {
+    (void)style;
     char policy[160];
     vp_idle_describe(idle, policy, sizeof policy);
     fprintf(out, "  idle policy: %s\n", policy);

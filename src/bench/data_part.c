@@ -41,12 +41,12 @@ static int check_data(struct vp_check *checker, const json_t *data, const char *
 }
 
 /* The source, the network input while it ran, and the jobs' spread. */
-static void print_data(FILE *out, const json_t *data)
+static void print_data(FILE *out, const json_t *data, enum vp_unit_style style)
 {
     char source[400], received[32], rate[32], low[32], mean[32], high[32], spread[32];
     const json_t *jobs = json_object_get(data, "job_time_across_jobs");
     vp_format_bytes(vp_json_number(data, "network_rx_bytes"), received, sizeof received);
-    vp_format_value(vp_json_number(data, "network_rx_rate"), "B/s", rate, sizeof rate);
+    vp_format_value(vp_json_number(data, "network_rx_rate"), "B/s", style, rate, sizeof rate);
     vp_format_seconds(vp_json_number(jobs, "min"), low, sizeof low);
     vp_format_seconds(vp_json_number(jobs, "mean"), mean, sizeof mean);
     vp_format_seconds(vp_json_number(jobs, "max"), high, sizeof high);

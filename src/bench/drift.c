@@ -286,7 +286,7 @@ static void drift_annotate(const struct vp_params *params, unsigned jobs, json_t
     if (!samples || vp_json_number(samples, "min") >= 3)
         return;
     char interval[32];
-    vp_format_value(vp_param_seconds(params, "interval"), "s", interval, sizeof interval);
+    vp_format_seconds(vp_param_seconds(params, "interval"), interval, sizeof interval);
     vp_result_warn(result, "only %.0f sample(s) in a repetition: a drift needs at least 3 "
                    "(one per --interval, %s); give a --duration of at least 2 intervals",
                    vp_json_number(samples, "min"), interval);
@@ -302,7 +302,7 @@ static void drift_advise(const json_t *results, json_t *advisories)
         double ppm = vp_metric_mean(result, "drift_ppm");
         if (steps > 0 || local > 0 || backward > 0) {
             char size[32];
-            vp_format_value(fabs(vp_metric_mean(result, "largest_step")), "s", size, sizeof size);
+            vp_format_seconds(fabs(vp_metric_mean(result, "largest_step")), size, sizeof size);
             vp_advise(advisories, "the clock steps: %.3g against the reference (largest %s), "
                       "%.3g local steps, %.3g backward jumps per repetition (time.drift)",
                       steps, size, local, backward);

@@ -291,8 +291,9 @@ static int check_peer(struct vp_check *checker, const json_t *peer, const char *
     return 0;
 }
 
-static void print_peer(FILE *out, const json_t *peer)
+static void print_peer(FILE *out, const json_t *peer, enum vp_unit_style style)
 {
+    (void)style;
     fprintf(out, "  peer %s port %lld via %s (%s, MTU %lld, driver %s, congestion %s)\n",
             vp_json_text(peer, "address"), (long long)json_integer_value(json_object_get(peer, "port")),
             vp_json_text(peer, "interface"), vp_json_text(peer, "local_address"),

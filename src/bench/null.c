@@ -96,8 +96,9 @@ static int check_known(struct vp_check *checker, const json_t *known, const char
     return vp_check_integer(checker, known, at, "jobs", 1, 1024, 1);
 }
 
-static void print_known(FILE *out, const json_t *known)
+static void print_known(FILE *out, const json_t *known, enum vp_unit_style style)
 {
+    (void)style;
     fprintf(out, "  known: %lld jobs\n",
             (long long)json_integer_value(json_object_get(known, "jobs")));
 }

@@ -142,7 +142,7 @@ static void read_annotate(const struct vp_params *params, unsigned jobs, json_t 
         return;
     json_t *clock = vp_sysinfo_clock();
     char figure[32];
-    vp_format_value(cost, "s", figure, sizeof figure);
+    vp_format_seconds(cost, figure, sizeof figure);
     vp_result_warn(result, "%s per read: off the vDSO fast path (clocksource %s; available: %s)",
                    figure, vp_json_text(clock, "clocksource"), vp_json_text(clock, "available"));
     json_decref(clock);
@@ -219,7 +219,7 @@ static void read_advise(const json_t *results, json_t *advisories)
         if (strcmp(clock, "rdtsc") == 0 || !(cost > CLOCK_READ_SLOW_S))
             continue;
         char figure[32];
-        vp_format_value(cost, "s", figure, sizeof figure);
+        vp_format_seconds(cost, figure, sizeof figure);
         vp_advise(advisories, "reading the %s clock takes %s (time.read): off the vDSO fast "
                   "path, each read is a system call or a trap", clock, figure);
     }
@@ -235,7 +235,7 @@ static void timer_advise(const json_t *results, json_t *advisories)
         if (!(p99 > TIMER_LATE_S))
             continue;
         char figure[32];
-        vp_format_value(p99, "s", figure, sizeof figure);
+        vp_format_seconds(p99, figure, sizeof figure);
         vp_advise(advisories, "timer wake-ups are late: p99 %s (time.timer, load=%s): a control "
                   "loop or tick-driven program misses its deadlines here", figure,
                   vp_load_of(result));

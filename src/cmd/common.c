@@ -25,6 +25,18 @@ void vp_usage_error(const char *format, ...)
     exit(VP_EXIT_USAGE);
 }
 
+static enum vp_unit_style cli_units = VP_UNITS_FIELD;
+
+void vp_cli_set_units(enum vp_unit_style units)
+{
+    cli_units = units;
+}
+
+enum vp_unit_style vp_cli_units(void)
+{
+    return cli_units;
+}
+
 int vp_cli_store_open(const char *db_flag, struct vp_store **store, char *err, size_t err_len)
 {
     char path[4096];

@@ -10,6 +10,7 @@
 #include "analysis/compare.h"
 
 #include "core/options.h" /* VP_ERROR_LEN */
+#include "core/units.h"
 #include "store/store.h"
 
 #define VP_EXIT_USAGE 2
@@ -17,6 +18,12 @@
 
 /* Prints "virtperf: MESSAGE" on stderr and exits with status 2. */
 _Noreturn void vp_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+/* How byte figures read (--units, any command): main sets it once from the command line
+ * before the command runs; the commands hand it to every renderer (render/ and core/
+ * keep none). */
+void vp_cli_set_units(enum vp_unit_style units);
+enum vp_unit_style vp_cli_units(void);
 
 /* Opens the store at db_flag, or the default path when it is NULL; exits 2 when it
  * cannot be opened or written. */

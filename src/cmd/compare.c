@@ -83,13 +83,13 @@ int cmd_compare(int argc, char **argv)
     if (!comparison)
         vp_usage_error("compare: %s", err);
     if (!json_path || !output.to_stdout) {
-        vp_print_comparison(stdout, documents, (size_t)count, comparison);
+        vp_print_comparison(stdout, documents, (size_t)count, comparison, vp_cli_units());
         /* runs of a plan file: its steps as the study laid them out, then and now */
         json_t *study = vp_study(documents[0], (const json_t *const *)documents + 1,
                                  (size_t)count - 1);
         if (study) {
             putchar('\n');
-            vp_print_study(stdout, study);
+            vp_print_study(stdout, study, vp_cli_units());
         }
         json_decref(study);
     }

@@ -151,7 +151,7 @@ void vp_run_session_add(struct vp_run_session *session, json_t *result)
         vp_result_warn(result, "not in the results database: %s", err);
         json_array_append_new(session->lost, json_pack("[I,O]", (json_int_t)position, result));
     }
-    vp_print_result(session->table, result);
+    vp_print_result(session->table, result, vp_cli_units());
     fflush(session->table);
     json_array_append(session->results, result);
     session->any_failed = session->any_failed ||

@@ -63,7 +63,7 @@ int cmd_matrix(int argc, char **argv)
         size_t i;
         const json_t *item;
         json_array_foreach(matrices, i, item)
-            vp_print_matrix(stdout, item, "");
+            vp_print_matrix(stdout, item, "", vp_cli_units());
         json_array_foreach(json_object_get(result, "notes"), i, item)
             printf("note: %s\n", json_string_value(item));
     }

@@ -59,7 +59,7 @@ static void analyse(struct analyses *analyses, json_t *const *documents, size_t 
         .comparison_error = analyses->comparison_error,
         .scalings = (const json_t *const *)analyses->scalings,
         .advisories = (const json_t *const *)analyses->advisories,
-        .matrices = analyses->matrices, .study = analyses->study,
+        .matrices = analyses->matrices, .study = analyses->study, .units = vp_cli_units(),
     };
 }
 

@@ -100,10 +100,10 @@ static int results_show(struct vp_store *store, const char *ref)
     size_t i;
     const json_t *result;
     json_array_foreach(json_object_get(document, "results"), i, result)
-        vp_print_result(stdout, result);
+        vp_print_result(stdout, result, vp_cli_units());
     json_t *study = vp_study(document, NULL, 0);
     if (study)
-        vp_print_study(stdout, study);
+        vp_print_study(stdout, study, vp_cli_units());
     json_decref(study);
     const char *plan = json_string_value(json_object_get(run, "plan"));
     if (plan) { /* the plan file the run was made from, line by line, as it was read */

@@ -79,7 +79,7 @@ int cmd_scaling(int argc, char **argv)
         vp_usage_error("scaling: %s", err);
     }
     if (!json_path || !output.to_stdout) {
-        vp_print_scaling(stdout, scaling);
+        vp_print_scaling(stdout, scaling, vp_cli_units());
     }
     int rc = 0;
     if (json_path && vp_json_output_commit(&output, scaling, err, sizeof err) != 0) {

@@ -193,9 +193,6 @@ void vp_format_seconds(double seconds, char *buf, size_t len)
         snprintf(buf, len, "%.4g ns", seconds * 1e9);
 }
 
-static enum vp_unit_style chosen_style = VP_UNITS_FIELD;
-static enum vp_unit_style field_style = VP_UNITS_IEC;
-
 int vp_units_parse(const char *text, enum vp_unit_style *style)
 {
     static const char *const names[] = { "field", "iec", "si", "bits" };
@@ -208,26 +205,18 @@ int vp_units_parse(const char *text, enum vp_unit_style *style)
     return -1;
 }
 
-void vp_units_set_style(enum vp_unit_style style)
+enum vp_unit_style vp_units_pick(enum vp_unit_style chosen, enum vp_unit_style field)
 {
-    chosen_style = style;
+    enum vp_unit_style style = chosen != VP_UNITS_FIELD ? chosen : field;
+    return style == VP_UNITS_FIELD ? VP_UNITS_IEC : style;
 }
 
-void vp_units_field(enum vp_unit_style style)
-{
-    field_style = style == VP_UNITS_FIELD ? VP_UNITS_IEC : style;
-}
-
-static enum vp_unit_style style_now(void)
-{
-    return chosen_style == VP_UNITS_FIELD ? field_style : chosen_style;
-}
-
-void vp_format_value(double value, const char *unit, char *buf, size_t len)
+void vp_format_value(double value, const char *unit, enum vp_unit_style style, char *buf,
+                     size_t len)
 {
     static const char *const decimal[] = { "", "k", "M", "G", "T", "P" };
     static const char *const bytes_si[] = { "", "k", "M", "G", "T", "P" };
-    enum vp_unit_style style = style_now();
+    style = vp_units_pick(style, VP_UNITS_IEC);
     if (!isfinite(value)) {
         snprintf(buf, len, "%s", "-");
     } else if (strcmp(unit, "B/s") == 0 && style == VP_UNITS_BITS) {

@@ -31,21 +31,21 @@ int vp_parse_cpu_list(const char *text, unsigned max_cpu, int *cpus, size_t cap,
 /* How byte rates and amounts are shown (never stored: the JSON stays in bytes). IEC:
  * "12.3 GiB/s", "256 MiB"; SI: "13.2 GB/s", "268 MB"; BITS: rates in bits, "106 Gb/s"
  * (amounts in SI bytes); FIELD (the default): as each field reads them, in the style its
- * benchmark declares (bits for the network, SI for disks, IEC for the rest), which
- * vp_units_field is told before the field's figures are shown. */
+ * benchmark declares (bits for the network, SI for disks, IEC for the rest). Nothing here
+ * keeps a style: each caller says which one a figure is shown in. */
 enum vp_unit_style { VP_UNITS_FIELD, VP_UNITS_IEC, VP_UNITS_SI, VP_UNITS_BITS };
 
 /* "field", "iec", "si", "bits" (--units); 0, or -1 for anything else. */
 int vp_units_parse(const char *text, enum vp_unit_style *style);
-void vp_units_set_style(enum vp_unit_style style);
-/* The style of the figures shown next, for the field style: their benchmark's (bench.h's
- * units; FIELD: IEC). */
-void vp_units_field(enum vp_unit_style style);
+/* The style a figure is shown in: chosen (--units) unless that is FIELD, else field, the
+ * style its benchmark declares (bench.h's units; FIELD there: IEC). */
+enum vp_unit_style vp_units_pick(enum vp_unit_style chosen, enum vp_unit_style field);
 
-/* Human formatting by unit: "B/s" -> "12.3 GiB/s" (by the style above), "s" -> "85.2
+/* Human formatting by unit: "B/s" -> "12.3 GiB/s" (in style; FIELD: IEC), "s" -> "85.2
  * ns", "B" -> "256 MiB", "ops/s" -> "1.23 G/s", "%" -> "12.5 %", anything else: "%.4g
  * unit". */
-void vp_format_value(double value, const char *unit, char *buf, size_t len);
+void vp_format_value(double value, const char *unit, enum vp_unit_style style, char *buf,
+                     size_t len);
 
 /* Formats a duration given in seconds with an auto-chosen unit (ns, us, ms, s). */
 void vp_format_seconds(double seconds, char *buf, size_t len);

@@ -36,7 +36,7 @@ static int check_intervals(struct vp_check *checker, const json_t *intervals,
 }
 
 /* The last repetition's per-second figures, on one line. */
-static void print_intervals(FILE *out, const json_t *intervals)
+static void print_intervals(FILE *out, const json_t *intervals, enum vp_unit_style style)
 {
     const json_t *reps = json_object_get(intervals, "reps");
     if (json_array_size(reps) == 0)
@@ -48,7 +48,8 @@ static void print_intervals(FILE *out, const json_t *intervals)
     json_array_foreach(last, i, value) {
         char rate[32];
         vp_format_value(json_number_value(value),
-                        json_string_value(json_object_get(intervals, "unit")), rate, sizeof rate);
+                        json_string_value(json_object_get(intervals, "unit")), style, rate,
+                        sizeof rate);
         fprintf(out, " %s", rate);
     }
     fputc('\n', out);

@@ -10,13 +10,15 @@
 
 /* One row; label_width aligns the rows' labels, and the flags under the base value:
  * the base's once, with the base run's id, each candidate's with its own. */
-static void print_row(FILE *out, const json_t *row, int label_width, const char *base_id)
+static void print_row(FILE *out, const json_t *row, int label_width, const char *base_id,
+                      enum vp_unit_style units)
 {
     char base[32], what[256];
     const char *unit = json_string_value(json_object_get(row, "unit"));
-    vp_units_field(vp_bench_units(json_string_value(json_object_get(row, "bench"))));
+    enum vp_unit_style style =
+        vp_units_pick(units, vp_bench_units(json_string_value(json_object_get(row, "bench"))));
     vp_format_value(json_number_value(json_object_get(json_object_get(row, "base"), "value")),
-                    unit, base, sizeof base);
+                    unit, style, base, sizeof base);
     vp_compare_row_label(row, what, sizeof what);
     fprintf(out, "%-*s jobs=%-3lld %-20s %-6s %12s", label_width, what,
            (long long)json_integer_value(json_object_get(row, "jobs")),
@@ -37,7 +39,8 @@ static void print_row(FILE *out, const json_t *row, int label_width, const char 
             continue;
         }
         char value[32];
-        vp_format_value(json_number_value(json_object_get(cell, "value")), unit, value, sizeof value);
+        vp_format_value(json_number_value(json_object_get(cell, "value")), unit, style, value,
+                        sizeof value);
         char p[32] = "p=-"; /* combined rows have an interval and no test */
         if (json_object_get(cell, "p_adjusted"))
             snprintf(p, sizeof p, "p=%.3g", json_number_value(json_object_get(cell, "p_adjusted")));
@@ -71,7 +74,7 @@ static void print_row(FILE *out, const json_t *row, int label_width, const char 
 }
 
 void vp_print_comparison(FILE *out, json_t *const *documents, size_t count,
-                         const json_t *comparison)
+                         const json_t *comparison, enum vp_unit_style units)
 {
     for (size_t d = 0; d < count; d++) {
         const json_t *run = json_object_get(documents[d], "run");
@@ -91,7 +94,8 @@ void vp_print_comparison(FILE *out, json_t *const *documents, size_t count,
         label_width = (int)strlen(what) > label_width ? (int)strlen(what) : label_width;
     }
     json_array_foreach(json_object_get(comparison, "rows"), i, item)
-        print_row(out, item, label_width, json_string_value(json_object_get(comparison, "base")));
+        print_row(out, item, label_width, json_string_value(json_object_get(comparison, "base")),
+                  units);
     json_array_foreach(json_object_get(comparison, "unmatched"), i, item)
         fprintf(out, "unmatched: %s\n", json_string_value(item));
     json_array_foreach(json_object_get(comparison, "fingerprint_differences"), i, item)

@@ -8,8 +8,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* documents[0] is the base; comparison is vp_compare's of the others against it. */
+#include "core/units.h"
+
+/* documents[0] is the base; comparison is vp_compare's of the others against it; units:
+ * the --units chosen. */
 void vp_print_comparison(FILE *out, json_t *const *documents, size_t count,
-                         const json_t *comparison);
+                         const json_t *comparison, enum vp_unit_style units);
 
 #endif

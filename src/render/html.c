@@ -18,7 +18,7 @@
 
 #define MAX_CHARTS 12
 
-static const char style[] =
+static const char css[] =
     "body{font:14px/1.4 'DejaVu Sans',sans-serif;margin:24px;color:#222;max-width:1100px}"
     "h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;margin-top:28px}"
     "table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;"
@@ -133,9 +133,9 @@ static void verdicts(struct vp_markup *out, const struct vp_report *report)
     json_array_foreach(json_object_get(comparison, "rows"), r, row) {
         int higher_better = strcmp(vp_json_text(row, "better"), "higher") == 0;
         char base[32], jobs[16];
-        vp_units_field(vp_bench_units(vp_json_text(row, "bench")));
-        vp_format_value(vp_json_number(json_object_get(row, "base"), "value"), vp_json_text(row, "unit"), base,
-                        sizeof base);
+        enum vp_unit_style style = vp_units_pick(report->units, vp_bench_units(vp_json_text(row, "bench")));
+        vp_format_value(vp_json_number(json_object_get(row, "base"), "value"),
+                        vp_json_text(row, "unit"), style, base, sizeof base);
         snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(row, "jobs")));
         char what[256];
         vp_compare_row_label(row, what, sizeof what);
@@ -196,7 +196,8 @@ static void verdicts(struct vp_markup *out, const struct vp_report *report)
 
 /* The machine's use against the sweep's job count, once per benchmark: CPU busy and
  * steal, then page faults and NIC bytes per second (where the monitor saw any). */
-static void resource_charts(struct vp_markup *out, const char *run, const json_t *group)
+static void resource_charts(struct vp_markup *out, const char *run, const json_t *group,
+                            enum vp_unit_style style)
 {
     const json_t *points = json_object_get(group, "points");
     size_t n = json_array_size(points);
@@ -233,7 +234,7 @@ static void resource_charts(struct vp_markup *out, const char *run, const json_t
         snprintf(title, sizeof title, "%s: %s, NIC bytes against jobs", run,
                  vp_json_text(group, "bench"));
         struct vp_series nic = { "rx + tx", x, columns[3], n };
-        struct vp_chart nic_chart = { title, "jobs", "", "NIC", "B/s" };
+        struct vp_chart nic_chart = { title, "jobs", "", "NIC", "B/s", style };
         vp_svg_lines(out, &nic_chart, &nic, 1, NAN, NULL);
     }
     free(x);
@@ -272,7 +273,7 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
             /* what the knee was judged on is drawn: p99 beside the per-job mean */
             bool by_p99 = strcmp(vp_json_text(group, "judged"), "p99") == 0;
             char title[200], marker[96];
-            vp_units_field(vp_bench_units(vp_json_text(group, "bench")));
+            enum vp_unit_style style = vp_units_pick(report->units, vp_bench_units(vp_json_text(group, "bench")));
             snprintf(title, sizeof title, "%s: %s %s against jobs", run_name(documents[d]),
                      vp_json_text(group, "bench"), vp_json_text(group, "metric"));
             long long knee = (long long)json_integer_value(json_object_get(group, "knee_jobs"));
@@ -281,7 +282,8 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
             struct vp_series series[2] = { { by_p99 ? "p99 (judged)" : "aggregate", x,
                                              by_p99 ? judged : aggregate, n },
                                            { "per job", x, per_job, n } };
-            struct vp_chart chart = { title, "jobs", "", vp_json_text(group, "metric"), vp_json_text(group, "unit") };
+            struct vp_chart chart = { title, "jobs", "", vp_json_text(group, "metric"),
+                                      vp_json_text(group, "unit"), style };
             vp_svg_lines(out, &chart, series, 2,
                          (double)json_integer_value(json_object_get(group, "knee_jobs")), marker);
             free(x);
@@ -293,7 +295,7 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
                                       json_object_get(group, "params")) ||
                 strcmp(vp_json_text(json_array_get(json_object_get(scaling, "groups"), g - 1), "bench"),
                        vp_json_text(group, "bench")) != 0)
-                resource_charts(out, run_name(documents[d]), group);
+                resource_charts(out, run_name(documents[d]), group, style);
         }
     }
 }
@@ -378,7 +380,7 @@ static void latency_cdfs(struct vp_markup *out, json_t *const *documents, size_t
 }
 
 /* Source x destination heatmaps of network results gathered from several hosts. */
-static void matrix_charts(struct vp_markup *out, const json_t *matrices)
+static void matrix_charts(struct vp_markup *out, const json_t *matrices, enum vp_unit_style units)
 {
     const json_t *all = json_object_get(matrices, "matrices");
     size_t charts = 0, m;
@@ -406,7 +408,7 @@ static void matrix_charts(struct vp_markup *out, const json_t *matrices)
         for (size_t c = 0; c < columns; c++)
             column_names[c] = json_string_value(json_array_get(json_object_get(matrix, "destinations"), c));
         char title[200];
-        vp_units_field(vp_bench_units(vp_json_text(matrix, "bench")));
+        enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(matrix, "bench")));
         /* the params only where another matrix of this benchmark, metric and job count
          * needs telling apart */
         bool twin = false;
@@ -422,7 +424,7 @@ static void matrix_charts(struct vp_markup *out, const json_t *matrices)
         snprintf(title, sizeof title, "%s %s, %lld job%s%s%.100s", vp_json_text(matrix, "bench"),
                  metric, jobs, jobs == 1 ? "" : "s", twin ? ", " : "", twin ? params : "");
         free(params);
-        vp_svg_heatmap(out, title, vp_json_text(matrix, "unit"), row_names, rows, column_names,
+        vp_svg_heatmap(out, title, vp_json_text(matrix, "unit"), style, row_names, rows, column_names,
                        columns, values, strcmp(vp_json_text(matrix, "better"), "higher") == 0);
         free(row_names);
         free(column_names);
@@ -438,14 +440,15 @@ static void matrix_charts(struct vp_markup *out, const json_t *matrices)
 }
 
 /* One result of many hosts: a row per host, its first metric against the others. */
-static void hosts_table(struct vp_markup *out, const char *run, const json_t *result)
+static void hosts_table(struct vp_markup *out, const char *run, const json_t *result,
+                        enum vp_unit_style units)
 {
     const json_t *ranks = json_object_get(result, "ranks");
     const char *metric = NULL;
     const json_t *definition = NULL;
     json_object_foreach(json_object_get(result, "metrics"), metric, definition)
         break;
-    vp_units_field(vp_bench_units(vp_json_text(result, "bench")));
+    enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(result, "bench")));
     vp_markup_printf(out, "<h3>");
     vp_markup_text(out, run);
     vp_markup_printf(out, ": %s jobs=%lld on %lld hosts", vp_json_text(result, "bench"),
@@ -471,7 +474,7 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
         vp_markup_cell(out, vp_json_text(host, "status"));
         vp_format_value(vp_json_number(json_object_get(json_object_get(host, "metrics"),
                                                        metric ? metric : ""), "mean"),
-                        vp_json_text(definition, "unit"), text, sizeof text);
+                        vp_json_text(definition, "unit"), style, text, sizeof text);
         vp_markup_cell(out, text);
         double versus = metric ? vp_host_versus_others(hosts, i, metric) : NAN;
         snprintf(text, sizeof text, isfinite(versus) ? "%+.0f%%" : "-", 100 * versus);
@@ -491,7 +494,8 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
 }
 
 /* Results of many hosts at once (virtperf-mpi), host by host. */
-static void hosts_tables(struct vp_markup *out, json_t *const *documents, size_t count)
+static void hosts_tables(struct vp_markup *out, json_t *const *documents, size_t count,
+                         enum vp_unit_style units)
 {
     size_t tables = 0;
     for (size_t d = 0; d < count; d++) {
@@ -505,14 +509,15 @@ static void hosts_tables(struct vp_markup *out, json_t *const *documents, size_t
                                     "once: each host's own figure against the median of the "
                                     "others, its CPU while it ran, and the bound of its clock "
                                     "offset to rank 0.</p>");
-            hosts_table(out, run_name(documents[d]), result);
+            hosts_table(out, run_name(documents[d]), result, units);
         }
     }
 }
 
 /* One chart of the monitor columns picked by wanted (at most 6, all-zero ones left out). */
 static int monitor_chart(struct vp_markup *out, const json_t *series, const char *title,
-                         int (*wanted)(const char *column), const char *y_label, const char *unit)
+                         int (*wanted)(const char *column), const char *y_label, const char *unit,
+                         enum vp_unit_style style)
 {
     const json_t *t = json_object_get(series, "t");
     size_t n = json_array_size(t), count = 0;
@@ -544,7 +549,7 @@ static int monitor_chart(struct vp_markup *out, const json_t *series, const char
     }
     if (count > 0) {
         struct vp_chart chart = { title, "time since the first measured repetition", "s",
-                                  y_label, unit };
+                                  y_label, unit, style };
         vp_svg_lines(out, &chart, lines, count, NAN, NULL);
     }
     for (size_t i = 0; i < count; i++)
@@ -572,7 +577,8 @@ static int io_column(const char *column)
 }
 
 /* Per result: the machine's CPU time, page faults, and NIC and disk rates. */
-static void monitor_charts(struct vp_markup *out, json_t *const *documents, size_t count)
+static void monitor_charts(struct vp_markup *out, json_t *const *documents, size_t count,
+                           enum vp_unit_style units)
 {
     size_t results = 0;
     vp_markup_printf(out, "<h2>Monitor</h2><details><summary>The whole machine while each "
@@ -583,6 +589,8 @@ static void monitor_charts(struct vp_markup *out, json_t *const *documents, size
         size_t r;
         const json_t *result;
         json_array_foreach(json_object_get(documents[d], "results"), r, result) {
+            enum vp_unit_style style =
+                vp_units_pick(units, vp_bench_units(vp_json_text(result, "bench")));
             const json_t *series = json_object_get(json_object_get(result, "monitor"), "series");
             if (json_array_size(json_object_get(series, "t")) == 0 || results == MAX_CHARTS)
                 continue;
@@ -591,11 +599,11 @@ static void monitor_charts(struct vp_markup *out, json_t *const *documents, size
             const char *name = run_name(documents[d]), *bench = vp_json_text(result, "bench");
             long long jobs = (long long)json_integer_value(json_object_get(result, "jobs"));
             snprintf(title, sizeof title, "%s: %s jobs=%lld, CPU", name, bench, jobs);
-            monitor_chart(out, series, title, cpu_column, "CPU", "%");
+            monitor_chart(out, series, title, cpu_column, "CPU", "%", style);
             snprintf(title, sizeof title, "%s: %s jobs=%lld, page faults", name, bench, jobs);
-            monitor_chart(out, series, title, fault_column, "faults", "/s");
+            monitor_chart(out, series, title, fault_column, "faults", "/s", style);
             snprintf(title, sizeof title, "%s: %s jobs=%lld, NIC and disk rates", name, bench, jobs);
-            monitor_chart(out, series, title, io_column, "rate", "B/s");
+            monitor_chart(out, series, title, io_column, "rate", "B/s", style);
         }
     }
     vp_markup_printf(out, "</details>");
@@ -609,7 +617,7 @@ void vp_report_html(const struct vp_report *report, struct vp_markup *out)
     vp_utc_timestamp(stamp, sizeof stamp);
     vp_markup_printf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                         "<title>virtperf report</title><style>%s</style></head><body>"
-                        "<h1>virtperf report</h1><p>Generated %s from %zu run%s:", style, stamp,
+                        "<h1>virtperf report</h1><p>Generated %s from %zu run%s:", css, stamp,
                    count, count == 1 ? "" : "s");
     for (size_t d = 0; d < count; d++) {
         vp_markup_printf(out, " <b>");
@@ -620,13 +628,13 @@ void vp_report_html(const struct vp_report *report, struct vp_markup *out)
     if (count > 1)
         verdicts(out, report);
     if (report->study)
-        vp_study_html(out, report->study);
+        vp_study_html(out, report->study, report->units);
     environments(out, report);
     scaling_charts(out, report);
-    matrix_charts(out, report->matrices);
-    hosts_tables(out, documents, count);
+    matrix_charts(out, report->matrices, report->units);
+    hosts_tables(out, documents, count, report->units);
     latency_cdfs(out, documents, count);
     vp_report_timelines(out, documents, count, run_name);
-    monitor_charts(out, documents, count);
+    monitor_charts(out, documents, count, report->units);
     vp_markup_printf(out, "</body></html>\n");
 }

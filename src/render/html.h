@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "core/units.h"
 #include "render/svg.h"
 
 /* What the report draws, computed by its command (cmd/report.c): the runs (documents[0]
@@ -21,6 +22,7 @@ struct vp_report {
     const json_t *const *advisories; /* per document, its host's and results' advisories */
     const json_t *matrices;       /* vp_matrices of the documents */
     const json_t *study;          /* vp_study, or NULL: no study figures */
+    enum vp_unit_style units;     /* the --units chosen */
 };
 
 /* The page: it only draws what report holds. */

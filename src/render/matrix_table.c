@@ -6,10 +6,11 @@
 #include "core/units.h"
 #include "render/table.h"
 
-void vp_print_matrix(FILE *out, const json_t *matrix, const char *indent)
+void vp_print_matrix(FILE *out, const json_t *matrix, const char *indent,
+                     enum vp_unit_style units)
 {
     const char *unit = vp_json_text(matrix, "unit");
-    vp_units_field(vp_bench_units(vp_json_text(matrix, "bench")));
+    enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(matrix, "bench")));
     long long jobs = (long long)json_integer_value(json_object_get(matrix, "jobs"));
     fprintf(out, "%s%s %s, %lld job%s (%s is better)\n%s%-20s", indent,
             vp_json_text(matrix, "bench"), vp_json_text(matrix, "metric"), jobs,
@@ -27,7 +28,7 @@ void vp_print_matrix(FILE *out, const json_t *matrix, const char *indent)
         json_array_foreach(json_array_get(json_object_get(matrix, "values"), r), c, value) {
             char text[32] = "-";
             if (json_is_number(value))
-                vp_format_value(json_number_value(value), unit, text, sizeof text);
+                vp_format_value(json_number_value(value), unit, style, text, sizeof text);
             fprintf(out, " %22s", text);
         }
         fputc('\n', out);

@@ -7,7 +7,11 @@
 #include <jansson.h>
 #include <stdio.h>
 
-/* One matrix, each line starting with indent, a blank line after it. */
-void vp_print_matrix(FILE *out, const json_t *matrix, const char *indent);
+#include "core/units.h"
+
+/* One matrix, each line starting with indent, a blank line after it; units: the --units
+ * chosen. */
+void vp_print_matrix(FILE *out, const json_t *matrix, const char *indent,
+                     enum vp_unit_style units);
 
 #endif

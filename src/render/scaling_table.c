@@ -13,10 +13,12 @@ static const char *plural(long long count)
     return count == 1 ? "" : "s";
 }
 
-static void print_group(FILE *out, const json_t *groups, const json_t *group)
+static void print_group(FILE *out, const json_t *groups, const json_t *group,
+                        enum vp_unit_style units)
 {
     const char *unit = json_string_value(json_object_get(group, "unit"));
-    vp_units_field(vp_bench_units(json_string_value(json_object_get(group, "bench"))));
+    enum vp_unit_style style =
+        vp_units_pick(units, vp_bench_units(json_string_value(json_object_get(group, "bench"))));
     bool by_p99 = strcmp(json_string_value(json_object_get(group, "judged")), "p99") == 0;
     char params[512];
     vp_distinguishing_params(groups, json_object_get(group, "bench"),
@@ -31,13 +33,13 @@ static void print_group(FILE *out, const json_t *groups, const json_t *group)
     const json_t *point;
     json_array_foreach(json_object_get(group, "points"), i, point) {
         char aggregate[32], per_job[32], judged[32] = "-";
-        vp_format_value(json_number_value(json_object_get(point, "aggregate")), unit, aggregate,
+        vp_format_value(json_number_value(json_object_get(point, "aggregate")), unit, style, aggregate,
                         sizeof aggregate);
-        vp_format_value(json_number_value(json_object_get(point, "per_job")), unit, per_job,
+        vp_format_value(json_number_value(json_object_get(point, "per_job")), unit, style, per_job,
                         sizeof per_job);
         const json_t *judged_value = json_object_get(point, "judged");
         if (json_is_number(judged_value))
-            vp_format_value(json_number_value(judged_value), unit, judged, sizeof judged);
+            vp_format_value(json_number_value(judged_value), unit, style, judged, sizeof judged);
         const json_t *idle = json_object_get(point, "cpu_idle");
         char idle_text[16] = "-"; /* unknown: a result of many hosts has a monitor per host */
         if (idle)
@@ -64,10 +66,10 @@ static void print_group(FILE *out, const json_t *groups, const json_t *group)
     fprintf(out, "\n\n");
 }
 
-void vp_print_scaling(FILE *out, const json_t *scaling)
+void vp_print_scaling(FILE *out, const json_t *scaling, enum vp_unit_style units)
 {
     size_t i;
     const json_t *group;
     json_array_foreach(json_object_get(scaling, "groups"), i, group)
-        print_group(out, json_object_get(scaling, "groups"), group);
+        print_group(out, json_object_get(scaling, "groups"), group, units);
 }

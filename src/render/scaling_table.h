@@ -6,7 +6,9 @@
 #include <jansson.h>
 #include <stdio.h>
 
-/* scaling is vp_scaling's document. */
-void vp_print_scaling(FILE *out, const json_t *scaling);
+#include "core/units.h"
+
+/* scaling is vp_scaling's document; units: the --units chosen. */
+void vp_print_scaling(FILE *out, const json_t *scaling, enum vp_unit_style units);
 
 #endif

@@ -23,33 +23,33 @@ struct row_text {
     size_t candidate_count;
 };
 
-static void row_text(const json_t *row, struct row_text *text)
+static void row_text(const json_t *row, struct row_text *text, enum vp_unit_style units)
 {
     const char *unit = vp_json_text(row, "unit");
     const json_t *per_job = json_object_get(row, "per_job");
     char low[32], mean[32], high[32], sd[32];
-    vp_units_field(vp_bench_units(vp_json_text(row, "bench")));
+    enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(row, "bench")));
     snprintf(text->what, sizeof text->what, "%s%s%s %s", vp_json_text(row, "bench"),
              *vp_json_text(row, "variant") ? " " : "", vp_json_text(row, "variant"),
              vp_json_text(row, "metric"));
     long long ranks = (long long)json_integer_value(json_object_get(row, "ranks"));
     snprintf(text->jobs, sizeof text->jobs, ranks ? "%lld/%lld" : "%lld",
              (long long)json_integer_value(json_object_get(row, "jobs")), ranks);
-    vp_format_value(vp_json_number(row, "value"), unit, text->value, sizeof text->value);
+    vp_format_value(vp_json_number(row, "value"), unit, style, text->value, sizeof text->value);
     snprintf(text->then, sizeof text->then, "-");
     if (json_object_get(row, "then"))
-        vp_format_value(vp_json_number(row, "then"), unit, text->then, sizeof text->then);
-    vp_format_value(vp_json_number(per_job, "min"), unit, low, sizeof low);
-    vp_format_value(vp_json_number(per_job, "mean"), unit, mean, sizeof mean);
-    vp_format_value(vp_json_number(per_job, "max"), unit, high, sizeof high);
-    vp_format_value(vp_json_number(per_job, "stddev"), unit, sd, sizeof sd);
+        vp_format_value(vp_json_number(row, "then"), unit, style, text->then, sizeof text->then);
+    vp_format_value(vp_json_number(per_job, "min"), unit, style, low, sizeof low);
+    vp_format_value(vp_json_number(per_job, "mean"), unit, style, mean, sizeof mean);
+    vp_format_value(vp_json_number(per_job, "max"), unit, style, high, sizeof high);
+    vp_format_value(vp_json_number(per_job, "stddev"), unit, style, sd, sizeof sd);
     snprintf(text->spread, sizeof text->spread, "%s / %s / %s / %s", low, mean, high, sd);
     snprintf(text->cpu, sizeof text->cpu, "-");
     snprintf(text->network, sizeof text->network, "-");
     if (json_object_get(row, "cpu_busy"))
         snprintf(text->cpu, sizeof text->cpu, "%.0f%%", vp_json_number(row, "cpu_busy"));
     if (json_object_get(row, "network_rx_rate"))
-        vp_format_value(vp_json_number(row, "network_rx_rate"), "B/s", text->network,
+        vp_format_value(vp_json_number(row, "network_rx_rate"), "B/s", style, text->network,
                         sizeof text->network);
     size_t used = 0;
     text->watch[0] = '\0';
@@ -77,7 +77,7 @@ static void row_text(const json_t *row, struct row_text *text)
             continue;
         }
         char value[32];
-        vp_format_value(vp_json_number(candidate, "value"), unit, value, sizeof value);
+        vp_format_value(vp_json_number(candidate, "value"), unit, style, value, sizeof value);
         snprintf(cell, 160, "%s  %+.1f%% [%+.1f, %+.1f] %s%s", value,
                  vp_json_number(candidate, "penalty_pct"), vp_json_number(candidate, "ci_low"),
                  vp_json_number(candidate, "ci_high"), vp_json_text(candidate, "verdict"), then);
@@ -85,7 +85,8 @@ static void row_text(const json_t *row, struct row_text *text)
 }
 
 /* "BENCH METRIC [at N jobs] VALUE; ...": the study's figures for a step ("" if none). */
-static void figures_line(const json_t *figures, char *line, size_t len)
+static void figures_line(const json_t *figures, char *line, size_t len,
+                         enum vp_unit_style units)
 {
     size_t used = 0, i;
     const json_t *figure;
@@ -93,12 +94,13 @@ static void figures_line(const json_t *figures, char *line, size_t len)
     json_array_foreach(figures, i, figure) {
         char value[32], at[32] = "";
         bool penalty = json_is_true(json_object_get(figure, "penalty"));
-        vp_units_field(vp_bench_units(vp_json_text(figure, "bench")));
+        enum vp_unit_style style =
+            vp_units_pick(units, vp_bench_units(vp_json_text(figure, "bench")));
         if (penalty)
             snprintf(value, sizeof value, "penalty %+.0f%%", vp_json_number(figure, "value"));
         else
-            vp_format_value(vp_json_number(figure, "value"), vp_json_text(figure, "unit"), value,
-                            sizeof value);
+            vp_format_value(vp_json_number(figure, "value"), vp_json_text(figure, "unit"), style,
+                            value, sizeof value);
         long long jobs = (long long)json_integer_value(json_object_get(figure, "jobs"));
         if (jobs)
             snprintf(at, sizeof at, " at %lld job%s", jobs, jobs == 1 ? "" : "s");
@@ -127,7 +129,7 @@ static bool optimum_line(const json_t *optimum, char *line, size_t len)
     return true;
 }
 
-void vp_print_study(FILE *out, const json_t *study)
+void vp_print_study(FILE *out, const json_t *study, enum vp_unit_style units)
 {
     size_t s, r;
     const json_t *step, *row;
@@ -143,12 +145,12 @@ void vp_print_study(FILE *out, const json_t *study)
                                                       sizeof reference));
         }
         char figures[1200];
-        figures_line(json_object_get(step, "figures"), figures, sizeof figures);
+        figures_line(json_object_get(step, "figures"), figures, sizeof figures, units);
         if (figures[0])
             fprintf(out, "  then, figures: %s\n", figures);
         json_array_foreach(json_object_get(step, "rows"), r, row) {
             struct row_text text;
-            row_text(row, &text);
+            row_text(row, &text, units);
             char what[420];
             fprintf(out, "  %-44s jobs %-3s %12s%s%s  per job %s  cpu %s  net in %s%s%s\n",
                     vp_printable(text.what, what, sizeof what), text.jobs, text.value,
@@ -167,16 +169,16 @@ void vp_print_study(FILE *out, const json_t *study)
         size_t m;
         const json_t *matrix;
         json_array_foreach(json_object_get(step, "matrices"), m, matrix)
-            vp_print_matrix(out, matrix, "  ");
+            vp_print_matrix(out, matrix, "  ", units);
     }
 }
 
 
 /* A step's source x destination table. */
-static void matrix_html(struct vp_markup *out, const json_t *matrix)
+static void matrix_html(struct vp_markup *out, const json_t *matrix, enum vp_unit_style units)
 {
     const char *unit = vp_json_text(matrix, "unit");
-    vp_units_field(vp_bench_units(vp_json_text(matrix, "bench")));
+    enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(matrix, "bench")));
     char caption[200];
     snprintf(caption, sizeof caption, "%s %s, source x destination", vp_json_text(matrix, "bench"),
              vp_json_text(matrix, "metric"));
@@ -197,7 +199,7 @@ static void matrix_html(struct vp_markup *out, const json_t *matrix)
         json_array_foreach(json_array_get(json_object_get(matrix, "values"), r), c, value) {
             char text[32] = "-";
             if (json_is_number(value))
-                vp_format_value(json_number_value(value), unit, text, sizeof text);
+                vp_format_value(json_number_value(value), unit, style, text, sizeof text);
             vp_markup_cell(out, text);
         }
         vp_markup_printf(out, "</tr>");
@@ -205,7 +207,7 @@ static void matrix_html(struct vp_markup *out, const json_t *matrix)
     vp_markup_printf(out, "</table>");
 }
 
-void vp_study_html(struct vp_markup *out, const json_t *study)
+void vp_study_html(struct vp_markup *out, const json_t *study, enum vp_unit_style units)
 {
     size_t s, r, c;
     const json_t *step, *row, *candidate;
@@ -225,7 +227,7 @@ void vp_study_html(struct vp_markup *out, const json_t *study)
             vp_markup_printf(out, "</p>");
         }
         char figures[1200];
-        figures_line(json_object_get(step, "figures"), figures, sizeof figures);
+        figures_line(json_object_get(step, "figures"), figures, sizeof figures, units);
         if (figures[0]) {
             vp_markup_printf(out, "<p><em>Then, figures:</em> ");
             vp_markup_text(out, figures);
@@ -243,7 +245,7 @@ void vp_study_html(struct vp_markup *out, const json_t *study)
         vp_markup_printf(out, "</tr>");
         json_array_foreach(json_object_get(step, "rows"), r, row) {
             struct row_text text;
-            row_text(row, &text);
+            row_text(row, &text, units);
             vp_markup_printf(out, "<tr>");
             vp_markup_cell(out, text.what);
             vp_markup_cell(out, text.jobs);
@@ -268,6 +270,6 @@ void vp_study_html(struct vp_markup *out, const json_t *study)
         size_t m;
         const json_t *matrix;
         json_array_foreach(json_object_get(step, "matrices"), m, matrix)
-            matrix_html(out, matrix);
+            matrix_html(out, matrix, units);
     }
 }

@@ -6,9 +6,10 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "core/units.h"
 #include "render/markup.h"
 
-void vp_print_study(FILE *out, const json_t *study);
-void vp_study_html(struct vp_markup *out, const json_t *study);
+void vp_print_study(FILE *out, const json_t *study, enum vp_unit_style units);
+void vp_study_html(struct vp_markup *out, const json_t *study, enum vp_unit_style units);
 
 #endif

@@ -27,12 +27,13 @@ double vp_svg_tick_step(double range)
     return (scaled < 1.5 ? 1 : scaled < 3.5 ? 2 : scaled < 7.5 ? 5 : 10) * power;
 }
 
-static void tick_label(double value, const char *unit, char *buf, size_t len)
+static void tick_label(double value, const char *unit, enum vp_unit_style units, char *buf,
+                       size_t len)
 {
     if (fabs(value) < 1e-12 * (fabs(value) + 1))
         value = 0; /* never "-0" */
     if (unit && *unit)
-        vp_format_value(value, unit, buf, len);
+        vp_format_value(value, unit, units, buf, len);
     else
         snprintf(buf, len, "%g", value);
 }
@@ -60,7 +61,7 @@ static void frame(struct vp_markup *out, const struct vp_chart *chart, double x0
     for (double tick = ceil(y0 / step) * step; tick <= y1 + step * 1e-9; tick += step) {
         double y = TOP + plot_h * (1 - (tick - y0) / (y1 - y0));
         char label[32];
-        tick_label(tick, chart->y_unit, label, sizeof label);
+        tick_label(tick, chart->y_unit, chart->units, label, sizeof label);
         vp_markup_printf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
                             "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>",
                        LEFT, LEFT + plot_w, y, y, LEFT - 6, y + 4, label);
@@ -72,7 +73,7 @@ static void frame(struct vp_markup *out, const struct vp_chart *chart, double x0
         for (double tick = ceil(x0 / step) * step; tick <= x1 + step * 1e-9; tick += step) {
             double x = LEFT + plot_w * (tick - x0) / (x1 - x0);
             char label[32];
-            tick_label(tick, chart->x_unit, label, sizeof label);
+            tick_label(tick, chart->x_unit, chart->units, label, sizeof label);
             vp_markup_printf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>"
                                 "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%s</text>",
                            x, x, TOP + plot_h, TOP + plot_h + 5, x, TOP + plot_h + 18, label);
@@ -167,7 +168,8 @@ void vp_svg_bars(struct vp_markup *out, const struct vp_chart *chart, const char
     v0 -= span * 0.05;
     v1 += span * 0.05;
     /* Bars run along x: the value axis is x, so swap the frame's roles. */
-    struct vp_chart swapped = { chart->title, chart->y_label, chart->y_unit, chart->x_label, "" };
+    struct vp_chart swapped = { chart->title, chart->y_label, chart->y_unit, chart->x_label, "",
+                               chart->units };
     double plot_w = WIDTH - LEFT - RIGHT, plot_h = HEIGHT - TOP - BOTTOM;
     open_svg(out, swapped.title);
     vp_markup_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
@@ -176,7 +178,7 @@ void vp_svg_bars(struct vp_markup *out, const struct vp_chart *chart, const char
     for (double tick = ceil(v0 / step) * step; tick <= v1 + step * 1e-9; tick += step) {
         double x = LEFT + plot_w * (tick - v0) / (v1 - v0);
         char label[32];
-        tick_label(tick, swapped.x_unit, label, sizeof label);
+        tick_label(tick, swapped.x_unit, swapped.units, label, sizeof label);
         vp_markup_printf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"%s\"/>"
                             "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%s</text>",
                        x, x, TOP, TOP + plot_h, fabs(tick) < step * 1e-9 ? "zero" : "grid", x,
@@ -207,8 +209,9 @@ void vp_svg_bars(struct vp_markup *out, const struct vp_chart *chart, const char
 }
 
 void vp_svg_heatmap(struct vp_markup *out, const char *title, const char *unit,
-                    const char *const *rows, size_t row_count, const char *const *columns,
-                    size_t column_count, const double *values, int higher_better)
+                    enum vp_unit_style units, const char *const *rows, size_t row_count,
+                    const char *const *columns, size_t column_count, const double *values,
+                    int higher_better)
 {
     const double cell_w = 170, cell_h = 34, left = 170, top = 84;
     double width = left + cell_w * (double)column_count + 20;
@@ -253,7 +256,7 @@ void vp_svg_heatmap(struct vp_markup *out, const char *title, const char *unit,
                 share = 1 - share;
             int shade = (int)(235 - 160 * share); /* pale for the worse end, deep for the better */
             char label[32];
-            vp_format_value(value, unit, label, sizeof label);
+            vp_format_value(value, unit, units, label, sizeof label);
             vp_markup_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
                                 "fill=\"rgb(%d,%d,255)\" stroke=\"#fff\"/><text x=\"%.1f\" "
                                 "y=\"%.1f\" class=\"tick\" text-anchor=\"middle\" fill=\"%s\">%s</text>",

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "core/units.h"
 #include "render/markup.h"
 
 struct vp_series {
@@ -19,6 +20,7 @@ struct vp_chart {
     const char *title;
     const char *x_label, *x_unit; /* units as virtperf names them: "s", "B/s", "%", "" */
     const char *y_label, *y_unit;
+    enum vp_unit_style units; /* how byte figures on it read (core/units.h; 0: IEC) */
 };
 
 /* Round tick step for a range split in about five: 1, 2 or 5 times a power of ten. */
@@ -37,7 +39,8 @@ void vp_svg_bars(struct vp_markup *out, const struct vp_chart *chart, const char
 /* A heatmap of rows x columns (values row-major, NAN where missing), each cell shaded by
  * its value and labelled with it; higher_better darkens the better end. */
 void vp_svg_heatmap(struct vp_markup *out, const char *title, const char *unit,
-                    const char *const *rows, size_t row_count, const char *const *columns,
-                    size_t column_count, const double *values, int higher_better);
+                    enum vp_unit_style units, const char *const *rows, size_t row_count,
+                    const char *const *columns, size_t column_count, const double *values,
+                    int higher_better);
 
 #endif

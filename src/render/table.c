@@ -90,14 +90,14 @@ static void print_distribution(FILE *out, const char *name, const json_t *distri
 }
 
 /* The result's optional parts, each as what declared it prints it, then its warnings. */
-static void print_annotations(FILE *out, const json_t *result)
+static void print_annotations(FILE *out, const json_t *result, enum vp_unit_style style)
 {
     const struct vp_result_part *parts[VP_MAX_RESULT_PARTS];
     size_t count = vp_result_parts(parts, VP_MAX_RESULT_PARTS);
     for (size_t p = 0; p < count; p++) {
         const json_t *value = json_object_get(result, parts[p]->key);
         if (value && parts[p]->print)
-            parts[p]->print(out, value);
+            parts[p]->print(out, value, style);
     }
     size_t i;
     const json_t *line;
@@ -105,7 +105,7 @@ static void print_annotations(FILE *out, const json_t *result)
         fprintf(out, "  warning: %s\n", json_string_value(line));
 }
 
-static void print_metrics(FILE *out, const json_t *metrics)
+static void print_metrics(FILE *out, const json_t *metrics, enum vp_unit_style style)
 {
     fprintf(out, "  %-20s %14s %8s %14s %14s  %s\n", "metric", "mean", "cv", "min", "max",
                  "n, better");
@@ -114,9 +114,9 @@ static void print_metrics(FILE *out, const json_t *metrics)
     json_object_foreach((json_t *)metrics, name, metric) {
         const char *unit = vp_json_text(metric, "unit");
         char mean[32], low[32], high[32], cv[16];
-        vp_format_value(vp_json_number(metric, "mean"), unit, mean, sizeof mean);
-        vp_format_value(vp_json_number(metric, "min"), unit, low, sizeof low);
-        vp_format_value(vp_json_number(metric, "max"), unit, high, sizeof high);
+        vp_format_value(vp_json_number(metric, "mean"), unit, style, mean, sizeof mean);
+        vp_format_value(vp_json_number(metric, "min"), unit, style, low, sizeof low);
+        vp_format_value(vp_json_number(metric, "max"), unit, style, high, sizeof high);
         double mean_value = vp_json_number(metric, "mean");
         snprintf(cv, sizeof cv, "%.1f%%",
                  mean_value != 0 ? 100 * vp_json_number(metric, "stddev") / fabs(mean_value) : 0.0);
@@ -135,14 +135,15 @@ static void print_metrics(FILE *out, const json_t *metrics)
 }
 
 /* "  NAME VALUE" for each metric of figures, in the units of metrics. */
-static void print_means(FILE *out, const json_t *figures, const json_t *metrics)
+static void print_means(FILE *out, const json_t *figures, const json_t *metrics,
+                        enum vp_unit_style style)
 {
     const char *name;
     const json_t *metric;
     json_object_foreach((json_t *)figures, name, metric) {
         char value[32];
         const char *unit = vp_json_text(json_object_get(metrics, name), "unit");
-        vp_format_value(vp_json_number(metric, "mean"), unit, value, sizeof value);
+        vp_format_value(vp_json_number(metric, "mean"), unit, style, value, sizeof value);
         fprintf(out, "  %s %s", name, value);
     }
 }
@@ -161,7 +162,7 @@ static long long rank_of_job(const json_t *hosts, json_int_t job)
 }
 
 static void print_per_job(FILE *out, const json_t *per_job, const json_t *metrics,
-                          const json_t *hosts)
+                          const json_t *hosts, enum vp_unit_style style)
 {
     size_t i;
     const json_t *job;
@@ -170,14 +171,15 @@ static void print_per_job(FILE *out, const json_t *per_job, const json_t *metric
         if (hosts)
             fprintf(out, "  rank %-3lld", rank_of_job(hosts, index));
         fprintf(out, "  job %-3lld cpu %-6s", (long long)index, vp_json_text(job, "cpu_binding"));
-        print_means(out, json_object_get(job, "metrics"), metrics);
+        print_means(out, json_object_get(job, "metrics"), metrics, style);
         fputc('\n', out);
     }
 }
 
 /* A result from many hosts: each host's first metric, against the median of the others'
  * ("vm3 30% slower than the others"), its clock's bound and its CPU (the JSON has all). */
-static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics)
+static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics,
+                        enum vp_unit_style style)
 {
     const json_t *hosts = json_object_get(ranks, "hosts");
     const char *first_metric = NULL;
@@ -196,7 +198,7 @@ static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics)
             char value[32];
             vp_format_value(vp_json_number(json_object_get(json_object_get(host, "metrics"),
                                                            first_metric), "mean"),
-                            vp_json_text(definition, "unit"), value, sizeof value);
+                            vp_json_text(definition, "unit"), style, value, sizeof value);
             fprintf(out, "  %s %s", first_metric, value);
             double versus = vp_host_versus_others(hosts, i, first_metric);
             if (isfinite(versus))
@@ -234,10 +236,10 @@ static void print_monitor(FILE *out, const json_t *monitor)
     }
 }
 
-void vp_print_result(FILE *out, const json_t *result)
+void vp_print_result(FILE *out, const json_t *result, enum vp_unit_style units)
 {
     char params[512];
-    vp_units_field(vp_bench_units(vp_json_text(result, "bench")));
+    enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(result, "bench")));
     describe_params(result, params, sizeof params);
     const char *status = vp_json_text(result, "status");
     const json_t *ranks = json_object_get(result, "ranks");
@@ -251,12 +253,12 @@ void vp_print_result(FILE *out, const json_t *result)
     if (strcmp(status, "ok") != 0) {
         fprintf(out, "  %s\n", vp_json_text(result, "error"));
         if (ranks)
-            print_hosts(out, ranks, NULL);
+            print_hosts(out, ranks, NULL, style);
         fputc('\n', out);
         return;
     }
     const json_t *metrics = json_object_get(result, "metrics");
-    print_metrics(out, metrics);
+    print_metrics(out, metrics, style);
     char skew[32], skew_max[32], first[32], last[32];
     vp_format_seconds(vp_json_number(result, "start_skew_s"), skew, sizeof skew);
     vp_format_seconds(vp_json_number(result, "start_skew_max_s"), skew_max, sizeof skew_max);
@@ -272,7 +274,7 @@ void vp_print_result(FILE *out, const json_t *result)
     fprintf(out, "  start skew %s%s (max %s), first done %s, last done %s\n", skew, bound,
             skew_max, first, last);
     if (ranks)
-        print_hosts(out, ranks, metrics);
+        print_hosts(out, ranks, metrics, style);
     size_t l;
     const json_t *link;
     json_array_foreach(json_object_get(ranks, "links"), l, link) {
@@ -285,10 +287,10 @@ void vp_print_result(FILE *out, const json_t *result)
                 vp_printable(vp_json_text(link, "to_label"), to, sizeof to));
     }
     print_per_job(out, json_object_get(result, "per_job"), metrics,
-                  ranks ? json_object_get(ranks, "hosts") : NULL);
+                  ranks ? json_object_get(ranks, "hosts") : NULL, style);
     if (json_object_get(result, "monitor"))
         print_monitor(out, json_object_get(result, "monitor"));
-    print_annotations(out, result);
+    print_annotations(out, result, style);
     fputc('\n', out);
 }
 

@@ -7,9 +7,10 @@
 #include <stdio.h>
 
 #include "core/json.h" /* vp_printable */
+#include "core/units.h"
 
-/* Prints one result object (engine output or exported). */
-void vp_print_result(FILE *out, const json_t *result);
+/* Prints one result object (engine output or exported); units: the --units chosen. */
+void vp_print_result(FILE *out, const json_t *result, enum vp_unit_style units);
 /* app --preset's scores (analysis/combined.c's vp_workload_scores): one line per job count. */
 void vp_print_workload_scores(FILE *out, const json_t *scores);
 

@@ -79,7 +79,7 @@ static void it_round_trips_through_store_export_import_and_print(void **state)
     size_t len;
     FILE *out = open_memstream(&printed, &len);
     assert_non_null(out);
-    vp_print_result(out, exported);
+    vp_print_result(out, exported, VP_UNITS_FIELD);
     fclose(out);
     assert_non_null(strstr(printed, "  known: 2 jobs\n"));
     free(printed);

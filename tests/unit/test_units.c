@@ -121,17 +121,17 @@ static void values_format_in_human_units(void **state)
 {
     (void)state;
     char buf[64];
-    vp_format_value(2.5 * 1024 * 1024 * 1024, "B/s", buf, sizeof buf);
+    vp_format_value(2.5 * 1024 * 1024 * 1024, "B/s", VP_UNITS_FIELD, buf, sizeof buf);
     assert_string_equal(buf, "2.5 GiB/s");
-    vp_format_value(85.2e-9, "s", buf, sizeof buf);
+    vp_format_value(85.2e-9, "s", VP_UNITS_FIELD, buf, sizeof buf);
     assert_string_equal(buf, "85.2 ns");
-    vp_format_value(0.0123, "s", buf, sizeof buf);
+    vp_format_value(0.0123, "s", VP_UNITS_FIELD, buf, sizeof buf);
     assert_string_equal(buf, "12.3 ms");
-    vp_format_value(1.5e9, "ops/s", buf, sizeof buf);
+    vp_format_value(1.5e9, "ops/s", VP_UNITS_FIELD, buf, sizeof buf);
     assert_string_equal(buf, "1.5 G/s");
-    vp_format_value(268435456, "B", buf, sizeof buf);
+    vp_format_value(268435456, "B", VP_UNITS_FIELD, buf, sizeof buf);
     assert_string_equal(buf, "256 MiB");
-    vp_format_value(9.4e8, "bit/s", buf, sizeof buf);
+    vp_format_value(9.4e8, "bit/s", VP_UNITS_FIELD, buf, sizeof buf);
     assert_string_equal(buf, "940 Mbit/s");
 }
 
@@ -141,31 +141,28 @@ static void byte_rates_follow_the_units_style(void **state)
 {
     (void)state;
     char buf[64];
-    vp_units_field(vp_bench_units("net.stream"));
-    vp_format_value(1.25e9, "B/s", buf, sizeof buf);
+    enum vp_unit_style field = VP_UNITS_FIELD;
+    vp_format_value(1.25e9, "B/s", vp_units_pick(field, vp_bench_units("net.stream")), buf,
+                    sizeof buf);
     assert_string_equal(buf, "10 Gb/s");
-    vp_units_field(vp_bench_units("disk.read"));
-    vp_format_value(250e6, "B/s", buf, sizeof buf);
+    enum vp_unit_style disk = vp_units_pick(field, vp_bench_units("disk.read"));
+    vp_format_value(250e6, "B/s", disk, buf, sizeof buf);
     assert_string_equal(buf, "250 MB/s");
-    vp_format_value(268435456, "B", buf, sizeof buf);
+    vp_format_value(268435456, "B", disk, buf, sizeof buf);
     assert_string_equal(buf, "268.4 MB");
-    vp_units_field(vp_bench_units("mem.stream"));
-    vp_format_value(2.5 * 1024 * 1024 * 1024, "B/s", buf, sizeof buf);
+    vp_format_value(2.5 * 1024 * 1024 * 1024, "B/s",
+                    vp_units_pick(field, vp_bench_units("mem.stream")), buf, sizeof buf);
     assert_string_equal(buf, "2.5 GiB/s");
-    enum vp_unit_style style;
-    assert_int_equal(vp_units_parse("iec", &style), 0);
-    vp_units_set_style(style);
-    vp_units_field(vp_bench_units("net.stream"));
-    vp_format_value(1.25e9, "B/s", buf, sizeof buf);
+    enum vp_unit_style chosen;
+    assert_int_equal(vp_units_parse("iec", &chosen), 0);
+    vp_format_value(1.25e9, "B/s", vp_units_pick(chosen, vp_bench_units("net.stream")), buf,
+                    sizeof buf);
     assert_string_equal(buf, "1.164 GiB/s");
-    assert_int_equal(vp_units_parse("bits", &style), 0);
-    vp_units_set_style(style);
-    vp_units_field(vp_bench_units("disk.read"));
-    vp_format_value(250e6, "B/s", buf, sizeof buf);
+    assert_int_equal(vp_units_parse("bits", &chosen), 0);
+    vp_format_value(250e6, "B/s", vp_units_pick(chosen, vp_bench_units("disk.read")), buf,
+                    sizeof buf);
     assert_string_equal(buf, "2 Gb/s");
-    assert_int_equal(vp_units_parse("decimal", &style), -1);
-    vp_units_set_style(VP_UNITS_FIELD);
-    vp_units_field(VP_UNITS_FIELD);
+    assert_int_equal(vp_units_parse("decimal", &chosen), -1);
 }
 
 int main(void)
