@@ -34,7 +34,7 @@ static void print_usage(FILE *out)
     for (size_t i = 0; i < SUBCOMMAND_COUNT; i++)
         fprintf(out, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
     fprintf(out, "\n  --version  print the version\n"
-                 "  --units S  after any command: how byte rates and sizes are shown: field\n"
+                 "  --units S  with any command: how byte rates and sizes are shown: field\n"
                  "             (network in bits, disk in SI bytes, the rest in IEC), iec, si or\n"
                  "             bits  [field]; the JSON stays in bytes\n");
 }
@@ -48,12 +48,13 @@ static int output_written(int status)
     return status ? status : 1;
 }
 
-/* --units STYLE (or --units=STYLE), which every command takes: sets how byte rates and
- * amounts are shown and leaves the other words to the command. Returns the new argc. */
+/* --units STYLE (or --units=STYLE), which every command takes, before or after the
+ * command's name: sets how byte rates and amounts are shown and leaves the other words.
+ * Returns the new argc. */
 static int take_units(int argc, char **argv)
 {
-    int kept = 2;
-    for (int i = 2; i < argc; i++) {
+    int kept = 1;
+    for (int i = 1; i < argc; i++) {
         const char *value = NULL;
         if (strcmp(argv[i], "--units") == 0)
             value = i + 1 < argc ? argv[++i] : "";
@@ -75,6 +76,7 @@ static int take_units(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    argc = take_units(argc, argv);
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         print_usage(stdout);
@@ -84,7 +86,6 @@ int main(int argc, char **argv)
         printf("virtperf %s\n", VP_VERSION);
         return 0;
     }
-    argc = take_units(argc, argv);
     for (size_t i = 0; i < SUBCOMMAND_COUNT; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return output_written(subcommands[i].run(argc - 1, argv + 1));

@@ -586,9 +586,56 @@ static void vary_hint(const json_t *base, const json_t *const *candidates, size_
     }
 }
 
-json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t candidate_count,
-                   const struct vp_compare_options *options, char *err, size_t err_len)
+/* --vary's param as the base run's results spell it (as given, else with '-' and '_'
+ * swapped: --vary read-size finds read_size), into spelled; -1 with err naming the
+ * params its results have when none has it. */
+static int spell_vary(const json_t *base, const char *vary, char *spelled, size_t len,
+                      char *err, size_t err_len)
 {
+    json_t *names = json_object();
+    size_t i;
+    const json_t *result;
+    json_array_foreach(json_object_get(base, "results"), i, result) {
+        const char *name;
+        const json_t *value;
+        json_object_foreach((json_t *)json_object_get(result, "params"), name, value)
+            json_object_set_new(names, name, json_true());
+    }
+    bool found = false;
+    for (int attempt = 0; attempt < 3 && !found; attempt++) {
+        snprintf(spelled, len, "%s", vary);
+        for (char *c = spelled; *c && attempt > 0; c++)
+            if (*c == (attempt == 1 ? '-' : '_'))
+                *c = attempt == 1 ? '_' : '-';
+        found = json_object_get(names, spelled) != NULL;
+    }
+    char accepted[400] = "";
+    size_t used = 0;
+    const char *name;
+    const json_t *value;
+    json_object_foreach(names, name, value)
+        if (used < sizeof accepted)
+            used += (size_t)snprintf(accepted + used, sizeof accepted - used, "%s%s",
+                                     used ? ", " : "", name);
+    json_decref(names);
+    if (found)
+        return 0;
+    snprintf(err, err_len, "--vary %s: no result of the base run has that param; accepted: "
+             "one of its results' params (%s)", vary, used ? accepted : "none");
+    return -1;
+}
+
+json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t candidate_count,
+                   const struct vp_compare_options *asked, char *err, size_t err_len)
+{
+    struct vp_compare_options spelled_options = *asked;
+    const struct vp_compare_options *options = &spelled_options;
+    char vary[128];
+    if (asked->vary) {
+        if (spell_vary(base, asked->vary, vary, sizeof vary, err, err_len) != 0)
+            return NULL;
+        spelled_options.vary = vary;
+    }
     json_t *rows = json_array(), *unmatched = json_array();
     struct run_index base_index, *indexes = calloc(candidate_count ? candidate_count : 1,
                                                    sizeof *indexes);

@@ -64,4 +64,8 @@ expect_status 0 "$VP" results show @units --units iec
 expect_contains "$WORK/out" "iB/s"
 grep -q " b/s\| [kMG]b/s" "$WORK/out" && fail "--units iec still showed bits"
 expect_usage_error "--units: 'xx' is not valid; accepted: field" "$VP" results show @units --units xx
+# ... or before the command's name ("unknown command '--units'" it was)
+expect_status 0 "$VP" --units iec results show @units
+grep -q " b/s\| [kMG]b/s" "$WORK/out" && fail "--units iec before the command still showed bits"
+expect_contains "$WORK/out" "iB/s"
 finish

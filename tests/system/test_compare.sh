@@ -76,6 +76,17 @@ json_check "$WORK/vary.json" 'd["vary"] == "bs" and sorted(r["metric"] for r in 
 expect_status 0 "$VP" report big small --vary bs -o "$WORK/vary.html"
 expect_contains "$WORK/vary.html" "bs=4096: "
 expect_usage_error "--vary: accepted: a benchmark option" "$VP" compare big small --vary ''
+# --vary takes a param in either spelling (an option's '-' or the params' '_') and
+# refuses one no result has (it compared each result with itself, +0.0%)
+expect_usage_error "--vary nosuch: no result of the base run has that param; accepted: one of its results' params (bs," \
+    "$VP" compare big small --vary nosuch
+expect_status 0 "$VP" run null --fail-rep 3 --reps 5 --warmup 0 --label rep3 --quiet
+expect_status 0 "$VP" run null --fail-rep 4 --reps 5 --warmup 0 --label rep4 --quiet
+for spelling in fail-rep fail_rep; do
+    expect_status 0 "$VP" compare rep3 rep4 --vary "$spelling" --json "$WORK/spelled.json"
+    json_check "$WORK/spelled.json" 'd["rows"] and all(r["varied"] == {"param": "fail-rep", "base": "3"} and r["candidates"][0]["param_value"] == "4" for r in d["rows"])' \
+        "--vary $spelling sets fail-rep 3 against 4"
+done
 expect_usage_error "run 'nosuch': not found" "$VP" compare bare nosuch
 expect_usage_error "compare: accepted: a base run and 1 to 63 candidate runs" "$VP" compare bare
 expect_usage_error "--margin: 'lots' is not valid" "$VP" compare bare contended --margin lots
