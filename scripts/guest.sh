@@ -33,7 +33,8 @@ set -u
 cd "$(dirname "$0")/.."
 accel=tcg smp=2 memory=1024 label="" timeout_s=600 console_copy="" setup=""
 disk_dir="" disk_size=256M disk_bus=virtio with_programs=false
-usage() { echo "guest.sh: $*; usage: scripts/guest.sh [--accel tcg|kvm] [--smp N] [--memory MiB] [--label LABEL] [--timeout S] [--console FILE] [--setup FILE] [--with-programs] [--disk-dir DIR [--disk-size SIZE] [--disk-bus virtio|ide]] -- run BENCH..." >&2; exit 2; }
+synopsis="usage: scripts/guest.sh [--accel tcg|kvm] [--smp N] [--memory MiB] [--label LABEL] [--timeout S] [--console FILE] [--setup FILE] [--with-programs] [--disk-dir DIR [--disk-size SIZE] [--disk-bus virtio|ide]] -- run BENCH..."
+usage() { echo "guest.sh: $*; $synopsis" >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --accel) [ $# -ge 2 ] && { [ "$2" = tcg ] || [ "$2" = kvm ]; } || usage "--accel takes tcg or kvm"; accel=$2; shift 2 ;;
@@ -47,6 +48,7 @@ while [ $# -gt 0 ]; do
         --disk-dir) [ $# -ge 2 ] && [ -d "$2" ] && [ -w "$2" ] || usage "--disk-dir takes a writable directory"; disk_dir=$2; shift 2 ;;
         --disk-size) [ $# -ge 2 ] && [[ "$2" =~ ^[1-9][0-9]*[MG]$ ]] || usage "--disk-size takes a size such as 256M or 2G"; disk_size=$2; shift 2 ;;
         --disk-bus) [ $# -ge 2 ] && { [ "$2" = virtio ] || [ "$2" = ide ]; } || usage "--disk-bus takes virtio or ide"; disk_bus=$2; shift 2 ;;
+        -h|--help) echo "$synopsis"; sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
         --) shift; break ;;
         *) usage "unknown argument '$1'" ;;
     esac

@@ -311,7 +311,14 @@ static json_t *compare_metric(const json_t *base_result, const json_t *base_metr
         json_object_set_new(cell, "penalty_pct", json_real(penalty));
         json_object_set_new(cell, "p", json_real(vp_mann_whitney_p(a, n_a, b, n_b)));
     } else {
-        json_array_append_new(flags, json_string("no ratio: a value is zero or negative"));
+        bool base_positive = true; /* which side has the value a ratio cannot take */
+        for (size_t i = 0; i < n_a; i++)
+            base_positive = base_positive && a[i] > 0;
+        json_array_append_new(flags, json_string(base_positive
+                                                     ? "no ratio: a candidate value is zero or "
+                                                       "negative"
+                                                     : "base: no ratio: a base value is zero or "
+                                                       "negative"));
     }
     result_flags(base_result, base_metric, "base", flags);
     result_flags(candidate_result, candidate_metric, "candidate", flags);
@@ -362,8 +369,16 @@ static json_t *clock_scale(const struct vp_compare_options *options, const json_
     double base_ghz = vp_json_number(json_object_get(json_object_get(base, "metrics"), "ghz"), "mean");
     double candidate_ghz = vp_json_number(
         json_object_get(json_object_get(candidate, "metrics"), "ghz"), "mean");
-    if (!(base_ghz > 0) || !(candidate_ghz > 0))
-        return json_string("not normalised by clock: no effective clock (ghz) on one side");
+    bool base_has = base_ghz > 0, candidate_has = candidate_ghz > 0;
+    if (!base_has && !candidate_has)
+        return json_string("base: not normalised by clock: neither run has an effective clock "
+                           "(ghz)");
+    if (!base_has) /* "base: " flags are said with the base run's id */
+        return json_string("base: not normalised by clock: the base has no effective clock "
+                           "(ghz)");
+    if (!candidate_has)
+        return json_string("not normalised by clock: the candidate has no effective clock "
+                           "(ghz)");
     *scale = candidate_ghz / base_ghz;
     return json_pack("{s:s,s:f,s:f}", "by", "clock", "base_ghz", base_ghz, "candidate_ghz",
                      candidate_ghz);

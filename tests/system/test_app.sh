@@ -49,15 +49,39 @@ for tag, ghz in (("slow-clock", 2.00), ("fast-clock", 2.93)):
     d["results"][0]["metrics"]["ghz"] = {"unit": "GHz", "better": "higher", "aggregate": "mean",
                                          "values": [ghz] * 5, "n": 5}
     json.dump(d, open(sys.argv[2] + "/" + tag + ".json", "w"))
+# a second run without a clock, and one whose times are 0 (no ratio can be taken)
+for tag in ("no-clock", "zero-time"):
+    d = json.loads(json.dumps(source))
+    d["run"]["id"], d["run"]["label"] = tag, tag
+    if tag == "zero-time":
+        wall = d["results"][0]["metrics"]["wall_time"]
+        d["results"][0]["metrics"]["wall_time"] = {key: wall[key] for key in ("unit", "better", "aggregate")}
+        d["results"][0]["metrics"]["wall_time"].update({"values": [0.0] * 5, "n": 5})
+    json.dump(d, open(sys.argv[2] + "/" + tag + ".json", "w"))
 PY
 expect_status 0 "$VP" results import "$WORK/slow-clock.json"
 expect_status 0 "$VP" results import "$WORK/fast-clock.json"
+expect_status 0 "$VP" results import "$WORK/no-clock.json"
+expect_status 0 "$VP" results import "$WORK/zero-time.json"
 expect_status 0 "$VP" compare @slow-clock @fast-clock --normalize clock --metric wall_time --json "$WORK/norm.json"
 json_check "$WORK/norm.json" 'd["normalize"] == "clock" and abs(d["rows"][0]["candidates"][0]["ratio"] - 2.93 / 2.00) < 1e-9 and d["rows"][0]["candidates"][0]["normalized"]["candidate_ghz"] == 2.93' \
     "--normalize clock did not scale the candidate's time by its clock over the base's"
 expect_status 0 "$VP" compare @slow-clock @clock-src --normalize clock --metric wall_time --json "$WORK/nonorm.json"
 json_check "$WORK/nonorm.json" 'abs(d["rows"][0]["candidates"][0]["ratio"] - 1) < 1e-9 and any("not normalised by clock" in f for f in d["rows"][0]["candidates"][0]["flags"])' \
     "a side without an effective clock should be compared as measured, and say so"
+# the flags name the side they are about ("base: " ones are said with the base run's id)
+expect_status 0 "$VP" compare @clock-src @slow-clock --normalize clock --metric wall_time --json "$WORK/nobase.json"
+json_check "$WORK/nobase.json" 'any(f == "base: not normalised by clock: the base has no effective clock (ghz)" for f in d["rows"][0]["candidates"][0]["flags"])' \
+    "a base without a clock should be said as the base's"
+expect_status 0 "$VP" compare @clock-src @no-clock --normalize clock --metric wall_time --json "$WORK/neither.json"
+json_check "$WORK/neither.json" 'any("neither run has an effective clock" in f for f in d["rows"][0]["candidates"][0]["flags"])' \
+    "two runs without a clock should be said as neither's"
+expect_status 0 "$VP" compare @zero-time @clock-src --metric wall_time --json "$WORK/zero.json"
+json_check "$WORK/zero.json" '"ratio" not in d["rows"][0]["candidates"][0] and "base: no ratio: a base value is zero or negative" in d["rows"][0]["candidates"][0]["flags"]' \
+    "a base of zeros should be said as the base's"
+expect_status 0 "$VP" compare @clock-src @zero-time --metric wall_time --json "$WORK/zero.json"
+json_check "$WORK/zero.json" '"no ratio: a candidate value is zero or negative" in d["rows"][0]["candidates"][0]["flags"]' \
+    "a candidate of zeros should be said as the candidate's"
 
 # A failing program fails the result with its last stderr line.
 expect_status 1 "$VP" run app --shell --cmd 'echo first >&2; echo "the real reason" >&2; exit 3' \

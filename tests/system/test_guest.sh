@@ -17,6 +17,8 @@ trap cleanup EXIT
 
 "$ROOT/scripts/guest.sh" --bogus >/dev/null 2>"$WORK/err"
 [ $? -eq 2 ] && grep -q "unknown argument '--bogus'" "$WORK/err" || fail "guest.sh should refuse an unknown argument with status 2"
+expect_status 0 "$ROOT/scripts/guest.sh" --help
+expect_contains "$WORK/out" "usage: scripts/guest.sh [--accel tcg|kvm]"
 
 # TCG translates every instruction: the guest's verified computation is far slower.
 # (Its system calls need not be: this machine may itself be a guest whose system calls
