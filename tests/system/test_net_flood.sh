@@ -37,7 +37,7 @@ flood_and_test() {
             --quiet --json "$WORK/real.json" >/dev/null 2>&1 && ok=$((ok + 1)) ||
             echo "  $mode flood, round $round: $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0].get("error"))' "$WORK/real.json" 2>&1)" >&2
     done
-    wait $FLOOD_PID || fail "the $mode flood did not exit 0"
+    wait $FLOOD_PID || fail "the $mode flood did not end successfully"
     FLOOD_PID=
     local opened
     opened=$(cat "$WORK/flood.out")

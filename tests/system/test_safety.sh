@@ -31,7 +31,7 @@ hold_lock 2 >"$WORK/lock.out" &
 holder=$!
 for _ in $(seq 1 50); do grep -q locked "$WORK/lock.out" && break; sleep 0.05; done
 expect_status 0 "$VP" run null --jobs 1,2 --reps 1 --warmup 0 --quiet
-wait $holder || fail "the lock holder did not exit 0"
+wait $holder || fail "the lock holder did not end successfully"
 expect_contains "$WORK/out" "stored as run 3"
 # Held longer than VIRTPERF_DB_TIMEOUT: refused when the database is opened (exit 2, as
 # every database that cannot be opened), saying why.
@@ -39,7 +39,7 @@ hold_lock 3 >"$WORK/lock.out" &
 holder=$!
 for _ in $(seq 1 50); do grep -q locked "$WORK/lock.out" && break; sleep 0.05; done
 VIRTPERF_DB_TIMEOUT=1 expect_status 2 "$VP" run null --reps 1 --warmup 0 --quiet
-wait $holder || fail "the lock holder did not exit 0"
+wait $holder || fail "the lock holder did not end successfully"
 expect_contains "$WORK/err" "locked by another process for more than 1 s (VIRTPERF_DB_TIMEOUT sets the wait)"
 VIRTPERF_DB_TIMEOUT=soon expect_usage_error "VIRTPERF_DB_TIMEOUT: 'soon' is not valid" "$VP" run null
 
