@@ -85,7 +85,7 @@ json_check "$WORK/bg.json" '(lambda r: [x["bench"] for x in r] == ["net.rr", "ne
     "--background net.probe should watch beside net.rr and see the stop"
 expect_usage_error "--background: 'cpu' is not valid; accepted: a benchmark that watches" "$VP" run net.rr --background cpu
 kill "$SERVE_PID"
-wait "$SERVE_PID" || fail "serve did not exit 0 on SIGTERM after the probes"
+wait "$SERVE_PID" || fail "serve did not end successfully on SIGTERM after the probes"
 SERVE_PID=
 
 # Two hosts in namespaces: a link flap, a one-way outage, steady drops.
