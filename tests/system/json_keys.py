@@ -12,6 +12,10 @@ FOLDED = {("monitor", "series", "disk"), ("monitor", "series", "net"),
 # driver; a host of virtperf-mpi brings its whole fingerprint): only their presence is
 # part of the contract.
 WHOLE = {("result", "idle"), ("hosts[]", "fingerprint"), ("hosts[]", "idle")}
+# A result has warnings only when something it measured called for one (a clock read
+# slower than time.read's threshold on a busy host, say): the key is optional, so it is
+# left out of the listing rather than made to depend on the run's luck.
+OPTIONAL = {("result", "warnings")}
 
 
 def paths(node, trail, out):
@@ -21,6 +25,8 @@ def paths(node, trail, out):
     if isinstance(node, dict):
         folded = tuple(trail[-3:]) in FOLDED
         for key, value in node.items():
+            if (trail[-1], key) in OPTIONAL:
+                continue
             paths(value, trail + ["*" if folded else key], out)
     elif isinstance(node, list):
         if not node:
