@@ -16,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct vp_device_counters devices[VP_PROC_MAX_DEVICES];
     size_t count;
     char comm[16];
+    unsigned threads;
     const char *allowed[] = { "vda", "sda" };
     vp_parse_proc_stat(text, &stat);
     vp_parse_vmstat(text, &a, &b);
@@ -24,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         __builtin_trap();
     vp_parse_diskstats(text, allowed, 2, devices, &count);
     vp_parse_diskstats(text, NULL, 0, devices, &count);
-    if (vp_parse_pid_stat(text, comm, sizeof comm, &a) == 0 && strlen(comm) >= sizeof comm)
+    if (vp_parse_pid_stat(text, comm, sizeof comm, &a, &threads) == 0 &&
+        (strlen(comm) >= sizeof comm || threads == 0))
         __builtin_trap();
     char mount_point[64], fstype[16];
     if (vp_parse_mountinfo(text, "/srv/data/x", mount_point, sizeof mount_point, fstype,

@@ -28,7 +28,8 @@
 #                         -- run BENCH... [OPTIONS]
 # Default: TCG (software emulation), 2 CPUs, 1024 MiB, 600 s, no disk (256M, virtio when
 # one is asked for). Exit status: virtperf's in the guest (0, 1 a result failed, 2 it
-# refused its input), 2 bad usage here, 3 the guest never reported.
+# refused its input), 2 bad usage here, 3 the guest never reported. Only a run whose
+# every result succeeded is imported; a failed one's document is kept in a file, named.
 set -u
 cd "$(dirname "$0")/.."
 accel=tcg smp=2 memory=1024 label="" timeout_s=600 console_copy="" setup=""
@@ -191,6 +192,11 @@ if [ ! -s "$WORK/document.json" ] || ! python3 -c 'import json, sys; json.load(o
 fi
 # The guest's table (its progress line's redraws dropped), then the import here.
 tr -d '\r' <"$WORK/console.log" | sed 's/.*\x1b\[K//' | sed -n '/^run [0-9]/,/^stored as run/p'
+if [ "$status" -ne 0 ]; then # a failed run is not to be compared as if it had measured
+    kept=$(mktemp "${TMPDIR:-/tmp}/vp-guest-failed.XXXXXX.json") && cp "$WORK/document.json" "$kept" &&
+        echo "guest.sh: the guest's virtperf exited $status (a result failed): not imported${label:+ as '$label'}; its document is $kept ('virtperf results import $kept' keeps it anyway)" >&2
+    exit "$status"
+fi
 if [ -n "$label" ]; then
     python3 - "$WORK/document.json" "$label" <<'PY'
 import json, sys

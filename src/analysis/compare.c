@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analysis/combined.h"
 #include "core/idle.h"
@@ -32,24 +33,61 @@ static void hosts_text(const json_t *result, char *buf, size_t len)
     }
 }
 
+/* How many jobs a result ran in all: its jobs on one host, the sum of its hosts' across
+ * many (virtperf-mpi). */
+static long long total_jobs(const json_t *result)
+{
+    const json_t *hosts = json_object_get(json_object_get(result, "ranks"), "hosts");
+    if (!hosts)
+        return (long long)json_integer_value(json_object_get(result, "jobs"));
+    long long total = 0;
+    size_t i;
+    const json_t *host;
+    json_array_foreach(hosts, i, host)
+        total += (long long)json_integer_value(json_object_get(host, "jobs"));
+    return total;
+}
+
+/* Where a result's jobs ran: "8 jobs on 1 host", "1 job on each of 8 hosts", "12 jobs
+ * on 3 hosts" (uneven), with a network round's topology. */
+static void layout_text(const json_t *result, char *buf, size_t len)
+{
+    const json_t *ranks = json_object_get(result, "ranks");
+    long long total = total_jobs(result);
+    size_t hosts = ranks ? json_array_size(json_object_get(ranks, "hosts")) : 1;
+    const char *topology = ranks ? vp_json_text(ranks, "topology") : "";
+    char round[48] = "";
+    if (*topology)
+        snprintf(round, sizeof round, " (%s)", topology);
+    if (hosts > 1 && total % (long long)hosts == 0)
+        snprintf(buf, len, "%lld job%s on each of %zu hosts%s", total / (long long)hosts,
+                 total / (long long)hosts == 1 ? "" : "s", hosts, round);
+    else
+        snprintf(buf, len, "%lld job%s on %zu host%s%s", total, total == 1 ? "" : "s", hosts,
+                 hosts == 1 ? "" : "s", round);
+}
+
 /* bench|params|jobs|hosts: what must agree for two results to be compared; vary names
  * the param left out (NULL: none), the one the comparison sets values of against each
- * other. */
-static char *match_key(const json_t *result, const char *vary)
+ * other. by_total: bench|params|total jobs, whatever hosts they ran on, to pair J jobs on
+ * one host with J jobs spread over J hosts (the IHEP study's 8 processes against 8 VMs). */
+static char *match_key(const json_t *result, const char *vary, bool by_total)
 {
     json_t *kept = json_deep_copy(json_object_get(result, "params"));
     if (vary)
         json_object_del(kept, vary);
     char *params = json_dumps(kept, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(kept);
-    char hosts[256];
-    hosts_text(result, hosts, sizeof hosts);
+    char hosts[256] = "";
+    if (!by_total)
+        hosts_text(result, hosts, sizeof hosts);
     size_t len = strlen(params) + strlen(hosts) + 128;
     char *key = malloc(len);
     if (!key)
         abort();
-    snprintf(key, len, "%s|%s|%lld|%s", vp_json_text(result, "bench"), params,
-             (long long)json_integer_value(json_object_get(result, "jobs")), hosts);
+    snprintf(key, len, "%s|%s|%lld|%s%s", vp_json_text(result, "bench"), params,
+             by_total ? total_jobs(result) : (long long)json_integer_value(json_object_get(result, "jobs")),
+             by_total ? "total" : "", hosts);
     free(params);
     return key;
 }
@@ -59,8 +97,9 @@ static char *match_key(const json_t *result, const char *vary)
  * earlier one), and per benchmark the params whose values differ among its results. */
 struct run_index {
     const json_t *run;
-    json_t *by_key;  /* key -> result */
-    json_t *varying; /* bench -> {param: true} */
+    json_t *by_key;   /* key -> result */
+    json_t *by_total; /* total-jobs key -> result, or null where two results share it */
+    json_t *varying;  /* bench -> {param: true} */
 };
 
 /* What one comparison was asked: its margin, the param it varies, the metrics it keeps. */
@@ -91,7 +130,8 @@ static void mark_differences(json_t *varying, const json_t *a, const json_t *b)
 
 static void index_run(struct run_index *index, const json_t *run, const char *vary)
 {
-    *index = (struct run_index){ .run = run, .by_key = json_object(), .varying = json_object() };
+    *index = (struct run_index){ .run = run, .by_key = json_object(), .by_total = json_object(),
+                                 .varying = json_object() };
     json_t *first_params = json_object(); /* bench -> params of its first result */
     size_t i;
     const json_t *result;
@@ -108,8 +148,13 @@ static void index_run(struct run_index *index, const json_t *run, const char *va
             mark_differences(varying, first, params);
         }
         if (strcmp(vp_json_text(result, "status"), "ok") == 0) {
-            char *key = match_key(result, vary);
+            char *key = match_key(result, vary, false);
             json_object_set(index->by_key, key, (json_t *)result);
+            free(key);
+            key = match_key(result, vary, true);
+            json_object_set_new(index->by_total, key, json_object_get(index->by_total, key)
+                                                          ? json_null()
+                                                          : json_incref((json_t *)result));
             free(key);
         }
     }
@@ -119,12 +164,31 @@ static void index_run(struct run_index *index, const json_t *run, const char *va
 static void free_index(struct run_index *index)
 {
     json_decref(index->by_key);
+    json_decref(index->by_total);
     json_decref(index->varying);
 }
 
 static const json_t *find_match(const struct run_index *index, const char *key)
 {
     return json_object_get(index->by_key, key);
+}
+
+/* result's match in index by its total job count when its own layout has none, where
+ * the match ran on other hosts than result (one host against many, or many against
+ * another many) and no other result of index has that total. */
+static const json_t *find_by_total(const struct run_index *index, const json_t *result,
+                                   const char *vary)
+{
+    char *key = match_key(result, vary, true);
+    const json_t *match = json_object_get(index->by_total, key);
+    free(key);
+    if (!json_is_object(match))
+        return NULL;
+    char *mine = match_key(result, vary, false), *theirs = match_key(match, vary, false);
+    bool other_layout = strcmp(mine, theirs) != 0;
+    free(mine);
+    free(theirs);
+    return other_layout ? match : NULL;
 }
 
 /* The params that tell result apart from the other results of its benchmark in the run,
@@ -356,32 +420,86 @@ static json_t *fingerprint_differences(const json_t *base, const json_t *const *
     return differences;
 }
 
-/* --normalize clock, for a time metric: the factor that turns the candidate's seconds into
- * the base's clock (its effective GHz over the base's, as the CNAF study divided by the
- * ratio of clock frequencies), and {"by", "base_ghz", "candidate_ghz"} to say so; or a
- * flag string when either side has no effective clock. NULL: nothing to normalise. */
-static json_t *clock_scale(const struct vp_compare_options *options, const json_t *base,
-                           const json_t *candidate, const char *metric, double *scale)
+/* The clock a CPU model's name states ("... X5570 @ 2.93GHz": 2.93), or 0. */
+double vp_model_ghz(const char *model)
 {
+    const char *at = model ? strrchr(model, '@') : NULL;
+    if (!at)
+        return 0;
+    char *end;
+    double ghz = strtod(at + 1, &end);
+    while (*end == ' ')
+        end++;
+    if (strncasecmp(end, "GHz", 3) == 0 && ghz > 0 && ghz < 100)
+        return ghz;
+    if (strncasecmp(end, "MHz", 3) == 0 && ghz > 0 && ghz < 100000)
+        return ghz / 1000;
+    return 0;
+}
+
+/* A run's nominal clock: --clock-ghz's value for its place among the runs (0: base), or
+ * its CPU model's; *source says which. 0 when neither gives one. */
+static double nominal_ghz(const struct vp_compare_options *options, const json_t *document,
+                          size_t place, const char **source)
+{
+    if (place < options->clock_ghz_count && options->clock_ghz[place] > 0) {
+        *source = "--clock-ghz";
+        return options->clock_ghz[place];
+    }
+    *source = "the CPU model's name";
+    return vp_model_ghz(vp_json_text(json_object_get(json_object_get(json_object_get(
+        document, "run"), "host"), "cpu"), "model"));
+}
+
+/* --normalize clock, for a time metric: the factor that turns the candidate's seconds into
+ * the base's clock (its GHz over the base's, as the CNAF study divided by the ratio of
+ * clock frequencies), and {"by", "base_ghz", "candidate_ghz", "source"?} to say so; or a
+ * flag string when a side has no clock. Both sides' effective clocks (app's ghz) where
+ * both have one, else both nominal clocks (nominal_ghz), never one of each. NULL: nothing
+ * to normalise. */
+static json_t *clock_scale(const struct comparison *comparison, const json_t *base,
+                           size_t candidate_place, const json_t *candidate, const char *metric,
+                           double *scale)
+{
+    const struct vp_compare_options *options = comparison->options;
     const json_t *definition = json_object_get(json_object_get(base, "metrics"), metric);
     if (!options->normalize_clock || strcmp(vp_json_text(definition, "unit"), "s") != 0)
         return NULL;
     double base_ghz = vp_json_number(json_object_get(json_object_get(base, "metrics"), "ghz"), "mean");
     double candidate_ghz = vp_json_number(
         json_object_get(json_object_get(candidate, "metrics"), "ghz"), "mean");
-    bool base_has = base_ghz > 0, candidate_has = candidate_ghz > 0;
+    if (base_ghz > 0 && candidate_ghz > 0) {
+        *scale = candidate_ghz / base_ghz;
+        return json_pack("{s:s,s:f,s:f}", "by", "clock", "base_ghz", base_ghz, "candidate_ghz",
+                         candidate_ghz);
+    }
+    const char *base_source, *candidate_source;
+    double base_nominal = nominal_ghz(options, comparison->base->run, 0, &base_source);
+    double candidate_nominal = nominal_ghz(options, comparison->candidate_runs[candidate_place],
+                                           candidate_place + 1, &candidate_source);
+    if (base_nominal > 0 && candidate_nominal > 0) {
+        *scale = candidate_nominal / base_nominal;
+        char source[96];
+        snprintf(source, sizeof source, "%s", base_source);
+        if (strcmp(base_source, candidate_source) != 0)
+            snprintf(source, sizeof source, "base: %s, candidate: %s", base_source,
+                     candidate_source);
+        return json_pack("{s:s,s:f,s:f,s:s}", "by", "nominal clock", "base_ghz", base_nominal,
+                         "candidate_ghz", candidate_nominal, "source", source);
+    }
+    bool base_has = base_ghz > 0 || base_nominal > 0;
+    bool candidate_has = candidate_ghz > 0 || candidate_nominal > 0;
     if (!base_has && !candidate_has)
         return json_string("base: not normalised by clock: neither run has an effective clock "
-                           "(ghz)");
+                           "(ghz) or a nominal one (--clock-ghz, a CPU model's name)");
     if (!base_has) /* "base: " flags are said with the base run's id */
         return json_string("base: not normalised by clock: the base has no effective clock "
-                           "(ghz)");
+                           "(ghz) or nominal one (--clock-ghz, its CPU model's name)");
     if (!candidate_has)
         return json_string("not normalised by clock: the candidate has no effective clock "
-                           "(ghz)");
-    *scale = candidate_ghz / base_ghz;
-    return json_pack("{s:s,s:f,s:f}", "by", "clock", "base_ghz", base_ghz, "candidate_ghz",
-                     candidate_ghz);
+                           "(ghz) or nominal one (--clock-ghz, its CPU model's name)");
+    return json_string("not normalised by clock: one run has an effective clock (ghz), the "
+                       "other only a nominal one; give --clock-ghz for both");
 }
 
 /* The varied param's value in result, as text ("4096", "/gpfs"). */
@@ -401,7 +519,7 @@ static void param_text(const json_t *result, const char *param, char *buf, size_
 /* The rows of one base result, a cell for every candidate run: compared where the run
  * has the result, "not in this run" where it has not. */
 static void add_rows(json_t *rows, const struct comparison *comparison, const json_t *base_result,
-                     const json_t *const *matches)
+                     const json_t *const *matches, const bool *by_total)
 {
     const char *vary = comparison->options->vary;
     char variant[460], hosts[256];
@@ -427,7 +545,7 @@ static void add_rows(json_t *rows, const struct comparison *comparison, const js
                 continue;
             }
             double scale = 1;
-            json_t *normalized = clock_scale(comparison->options, base_result, matches[c], name,
+            json_t *normalized = clock_scale(comparison, base_result, c, matches[c], name,
                                              &scale);
             json_t *cell = compare_metric(base_result, base_metric, matches[c], candidate_metric,
                                           run_id, higher_better, scale, &base_centre);
@@ -435,6 +553,14 @@ static void add_rows(json_t *rows, const struct comparison *comparison, const js
                 json_object_set_new(cell, "normalized", normalized);
             else if (normalized)
                 json_array_append_new(json_object_get(cell, "flags"), normalized);
+            if (by_total[c]) { /* said where the two ran their jobs differently */
+                char base_layout[96], candidate_layout[96], paired[240];
+                layout_text(base_result, base_layout, sizeof base_layout);
+                layout_text(matches[c], candidate_layout, sizeof candidate_layout);
+                snprintf(paired, sizeof paired, "paired by total jobs: %s / %s", base_layout,
+                         candidate_layout);
+                json_object_set_new(cell, "paired", json_string(paired));
+            }
             if (vary) {
                 char value[300];
                 param_text(matches[c], vary, value, sizeof value);
@@ -473,24 +599,31 @@ static void match_base_results(const struct comparison *comparison, json_t *rows
 {
     size_t count = comparison->candidate_count;
     const json_t **matches = calloc(count ? count : 1, sizeof *matches);
-    if (!matches)
+    bool *by_total = calloc(count ? count : 1, sizeof *by_total);
+    if (!matches || !by_total)
         abort();
     size_t i;
     const json_t *base_result;
     json_array_foreach(json_object_get(comparison->base->run, "results"), i, base_result) {
         if (strcmp(vp_json_text(base_result, "status"), "ok") != 0)
             continue;
-        char *key = match_key(base_result, comparison->options->vary);
+        char *key = match_key(base_result, comparison->options->vary, false);
         size_t found = 0;
         for (size_t c = 0; c < count; c++) {
             matches[c] = find_match(&comparison->candidates[c], key);
+            by_total[c] = false;
+            if (!matches[c]) {
+                matches[c] = find_by_total(&comparison->candidates[c], base_result,
+                                           comparison->options->vary);
+                by_total[c] = matches[c] != NULL;
+            }
             found += matches[c] != NULL;
         }
         free(key);
         char label[600], line[700];
         result_label(comparison->base, base_result, label, sizeof label);
         if (found > 0)
-            add_rows(rows, comparison, base_result, matches);
+            add_rows(rows, comparison, base_result, matches, by_total);
         else {
             snprintf(line, sizeof line, "%s: in no candidate run", label);
             json_array_append_new(unmatched, json_string(line));
@@ -504,6 +637,7 @@ static void match_base_results(const struct comparison *comparison, json_t *rows
         }
     }
     free(matches);
+    free(by_total);
 }
 
 /* Phase 2: what the candidates have that the base has not is listed too, never dropped. */
@@ -516,8 +650,9 @@ static void list_candidate_only(const struct comparison *comparison, json_t *unm
         json_array_foreach(json_object_get(run, "results"), i, result) {
             if (strcmp(vp_json_text(result, "status"), "ok") != 0)
                 continue;
-            char *key = match_key(result, comparison->options->vary);
-            if (!find_match(comparison->base, key)) {
+            char *key = match_key(result, comparison->options->vary, false);
+            if (!find_match(comparison->base, key) &&
+                !find_by_total(comparison->base, result, comparison->options->vary)) {
                 char line[700], label[600];
                 result_label(&comparison->candidates[c], result, label, sizeof label);
                 snprintf(line, sizeof line, "%s: only in %s", label,
@@ -645,6 +780,12 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
 {
     struct vp_compare_options spelled_options = *asked;
     const struct vp_compare_options *options = &spelled_options;
+    if (asked->clock_ghz_count && asked->clock_ghz_count != candidate_count + 1) {
+        snprintf(err, err_len, "--clock-ghz: %zu clocks given for %zu runs; accepted: one "
+                 "GHz per run, the base's first (2.93,2.00)", asked->clock_ghz_count,
+                 candidate_count + 1);
+        return NULL;
+    }
     char vary[128];
     if (asked->vary) {
         if (spell_vary(base, asked->vary, vary, sizeof vary, err, err_len) != 0)

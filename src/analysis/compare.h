@@ -19,8 +19,11 @@
  *  "jobs", "metric", "unit", "better", "centre", "varied"?: {"param", "base"},
  *  "base": {"value", "n"}, "candidates": [{"run", "value", "n", "ratio", "ci": [low,
  *  high], "ci_method", "penalty_pct", "p", "p_adjusted", "verdict", "param_value"?,
- *  "flags": [...]}]}], "unmatched": [...], "fingerprint_differences": [...]} — or NULL
- * with err when no pair exists at all. */
+ *  "paired"?, "flags": [...]}]}], "unmatched": [...], "fingerprint_differences": [...]}
+ * — or NULL with err when no pair exists at all. A result is paired with the one of the
+ * same benchmark, params and job count on as many hosts; failing that, with the one of
+ * the same total job count on other hosts ("paired": "paired by total jobs: 8 jobs on 1
+ * host / 1 job on each of 8 hosts"), the IHEP study's processes against its VMs. */
 /* What a comparison row measured, "bench variant" ("time.read clock=monotonic"), with
  * the base's value of a varied param ("disk.read bs=524288"). */
 void vp_compare_row_label(const json_t *row, char *buf, size_t len);
@@ -32,9 +35,17 @@ struct vp_compare_options {
     double margin;
     const char *vary;
     bool normalize_clock; /* time metrics in the base's clock: x candidate GHz / base GHz */
+    /* --clock-ghz: each run's nominal clock in GHz, base first (count 0: none given); used
+     * where the runs have no effective clock, before the one a CPU model's name states */
+    const double *clock_ghz;
+    size_t clock_ghz_count;
     const char *const *metrics;
     size_t metric_count;
 };
+
+/* The clock a CPU model's name states ("Intel(R) Xeon(R) CPU X5570 @ 2.93GHz": 2.93), 0
+ * when it states none (as AMD's names do not). */
+double vp_model_ghz(const char *model);
 
 json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t candidate_count,
                    const struct vp_compare_options *options, char *err, size_t err_len);

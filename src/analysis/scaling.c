@@ -9,6 +9,7 @@
 
 #include "core/units.h"
 #include "core/json.h"
+#include "core/monitor.h"
 
 int vp_qos_parse(const char *text, struct vp_qos *qos, char *err, size_t err_len)
 {
@@ -130,7 +131,8 @@ static void add_resources(json_t *point, const json_t *result)
             continue;
         if (strncmp(column, "faults.", 7) == 0)
             faults += mean;
-        else if (strncmp(column, "net.", 4) == 0)
+        else if (vp_monitor_network_column(summary, column, "rx") ||
+                 vp_monitor_network_column(summary, column, "tx"))
             nic += mean;
     }
     json_object_set_new(point, "cpu_busy",

@@ -15,6 +15,7 @@
 #include "analysis/scaling.h"
 #include "bench/bench.h"
 #include "core/json.h"
+#include "core/monitor.h"
 #include "core/stats.h"
 
 void vp_distinguishing_params(const json_t *siblings, const json_t *bench, const json_t *params,
@@ -44,7 +45,7 @@ void vp_distinguishing_params(const json_t *siblings, const json_t *bench, const
 }
 
 /* Per section: {"text"?: its reference, "figures": [{"bench", "metric", "unit", "jobs"?,
- * "penalty", "value"}]}. A figure that does not parse (an imported plan text) is left out. */
+ * "penalty", "value", "as_written": the plan's text}]}. A figure that does not parse (an imported plan text) is left out. */
 static int collect_reference(void *user, const char *section, const char *key, const char *value)
 {
     json_t *references = json_object_get(user, section);
@@ -58,9 +59,10 @@ static int collect_reference(void *user, const char *section, const char *key, c
         json_object_set_new(references, "text", json_string(value));
     } else if (vp_reference_key(key) &&
                vp_reference_parse(key, value, &figure, err, sizeof err) == 0) {
-        json_t *entry = json_pack("{s:s,s:s,s:s,s:b,s:f}", "bench", figure.bench, "metric",
+        json_t *entry = json_pack("{s:s,s:s,s:s,s:b,s:f,s:s}", "bench", figure.bench, "metric",
                                   figure.metric, "unit", figure.penalty ? "%" : figure.unit,
-                                  "penalty", figure.penalty, "value", figure.value);
+                                  "penalty", figure.penalty, "value", figure.value,
+                                  "as_written", value);
         if (figure.jobs)
             json_object_set_new(entry, "jobs", json_integer(figure.jobs));
         json_array_append_new(json_object_get(references, "figures"), entry);
@@ -108,7 +110,7 @@ static void add_summary(const json_t *summary, double *busy, double *received, j
     const json_t *figures;
     json_object_foreach((json_t *)summary, column, figures) {
         size_t len = strlen(column);
-        if (strncmp(column, "net.", 4) == 0 && len > 3 && strcmp(column + len - 3, ".rx") == 0)
+        if (vp_monitor_network_column(summary, column, "rx"))
             *received += vp_json_number(figures, "mean");
         if (strncmp(column, "watch.", 6) == 0 && len > 10 && strcmp(column + len - 4, ".cpu") == 0) {
             char name[128];
@@ -410,8 +412,10 @@ json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t can
             json_t *row = metric_row(result, shown[m], variant);
             const json_t *then = figure_for(figures, vp_json_text(result, "bench"), shown[m],
                                             jobs_at_once(result), false);
-            if (then)
+            if (then) {
                 json_object_set(row, "then", json_object_get(then, "value"));
+                json_object_set(row, "then_as_written", json_object_get(then, "as_written"));
+            }
             add_monitor(row, result);
             add_candidates(row, result, comparison, candidates, candidate_count, figures);
             json_array_append_new(json_object_get(step, "rows"), row);

@@ -14,8 +14,8 @@
 
 /* base (and candidates, each a run document of the same plan) as exported. Returns
  * {"plan": true, "steps": [{"step", "reference"?, "figures"?: [{"bench", "metric",
- * "unit", "jobs"?, "penalty", "value"}], "rows": [{"bench", "variant", "jobs", "metric",
- * "unit", "better", "value", "then"?, "per_job": {"min", "mean", "max", "stddev"},
+ * "unit", "jobs"?, "penalty", "value", "as_written"}], "rows": [{"bench", "variant", "jobs", "metric",
+ * "unit", "better", "value", "then"?, "then_as_written"?, "per_job": {"min", "mean", "max", "stddev"},
  * "cpu_busy"?, "network_rx_rate"?, "watch"?: {NAME: %}, "candidates": [{"run",
  * "value"?, "penalty_pct"?, "ci_low"?, "ci_high"?, "verdict"?, "then_penalty_pct"?}]}],
  * "optima"?: [{"bench",

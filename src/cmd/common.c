@@ -214,6 +214,26 @@ bool vp_compare_flag(int option, const char *value, struct vp_compare_flags *fla
                            "the ratio of effective clocks, app's ghz)", value);
         flags->options.normalize_clock = true;
         return true;
+    case VP_FLAG_CLOCK_GHZ: {
+        size_t count = 0;
+        const char *at = value;
+        for (;;) {
+            char *end;
+            double ghz = strtod(at, &end);
+            if (end == at || (*end && *end != ',') || !(ghz > 0 && ghz < 100) || count == 64)
+                vp_usage_error("--clock-ghz: '%s' is not valid; accepted: each run's nominal "
+                               "clock in GHz, the base's first, comma-separated (2.93,2.00)",
+                               value);
+            flags->clock_ghz[count++] = ghz;
+            if (!*end)
+                break;
+            at = end + 1;
+        }
+        flags->options.clock_ghz = flags->clock_ghz;
+        flags->options.clock_ghz_count = count;
+        flags->options.normalize_clock = true;
+        return true;
+    }
     case VP_FLAG_METRIC:
         if (flags->options.metric_count == VP_MAX_METRIC_FLAGS || !*value)
             vp_usage_error("--metric: accepted: up to %d metric names such as throughput",

@@ -72,18 +72,21 @@ int cmd_data(int argc, char **argv);
 double vp_parse_margin(const char *text);
 
 /* What compare and report take alike: --margin PCT, --vary PARAM, --metric NAME
- * (repeatable), --normalize clock. Give these codes to getopt_long; vp_compare_flag takes one it returned
+ * (repeatable), --normalize clock, --clock-ghz GHZ,GHZ... Give these codes to getopt_long; vp_compare_flag takes one it returned
  * (true) or says it is none of them (false), and exits 2 on a bad value. */
-enum { VP_FLAG_MARGIN = 2000, VP_FLAG_VARY, VP_FLAG_METRIC, VP_FLAG_NORMALIZE };
+enum { VP_FLAG_MARGIN = 2000, VP_FLAG_VARY, VP_FLAG_METRIC, VP_FLAG_NORMALIZE,
+       VP_FLAG_CLOCK_GHZ };
 #define VP_MAX_METRIC_FLAGS 32
 #define VP_COMPARE_FLAG_OPTIONS                                                             \
     { "margin", required_argument, NULL, VP_FLAG_MARGIN },                                  \
     { "vary", required_argument, NULL, VP_FLAG_VARY },                                      \
     { "metric", required_argument, NULL, VP_FLAG_METRIC },                                  \
-    { "normalize", required_argument, NULL, VP_FLAG_NORMALIZE }
+    { "normalize", required_argument, NULL, VP_FLAG_NORMALIZE },                            \
+    { "clock-ghz", required_argument, NULL, VP_FLAG_CLOCK_GHZ }
 struct vp_compare_flags {
     struct vp_compare_options options;
     const char *metrics[VP_MAX_METRIC_FLAGS];
+    double clock_ghz[64];
 };
 #define VP_COMPARE_FLAGS_DEFAULT { .options = { .margin = 0.02 } }
 bool vp_compare_flag(int option, const char *value, struct vp_compare_flags *flags);

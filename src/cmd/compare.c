@@ -14,7 +14,8 @@
 
 static const char compare_usage[] =
     "usage: virtperf compare BASE CAND [CAND...] [--margin PCT] [--vary PARAM]\n"
-    "                        [--metric NAME...] [--normalize clock] [--json FILE|-] [--db PATH]\n"
+    "                        [--metric NAME...] [--normalize clock] [--clock-ghz G,G...]\n"
+    "                        [--json FILE|-] [--db PATH]\n"
     "\n"
     "Compares stored runs (a run id, uuid, label or 'latest' each): results are matched by\n"
     "benchmark, params, job count (and host count, for virtperf-mpi runs); a result is\n"
@@ -33,7 +34,11 @@ static const char compare_usage[] =
     "  --metric NAME    only this metric (repeatable)\n"
     "  --normalize clock  times (app's wall_time, time_per_event...) scaled by the ratio of\n"
     "                   the runs' effective clocks (app's ghz), as the CNAF study divided by\n"
-    "                   the ratio of clock frequencies; said per row\n"
+    "                   the ratio of clock frequencies; said per row. Where a run has no\n"
+    "                   effective clock, both runs' nominal clocks: --clock-ghz's, or\n"
+    "                   the one a CPU model's name states (X5570 @ 2.93GHz)\n"
+    "  --clock-ghz G,G...  each run's nominal clock in GHz, the base's first (the CNAF\n"
+    "                   study's 2.93,2.00); implies --normalize clock\n"
     "  --json FILE|-    also write the comparison as JSON\n";
 
 int cmd_compare(int argc, char **argv)

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +27,10 @@ static const char data_usage[] =
     "       virtperf data remove --source DIR\n"
     "\n"
     "The filesets data.copy and data.read read. prepare lays out N files of seeded,\n"
-    "incompressible content under DIR (file-00000.dat ...; SIZE:MAX draws each size\n"
-    "between the two) and writes DIR/" VP_FILESET_MANIFEST " with each file's size and\n"
-    "SHA-256. Serve DIR over XRootD or HTTP and the benchmarks read it by URL too;\n"
+    "incompressible content under DIR, made when missing (file-00000.dat ...; SIZE:MAX\n"
+    "draws each size between the two) and writes DIR/" VP_FILESET_MANIFEST " with each\n"
+    "file's size and SHA-256. Serve DIR over XRootD or HTTP and the benchmarks read it\n"
+    "by URL too (xrootd, started as root, takes -R nobody: see docs/disk-and-data.md);\n"
     "prepare --source URL (root://, https://, dav://) lays it out through the server,\n"
     "reading each file back to check its SHA-256.\n"
     "index writes a manifest for the regular files already in DIR, reading them to\n"
@@ -104,7 +106,9 @@ static void parse_flags(int argc, char **argv, struct data_flags *flags)
         return;
     }
     struct stat info;
-    if (stat(flags->source, &info) != 0 || !S_ISDIR(info.st_mode))
+    bool made_by_prepare = strcmp(argv[1], "prepare") == 0 && lstat(flags->source, &info) != 0 &&
+                           errno == ENOENT;
+    if (!made_by_prepare && (stat(flags->source, &info) != 0 || !S_ISDIR(info.st_mode)))
         vp_usage_error("data: --source %s: no such directory", flags->source);
 }
 

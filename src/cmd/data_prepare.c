@@ -18,6 +18,7 @@
 #include "bench/data_source.h"
 #include "cmd/common.h"
 #include "cmd/data_files.h"
+#include "core/progress.h"
 #include "core/random.h"
 #include "core/units.h"
 
@@ -272,13 +273,15 @@ static int prepare_at_url(const struct vp_prepare_request *request)
     vp_data_catch_interrupts();
     size_t laid_out = 0;
     int status = 0;
+    struct vp_progress progress;
+    vp_progress_init(&progress, (unsigned)set.count, true);
     while (laid_out < set.count && status == 0) {
-        fprintf(stderr, "\rvirtperf: laying out file %zu of %zu", laid_out + 1, set.count);
         data_join(source, set.files[laid_out].name, url, sizeof url);
         status = lay_out_at_url(&client, url, &set, laid_out, NULL, err, sizeof err);
         laid_out += status == 0;
+        vp_progress_step(&progress, "files laid out");
     }
-    fputc('\n', stderr);
+    vp_progress_clear(&progress);
     if (status == 0) {
         char *text = vp_fileset_dump(&set);
         data_join(source, VP_FILESET_MANIFEST, url, sizeof url);
@@ -302,12 +305,56 @@ static int prepare_at_url(const struct vp_prepare_request *request)
     return status == 0 ? 0 : vp_data_stop_asked ? VP_EXIT_INTERRUPTED : 1;
 }
 
+/* Removes the directories make_directories made, innermost first, where they are empty. */
+static void remove_made(const char *path, const size_t made[], int count)
+{
+    char partial[PATH_MAX];
+    for (int i = count - 1; i >= 0; i--) {
+        memcpy(partial, path, made[i]);
+        partial[made[i]] = '\0';
+        rmdir(partial);
+    }
+}
+
+/* Makes the directories of path that do not exist yet (as mkdir -p), mode 0755; returns
+ * how many it made, into made[] (offsets into path where each ends, outermost first), or
+ * -1 with errno, having removed those it made. A name that exists and is not a directory
+ * fails there. */
+static int make_directories(const char *path, size_t made[], size_t most)
+{
+    char partial[PATH_MAX];
+    size_t len = strlen(path), count = 0;
+    if (len == 0 || len >= sizeof partial)
+        return errno = ENAMETOOLONG, -1;
+    for (size_t end = 1; end <= len; end++) {
+        if (end < len && path[end] != '/')
+            continue;
+        memcpy(partial, path, end);
+        partial[end] = '\0';
+        if (mkdir(partial, 0755) == 0) {
+            if (count < most)
+                made[count++] = end;
+        } else if (errno != EEXIST) {
+            int error = errno;
+            remove_made(path, made, (int)count);
+            return errno = error, -1;
+        }
+    }
+    return (int)count;
+}
+
 int vp_data_prepare(const struct vp_prepare_request *request)
 {
     if (data_is_url(request->source))
         return prepare_at_url(request);
     const char *source = request->source;
+    size_t made[64];
+    int made_count = 0;
     int dir_fd = open(source, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0 && errno == ENOENT) { /* a new directory, as fio makes its files' */
+        made_count = make_directories(source, made, sizeof made / sizeof *made);
+        dir_fd = made_count < 0 ? -1 : open(source, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    }
     if (dir_fd < 0)
         vp_usage_error("data prepare: --source %s: %s", source, strerror(errno));
     struct stat info;
@@ -322,15 +369,17 @@ int vp_data_prepare(const struct vp_prepare_request *request)
     int status = vp_data_write_set(dir_fd, VP_FILESET_PLAN, &set, true, err, sizeof err);
     size_t resumed = 0;
     uint64_t total = 0;
+    struct vp_progress progress;
+    vp_progress_init(&progress, (unsigned)set.count, true);
     for (size_t i = 0; i < set.count && status == 0; i++) {
-        fprintf(stderr, "\rvirtperf: laying out file %zu of %zu", i + 1, set.count);
         if (resume && resume_file(dir_fd, &set, i))
             resumed++;
         else
             status = lay_out_file(dir_fd, &set, i, err, sizeof err);
         total += set.files[i].size;
+        vp_progress_step(&progress, "files laid out");
     }
-    fputc('\n', stderr);
+    vp_progress_clear(&progress);
     if (status == 0)
         status = vp_data_write_set(dir_fd, VP_FILESET_MANIFEST, &set, false, err, sizeof err);
     if (status != 0) { /* nothing half-made stays: every file of the plan goes */
@@ -339,6 +388,7 @@ int vp_data_prepare(const struct vp_prepare_request *request)
         fprintf(stderr, "virtperf: data prepare: %s; nothing was left in %s\n", err, source);
         vp_fileset_free(&set);
         close(dir_fd);
+        remove_made(source, made, made_count);
         return vp_data_stop_asked ? VP_EXIT_INTERRUPTED : 1;
     }
     unlinkat(dir_fd, VP_FILESET_PLAN, 0);

@@ -18,11 +18,12 @@
 
 static const char report_usage[] =
     "usage: virtperf report RUN [RUN...] -o FILE.html [--margin PCT] [--vary PARAM]\n"
-    "                       [--metric NAME...] [--db PATH]\n"
+    "                       [--metric NAME...] [--normalize clock] [--clock-ghz G,G...]\n"
+    "                       [--db PATH]\n"
     "\n"
     "Writes one self-contained HTML page (inline CSS and SVG; no script, no external URL):\n"
     "verdicts of every RUN against the first (matched as 'virtperf compare' does, with\n"
-    "its --margin, --vary and --metric), the environments side by side with their\n"
+    "its --margin, --vary, --metric, --normalize and --clock-ghz), the environments side by side with their\n"
     "advisories, a penalty chart with 95% intervals, scaling charts with the knee, latency\n"
     "CDFs, and the monitor's CPU series. RUN is an id, uuid, label or 'latest'.\n";
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/nic_kind.h"
 #include "core/procfs.h"
 
 #define MAX_WATCH 8
@@ -22,6 +23,7 @@
 struct watched_pid {
     int pid;
     uint64_t ticks;
+    unsigned threads;
 };
 
 struct snapshot {
@@ -48,6 +50,8 @@ struct vp_monitor {
     bool watch_seen[MAX_WATCH]; /* a process of that name ran at some sample */
     char *disk_names[VP_PROC_MAX_DEVICES];
     size_t disk_name_count;
+    enum vp_nic_kind nic_kinds[VP_PROC_MAX_DEVICES]; /* of the first snapshot's NICs */
+    bool nic_counted[VP_PROC_MAX_DEVICES];           /* in network.rx and network.tx */
     long ticks_per_second;
     struct vp_text text; /* /proc reads, by the sampling thread only */
 
@@ -89,13 +93,14 @@ static void read_watched(struct vp_monitor *monitor, struct snapshot *snap)
             continue;
         snprintf(path, sizeof path, "/proc/%d/stat", pid);
         uint64_t ticks;
+        unsigned threads;
         if (vp_read_whole(path, &monitor->text) != 0 ||
-            vp_parse_pid_stat(monitor->text.data, comm, sizeof comm, &ticks) != 0)
+            vp_parse_pid_stat(monitor->text.data, comm, sizeof comm, &ticks, &threads) != 0)
             continue;
         for (size_t w = 0; w < monitor->watch_count; w++) {
             if (strcmp(comm, monitor->watch[w]) != 0 || snap->watched_count[w] == MAX_WATCH_PIDS)
                 continue;
-            snap->watched[w][snap->watched_count[w]++] = (struct watched_pid){ pid, ticks };
+            snap->watched[w][snap->watched_count[w]++] = (struct watched_pid){ pid, ticks, threads };
             monitor->watch_seen[w] = true;
         }
     }
@@ -169,7 +174,11 @@ static void define_columns(struct vp_monitor *monitor)
         add_column(monitor, name);
         snprintf(name, sizeof name, "net.%s.tx", monitor->previous.nics[i].name);
         add_column(monitor, name);
+        monitor->nic_kinds[i] = vp_nic_kind_of("/sys/class/net", monitor->previous.nics[i].name);
     }
+    vp_nic_counted(monitor->nic_kinds, monitor->previous.nic_count, monitor->nic_counted);
+    add_column(monitor, "network.rx");
+    add_column(monitor, "network.tx");
     for (size_t i = 0; i < monitor->previous.disk_count; i++) {
         snprintf(name, sizeof name, "disk.%s.read", monitor->previous.disks[i].name);
         add_column(monitor, name);
@@ -198,19 +207,27 @@ static double counter_rate(uint64_t now, uint64_t before, double seconds)
     return now >= before ? (double)(now - before) / seconds : 0;
 }
 
-static double watched_ticks_delta(const struct snapshot *now, const struct snapshot *before,
-                                  size_t watch)
+/* The CPU the processes of watch used between two snapshots, in % of one CPU. The kernel
+ * counts utime and stime in whole ticks (1/100 s), so a short interval can show one tick
+ * more than the process ran: each process's share is held to what its threads could use
+ * (a busy single-threaded process read 100.6%). */
+static double watched_cpu_percent(const struct snapshot *now, const struct snapshot *before,
+                                  size_t watch, long ticks_per_second, double seconds)
 {
-    uint64_t delta = 0;
+    double percent = 0;
     for (size_t i = 0; i < now->watched_count[watch]; i++) {
         const struct watched_pid *current = &now->watched[watch][i];
         for (size_t j = 0; j < before->watched_count[watch]; j++) {
             const struct watched_pid *earlier = &before->watched[watch][j];
-            if (earlier->pid == current->pid && current->ticks >= earlier->ticks)
-                delta += current->ticks - earlier->ticks;
+            if (earlier->pid != current->pid || current->ticks < earlier->ticks)
+                continue;
+            double used = 100.0 * (double)(current->ticks - earlier->ticks) /
+                          (double)ticks_per_second / seconds;
+            double most = 100.0 * current->threads;
+            percent += used > most ? most : used;
         }
     }
-    return (double)delta;
+    return percent;
 }
 
 /* Appends one row computed from previous -> current. */
@@ -258,13 +275,20 @@ static void record_sample(struct vp_monitor *monitor)
     size_t c = 0, index = monitor->samples;
     for (; c < FIXED_COLUMNS; c++)
         monitor->columns[c].values[index] = row[c];
+    double received = 0, sent = 0; /* by the interfaces that face the outside */
     for (size_t i = 0; i < before->nic_count; i++) {
         const struct vp_device_counters *then = &before->nics[i];
         const struct vp_device_counters *latest = find_device(now->nics, now->nic_count,
                                                               then->name);
-        monitor->columns[c++].values[index] = latest ? counter_rate(latest->a, then->a, seconds) : 0;
-        monitor->columns[c++].values[index] = latest ? counter_rate(latest->b, then->b, seconds) : 0;
+        double rx = latest ? counter_rate(latest->a, then->a, seconds) : 0;
+        double tx = latest ? counter_rate(latest->b, then->b, seconds) : 0;
+        monitor->columns[c++].values[index] = rx;
+        monitor->columns[c++].values[index] = tx;
+        received += monitor->nic_counted[i] ? rx : 0;
+        sent += monitor->nic_counted[i] ? tx : 0;
     }
+    monitor->columns[c++].values[index] = received;
+    monitor->columns[c++].values[index] = sent;
     for (size_t i = 0; i < before->disk_count; i++) {
         const struct vp_device_counters *then = &before->disks[i];
         const struct vp_device_counters *latest = find_device(now->disks, now->disk_count,
@@ -278,7 +302,7 @@ static void record_sample(struct vp_monitor *monitor)
     }
     for (size_t w = 0; w < monitor->watch_count; w++)
         monitor->columns[c++].values[index] =
-            100 * watched_ticks_delta(now, before, w) / (double)monitor->ticks_per_second / seconds;
+            watched_cpu_percent(now, before, w, monitor->ticks_per_second, seconds);
     monitor->samples++;
 }
 
@@ -406,12 +430,29 @@ json_t *vp_monitor_stop(struct vp_monitor *monitor)
                                 json_pack("{s:f,s:f}", "mean", sum / (double)monitor->samples,
                                           "max", max));
     }
-    json_t *result = json_pack("{s:f,s:I,s:o,s:o}", "hz", monitor->hz, "samples",
+    json_t *nics = json_object();
+    for (size_t i = 0; i < monitor->previous.nic_count; i++)
+        json_object_set_new(nics, monitor->previous.nics[i].name,
+                            json_pack("{s:s,s:b}", "kind", vp_nic_kind_name(monitor->nic_kinds[i]),
+                                      "counted", monitor->nic_counted[i]));
+    json_t *result = json_pack("{s:f,s:I,s:o,s:o,s:o}", "hz", monitor->hz, "samples",
                                (json_int_t)monitor->samples, "series", series, "summary",
-                               summary);
+                               summary, "nics", nics);
     if (json_array_size(missing))
         json_object_set(result, "watch_missing", missing);
     json_decref(missing);
     free_monitor(monitor);
     return result;
+}
+
+bool vp_monitor_network_column(const json_t *columns, const char *column, const char *direction)
+{
+    char headline[32];
+    snprintf(headline, sizeof headline, "network.%s", direction);
+    if (json_object_get(columns, headline))
+        return strcmp(column, headline) == 0;
+    size_t len = strlen(column), direction_len = strlen(direction);
+    return strncmp(column, "net.", 4) == 0 && len > 4 + direction_len &&
+           column[len - direction_len - 1] == '.' &&
+           strcmp(column + len - direction_len, direction) == 0;
 }

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct vp_monitor;
@@ -19,9 +20,16 @@ struct vp_monitor *vp_monitor_start(double hz, char *const *watch, size_t watch_
  * period, and returns {"hz", "samples", "series": {COLUMN: [...]}, "summary":
  * {COLUMN: {"mean", "max"}}}. Columns: t (s since start), cpu.busy/user/system/
  * iowait/irq/steal/idle (%), ctxsw (/s), faults.minor, faults.major (/s), runq,
- * net.IF.rx/tx (B/s), disk.DEV.read/write (B/s), disk.DEV.util (%), watch.NAME.cpu
+ * net.IF.rx/tx (B/s), network.rx/tx (B/s: the interfaces that face the outside, each
+ * packet once: nic_kind.h), disk.DEV.read/write (B/s), disk.DEV.util (%), watch.NAME.cpu
  * (% of one CPU), left out for a NAME no process had at any sample, which is listed in
- * "watch_missing": [NAME, ...] instead. Frees the monitor. */
+ * "watch_missing": [NAME, ...] instead; "nics": {IF: {"kind", "counted"}}. Frees the
+ * monitor. */
 json_t *vp_monitor_stop(struct vp_monitor *monitor);
+
+/* Whether column of a monitor's series or summary (columns) is part of its network
+ * input (direction "rx") or output ("tx"): network.rx itself, or, in a document recorded
+ * before the monitor counted each packet once (no network.rx), every net.IF.rx. */
+bool vp_monitor_network_column(const json_t *columns, const char *column, const char *direction);
 
 #endif

@@ -186,7 +186,8 @@ int vp_parse_diskstats(const char *text, const char *const *allowed, size_t allo
     return 0;
 }
 
-int vp_parse_pid_stat(const char *text, char *comm, size_t comm_len, uint64_t *cpu_ticks)
+int vp_parse_pid_stat(const char *text, char *comm, size_t comm_len, uint64_t *cpu_ticks,
+                      unsigned *threads)
 {
     const char *open_paren = strchr(text, '(');
     const char *close_paren = strrchr(text, ')');
@@ -198,16 +199,21 @@ int vp_parse_pid_stat(const char *text, char *comm, size_t comm_len, uint64_t *c
     memcpy(comm, open_paren + 1, name_len);
     comm[name_len] = '\0';
     /* After ") ": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt
-     * cmajflt utime stime: utime is the 12th field. */
+     * cmajflt utime stime cutime cstime priority nice num_threads: utime is the 12th
+     * field, num_threads the 18th. */
     char state;
-    uint64_t skip, utime, stime;
+    uint64_t skip, utime, stime, thread_count;
+    int64_t signed_skip;
     if (sscanf(close_paren + 1, " %c %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
                " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-               " %" SCNu64,
+               " %" SCNu64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNu64,
                &state, &skip, &skip, &skip, &skip, &skip, &skip, &skip, &skip, &skip, &skip,
-               &utime, &stime) != 13)
+               &utime, &stime, &signed_skip, &signed_skip, &signed_skip, &signed_skip,
+               &thread_count) != 18 ||
+        thread_count == 0 || thread_count > UINT32_MAX)
         return -1;
     *cpu_ticks = utime + stime;
+    *threads = (unsigned)thread_count;
     return 0;
 }
 

@@ -35,8 +35,9 @@ int vp_parse_net_dev(const char *text, struct vp_device_counters *devices, size_
 /* /proc/diskstats rows whose name is in the allowed list (NULL: all rows). */
 int vp_parse_diskstats(const char *text, const char *const *allowed, size_t allowed_count,
                        struct vp_device_counters *devices, size_t *count);
-/* /proc/PID/stat: command name and utime + stime in ticks. */
-int vp_parse_pid_stat(const char *text, char *comm, size_t comm_len, uint64_t *cpu_ticks);
+/* /proc/PID/stat: command name, utime + stime in ticks and the number of threads. */
+int vp_parse_pid_stat(const char *text, char *comm, size_t comm_len, uint64_t *cpu_ticks,
+                      unsigned *threads);
 
 /* The mount holding path (an absolute, resolved path) in /proc/self/mountinfo text:
  * the longest mount point that is a prefix of path (its octal escapes such as \040

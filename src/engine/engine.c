@@ -488,6 +488,32 @@ static void record_figures(struct engine_run *run, json_t *monitor_json)
         run->bench->annotate(run->params, run->jobs, run->result);
 }
 
+/* compact and spread are one placement on a machine of one package (and on any machine
+ * for one job): a sweep of both would measure the same thing twice, so the result says so. */
+static void note_same_placement(json_t *result, const struct vp_run_settings *settings,
+                                unsigned jobs, const int *cpus)
+{
+    const char *spec = settings->pin_spec, *other = NULL;
+    if (jobs < 2 || !spec)
+        return;
+    if (strcmp(spec, "compact") == 0)
+        other = "spread";
+    else if (strcmp(spec, "spread") == 0)
+        other = "compact";
+    else
+        return;
+    int other_cpus[VP_MAX_JOBS];
+    char err[VP_ERROR_LEN];
+    if (vp_pin_plan(settings->topology, other, jobs, other_cpus, err, sizeof err) == 0 &&
+        memcmp(cpus, other_cpus, jobs * sizeof *cpus) == 0) {
+        struct vp_topology_counts counts;
+        vp_topology_count(settings->topology, &counts);
+        vp_result_warn(result, "--pin %s: the same CPUs as --pin %s on this machine (%u "
+                       "package%s): the two place these %u jobs alike", spec, other,
+                       counts.packages, counts.packages == 1 ? "" : "s", jobs);
+    }
+}
+
 json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *params,
                       unsigned jobs, const struct vp_run_settings *settings)
 {
@@ -514,6 +540,8 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
             bench->teardown(params, jobs);
         refused = 1;
     }
+    if (!refused)
+        note_same_placement(result, settings, jobs, run->cpus);
     if (refused) {
         result = failed_before_start(result, settings, run->reason);
         free(run);

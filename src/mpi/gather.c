@@ -51,16 +51,20 @@ static int receive_part(const struct vp_world *world, struct vp_together *togeth
     return 0;
 }
 
-/* The step's network links, for the matrix: {"from", "to", "from_label", "to_label"}. */
+/* The step's network links, {"from", "to", "from_label", "to_label"}, in the direction
+ * the data flows: from the connecting rank to its server, or (fan-out: the servers send)
+ * from the server to the rank that connected. */
 static json_t *links_json(const struct vp_gather_step *what)
 {
     json_t *links = json_array();
     for (size_t m = 0; m < what->member_count; m++) {
         int rank = what->members[m], peer = what->step->peers[rank];
-        if (what->step->roles[rank] == VP_ROLE_RUN && peer >= 0)
-            json_array_append_new(links, json_pack("{s:i,s:i,s:s,s:s}", "from", rank, "to", peer,
-                                                   "from_label", what->labels[rank], "to_label",
-                                                   what->labels[peer]));
+        if (what->step->roles[rank] != VP_ROLE_RUN || peer < 0)
+            continue;
+        int from = what->step->reverse ? peer : rank, to = what->step->reverse ? rank : peer;
+        json_array_append_new(links, json_pack("{s:i,s:i,s:s,s:s}", "from", from, "to", to,
+                                               "from_label", what->labels[from], "to_label",
+                                               what->labels[to]));
     }
     return links;
 }

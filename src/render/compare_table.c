@@ -1,12 +1,31 @@
 /* compare's table (compare_table.h). */
 #include "render/compare_table.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
 #include "analysis/compare.h" /* vp_compare_row_label */
 #include "bench/bench.h"
 #include "core/units.h"
+
+/* "5.85x worse" or "1.20x better": the factor the candidate's value is off the base's in
+ * the direction that matters, the same figure for a rate and for the time it takes (a
+ * penalty reads +83% on a score and +485% on its wall time for one slowdown). */
+static void worse_by(const json_t *row, const json_t *cell, char *buf, size_t len)
+{
+    double ratio = json_number_value(json_object_get(cell, "ratio"));
+    bool higher_better = strcmp(json_string_value(json_object_get(row, "better")), "higher") == 0;
+    double factor = higher_better ? 1 / ratio : ratio;
+    if (!(ratio > 0) || !isfinite(factor))
+        snprintf(buf, len, "-");
+    else if (fabs(factor - 1) < 0.005)
+        snprintf(buf, len, "1.00x");
+    else if (factor >= 1)
+        snprintf(buf, len, "%.2fx worse", factor);
+    else
+        snprintf(buf, len, "%.2fx better", 1 / factor);
+}
 
 /* One row; label_width aligns the rows' labels, and the flags under the base value:
  * the base's once, with the base run's id, each candidate's with its own. */
@@ -44,8 +63,10 @@ static void print_row(FILE *out, const json_t *row, int label_width, const char 
         char p[32] = "p=-"; /* combined rows have an interval and no test */
         if (json_object_get(cell, "p_adjusted"))
             snprintf(p, sizeof p, "p=%.3g", json_number_value(json_object_get(cell, "p_adjusted")));
-        fprintf(out, " %12s %+6.1f%% [%.3f, %.3f] %s %s", value,
-               json_number_value(json_object_get(cell, "penalty_pct")),
+        char factor[32];
+        worse_by(row, cell, factor, sizeof factor);
+        fprintf(out, " %12s %+6.1f%% (%s) [%.3f, %.3f] %s %s", value,
+               json_number_value(json_object_get(cell, "penalty_pct")), factor,
                json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)),
                p, json_string_value(json_object_get(cell, "verdict")));
     }
@@ -64,10 +85,17 @@ static void print_row(FILE *out, const json_t *row, int label_width, const char 
                    of_base ? base_id : json_string_value(json_object_get(cell, "run")));
         }
         const json_t *normalized = json_object_get(cell, "normalized");
+        const json_t *paired = json_object_get(cell, "paired");
+        if (paired)
+            fprintf(out, "%*s ! %s (%s)\n", label_width + 35, "", json_string_value(paired),
+                    json_string_value(json_object_get(cell, "run")));
+        const char *source = json_string_value(json_object_get(normalized, "source"));
         if (normalized)
-            fprintf(out, "%*s ! normalised by clock: candidate %.3g GHz against base %.3g GHz (%s)\n",
-                   label_width + 35, "", json_number_value(json_object_get(normalized, "candidate_ghz")),
+            fprintf(out, "%*s ! normalised by %s: candidate %.3g GHz against base %.3g GHz%s%s (%s)\n",
+                   label_width + 35, "", json_string_value(json_object_get(normalized, "by")),
+                   json_number_value(json_object_get(normalized, "candidate_ghz")),
                    json_number_value(json_object_get(normalized, "base_ghz")),
+                   source ? ", from " : "", source ? source : "",
                    json_string_value(json_object_get(cell, "run")));
     }
     json_decref(said);
@@ -85,8 +113,9 @@ void vp_print_comparison(FILE *out, json_t *const *documents, size_t count,
     }
     size_t i;
     const json_t *item;
-    fprintf(out, "\npenalty: positive = the candidate is worse; [95%% interval of CAND/BASE]; "
-           "p adjusted (Benjamini-Hochberg)\n\n");
+    fprintf(out, "\npenalty: positive = the candidate is worse (Nx: by what factor, the same "
+           "for a rate and its time); [95%% interval of CAND/BASE]; p adjusted "
+           "(Benjamini-Hochberg)\n\n");
     int label_width = 12;
     json_array_foreach(json_object_get(comparison, "rows"), i, item) {
         char what[256];

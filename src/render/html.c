@@ -572,7 +572,8 @@ static int fault_column(const char *column)
 static int io_column(const char *column)
 {
     size_t len = strlen(column);
-    return (strncmp(column, "net.", 4) == 0 || strncmp(column, "disk.", 5) == 0) &&
+    return (strncmp(column, "net.", 4) == 0 || strncmp(column, "network.", 8) == 0 ||
+            strncmp(column, "disk.", 5) == 0) &&
            !(len > 5 && strcmp(column + len - 5, ".util") == 0);
 }
 

@@ -18,10 +18,24 @@
  * min/mean/max/SD, CPU busy, network in, watched CPUs, and each candidate's value and
  * penalty [interval] (with the study's penalty). */
 struct row_text {
-    char what[420], jobs[16], value[32], then[32], spread[140], cpu[16], network[32];
+    char what[420], jobs[16], value[32], then[80], spread[140], cpu[16], network[32];
     char watch[160], candidates[4][160];
     size_t candidate_count;
 };
+
+/* A study's figure as the plan gave it, then in this run's unit where that reads
+ * otherwise: "0.32 Gb/s (40 MB/s)". */
+static void as_given(double value, const char *unit, const char *written,
+                     enum vp_unit_style style, char *buf, size_t len)
+{
+    char ours[32], shown[40];
+    vp_format_value(value, unit, style, ours, sizeof ours);
+    vp_printable(written, shown, sizeof shown);
+    if (*shown && strcmp(shown, ours) != 0)
+        snprintf(buf, len, "%s (%s)", shown, ours);
+    else
+        snprintf(buf, len, "%s", ours);
+}
 
 static void row_text(const json_t *row, struct row_text *text, enum vp_unit_style units)
 {
@@ -38,7 +52,8 @@ static void row_text(const json_t *row, struct row_text *text, enum vp_unit_styl
     vp_format_value(vp_json_number(row, "value"), unit, style, text->value, sizeof text->value);
     snprintf(text->then, sizeof text->then, "-");
     if (json_object_get(row, "then"))
-        vp_format_value(vp_json_number(row, "then"), unit, style, text->then, sizeof text->then);
+        as_given(vp_json_number(row, "then"), unit, vp_json_text(row, "then_as_written"), style,
+                 text->then, sizeof text->then);
     vp_format_value(vp_json_number(per_job, "min"), unit, style, low, sizeof low);
     vp_format_value(vp_json_number(per_job, "mean"), unit, style, mean, sizeof mean);
     vp_format_value(vp_json_number(per_job, "max"), unit, style, high, sizeof high);
@@ -92,15 +107,15 @@ static void figures_line(const json_t *figures, char *line, size_t len,
     const json_t *figure;
     line[0] = '\0';
     json_array_foreach(figures, i, figure) {
-        char value[32], at[32] = "";
+        char value[80], at[32] = "";
         bool penalty = json_is_true(json_object_get(figure, "penalty"));
         enum vp_unit_style style =
             vp_units_pick(units, vp_bench_units(vp_json_text(figure, "bench")));
         if (penalty)
             snprintf(value, sizeof value, "penalty %+.0f%%", vp_json_number(figure, "value"));
         else
-            vp_format_value(vp_json_number(figure, "value"), vp_json_text(figure, "unit"), style,
-                            value, sizeof value);
+            as_given(vp_json_number(figure, "value"), vp_json_text(figure, "unit"),
+                     vp_json_text(figure, "as_written"), style, value, sizeof value);
         long long jobs = (long long)json_integer_value(json_object_get(figure, "jobs"));
         if (jobs)
             snprintf(at, sizeof at, " at %lld job%s", jobs, jobs == 1 ? "" : "s");

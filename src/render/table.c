@@ -236,6 +236,32 @@ static void print_monitor(FILE *out, const json_t *monitor)
     }
 }
 
+/* How many ranks of a network round only served (a link's end that ran no jobs): a
+ * 2-rank fan-in is one rank measured and one serving, 2 ranks in all. */
+static int serving_ranks(const json_t *ranks)
+{
+    bool measured[4096] = { false }, counted[4096] = { false };
+    size_t i;
+    const json_t *entry;
+    json_array_foreach(json_object_get(ranks, "hosts"), i, entry) {
+        json_int_t rank = json_integer_value(json_object_get(entry, "rank"));
+        if (rank >= 0 && rank < 4096)
+            measured[rank] = true;
+    }
+    int serving = 0;
+    json_array_foreach(json_object_get(ranks, "links"), i, entry) {
+        const char *const ends[] = { "from", "to" };
+        for (size_t e = 0; e < 2; e++) {
+            json_int_t rank = json_integer_value(json_object_get(entry, ends[e]));
+            if (rank >= 0 && rank < 4096 && !measured[rank] && !counted[rank]) {
+                counted[rank] = true;
+                serving++;
+            }
+        }
+    }
+    return serving;
+}
+
 void vp_print_result(FILE *out, const json_t *result, enum vp_unit_style units)
 {
     char params[512];
@@ -243,10 +269,16 @@ void vp_print_result(FILE *out, const json_t *result, enum vp_unit_style units)
     describe_params(result, params, sizeof params);
     const char *status = vp_json_text(result, "status");
     const json_t *ranks = json_object_get(result, "ranks");
-    char across[32] = "";
-    if (ranks)
-        snprintf(across, sizeof across, " ranks=%lld",
-                 (long long)json_integer_value(json_object_get(ranks, "count")));
+    char across[64] = "";
+    if (ranks) {
+        long long measured = (long long)json_integer_value(json_object_get(ranks, "count"));
+        int serving = serving_ranks(ranks);
+        if (serving > 0)
+            snprintf(across, sizeof across, " ranks=%lld (%lld measured, %d serving)",
+                     measured + serving, measured, serving);
+        else
+            snprintf(across, sizeof across, " ranks=%lld", measured);
+    }
     fprintf(out, "%s  jobs=%lld%s pin=%s %s  [%s]\n", vp_json_text(result, "bench"),
             (long long)json_integer_value(json_object_get(result, "jobs")), across,
             vp_json_text(result, "pin"), params, status);

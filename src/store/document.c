@@ -327,6 +327,30 @@ static int check_per_job(struct vp_check *checker, const json_t *per_job, const 
     return 0;
 }
 
+/* monitor.nics, where there is one: {IF: {"kind", "counted"}} (core/nic_kind.h). */
+static int check_nics(struct vp_check *checker, const json_t *nics, const char *at)
+{
+    static const char *const kinds[] = { "loopback", "physical", "bridge", "port", "tap",
+                                         "vlan",     "virtual",  NULL };
+    if (!nics)
+        return 0;
+    if (!json_is_object(nics) || json_object_size(nics) > 256)
+        return vp_check_fail(checker, "%s.nics: accepted: an object of at most 256 interfaces", at);
+    const char *name;
+    const json_t *nic;
+    json_object_foreach((json_t *)nics, name, nic) {
+        char nic_at[400];
+        snprintf(nic_at, sizeof nic_at, "%s.nics.%.80s", at, name);
+        if (!vp_check_is_name(name) || !json_is_object(nic) ||
+            !json_is_boolean(json_object_get(nic, "counted")))
+            return vp_check_fail(checker, "%s: accepted: an interface's name (1-64 of A-Z a-z "
+                                 "0-9 . _ -) and {\"kind\", \"counted\": true|false}", nic_at);
+        if (vp_check_choice(checker, nic, nic_at, "kind", kinds, 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int check_monitor(struct vp_check *checker, const json_t *monitor, const char *path)
 {
     char at[256];
@@ -366,7 +390,7 @@ static int check_monitor(struct vp_check *checker, const json_t *monitor, const 
             return vp_check_fail(checker, "%s: accepted: {\"mean\", \"max\"} of a column in series",
                         column_at);
     }
-    return 0;
+    return check_nics(checker, json_object_get(monitor, "nics"), at);
 }
 
 static int check_timing(struct vp_check *checker, const json_t *timing, const char *path)

@@ -164,7 +164,7 @@ static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz
 #define RESULT_COLUMNS                                                                      \
     "id, bench, params_json, jobs, pin, reps, warmup, duration_s, status, error,"           \
     " started_at, start_skew_s, start_skew_max_s, first_done_s, last_done_s, monitor_hz,"  \
-    " monitor_samples, parts_json"
+    " monitor_samples, monitor_nics_json, parts_json"
 
 /* The index of the column called name in row's statement (-1: none). */
 static int column(sqlite3_stmt *row, const char *name)
@@ -219,10 +219,15 @@ static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
     }
     json_decref(names);
     int hz = column(row, "monitor_hz");
-    if (sqlite3_column_type(row, hz) != SQLITE_NULL)
-        json_object_set_new(result, "monitor",
-                            load_monitor(store, result_id, sqlite3_column_double(row, hz),
-                                         column_integer(row, "monitor_samples")));
+    if (sqlite3_column_type(row, hz) != SQLITE_NULL) {
+        json_t *monitor = load_monitor(store, result_id, sqlite3_column_double(row, hz),
+                                       column_integer(row, "monitor_samples"));
+        int nics = column(row, "monitor_nics_json");
+        if (sqlite3_column_type(row, nics) != SQLITE_NULL)
+            json_object_set_new(monitor, "nics", vp_store_column_json(store, row, nics, 0,
+                                                                      "a monitor's interfaces"));
+        json_object_set_new(result, "monitor", monitor);
+    }
     /* the optional parts, in the order the result had them */
     json_t *parts = vp_store_column_json(store, row, column(row, "parts_json"), 0,
                                          "a result's parts");

@@ -152,11 +152,11 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
                            "INSERT INTO results (run_id, seq, bench, params_json, jobs, pin, reps,"
                            " warmup, duration_s, status, error, started_at, start_skew_s,"
                            " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
-                           " monitor_samples, parts_json) VALUES (:run_id, :seq, :bench,"
-                           " :params_json, :jobs, :pin, :reps, :warmup, :duration_s, :status,"
-                           " :error, :started_at, :start_skew_s, :start_skew_max_s,"
-                           " :first_done_s, :last_done_s, :monitor_hz, :monitor_samples,"
-                           " :parts_json)",
+                           " monitor_samples, monitor_nics_json, parts_json) VALUES (:run_id,"
+                           " :seq, :bench, :params_json, :jobs, :pin, :reps, :warmup,"
+                           " :duration_s, :status, :error, :started_at, :start_skew_s,"
+                           " :start_skew_max_s, :first_done_s, :last_done_s, :monitor_hz,"
+                           " :monitor_samples, :monitor_nics_json, :parts_json)",
                            -1, &statement, NULL) != SQLITE_OK)
         return -1;
     char *params_text = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
@@ -164,6 +164,9 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
     char *parts_text = json_dumps(parts, JSON_COMPACT);
     json_decref(parts);
     const json_t *monitor = json_object_get(result, "monitor");
+    const json_t *nics = json_object_get(monitor, "nics");
+    char *nics_text = nics ? json_dumps(nics, JSON_COMPACT) : NULL;
+    bind_text(statement, ":monitor_nics_json", nics_text);
     bind_integer(statement, ":run_id", run_id);
     bind_integer(statement, ":seq", seq);
     bind_text(statement, ":params_json", params_text);
@@ -196,6 +199,7 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
     sqlite3_finalize(statement);
     free(parts_text);
     free(params_text);
+    free(nics_text);
     *result_id = sqlite3_last_insert_rowid(store->db);
     return status == SQLITE_DONE ? 0 : -1;
 }

@@ -130,6 +130,10 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
     "ALTER TABLE results DROP COLUMN timeline_json;"
     "ALTER TABLE results DROP COLUMN data_json;"
     "ALTER TABLE results DROP COLUMN step_json;",
+
+    /* What each interface the monitor counted is (monitor.nics: kind, counted), so that
+     * its network.rx/tx can be told from the per-interface series. */
+    "ALTER TABLE results ADD COLUMN monitor_nics_json TEXT;",
 };
 
 /* Seconds a write waits for another process's lock: $VIRTPERF_DB_TIMEOUT, else 60. */

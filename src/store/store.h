@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VP_SCHEMA_VERSION 9
+#define VP_SCHEMA_VERSION 10
 
 struct vp_store;
 

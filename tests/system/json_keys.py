@@ -8,6 +8,8 @@ import sys
 
 FOLDED = {("monitor", "series", "disk"), ("monitor", "series", "net"),
           ("monitor", "summary", "disk"), ("monitor", "summary", "net")}
+# The interfaces the monitor classified, by their names: folded to one.
+FOLDED_NAMES = {("monitor", "nics")}
 # What a machine has or lacks decides these objects' content (a container has no cpuidle
 # driver; a host of virtperf-mpi brings its whole fingerprint): only their presence is
 # part of the contract.
@@ -23,7 +25,7 @@ def paths(node, trail, out):
         out.add(".".join(trail))
         return
     if isinstance(node, dict):
-        folded = tuple(trail[-3:]) in FOLDED
+        folded = tuple(trail[-3:]) in FOLDED or tuple(trail[-2:]) in FOLDED_NAMES
         for key, value in node.items():
             if (trail[-1], key) in OPTIONAL:
                 continue

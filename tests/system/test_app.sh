@@ -43,43 +43,66 @@ expect_status 0 "$VP" results export @clock-src -o "$WORK/clock-src.json"
 python3 - "$WORK/clock-src.json" "$WORK" <<'PY'
 import json, sys
 source = json.load(open(sys.argv[1]))
-for tag, ghz in (("slow-clock", 2.00), ("fast-clock", 2.93)):
+source["results"][0]["metrics"].pop("ghz", None) # counters exposed or not, as on a guest
+source["run"]["host"]["cpu"]["model"] = "Test CPU" # a name that states no clock
+
+
+def write(tag, ghz=None, model=None, zero=False):
     d = json.loads(json.dumps(source))
     d["run"]["id"], d["run"]["label"] = tag, tag
-    d["results"][0]["metrics"]["ghz"] = {"unit": "GHz", "better": "higher", "aggregate": "mean",
-                                         "values": [ghz] * 5, "n": 5}
-    json.dump(d, open(sys.argv[2] + "/" + tag + ".json", "w"))
-# a second run without a clock, and one whose times are 0 (no ratio can be taken)
-for tag in ("no-clock", "zero-time"):
-    d = json.loads(json.dumps(source))
-    d["run"]["id"], d["run"]["label"] = tag, tag
-    if tag == "zero-time":
+    if ghz:
+        d["results"][0]["metrics"]["ghz"] = {"unit": "GHz", "better": "higher", "aggregate": "mean",
+                                             "values": [ghz] * 5, "n": 5}
+    if model:
+        d["run"]["host"]["cpu"]["model"] = model
+    if zero: # times of 0: no ratio can be taken
         wall = d["results"][0]["metrics"]["wall_time"]
         d["results"][0]["metrics"]["wall_time"] = {key: wall[key] for key in ("unit", "better", "aggregate")}
         d["results"][0]["metrics"]["wall_time"].update({"values": [0.0] * 5, "n": 5})
     json.dump(d, open(sys.argv[2] + "/" + tag + ".json", "w"))
+
+
+write("slow-clock", ghz=2.00)
+write("fast-clock", ghz=2.93)
+write("no-clock")
+write("no-clock-2")
+write("zero-time", zero=True)
+# the CNAF study's two machines, by their models' names alone
+write("rated-fast", model="Intel(R) Xeon(R) CPU X5570 @ 2.93GHz")
+write("rated-slow", model="Intel(R) Xeon(R) CPU E5405 @ 2.00GHz")
 PY
-expect_status 0 "$VP" results import "$WORK/slow-clock.json"
-expect_status 0 "$VP" results import "$WORK/fast-clock.json"
-expect_status 0 "$VP" results import "$WORK/no-clock.json"
-expect_status 0 "$VP" results import "$WORK/zero-time.json"
+for tag in slow-clock fast-clock no-clock no-clock-2 zero-time rated-fast rated-slow; do
+    expect_status 0 "$VP" results import "$WORK/$tag.json"
+done
 expect_status 0 "$VP" compare @slow-clock @fast-clock --normalize clock --metric wall_time --json "$WORK/norm.json"
 json_check "$WORK/norm.json" 'd["normalize"] == "clock" and abs(d["rows"][0]["candidates"][0]["ratio"] - 2.93 / 2.00) < 1e-9 and d["rows"][0]["candidates"][0]["normalized"]["candidate_ghz"] == 2.93' \
     "--normalize clock did not scale the candidate's time by its clock over the base's"
-expect_status 0 "$VP" compare @slow-clock @clock-src --normalize clock --metric wall_time --json "$WORK/nonorm.json"
+expect_status 0 "$VP" compare @slow-clock @no-clock --normalize clock --metric wall_time --json "$WORK/nonorm.json"
 json_check "$WORK/nonorm.json" 'abs(d["rows"][0]["candidates"][0]["ratio"] - 1) < 1e-9 and any("not normalised by clock" in f for f in d["rows"][0]["candidates"][0]["flags"])' \
     "a side without an effective clock should be compared as measured, and say so"
 # the flags name the side they are about ("base: " ones are said with the base run's id)
-expect_status 0 "$VP" compare @clock-src @slow-clock --normalize clock --metric wall_time --json "$WORK/nobase.json"
-json_check "$WORK/nobase.json" 'any(f == "base: not normalised by clock: the base has no effective clock (ghz)" for f in d["rows"][0]["candidates"][0]["flags"])' \
+expect_status 0 "$VP" compare @no-clock @slow-clock --normalize clock --metric wall_time --json "$WORK/nobase.json"
+json_check "$WORK/nobase.json" 'any(f.startswith("base: not normalised by clock: the base has no effective clock (ghz)") for f in d["rows"][0]["candidates"][0]["flags"])' \
     "a base without a clock should be said as the base's"
-expect_status 0 "$VP" compare @clock-src @no-clock --normalize clock --metric wall_time --json "$WORK/neither.json"
+expect_status 0 "$VP" compare @no-clock @no-clock-2 --normalize clock --metric wall_time --json "$WORK/neither.json"
 json_check "$WORK/neither.json" 'any("neither run has an effective clock" in f for f in d["rows"][0]["candidates"][0]["flags"])' \
     "two runs without a clock should be said as neither's"
-expect_status 0 "$VP" compare @zero-time @clock-src --metric wall_time --json "$WORK/zero.json"
+# A nominal clock where no effective one is known: the models' names (2.93 and 2.00 GHz),
+# or --clock-ghz, said as such; the same copies of one run, so the ratio is the clocks'.
+expect_status 0 "$VP" compare @rated-fast @rated-slow --normalize clock --metric wall_time --json "$WORK/rated.json"
+json_check "$WORK/rated.json" '(lambda c: abs(c["ratio"] - 2.00 / 2.93) < 1e-9 and c["normalized"]["by"] == "nominal clock" and c["normalized"]["source"] == "the CPU model'"'"'s name")(d["rows"][0]["candidates"][0])' \
+    "the models' rated clocks were not used where no effective clock is known"
+expect_status 0 "$VP" compare @rated-fast @rated-slow --normalize clock --metric wall_time
+expect_contains "$WORK/out" "normalised by nominal clock: candidate 2 GHz against base 2.93 GHz, from the CPU model's name"
+expect_status 0 "$VP" compare @no-clock @no-clock-2 --clock-ghz 2.93,2.00 --metric wall_time --json "$WORK/given.json"
+json_check "$WORK/given.json" '(lambda c: abs(c["ratio"] - 2.00 / 2.93) < 1e-9 and c["normalized"]["source"] == "--clock-ghz")(d["rows"][0]["candidates"][0])' \
+    "--clock-ghz was not used as the runs' nominal clocks"
+expect_usage_error "--clock-ghz: 1 clocks given for 2 runs" "$VP" compare @no-clock @no-clock-2 --clock-ghz 2.93
+expect_usage_error "--clock-ghz: 'fast' is not valid" "$VP" compare @no-clock @no-clock-2 --clock-ghz fast
+expect_status 0 "$VP" compare @zero-time @no-clock --metric wall_time --json "$WORK/zero.json"
 json_check "$WORK/zero.json" '"ratio" not in d["rows"][0]["candidates"][0] and "base: no ratio: a base value is zero or negative" in d["rows"][0]["candidates"][0]["flags"]' \
     "a base of zeros should be said as the base's"
-expect_status 0 "$VP" compare @clock-src @zero-time --metric wall_time --json "$WORK/zero.json"
+expect_status 0 "$VP" compare @no-clock @zero-time --metric wall_time --json "$WORK/zero.json"
 json_check "$WORK/zero.json" '"no ratio: a candidate value is zero or negative" in d["rows"][0]["candidates"][0]["flags"]' \
     "a candidate of zeros should be said as the candidate's"
 

@@ -26,6 +26,10 @@ json_check "$WORK/compare.json" 'd["rows"][0]["centre"] == "mean" and d["rows"][
 expect_status 0 "$VP" compare bare contended
 expect_contains "$WORK/out" "slower"
 expect_contains "$WORK/out" "other load"
+# The factor beside the penalty: a score (higher better) at a ratio r is 1/r times worse,
+# the figure its time would show.
+factor=$(python3 -c 'import json, sys; print("%.2fx worse" % (1 / json.load(open(sys.argv[1]))["rows"][0]["candidates"][0]["ratio"]))' "$WORK/compare.json")
+expect_contains "$WORK/out" "($factor)"
 
 # virtperf's own --load is expected load: recorded on the result, and its processes are
 # not counted as "other load" (they were before: a run queue of 3 for 1 job + 2 loads).

@@ -33,6 +33,13 @@ expect_usage_error "--file-size '2m:1m'" "$VP" data prepare --source "$WORK" --f
 expect_usage_error "--files N and --file-size SIZE are required" "$VP" data prepare --source "$WORK"
 expect_usage_error "data prepare: --source ftp://x/y: accepted: a directory, or a root://" "$VP" data prepare --source ftp://x/y --files 1 --file-size 1k
 expect_usage_error "data remove: --source root://x//y: accepted: a directory (prepare alone takes a URL)" "$VP" data remove --source root://x//y
+# A directory not there yet is made (as mkdir -p); under a file, refused. Its progress,
+# not on a terminal, is no run of carriage-return redraws.
+expect_status 0 "$VP" data prepare --source "$WORK/new/set" --files 2 --file-size 4k
+[ -s "$WORK/new/set/virtperf-manifest.json" ] || fail "prepare did not make its missing directory"
+grep -q $'\r' "$WORK/err" && fail "prepare's progress redrew a line in a pipe: $(od -c "$WORK/err" | head -3)"
+touch "$WORK/plain"
+expect_usage_error "data: --source $WORK/plain/set: no such directory" "$VP" data prepare --source "$WORK/plain/set" --files 1 --file-size 4k
 
 # --- bad input to the benchmarks: exit 2, one line, no run stored.
 expect_usage_error "--source is required" "$VP" run data.copy
@@ -100,16 +107,15 @@ expect_status 1 "$VP" run data.copy --source "$WORK/broken" --per-job 6 --json "
 json_check "$WORK/gone.json" '"file-00004.dat: open: No such file or directory" in d["results"][0]["error"]' \
     "a missing file fails with its name and the system's reason"
 
-# --- prepare interrupted: nothing left behind.
-mkdir "$WORK/big"
+# --- prepare interrupted: nothing left behind, not even the directory it made.
 "$VP" data prepare --source "$WORK/big" --files 50 --file-size 64m >/dev/null 2>"$WORK/prep.err" &
 prep=$!
-for _ in $(seq 1 100); do [ -n "$(ls -A "$WORK/big")" ] && break; sleep 0.05; done
+for _ in $(seq 1 100); do [ -n "$(ls -A "$WORK/big" 2>/dev/null)" ] && break; sleep 0.05; done
 kill -INT $prep
 wait $prep
 status=$?
 [ "$status" -eq 130 ] || fail "an interrupted prepare should exit 130, got $status: $(cat "$WORK/prep.err")"
-[ -z "$(ls -A "$WORK/big")" ] || fail "an interrupted prepare left $(ls -A "$WORK/big")"
+[ ! -e "$WORK/big" ] || fail "an interrupted prepare left $(ls -A "$WORK/big")"
 
 # --- the same fileset through xrootd: root:// and HTTP.
 start_xrootd "$SET" "$PORT" "$HTTP_PORT"

@@ -3,7 +3,8 @@
 # network namespace serves a fileset through a link that tbf holds to 200 Mbit/s; 1, 2, 4
 # and 8 jobs copy 16 MiB files from it at once. Each job alone can fill the link, so the
 # aggregate over the run (first start to last done) must stay within 10% of the limit at
-# every job count and job time must grow in proportion to the jobs. The files are large
+# every job count and job time must grow in proportion to the jobs. The client's link is a
+# bridge's port, as on a hypervisor host: its network input must count each byte once. The files are large
 # enough that a job's fixed cost (connect, login, open, TCP's slow start: some 30 ms here)
 # is a few percent of its time: with 4 MiB files one job alone measured 0.84 of the limit
 # in a CI run and 8 jobs 0.89 in another, the setup's cost and not the store's limit.
@@ -23,6 +24,13 @@ chmod 755 "$SET"
 RATE_BITS=200000000
 
 two_hosts "$NETNS_CLIENT" "$NETNS_STORE" 198.18.7
+# The client's side as a hypervisor host's: its address on a bridge whose port is the
+# link, so each byte from the store crosses two interfaces (the port, then the bridge).
+ip -n "$NETNS_CLIENT" link add vpbr$$ type bridge
+ip -n "$NETNS_CLIENT" addr del 198.18.7.1/24 dev vpa$$
+ip -n "$NETNS_CLIENT" link set vpa$$ master vpbr$$
+ip -n "$NETNS_CLIENT" addr add 198.18.7.1/24 dev vpbr$$
+ip -n "$NETNS_CLIENT" link set vpbr$$ up
 ip netns exec "$NETNS_STORE" tc qdisc add dev vpb$$ root tbf rate 200mbit burst 32kb latency 50ms ||
     skip "tc tbf is not available"
 expect_status 0 "$VP" data prepare --source "$SET" --files 8 --file-size 16m
@@ -43,6 +51,18 @@ for r in results:
     print("  jobs %d: span %.1f Mbit/s (%.2f of the limit), job time %.3f s" % (
         r["jobs"], span * 8 / 1e6, span / limit, times[r["jobs"]]), file=sys.stderr)
     ok = ok and 0.90 * limit <= span <= 1.02 * limit
+    # network in: the store's bytes once (plus TCP/IP and XRootD framing), not the port's
+    # and the bridge's both; of the interface the route to the store leaves by
+    read = r["metrics"]["bytes"]["mean"] * r["reps"]
+    received = r["data"]["network_rx_bytes"]
+    print("  jobs %d: network in %.3f x the bytes read, on %s" % (
+        r["jobs"], received / read, r["data"].get("network_interface")), file=sys.stderr)
+    ok = ok and 0.98 <= received / read <= 1.10 and r["data"].get("network_interface", "").startswith("vpbr")
+    nics = r["monitor"]["nics"]
+    ok = ok and all(n["counted"] == (n["kind"] == "bridge") for name, n in nics.items() if name.startswith("vp"))
+    ok = ok and {nics[name]["kind"] for name in nics if name.startswith("vp")} == {"bridge", "port"}
+    # the monitor's own headline: the bridge alone, at most the link's rate
+    ok = ok and 0 < r["monitor"]["summary"]["network.rx"]["mean"] <= 1.1 * limit
 for fewer, more in ((1, 2), (2, 4), (4, 8)):
     ratio = times[more] / times[fewer]
     print("  job time x%.2f from %d to %d jobs" % (ratio, fewer, more), file=sys.stderr)

@@ -29,6 +29,17 @@ kill $busy
 wait $busy
 [ $? -eq 143 ] || fail "the busy 'yes' did not end by the SIGTERM it was sent"
 json_check "$WORK/watch.json" 'd["results"][0]["monitor"]["summary"]["watch.yes.cpu"]["mean"] > 20' "--watch yes did not see the busy process"
+# Sampled at 50 Hz, an interval is 2 of the kernel's 1/100 s ticks: one tick too many
+# would read 150%. A process of one thread is held to what it can use: 100% of a CPU.
+yes >/dev/null &
+busy=$!
+expect_status 0 "$VP" run cpu --duration 500ms --reps 2 --watch yes --monitor-hz 50 --quiet \
+    --json "$WORK/watch50.json"
+kill $busy
+wait $busy
+[ $? -eq 143 ] || fail "the busy 'yes' did not end by the SIGTERM it was sent"
+json_check "$WORK/watch50.json" '0 < max(d["results"][0]["monitor"]["series"]["watch.yes.cpu"]) <= 100' \
+    "a watched process of one thread read over 100% of a CPU"
 # A name no process has is said, not shown as 0% of a CPU.
 json_check "$WORK/watch.json" '"watch.nosuchprocess.cpu" not in d["results"][0]["monitor"]["summary"] and "--watch nosuchprocess: no process of that name ran while this was measured" in d["results"][0]["warnings"]' \
     "--watch of a process that never ran showed a figure instead of saying so"

@@ -93,7 +93,7 @@ PLAN
 expect_status 0 "$VP" run --plan "$WORK/plan.ini" --label plan-bare --quiet
 expect_status 0 "$ROOT/scripts/guest.sh" --label plan-tcg --timeout 300 -- run --plan "$WORK/plan.ini" --quiet
 expect_status 0 "$VP" compare plan-bare plan-tcg
-expect_contains "$WORK/out" "then, figures: mem.write bandwidth 1.295 GiB/s; mem.write bandwidth penalty +5%"
+expect_contains "$WORK/out" "then, figures: mem.write bandwidth 1.39 GB/s (1.295 GiB/s); mem.write bandwidth penalty +5%"
 grep -qE '^ +plan-tcg: .* [+-][0-9.]+% \[.*\] .*\(then \+5%\)$' "$WORK/out" ||
     fail "the guest's plan run should come back as the step's penalty beside the study's: $(cat "$WORK/out")"
 expect_status 0 "$VP" results show plan-tcg
@@ -103,6 +103,16 @@ expect_contains "$WORK/out" "[memory]"
 expect_status 2 "$ROOT/scripts/guest.sh" --timeout 300 -- run disk.write --path /nonexistent
 expect_contains "$WORK/err" "guest: virtperf: --path /nonexistent: no such directory"
 grep -qiE "Traceback|not valid JSON|UnicodeDecodeError" "$WORK/err" && fail "the guest's failure surfaced as a parse error: $(cat "$WORK/err")"
+
+# A result that fails in the guest (nothing listens on the host's port 9): exit 1, and the
+# run is not imported under its label, its document kept in a file that is named.
+expect_status 1 "$ROOT/scripts/guest.sh" --label failed-guest --timeout 300 -- run net.connect \
+    --peer 10.0.2.2:9 --reps 1 --warmup 0 --quiet
+expect_contains "$WORK/err" "not imported as 'failed-guest'"
+kept=$(sed -n "s/.*its document is \([^ ]*\) .*/\1/p" "$WORK/err")
+[ -s "$kept" ] || fail "the failed guest run's document was not kept: $(cat "$WORK/err")"
+rm -f "$kept"
+expect_status 2 "$VP" results show failed-guest
 
 # A virtual disk: an ext4 image in a directory of our choosing, virtio-blk, then the
 # emulated IDE disk; the image is gone afterwards.

@@ -43,6 +43,14 @@ json_check "$WORK/scaling.json" '[g["knee_hosts"] for g in d["groups"] if g["met
 expect_status 0 "$VP" compare @four @four --json "$WORK/compare.json"
 json_check "$WORK/compare.json" 'sorted(set(r["variant"] for r in d["rows"])) == ["ranks=1", "ranks=2", "ranks=3", "ranks=4"]' \
     "compare keeps results of different host counts apart"
+# J jobs on one host against J jobs spread over hosts (the IHEP study's 8 processes
+# against 8 VMs): paired by their total, the row saying where each ran its jobs.
+expect_status 0 "$VP" run null --jobs 2,4,6,8 --reps 3 --label host-jobs --quiet
+expect_status 0 "$VP" compare host-jobs @four --metric jobs --json "$WORK/paired.json"
+json_check "$WORK/paired.json" 'sorted(r["jobs"] for r in d["rows"]) == [2, 4, 6, 8] and all(abs(r["candidates"][0]["ratio"] - 1) < 1e-9 for r in d["rows"]) and d["unmatched"] == []' \
+    "8 jobs on one host were not paired with 2 jobs on each of 4 hosts"
+expect_status 0 "$VP" compare host-jobs @four --metric jobs
+expect_contains "$WORK/out" "paired by total jobs: 8 jobs on 1 host / 2 jobs on each of 4 hosts"
 expect_status 0 "$VP" report @four -o "$WORK/four.html"
 expect_contains "$WORK/four.html" "<h2>Hosts</h2>"
 expect_contains "$WORK/four.html" "null jobs=2 on 4 hosts"
@@ -65,6 +73,17 @@ expect_status 0 "${MPIRUN[@]}" -np 2 "$VP_MPI" run null disk.write net.stream --
 python3 "$HERE/json_keys.py" "$WORK/contract.json" >"$WORK/keys.txt" || fail "json_keys.py failed"
 diff -u "$HERE/data/json_keys_mpi.txt" "$WORK/keys.txt" >"$WORK/keys.diff" ||
     fail "the keys of a many-host document changed: $(head -40 "$WORK/keys.diff")"
+
+# Fan-out: rank 0 sends, so its link reads from rank 0; a 2-rank round is headed with
+# both ranks, the one measured and the one serving.
+expect_status 0 "${MPIRUN[@]}" -np 2 "$VP_MPI" run net.stream --reps 2 --warmup 0 \
+    --duration 0.2s --topology fan-out --label fanout --quiet --json "$WORK/fanout.json"
+json_check "$WORK/fanout.json" '[(l["from"], l["to"]) for l in d["results"][0]["ranks"]["links"]] == [(0, 1)]' \
+    "fan-out's link should run from rank 0, the sender"
+expect_status 0 "$VP" results show fanout
+expect_contains "$WORK/out" "net.stream  jobs=1 ranks=2 (1 measured, 1 serving)"
+grep -qE '^  fan-out: rank 0 \(.*\) -> rank 1 ' "$WORK/out" ||
+    fail "fan-out should print rank 0 -> rank 1: $(grep 'fan-out' "$WORK/out")"
 
 # 3. A usage error is said once, by rank 0, and nothing is stored.
 runs_before=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs")
@@ -121,7 +140,7 @@ expect_runs $((runs_before + 1)) "a plan under mpirun is one stored run"
 json_check "$WORK/plan.json" '"[network]" in d["run"]["plan"] and [r["step"] for r in d["results"]] == ["memory", "memory", "network", "network"] and [r["ranks"]["count"] for r in d["results"][:2]] == [1, 2] and all(r["ranks"]["topology"] == "matrix" and r["status"] == "ok" for r in d["results"][2:])' \
     "the plan's steps: ranks 1,2 then the matrix's two ordered pairs, each result with its step"
 expect_status 0 "$VP" results show mpiplan
-grep -qE '^  mem.write bandwidth +jobs 2/2 .* then 1.29[0-9]* GiB/s ' "$WORK/out" ||
+grep -qE '^  mem.write bandwidth +jobs 2/2 .* then 1.39 GB/s \(1.29[0-9]* GiB/s\) ' "$WORK/out" ||
     fail "the 2-rank row should carry the figure given at 2 jobs: $(grep -A8 '^\[memory\]' "$WORK/out")"
 grep -A12 '^\[network\]' "$WORK/out" | grep -q '^  source \\ destination' ||
     fail "the matrix step should print its source x destination table: $(grep -A12 '^\[network\]' "$WORK/out")"

@@ -45,9 +45,12 @@ expect_contains "$WORK/ihep.html" "write penalty ~10%"
 expect_contains "$WORK/ihep.html" "(then +10%)"
 # CNAF 2007: the study's bandwidth beside now's, at the job counts it stands for
 expect_status 0 "$VP" results show cnaf-2007
-grep -A12 '^\[contention-one-socket\]' "$WORK/out" | grep -qE '^  mem.write bandwidth +jobs 1 .* then 1.29[0-9]* GiB/s ' &&
-    grep -A12 '^\[contention-one-socket\]' "$WORK/out" | grep -qE '^  mem.write bandwidth +jobs 2 .* then 1.6[0-9]* GiB/s ' ||
+# (as the plan gave it, the study's own words and unit, then in this run's unit)
+grep -A12 '^\[contention-one-socket\]' "$WORK/out" | grep -qE '^  mem.write bandwidth +jobs 1 .* then 1.39 GB/s \(1.29[0-9]* GiB/s\) ' &&
+    grep -A12 '^\[contention-one-socket\]' "$WORK/out" | grep -qE '^  mem.write bandwidth +jobs 2 .* then 1.75 GB/s \(1.6[0-9]* GiB/s\) ' ||
     fail "CNAF 2007: each job count's row should carry the study's figure for it: $(grep -A12 '^\[contention-one-socket\]' "$WORK/out")"
+grep -qE '^  disk.write throughput .* then 0.32 Gb/s \(40 MB/s\) ' "$WORK/out" ||
+    fail "CNAF 2007: the study's 0.32 Gb/s should read as it wrote it: $(grep -E '^  disk.write throughput' "$WORK/out")"
 json_check "$WORK/cnaf-2007.json" 'any(r["bench"] == "mem.write" and r["pin"] == "spread" for r in d["results"])' \
     "CNAF 2007's contention step should pin spread"
 expect_status 0 "$VP" results show spring8-2005

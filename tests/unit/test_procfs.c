@@ -120,14 +120,16 @@ static void diskstats_keeps_allowed_devices(void **state)
 static void pid_stat_survives_odd_command_names(void **state)
 {
     (void)state;
-    const char *text = "42 (my (odd) proc) S 1 42 42 0 -1 4194560 10 0 0 0 17 5 0 0 20 0 1 0";
+    const char *text = "42 (my (odd) proc) S 1 42 42 0 -1 4194560 10 0 0 0 17 5 0 0 20 0 3 0";
     char comm[16];
     uint64_t ticks;
-    assert_int_equal(vp_parse_pid_stat(text, comm, sizeof comm, &ticks), 0);
+    unsigned threads;
+    assert_int_equal(vp_parse_pid_stat(text, comm, sizeof comm, &ticks, &threads), 0);
     assert_string_equal(comm, "my (odd) proc");
     assert_int_equal(ticks, 22);
-    assert_int_equal(vp_parse_pid_stat("42 (x S 1", comm, sizeof comm, &ticks), -1);
-    assert_int_equal(vp_parse_pid_stat("42 (x) S 1 2", comm, sizeof comm, &ticks), -1);
+    assert_int_equal(threads, 3);
+    assert_int_equal(vp_parse_pid_stat("42 (x S 1", comm, sizeof comm, &ticks, &threads), -1);
+    assert_int_equal(vp_parse_pid_stat("42 (x) S 1 2", comm, sizeof comm, &ticks, &threads), -1);
 }
 
 static void mountinfo_finds_the_longest_mount(void **state)

@@ -180,6 +180,7 @@ static void migrations_bring_old_databases_forward(void **state)
     /* A version-1 database (before the indexes) is migrated on open, keeping its runs. */
     set_user_version(1, "DROP INDEX results_by_run; DROP INDEX runs_by_label;"
                         "ALTER TABLE results DROP COLUMN parts_json;"
+                        "ALTER TABLE results DROP COLUMN monitor_nics_json;"
                         "ALTER TABLE runs DROP COLUMN pid;"
                         "ALTER TABLE runs DROP COLUMN pid_host;"
                         "ALTER TABLE runs DROP COLUMN plan_text;"
@@ -204,6 +205,7 @@ static void parts_move_from_their_columns_into_one(void **state)
     struct vp_store *store = open_store();
     vp_store_close(store);
     set_user_version(8, "ALTER TABLE results DROP COLUMN parts_json;"
+                        "ALTER TABLE results DROP COLUMN monitor_nics_json;"
                         "ALTER TABLE results ADD COLUMN warnings_json TEXT;"
                         "ALTER TABLE results ADD COLUMN device_json TEXT;"
                         "ALTER TABLE results ADD COLUMN peer_json TEXT;"

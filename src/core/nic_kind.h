@@ -1,0 +1,34 @@
+/* What each network interface is (a physical NIC, a bridge, a bridge's port, a veth, a
+ * tap, a VLAN, loopback), read from sysfs, and which of them face the outside: the ones
+ * whose counters add up to a host's network input and output with each packet counted
+ * once. On a hypervisor host a packet from outside crosses the NIC, the bridge and a
+ * guest's tap: summing every interface counted it two or three times. */
+#ifndef VP_NIC_KIND_H
+#define VP_NIC_KIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum vp_nic_kind {
+    VP_NIC_LOOPBACK,
+    VP_NIC_PHYSICAL, /* has a device behind it: a PCI NIC, virtio-net in a guest */
+    VP_NIC_BRIDGE,
+    VP_NIC_PORT,     /* a virtual interface enslaved to a bridge (a guest's tap, a veth) */
+    VP_NIC_TAP,      /* tun/tap outside a bridge */
+    VP_NIC_VLAN,     /* its traffic is its parent's too */
+    VP_NIC_VIRTUAL,  /* veth, macvlan, dummy...: a container's or a namespace's interface */
+};
+
+/* The kind of interface name, read under sysfs_net (normally "/sys/class/net"). */
+enum vp_nic_kind vp_nic_kind_of(const char *sysfs_net, const char *name);
+
+const char *vp_nic_kind_name(enum vp_nic_kind kind);
+
+/* Which interfaces face the outside, into counted[]: the physical NICs where there is
+ * one (bridge ports or not: a bridge's own counters miss what it forwards to guests);
+ * where there is none (a container, a network namespace), every virtual interface that
+ * is neither a bridge's port, a tap, a VLAN nor loopback (a namespace's bridge counts
+ * what its ports bring it). */
+void vp_nic_counted(const enum vp_nic_kind *kinds, size_t count, bool *counted);
+
+#endif
