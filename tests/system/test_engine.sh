@@ -20,6 +20,12 @@ expect_contains "$WORK/out" "sweep"
 expect_status 0 "$VP" results show sweep
 expect_contains "$WORK/out" "cpu  jobs=3 pin=spread"
 
+# compact and spread place 2 jobs alike on a machine of one package: the result says so
+# (on more packages they differ, and it must not).
+expect_status 0 "$VP" run cpu --ops 1m --jobs 2 --pin compact --reps 1 --warmup 0 --quiet --json "$WORK/compact.json"
+json_check "$WORK/compact.json" '(any("--pin compact: the same CPUs as --pin spread on this machine (1 package)" in w for w in d["results"][0].get("warnings", [])) == (d["run"]["host"]["cpu"]["packages"] == 1))' \
+    "compact = spread on one package should be said, and only there"
+
 # --watch: the CPU use of a busy process named 'yes' is seen by the monitor.
 yes >/dev/null &
 busy=$!
