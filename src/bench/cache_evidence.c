@@ -70,19 +70,20 @@ void vp_annotate_device_reads(json_t *result, const char *path, const char *fsty
                               const char *mount, bool reads, double per_job_rate,
                               double read_by_jobs)
 {
-    double copy = vp_memory_copy_bandwidth();
-    if (reads && per_job_rate >= 0.5 * copy) {
-        char rate[32], ceiling[32];
-        vp_format_value(per_job_rate, "B/s", VP_UNITS_SI, rate, sizeof rate);
-        vp_format_value(copy, "B/s", VP_UNITS_SI, ceiling, sizeof ceiling);
-        vp_result_warn(result, "served from cache: %s per job is memory speed (this machine "
-                    "copies memory at %s)", rate, ceiling);
-    }
     char device[64], column[128];
     device_of(path, device, sizeof device);
     const json_t *monitor = json_object_get(result, "monitor");
     snprintf(column, sizeof column, "disk.%s.read", device);
     if (!device[0] || !json_object_get(json_object_get(monitor, "series"), column)) {
+        /* no device to ask: only a rate no device reaches tells a cache */
+        double copy = vp_memory_copy_bandwidth();
+        if (reads && per_job_rate >= 0.5 * copy) {
+            char rate[32], ceiling[32];
+            vp_format_value(per_job_rate, "B/s", VP_UNITS_SI, rate, sizeof rate);
+            vp_format_value(copy, "B/s", VP_UNITS_SI, ceiling, sizeof ceiling);
+            vp_result_warn(result, "served from cache: %s per job is memory speed (this "
+                           "machine copies memory at %s)", rate, ceiling);
+        }
         vp_result_warn(result, "no block device counters for %s at %s: reads may be served "
                     "from memory and cannot be checked", fstype, mount);
         return;

@@ -22,9 +22,10 @@ double vp_result_mean(const json_t *result, const char *metric);
 double vp_monitor_integral(const json_t *monitor, const char *column);
 
 /* Sets result's "device" (the block device under path: bytes read and written, mean
- * utilisation) from its monitor, and warns "served from cache" when reads ran at memory
- * speed (per_job_rate against this machine's memory copy rate) or the device read under
- * half of read_by_jobs bytes; warns when path has no block device to check against.
+ * utilisation) from its monitor, and warns "served from cache" when the device read
+ * under half of read_by_jobs bytes. Where path has no block device to check against it
+ * says so, and warns "served from cache" when reads ran at memory speed (per_job_rate
+ * against this machine's memory copy rate): the guess is for that case alone.
  * reads: the jobs read (a write test only gets the device figures). */
 void vp_annotate_device_reads(json_t *result, const char *path, const char *fstype,
                               const char *mount, bool reads, double per_job_rate,

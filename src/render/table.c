@@ -178,6 +178,24 @@ static void print_per_job(FILE *out, const json_t *per_job, const json_t *metric
 
 /* A result from many hosts: each host's first metric, against the median of the others'
  * ("vm3 30% slower than the others"), its clock's bound and its CPU (the JSON has all). */
+/* A host's own block device counters, under its line (indented one step more). */
+static void print_host_device(FILE *out, const json_t *host, enum vp_unit_style style)
+{
+    const json_t *device = json_object_get(host, "device");
+    const struct vp_result_part *part = vp_result_part_find("device");
+    if (!device || !part)
+        return;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *line = open_memstream(&text, &size);
+    if (!line)
+        return;
+    part->print(line, device, style);
+    fclose(line);
+    fprintf(out, "  %s", text);
+    free(text);
+}
+
 static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics,
                         enum vp_unit_style style)
 {
@@ -213,6 +231,7 @@ static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics,
                     vp_json_number(json_object_get(summary, "cpu.busy"), "mean"),
                     vp_json_number(json_object_get(summary, "cpu.steal"), "mean"));
         fputc('\n', out);
+        print_host_device(out, host, style);
     }
 }
 
