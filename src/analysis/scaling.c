@@ -114,15 +114,19 @@ static size_t collect_group(const json_t *results, const json_t *first, const js
     return count;
 }
 
-/* The machine's use while a point ran, from its monitor (absent for a result of many
- * hosts, whose monitors are per host): CPU busy and steal (%), page faults and NIC
- * bytes per second, as the SPring-8 study plotted them against the number of VMs. */
-static void add_resources(json_t *point, const json_t *result)
+/* One monitor summary's figures: CPU busy, steal and idle (%), page faults and NIC
+ * bytes per second (network.rx + tx: each packet once). */
+struct resources {
+    double busy, steal, idle, faults, nic;
+};
+
+static struct resources resources_of(const json_t *summary)
 {
-    const json_t *summary = json_object_get(json_object_get(result, "monitor"), "summary");
-    if (!summary)
-        return;
-    double faults = 0, nic = 0;
+    struct resources used = {
+        .busy = vp_json_number(json_object_get(summary, "cpu.busy"), "mean"),
+        .steal = vp_json_number(json_object_get(summary, "cpu.steal"), "mean"),
+        .idle = vp_json_number(json_object_get(summary, "cpu.idle"), "mean"),
+    };
     const char *column;
     const json_t *figures;
     json_object_foreach((json_t *)summary, column, figures) {
@@ -130,17 +134,70 @@ static void add_resources(json_t *point, const json_t *result)
         if (!isfinite(mean))
             continue;
         if (strncmp(column, "faults.", 7) == 0)
-            faults += mean;
+            used.faults += mean;
         else if (vp_monitor_network_column(summary, column, "rx") ||
                  vp_monitor_network_column(summary, column, "tx"))
-            nic += mean;
+            used.nic += mean;
     }
-    json_object_set_new(point, "cpu_busy",
-                        json_real(vp_json_number(json_object_get(summary, "cpu.busy"), "mean")));
-    json_object_set_new(point, "cpu_steal",
-                        json_real(vp_json_number(json_object_get(summary, "cpu.steal"), "mean")));
-    json_object_set_new(point, "faults", json_real(faults));
-    json_object_set_new(point, "nic_rate", json_real(nic));
+    return used;
+}
+
+static void set_resources(json_t *point, const struct resources *used)
+{
+    json_object_set_new(point, "cpu_busy", json_real(used->busy));
+    json_object_set_new(point, "cpu_steal", json_real(used->steal));
+    json_object_set_new(point, "faults", json_real(used->faults));
+    json_object_set_new(point, "nic_rate", json_real(used->nic));
+    if (isfinite(used->idle))
+        json_object_set_new(point, "cpu_idle", json_real(used->idle));
+}
+
+/* The machines' use while a point ran, as the SPring-8 study plotted it against the
+ * number of VMs: from the result's monitor on one host; for a result of many hosts from
+ * each host's, every rank's under "ranks" and the point's over the machines they ran on
+ * (one per machine: ranks on one machine see the same machine), CPU as their mean,
+ * faults and NIC rates summed. Returns the CPU idle (NaN: not known). */
+static double add_resources(json_t *point, const json_t *result)
+{
+    const json_t *summary = json_object_get(json_object_get(result, "monitor"), "summary");
+    if (summary) {
+        struct resources used = resources_of(summary);
+        set_resources(point, &used);
+        return used.idle;
+    }
+    struct resources machines = { 0 };
+    size_t machine_count = 0, i;
+    json_t *ranks = json_array();
+    const json_t *host;
+    json_array_foreach(json_object_get(json_object_get(result, "ranks"), "hosts"), i, host) {
+        summary = json_object_get(json_object_get(host, "monitor"), "summary");
+        if (!summary)
+            continue;
+        struct resources used = resources_of(summary);
+        json_t *entry = json_pack("{s:O}", "rank", json_object_get(host, "rank"));
+        set_resources(entry, &used);
+        json_array_append_new(ranks, entry);
+        const json_t *machine = json_object_get(host, "machine");
+        if (machine && !json_equal(machine, json_object_get(host, "rank")))
+            continue; /* another rank's machine, counted with it */
+        machines.busy += used.busy;
+        machines.steal += used.steal;
+        machines.idle += used.idle;
+        machines.faults += used.faults;
+        machines.nic += used.nic;
+        machine_count++;
+    }
+    if (machine_count == 0) {
+        json_decref(ranks);
+        return NAN;
+    }
+    machines.busy /= (double)machine_count;
+    machines.steal /= (double)machine_count;
+    machines.idle /= (double)machine_count;
+    set_resources(point, &machines);
+    json_object_set_new(point, "machines", json_integer((json_int_t)machine_count));
+    json_object_set_new(point, "ranks", ranks);
+    return machines.idle;
 }
 
 /* The rule a metric is judged by: the one given where it names this kind of metric (a
@@ -203,14 +260,9 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
             json_object_set_new(point, "p99", json_real(p99));
         judged[i] = use_p99 ? p99 : per_job[i];
         json_object_set_new(point, "judged", isfinite(judged[i]) ? json_real(judged[i]) : json_null());
-        add_resources(point, group[i]);
-        double idle = vp_json_number(json_object_get(json_object_get(json_object_get(group[i], "monitor"),
-                                                                "summary"), "cpu.idle"), "mean");
-        if (isfinite(idle)) {
-            json_object_set_new(point, "cpu_idle", json_real(idle));
-            if (idle < 5 && !saturated_from)
-                saturated_from = (int)jobs;
-        }
+        double idle = add_resources(point, group[i]);
+        if (isfinite(idle) && idle < 5 && !saturated_from)
+            saturated_from = (int)jobs;
         json_array_append_new(points, point);
     }
     json_t *point;

@@ -153,13 +153,26 @@ static void csv_row(FILE *out, const json_t *run, const json_t *result, const ch
                     const char *count_key, const json_t *stats)
 {
     const char *label = json_string_value(json_object_get(run, "label"));
-    char jobs[16];
+    char jobs[16], ranks[16] = "", machines[16] = "";
     snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(result, "jobs")));
+    const json_t *across = json_object_get(result, "ranks");
+    if (across) { /* virtperf-mpi: the ranks measured and the machines they ran on */
+        size_t i, distinct = 0;
+        const json_t *host;
+        json_array_foreach(json_object_get(across, "hosts"), i, host) {
+            const json_t *machine = json_object_get(host, "machine");
+            distinct += !machine || json_equal(machine, json_object_get(host, "rank"));
+        }
+        snprintf(ranks, sizeof ranks, "%lld", (long long)json_integer_value(json_object_get(across, "count")));
+        snprintf(machines, sizeof machines, "%zu", distinct);
+    }
     csv_field(out, json_string_value(json_object_get(run, "id")), 0);
     csv_field(out, label ? label : "", 0);
     csv_field(out, json_string_value(json_object_get(result, "bench")), 0);
     csv_field(out, params, 0);
     csv_field(out, jobs, 0);
+    csv_field(out, ranks, 0);
+    csv_field(out, machines, 0);
     csv_field(out, json_string_value(json_object_get(result, "status")), 0);
     csv_field(out, name, 0);
     csv_field(out, json_string_value(json_object_get(metric, "unit")) ?: "", 0);
@@ -174,14 +187,15 @@ static void csv_row(FILE *out, const json_t *run, const json_t *result, const ch
 }
 
 /* One row per result and metric over its repetitions: run, label, bench, params, jobs,
- * status, metric, unit, better, over, n, mean, stddev, min, max, p50; and for a metric
+ * ranks and hosts (of a virtperf-mpi result: the ranks measured, the machines they ran
+ * on; empty on one host), status, metric, unit, better, over, n, mean, stddev, min, max, p50; and for a metric
  * with a latency distribution a second row over the individual requests (operations):
  * the SPring-8 study's min/max/avg/SD of every request. */
 static void write_csv(FILE *out, const json_t *document)
 {
     const json_t *run = json_object_get(document, "run");
-    fputs("run,label,bench,params,jobs,status,metric,unit,better,over,n,mean,stddev,min,max,"
-          "p50\n", out);
+    fputs("run,label,bench,params,jobs,ranks,hosts,status,metric,unit,better,over,n,mean,stddev,"
+          "min,max,p50\n", out);
     size_t i;
     const json_t *result;
     json_array_foreach(json_object_get(document, "results"), i, result) {

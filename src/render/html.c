@@ -194,15 +194,29 @@ static void verdicts(struct vp_markup *out, const struct vp_report *report)
     }
 }
 
-/* The machine's use against the sweep's job count, once per benchmark: CPU busy and
- * steal, then page faults and NIC bytes per second (where the monitor saw any). */
+/* What a sweep's charts run along: the hosts of a virtperf-mpi --ranks sweep (the
+ * studies' number of VMs), else the jobs. */
+static bool by_hosts(const json_t *group)
+{
+    return json_object_get(group, "knee_hosts") != NULL;
+}
+
+static double sweep_x(const json_t *group, const json_t *point)
+{
+    return vp_json_number(point, by_hosts(group) ? "hosts" : "jobs");
+}
+
+/* The machine's use against the sweep's job or host count, once per benchmark: CPU busy
+ * and steal, then page faults and NIC bytes per second (where the monitor saw any); of
+ * many hosts, over the machines they ran on. */
 static void resource_charts(struct vp_markup *out, const char *run, const json_t *group,
                             enum vp_unit_style style)
 {
     const json_t *points = json_object_get(group, "points");
     size_t n = json_array_size(points);
     if (n == 0 || !json_object_get(json_array_get(points, 0), "cpu_busy"))
-        return; /* no monitor: a result of many hosts has one per host */
+        return; /* no monitor */
+    const char *axis = by_hosts(group) ? "hosts" : "jobs";
     static const char *const keys[] = { "cpu_busy", "cpu_steal", "faults", "nic_rate" };
     double *columns[4];
     double *x = calloc(n, sizeof *x);
@@ -214,27 +228,27 @@ static void resource_charts(struct vp_markup *out, const char *run, const json_t
     size_t i;
     const json_t *point;
     json_array_foreach(points, i, point) {
-        x[i] = vp_json_number(point, "jobs");
+        x[i] = sweep_x(group, point);
         for (size_t k = 0; k < 4; k++)
             columns[k][i] = vp_json_number(point, keys[k]);
         nic_total += columns[3][i];
     }
     char title[200];
-    snprintf(title, sizeof title, "%s: %s, the machine's CPU against jobs", run,
-             vp_json_text(group, "bench"));
+    snprintf(title, sizeof title, "%s: %s, the machine's CPU against %s", run,
+             vp_json_text(group, "bench"), axis);
     struct vp_series cpu[2] = { { "busy", x, columns[0], n }, { "steal", x, columns[1], n } };
-    struct vp_chart cpu_chart = { title, "jobs", "", "CPU", "%" };
+    struct vp_chart cpu_chart = { title, axis, "", "CPU", "%" };
     vp_svg_lines(out, &cpu_chart, cpu, 2, NAN, NULL);
-    snprintf(title, sizeof title, "%s: %s, page faults against jobs", run,
-             vp_json_text(group, "bench"));
+    snprintf(title, sizeof title, "%s: %s, page faults against %s", run,
+             vp_json_text(group, "bench"), axis);
     struct vp_series faults = { "faults", x, columns[2], n };
-    struct vp_chart fault_chart = { title, "jobs", "", "faults", "/s" };
+    struct vp_chart fault_chart = { title, axis, "", "faults", "/s" };
     vp_svg_lines(out, &fault_chart, &faults, 1, NAN, NULL);
     if (nic_total > 0) {
-        snprintf(title, sizeof title, "%s: %s, NIC bytes against jobs", run,
-                 vp_json_text(group, "bench"));
+        snprintf(title, sizeof title, "%s: %s, NIC bytes against %s", run,
+                 vp_json_text(group, "bench"), axis);
         struct vp_series nic = { "rx + tx", x, columns[3], n };
-        struct vp_chart nic_chart = { title, "jobs", "", "NIC", "B/s", style };
+        struct vp_chart nic_chart = { title, axis, "", "NIC", "B/s", style };
         vp_svg_lines(out, &nic_chart, &nic, 1, NAN, NULL);
     }
     free(x);
@@ -265,7 +279,7 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
             size_t i;
             const json_t *point;
             json_array_foreach(json_object_get(group, "points"), i, point) {
-                x[i] = vp_json_number(point, "jobs");
+                x[i] = sweep_x(group, point);
                 aggregate[i] = vp_json_number(point, "aggregate");
                 per_job[i] = vp_json_number(point, "per_job");
                 judged[i] = vp_json_number(point, "judged");
@@ -274,18 +288,20 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
             bool by_p99 = strcmp(vp_json_text(group, "judged"), "p99") == 0;
             char title[200], marker[96];
             enum vp_unit_style style = vp_units_pick(report->units, vp_bench_units(vp_json_text(group, "bench")));
-            snprintf(title, sizeof title, "%s: %s %s against jobs", run_name(documents[d]),
-                     vp_json_text(group, "bench"), vp_json_text(group, "metric"));
-            long long knee = (long long)json_integer_value(json_object_get(group, "knee_jobs"));
-            snprintf(marker, sizeof marker, "knee: %lld job%s (%s)", knee, knee == 1 ? "" : "s",
+            const char *axis = by_hosts(group) ? "hosts" : "jobs";
+            snprintf(title, sizeof title, "%s: %s %s against %s", run_name(documents[d]),
+                     vp_json_text(group, "bench"), vp_json_text(group, "metric"), axis);
+            long long knee = (long long)json_integer_value(
+                json_object_get(group, by_hosts(group) ? "knee_hosts" : "knee_jobs"));
+            snprintf(marker, sizeof marker, "knee: %lld %.*s%s (%s)", knee,
+                     (int)strlen(axis) - 1, axis, knee == 1 ? "" : "s",
                      vp_json_text(group, "rule"));
             struct vp_series series[2] = { { by_p99 ? "p99 (judged)" : "aggregate", x,
                                              by_p99 ? judged : aggregate, n },
                                            { "per job", x, per_job, n } };
-            struct vp_chart chart = { title, "jobs", "", vp_json_text(group, "metric"),
+            struct vp_chart chart = { title, axis, "", vp_json_text(group, "metric"),
                                       vp_json_text(group, "unit"), style };
-            vp_svg_lines(out, &chart, series, 2,
-                         (double)json_integer_value(json_object_get(group, "knee_jobs")), marker);
+            vp_svg_lines(out, &chart, series, 2, (double)knee, marker);
             free(x);
             free(judged);
             free(aggregate);

@@ -6,6 +6,7 @@
 
 #include "analysis/study.h" /* vp_distinguishing_params */
 #include "bench/bench.h"
+#include "core/json.h"
 #include "core/units.h"
 
 static const char *plural(long long count)
@@ -27,8 +28,9 @@ static void print_group(FILE *out, const json_t *groups, const json_t *group,
            params[0] ? " " : "", params,
            json_string_value(json_object_get(group, "metric")),
            json_string_value(json_object_get(group, "better")));
-    fprintf(out, "  %5s %14s %14s %10s %9s %9s %14s\n", "jobs", "aggregate", "per job", "efficiency",
-           "fairness", "cpu idle", by_p99 ? "p99 (judged)" : "judged");
+    bool hosts = json_object_get(group, "knee_hosts") != NULL; /* a --ranks sweep */
+    fprintf(out, "  %s%5s %14s %14s %10s %9s %9s %14s\n", hosts ? "hosts " : "", "jobs", "aggregate",
+           "per job", "efficiency", "fairness", "cpu idle", by_p99 ? "p99 (judged)" : "judged");
     size_t i;
     const json_t *point;
     json_array_foreach(json_object_get(group, "points"), i, point) {
@@ -41,10 +43,12 @@ static void print_group(FILE *out, const json_t *groups, const json_t *group,
         if (json_is_number(judged_value))
             vp_format_value(json_number_value(judged_value), unit, style, judged, sizeof judged);
         const json_t *idle = json_object_get(point, "cpu_idle");
-        char idle_text[16] = "-"; /* unknown: a result of many hosts has a monitor per host */
+        char idle_text[16] = "-", hosts_text[16] = ""; /* idle unknown: no monitor */
         if (idle)
             snprintf(idle_text, sizeof idle_text, "%.1f%%", json_number_value(idle));
-        fprintf(out, "  %5.0f %14s %14s %9.0f%% %9.3f %9s %14s\n",
+        if (hosts)
+            snprintf(hosts_text, sizeof hosts_text, "%5.0f ", vp_json_number(point, "hosts"));
+        fprintf(out, "  %s%5.0f %14s %14s %9.0f%% %9.3f %9s %14s\n", hosts_text,
                json_number_value(json_object_get(point, "jobs")), aggregate, per_job,
                100 * json_number_value(json_object_get(point, "efficiency")),
                json_number_value(json_object_get(point, "fairness")), idle_text, judged);

@@ -40,6 +40,18 @@ expect_contains "$WORK/out" "(the machine of rank 0)"
 expect_status 0 "$VP" scaling @four --json "$WORK/scaling.json"
 json_check "$WORK/scaling.json" '[g["knee_hosts"] for g in d["groups"] if g["metric"] == "jobs"] == [4] and [p["jobs"] for g in d["groups"] if g["metric"] == "jobs" for p in g["points"]] == [2, 4, 6, 8]' \
     "scaling of a --ranks sweep counts every host's jobs and gives the knee in hosts"
+# the machine's use per host count, each rank's beside it (the SPring-8 study's CPU and
+# faults against VMs): 4 ranks on this one machine are one machine
+json_check "$WORK/scaling.json" '(lambda g: all(0 <= p["cpu_busy"] <= 100 and p["machines"] == 1 and [r["rank"] for r in p["ranks"]] == list(range(int(p["hosts"]))) and p["faults"] >= 0 and "cpu_idle" in p for p in g["points"]))([g for g in d["groups"] if g["metric"] == "jobs"][0])' \
+    "a --ranks sweep's points should carry the machine's and each rank's CPU, faults and NIC"
+expect_status 0 "$VP" scaling @four
+grep -qE '^ +4 +8 .* [0-9.]+% ' "$WORK/out" || fail "scaling's cpu idle of a --ranks sweep should be known: $(cat "$WORK/out")"
+expect_status 0 "$VP" results export @four --format csv -o "$WORK/four.csv"
+python3 - "$WORK/four.csv" <<'PY' || fail "the CSV should have each result's ranks and hosts"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["metric"] == "jobs"]
+assert [(r["ranks"], r["hosts"]) for r in rows] == [("1", "1"), ("2", "1"), ("3", "1"), ("4", "1")], rows
+PY
 expect_status 0 "$VP" compare @four @four --json "$WORK/compare.json"
 json_check "$WORK/compare.json" 'sorted(set(r["variant"] for r in d["rows"])) == ["ranks=1", "ranks=2", "ranks=3", "ranks=4"]' \
     "compare keeps results of different host counts apart"
@@ -54,6 +66,7 @@ expect_contains "$WORK/out" "paired by total jobs: 8 jobs on 1 host / 2 jobs on 
 expect_status 0 "$VP" report @four -o "$WORK/four.html"
 expect_contains "$WORK/four.html" "<h2>Hosts</h2>"
 expect_contains "$WORK/four.html" "null jobs=2 on 4 hosts"
+expect_contains "$WORK/four.html" "the machine's CPU against hosts"
 
 # 2. A real benchmark on two ranks: the aggregate over both ranks' operations.
 mkdir -p "$WORK/disk"
