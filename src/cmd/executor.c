@@ -239,6 +239,7 @@ bool vp_run_step_here(const struct vp_run_steps *steps, size_t index,
         settings.pin_spec = point->pin;
         settings.reps = point->reps;
         settings.warmup = point->warmup;
+        settings.reps_target = point->reps_target;
         json_t *result = vp_engine_run(point->bench, &point->params, point->jobs, &settings);
         vp_progress_clear(progress);
         if (step->name)

@@ -46,10 +46,31 @@ static int take_pin(struct vp_run_request *request, const char *value, char *err
     return 0;
 }
 
+/* --reps N, or auto[:MAX]: repeat until the headline's 95% interval is within --target,
+ * from VP_AUTO_REPS_MIN to MAX (VP_AUTO_REPS_MAX) repetitions. */
 static int take_reps(struct vp_run_request *request, const char *value, char *err, size_t len)
 {
     request->plan.reps_given = true;
-    return take_whole("--reps", value, 1, VP_MAX_REPS, &request->plan.reps, err, len);
+    request->plan.reps_auto = strncmp(value, "auto", 4) == 0 && (!value[4] || value[4] == ':');
+    if (!request->plan.reps_auto)
+        return take_whole("--reps", value, 1, VP_MAX_REPS, &request->plan.reps, err, len);
+    request->plan.reps = VP_AUTO_REPS_MAX;
+    if (value[4] && (take_whole("--reps auto:MAX", value + 5, VP_AUTO_REPS_MIN, VP_MAX_REPS,
+                                &request->plan.reps, err, len) != 0))
+        return -1;
+    return 0;
+}
+
+static int take_target(struct vp_run_request *request, const char *value, char *err,
+                       size_t len)
+{
+    char *end;
+    double percent = strtod(value, &end);
+    if (end == value || (*end && strcmp(end, "%") != 0) || !(percent >= 0.1 && percent <= 50))
+        return refuse(err, len, "--target: '%s' is not valid; accepted: the 95%% interval's "
+                      "half-width as a percentage of the mean, 0.1 to 50 (2 or 2%%)", value);
+    request->plan.reps_target = percent / 100;
+    return 0;
 }
 
 static int take_warmup(struct vp_run_request *request, const char *value, char *err, size_t len)
@@ -198,9 +219,20 @@ const struct vp_run_flag vp_run_flags[] = {
       "\\fBspread\\fR (round-robin over packages, then cores), or a CPU list such as\n"
       "\\fB0,2,4\\-6\\fR (one CPU per job, cycling). The binding is read back inside each job.",
       take_pin },
-    { "reps", "N", VP_SCOPE_STEP, "measured repetitions, 1..{max-reps}  [5; {watch}: 1]",
-      "Measured repetitions (default 5; comparisons need at least 5), after the warm-up.",
+    { "reps", "N|auto[:MAX]", VP_SCOPE_STEP,
+      "measured repetitions, 1..{max-reps}  [5; {watch}: 1]; auto: until the headline's\n"
+      "95% interval is within --target, 5 to MAX [30] repetitions (one host only)",
+      "Measured repetitions (default 5; comparisons need at least 5), after the warm-up.\n"
+      "\\fBauto\\fR repeats until the 95% interval of the headline metric (the benchmark's\n"
+      "first) is within \\fB\\-\\-target\\fR of its mean, at least 5 times and at most MAX\n"
+      "(\\fBauto:50\\fR; default 30), as pbench and the Phoronix suite do; a result that\n"
+      "did not get there says so. Not under virtperf\\-mpi.",
       take_reps },
+    { "target", "PCT", VP_SCOPE_STEP,
+      "with --reps auto: the 95% interval's half-width to reach, % of the mean  [2]",
+      "With \\fB\\-\\-reps auto\\fR: the half-width of the 95% interval of the headline\n"
+      "metric (the benchmark's first) to reach, as a percentage of its mean (default 2).",
+      take_target },
     { "warmup", "N", VP_SCOPE_STEP, "unmeasured repetitions first, 0..100  [1; {watch}: 0]",
       "Unmeasured warm-up repetitions before the measured ones (default 1).", take_warmup },
     { "duration", "D", VP_SCOPE_STEP,

@@ -16,6 +16,16 @@ static double centre_of(const double *values, size_t n, enum vp_centre centre)
     return centre == VP_CENTRE_MEAN ? vp_mean(values, n) : vp_percentile(values, n, 50);
 }
 
+double vp_relative_half_width(const double *values, size_t n)
+{
+    if (n < 2)
+        return NAN;
+    double mean = vp_mean(values, n);
+    if (mean == 0)
+        return NAN;
+    return vp_t_quantile_975((double)n - 1) * vp_stddev(values, n) / sqrt((double)n) / fabs(mean);
+}
+
 double vp_t_quantile_975(double df)
 {
     static const double table[] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,

@@ -37,4 +37,9 @@ void vp_benjamini_hochberg(double *p, size_t n);
 /* The two-sided 97.5% quantile of Student's t with df degrees of freedom. */
 double vp_t_quantile_975(double df);
 
+/* The half-width of the 95% interval of the mean of values[0..n), as a share of the
+ * mean (t quantile x standard error / |mean|): what --reps auto stops on. NAN for fewer
+ * than 2 values or a mean of 0. */
+double vp_relative_half_width(const double *values, size_t n);
+
 #endif

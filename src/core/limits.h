@@ -6,5 +6,8 @@
 
 #define VP_MAX_JOBS 1024
 #define VP_MAX_REPS 1000
+/* --reps auto: at least this many (a verdict needs 5), at most this many unless told */
+#define VP_AUTO_REPS_MIN 5
+#define VP_AUTO_REPS_MAX 30
 
 #endif

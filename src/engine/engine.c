@@ -23,7 +23,9 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/inference.h"
 #include "core/json.h"
+#include "core/limits.h"
 #include "core/monitor.h"
 #include "engine/result.h"
 #include "engine/shared.h"
@@ -164,6 +166,9 @@ static _Noreturn void job_main(const struct vp_bench *bench, const struct vp_par
         int released;
         while ((released = atomic_load(&control->released)) <= (int)rep)
             futex_wait(&control->released, released, 0);
+        int cut = atomic_load(&control->cut); /* --reps auto had enough */
+        if (cut > 0 && rep >= (unsigned)cut)
+            break;
         if (rep == settings->warmup && job.histogram)
             vp_histogram_reset(job.histogram); /* the warm-up's operations do not count */
         slot->op_log_len = 0;
@@ -410,8 +415,33 @@ static void note_watch_stopped(struct engine_run *run, unsigned rep)
                        "other benchmarks, until they ended", watched);
 }
 
+/* --reps auto: whether the measured repetitions so far (at least VP_AUTO_REPS_MIN) put
+ * the 95% interval of the headline metric within the target; *half_width: its share of
+ * the mean. */
+static bool precise_enough(const struct engine_run *run, unsigned measured, double *half_width)
+{
+    const struct vp_run_settings *settings = run->settings;
+    double values[VP_MAX_REPS] = { 0 };
+    for (unsigned r = 0; r < measured; r++)
+        values[r] = vp_rep_value(run->bench, &run->shared, 0, settings->warmup + r);
+    *half_width = vp_relative_half_width(values, measured);
+    return measured >= VP_AUTO_REPS_MIN && isfinite(*half_width) &&
+           *half_width <= settings->reps_target;
+}
+
+/* Ends --reps auto's repetitions after count: the jobs waiting for the next one see the
+ * cut once released moves, and leave. */
+static void cut_repetitions(struct engine_run *run, unsigned count)
+{
+    atomic_store(&run->shared.control->cut, (int)count);
+    atomic_store(&run->shared.control->released, INT_MAX);
+    futex_wake_all(&run->shared.control->released);
+    run->total_reps = count;
+    run->shared.ran = count;
+}
+
 /* Every repetition: the monitor starts with the first measured one; each is released at
- * its start instant and waited for. */
+ * its start instant and waited for; --reps auto stops once the interval is reached. */
 static void run_repetitions(struct engine_run *run)
 {
     const struct vp_run_settings *settings = run->settings;
@@ -448,7 +478,24 @@ static void run_repetitions(struct engine_run *run)
                             &run->span[rep - settings->warmup]);
         if (run->outcome == WAIT_DONE && settings->progress)
             vp_progress_step(settings->progress, what);
+        double half_width;
+        if (run->outcome == WAIT_DONE && settings->reps_target > 0 && rep >= settings->warmup &&
+            rep + 1 < run->total_reps &&
+            precise_enough(run, rep + 1 - settings->warmup, &half_width)) {
+            cut_repetitions(run, rep + 1);
+            break;
+        }
     }
+    if (run->outcome != WAIT_DONE || settings->reps_target <= 0)
+        return;
+    double half_width;
+    unsigned measured = run->total_reps - settings->warmup;
+    if (!precise_enough(run, measured, &half_width))
+        vp_result_warn(run->result, "--reps auto: the 95%% interval of %s is +-%.2g%% of its "
+                       "mean after %u repetitions, short of the %.2g%% asked (--reps auto:MAX "
+                       "runs more)", run->bench->metrics[0].name, 100 * half_width, measured,
+                       100 * settings->reps_target);
+    json_object_set_new(run->result, "reps", json_integer(measured));
 }
 
 /* Reaps the jobs (a job that did not exit 0 fails the result), stops any left. */

@@ -157,6 +157,7 @@ struct bench_shape {
     const char *pin;
     char per_cpu_pin[VP_PLAN_PIN_LEN];
     unsigned reps, warmup;
+    double reps_target;
 };
 
 static void shape_bench(const struct vp_plan_request *request, const struct selection *selection,
@@ -169,6 +170,9 @@ static void shape_bench(const struct vp_plan_request *request, const struct sele
     unsigned warmup = request->warmup_given ? request->warmup : 1;
     shape->reps = bench->one_observation && !request->reps_given ? 1 : reps;
     shape->warmup = bench->one_observation && !request->warmup_given ? 0 : warmup;
+    shape->reps_target = request->reps_auto && !bench->one_observation
+                             ? (request->reps_target > 0 ? request->reps_target : 0.02)
+                             : 0;
     if (!bench->one_job_per_cpu)
         return;
     vp_affinity_text(shape->per_cpu_pin, sizeof shape->per_cpu_pin);
@@ -209,6 +213,7 @@ static void add_points(struct vp_plan *plan, size_t step, const struct vp_bench 
             point->jobs = shape->counts[j];
             point->reps = shape->reps;
             point->warmup = shape->warmup;
+            point->reps_target = shape->reps_target;
             snprintf(point->pin, sizeof point->pin, "%s", shape->pin);
             plan->total_reps += shape->reps + shape->warmup;
         }
@@ -253,6 +258,9 @@ int vp_plan_build(const struct vp_plan_request *request, struct vp_plan *plan, c
     if (!selection || !params || !shape)
         abort();
     int status = select_all(request, selection, err, err_len);
+    if (status == 0 && request->reps_target > 0 && !request->reps_auto)
+        status = -1, snprintf(err, err_len, "--target: goes with --reps auto (it says when "
+                              "auto repetitions may stop)");
     if (status == 0)
         status = build_params(request, selection, params, err, err_len);
     size_t total = 0;

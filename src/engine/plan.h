@@ -32,6 +32,8 @@ struct vp_plan_request {
     const char *pin;            /* NULL: "none" */
     unsigned reps, warmup;      /* used when reps_given / warmup_given */
     bool reps_given, warmup_given;
+    bool reps_auto;             /* --reps auto: reps is the most to run */
+    double reps_target;         /* --target: the interval to reach, a fraction (0: 2%) */
     double duration;            /* 0: each benchmark's own amount of work */
 };
 
@@ -41,7 +43,8 @@ struct vp_plan_point {
     size_t step;                /* points of one benchmark share a step number */
     struct vp_params params;    /* every option, the sweep's current value selected */
     unsigned jobs;
-    unsigned reps, warmup;
+    unsigned reps, warmup;      /* reps: the most, with reps_target */
+    double reps_target;         /* --reps auto: stop at this interval (0: run reps)  */
     char pin[VP_PLAN_PIN_LEN];
 };
 

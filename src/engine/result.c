@@ -43,7 +43,7 @@ static double seconds_between(int64_t from_ns, int64_t to_ns)
 /* Per-repetition start skew and first/last done, relative to the agreed instant. */
 static void add_timing(json_t *result, const struct vp_shared *shared, unsigned warmup)
 {
-    unsigned measured = shared->reps - warmup;
+    unsigned measured = shared->ran - warmup;
     double *skew = calloc(measured, sizeof *skew);
     double *first = calloc(measured, sizeof *first);
     double *last = calloc(measured, sizeof *last);
@@ -94,16 +94,29 @@ static json_t *metric_json(const struct vp_metric *metric, const double *values,
 static bool metric_measured(const struct vp_shared *shared, size_t metric, unsigned warmup)
 {
     for (unsigned job = 0; job < shared->jobs; job++)
-        for (unsigned rep = warmup; rep < shared->reps; rep++)
+        for (unsigned rep = warmup; rep < shared->ran; rep++)
             if (isnan(vp_shared_record(shared, job, rep)->values[metric]))
                 return false;
     return true;
 }
 
+double vp_rep_value(const struct vp_bench *bench, const struct vp_shared *shared,
+                    size_t metric, unsigned rep)
+{
+    double combined = 0, largest = -INFINITY;
+    for (unsigned job = 0; job < shared->jobs; job++) {
+        double value = vp_shared_record(shared, job, rep)->values[metric];
+        combined += value;
+        largest = value > largest ? value : largest;
+    }
+    enum vp_aggregate across = bench->metrics[metric].across_jobs;
+    return across == VP_AGG_SUM ? combined : across == VP_AGG_MAX ? largest : combined / shared->jobs;
+}
+
 static void add_metrics(json_t *result, const struct vp_bench *bench,
                         const struct vp_shared *shared, unsigned warmup)
 {
-    unsigned measured = shared->reps - warmup;
+    unsigned measured = shared->ran - warmup;
     double *values = calloc(measured, sizeof *values);
     if (!values)
         abort();
@@ -112,17 +125,8 @@ static void add_metrics(json_t *result, const struct vp_bench *bench,
         const struct vp_metric *metric = &bench->metrics[m];
         if (!metric_measured(shared, m, warmup))
             continue;
-        for (unsigned r = 0; r < measured; r++) {
-            double combined = 0, largest = -INFINITY;
-            for (unsigned job = 0; job < shared->jobs; job++) {
-                double value = vp_shared_record(shared, job, warmup + r)->values[m];
-                combined += value;
-                largest = value > largest ? value : largest;
-            }
-            values[r] = metric->across_jobs == VP_AGG_SUM   ? combined
-                        : metric->across_jobs == VP_AGG_MAX ? largest
-                                                            : combined / shared->jobs;
-        }
+        for (unsigned r = 0; r < measured; r++)
+            values[r] = vp_rep_value(bench, shared, m, warmup + r);
         json_object_set_new(metrics, metric->name, metric_json(metric, values, measured));
     }
     json_object_set_new(result, "metrics", metrics);
@@ -251,7 +255,7 @@ static void add_intervals(json_t *result, const struct vp_bench *bench,
                           const struct vp_shared *shared, unsigned warmup)
 {
     json_t *reps = json_array();
-    for (unsigned rep = warmup; rep < shared->reps; rep++) {
+    for (unsigned rep = warmup; rep < shared->ran; rep++) {
         size_t used = 0;
         json_t *series = json_array();
         for (size_t i = 0; i < shared->interval_count; i++) {
@@ -313,7 +317,7 @@ void vp_result_add_measurements(json_t *result, const struct vp_bench *bench,
 {
     add_metrics(result, bench, shared, warmup);
     if (shared->op_log_cap)
-        add_aggregate_rates(result, stonewall, span, shared->reps - warmup, shared->op_log_cap);
+        add_aggregate_rates(result, stonewall, span, shared->ran - warmup, shared->op_log_cap);
     if (bench->distribution_metric)
         add_distribution(result, bench, shared);
     if (shared->interval_count)

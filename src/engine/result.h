@@ -26,6 +26,11 @@ json_t *vp_result_finish(json_t *result, const char *status, const char *error);
 void vp_op_log_rates(const struct vp_shared *shared, unsigned rep, double *stonewall,
                      double *span);
 
+/* Metric number metric of repetition rep over the jobs, as the result gives it (their
+ * sum, mean or largest, as the metric says). */
+double vp_rep_value(const struct vp_bench *bench, const struct vp_shared *shared,
+                    size_t metric, unsigned rep);
+
 /* Adds metrics, per_job, the aggregate rates (stonewall/span: one per measured
  * repetition, with an op log), the distribution, the per-second series and the timing. */
 void vp_result_add_measurements(json_t *result, const struct vp_bench *bench,

@@ -32,6 +32,8 @@ struct vp_run_sync {
 struct vp_run_settings {
     const char *pin_spec;
     unsigned reps, warmup;
+    double reps_target; /* --reps auto: stop once the headline's 95% interval is within
+                           this fraction of its mean (reps the most; 0: run reps) */
     double duration;   /* 0: the benchmark's own amount of work */
     double monitor_hz;
     char *const *watch;

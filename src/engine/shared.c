@@ -83,6 +83,7 @@ size_t vp_shared_layout(struct vp_shared *shared, const struct vp_bench *bench,
 {
     shared->jobs = jobs;
     shared->reps = reps;
+    shared->ran = reps;
     shared->histogram_bytes =
         bench->distribution_metric ? cache_lines(sizeof(struct vp_histogram)) : 0;
     shared->op_log_cap = bench->ops_per_rep ? bench->ops_per_rep(params, duration) : 0;

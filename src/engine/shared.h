@@ -38,6 +38,7 @@ struct vp_control {
     atomic_int started;  /* job-repetitions started */
     atomic_int finished; /* job-repetitions done */
     atomic_int stop;     /* Ctrl-C: benchmarks that end_on_interrupt end the repetition */
+    atomic_int cut;      /* --reps auto: the repetitions there are (0: all of them) */
 };
 
 /* The shared region: control, start instants, then per job a slot, its records, its
@@ -45,7 +46,8 @@ struct vp_control {
 struct vp_shared {
     void *base;
     size_t size;
-    unsigned jobs, reps;
+    unsigned jobs, reps; /* reps: the repetitions the region holds room for */
+    unsigned ran;        /* the ones that ran: reps, unless --reps auto had enough sooner */
     size_t histogram_bytes, op_log_cap;
     size_t interval_count; /* per-second counters per repetition (0: none) */
     struct vp_control *control;

@@ -290,6 +290,10 @@ static int prepare_part(const struct vp_world *world, struct vp_run_steps *steps
                  request->ranks, world->size);
         return -1;
     }
+    if (request->plan.reps_auto) { /* every host would have to agree when to stop */
+        snprintf(err, err_len, "--reps auto: not under virtperf-mpi; accepted: --reps N");
+        return -1;
+    }
     part->barrier = request->start_with && strcmp(request->start_with, "barrier") == 0;
     if (vp_topology_parse(request->topology, &part->topology_kind, err, err_len) != 0)
         return -1;

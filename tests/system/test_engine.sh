@@ -26,6 +26,16 @@ expect_status 0 "$VP" run cpu --ops 1m --jobs 2 --pin compact --reps 1 --warmup 
 json_check "$WORK/compact.json" '(any("--pin compact: the same CPUs as --pin spread on this machine (1 package)" in w for w in d["results"][0].get("warnings", [])) == (d["run"]["host"]["cpu"]["packages"] == 1))' \
     "compact = spread on one package should be said, and only there"
 
+# --reps auto: null's headline (1 per job) never varies, so its interval is reached at
+# the least, 5 repetitions, with every job ending when told there are no more.
+expect_status 0 "$VP" run null --jobs 3 --reps auto --warmup 1 --quiet --json "$WORK/auto.json"
+json_check "$WORK/auto.json" '(lambda r: r["status"] == "ok" and r["reps"] == 5 and r["metrics"]["rep"]["values"] == [1, 2, 3, 4, 5] and "warnings" not in r)(d["results"][0])' \
+    "--reps auto should stop at 5 repetitions of a steady figure, every job ended"
+# the rule itself is tests/unit/test_inference.c's; what is refused:
+expect_usage_error "--reps auto:MAX: '3' is not valid; accepted: a whole number from 5" "$VP" run null --reps auto:3
+expect_usage_error "--target: goes with --reps auto" "$VP" run null --target 1
+expect_usage_error "--target: 'x' is not valid" "$VP" run null --reps auto --target x
+
 # --watch: the CPU use of a busy process named 'yes' is seen by the monitor.
 yes >/dev/null &
 busy=$!

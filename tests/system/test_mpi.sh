@@ -103,6 +103,9 @@ runs_before=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs")
 expect_status 2 "${MPIRUN[@]}" -np 3 "$VP_MPI" run null --jobs 0
 [ "$(grep -c "virtperf: --jobs: '0' is not valid" "$WORK/err")" -eq 1 ] ||
     fail "the usage error was not said exactly once: $(cat "$WORK/err")"
+expect_status 2 "${MPIRUN[@]}" -np 2 "$VP_MPI" run null --reps auto
+[ "$(grep -c "virtperf: --reps auto: not under virtperf-mpi" "$WORK/err")" -eq 1 ] ||
+    fail "--reps auto under virtperf-mpi should be refused once: $(cat "$WORK/err")"
 # a plan's bad key: FILE:LINE, once; a step this machine cannot run: named by its step
 printf '[m]\nbench = mem.write\nsizes = 8m\n' >"$WORK/bad.ini"
 expect_status 2 "${MPIRUN[@]}" -np 2 "$VP_MPI" run --plan "$WORK/bad.ini"

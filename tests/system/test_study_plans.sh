@@ -27,6 +27,8 @@ done
 expect_status 0 "$VP" run --plan "$PLANS/ihep-2010-quick.ini" --label ihep-again --quiet
 expect_status 0 "$VP" compare ihep-2010 ihep-again
 expect_contains "$WORK/out" "[disk]"
+# the quick plans take 5 repetitions: their comparisons end in verdicts
+grep -q "not enough repetitions" "$WORK/out" && fail "a quick plan's comparison gave no verdict: $(grep -m3 'not enough repetitions' "$WORK/out")"
 expect_contains "$WORK/out" "  then: write penalty ~10%, read ~40%"
 expect_contains "$WORK/out" "  then, figures: disk.write throughput penalty +10%; disk.read throughput penalty +40%"
 grep -qE '^ +ihep-again: .* [+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]' "$WORK/out" ||

@@ -54,6 +54,20 @@ static double normal(uint64_t *state)
 }
 
 /* About 95% of intervals must cover the true ratio 0.9 of two scaled samples. */
+/* --reps auto's rule: t(n-1) x SD / sqrt(n) / |mean|, worked by hand. */
+static void relative_half_widths(void **state)
+{
+    (void)state;
+    const double steady[] = { 7, 7, 7, 7, 7 }, ramp[] = { 1, 2, 3, 4, 5 }, negative[] = { -1, -2, -3, -4, -5 };
+    assert_float_equal(vp_relative_half_width(steady, 5), 0, 1e-12);
+    /* mean 3, SD sqrt(2.5), t(4) 2.776 */
+    assert_float_equal(vp_relative_half_width(ramp, 5), 2.776 * sqrt(2.5) / sqrt(5) / 3, 1e-9);
+    assert_float_equal(vp_relative_half_width(negative, 5), vp_relative_half_width(ramp, 5), 1e-12);
+    assert_true(isnan(vp_relative_half_width(ramp, 1)));
+    const double zero[] = { -1, 1 };
+    assert_true(isnan(vp_relative_half_width(zero, 2)));
+}
+
 static void ratio_intervals_cover_the_truth(void **state)
 {
     (void)state;
@@ -90,6 +104,7 @@ int main(void)
         cmocka_unit_test(mann_whitney_exact_small_samples),
         cmocka_unit_test(benjamini_hochberg_by_hand),
         cmocka_unit_test(t_quantiles),
+        cmocka_unit_test(relative_half_widths),
         cmocka_unit_test(ratio_intervals_cover_the_truth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
