@@ -102,96 +102,148 @@ static void penalty_interval(const json_t *candidate, int higher_better, double 
     *high = higher_better ? (1 - a) * 100 : (b - 1) * 100;
 }
 
+/* Whether a comparison row is of a headline metric: its benchmark's first, or one with a
+ * latency distribution (as scaling picks them). The others are folded away. */
+static bool headline_row(const json_t *row)
+{
+    const struct vp_bench *bench = vp_bench_find(vp_json_text(row, "bench"));
+    const char *metric = vp_json_text(row, "metric");
+    if (!bench || bench->metric_count == 0)
+        return true;
+    return strcmp(bench->metrics[0].name, metric) == 0 ||
+           (bench->distribution_metric && strcmp(bench->distribution_metric, metric) == 0);
+}
+
+/* The bars of the penalty chart: the first candidate's penalty of each headline row. */
+struct penalty_bars {
+    const char *labels[MAX_CHARTS];
+    char label_text[MAX_CHARTS][112];
+    double values[MAX_CHARTS], lows[MAX_CHARTS], highs[MAX_CHARTS];
+    size_t count;
+};
+
+static void verdict_header(struct vp_markup *out, const struct vp_report *report)
+{
+    vp_markup_printf(out, "<table><tr><th>benchmark</th><th>jobs</th><th>metric</th><th>base</th>");
+    for (size_t d = 1; d < report->count; d++) {
+        vp_markup_printf(out, "<th>");
+        vp_markup_text(out, run_name(report->documents[d]));
+        vp_markup_printf(out, "</th>");
+    }
+    vp_markup_printf(out, "</tr>");
+}
+
+/* One row of the verdict table: the base's value, each candidate's penalty, interval,
+ * p, verdict and flags; its first candidate's penalty into bars (NULL: none kept). */
+static void verdict_row(struct vp_markup *out, const struct vp_report *report, const json_t *row,
+                        struct penalty_bars *bars)
+{
+    int higher_better = strcmp(vp_json_text(row, "better"), "higher") == 0;
+    char base[32], jobs[16];
+    enum vp_unit_style style = vp_units_pick(report->units, vp_bench_units(vp_json_text(row, "bench")));
+    vp_format_value(vp_json_number(json_object_get(row, "base"), "value"),
+                    vp_json_text(row, "unit"), style, base, sizeof base);
+    snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(row, "jobs")));
+    char what[256];
+    vp_compare_row_label(row, what, sizeof what);
+    vp_markup_printf(out, "<tr>");
+    vp_markup_cell(out, what);
+    vp_markup_cell(out, jobs);
+    vp_markup_cell(out, vp_json_text(row, "metric"));
+    vp_markup_cell(out, base);
+    size_t c;
+    const json_t *candidate;
+    json_array_foreach(json_object_get(row, "candidates"), c, candidate) {
+        const char *verdict = vp_json_text(candidate, "verdict");
+        vp_markup_printf(out, "<td class=\"%s\">", strcmp(verdict, "slower") == 0 ? "slower"
+                                                 : strcmp(verdict, "faster") == 0 ? "faster" : "");
+        const json_t *param_value = json_object_get(candidate, "param_value");
+        if (param_value) {
+            vp_markup_text(out, vp_json_text(json_object_get(row, "varied"), "param"));
+            vp_markup_printf(out, "=");
+            vp_markup_text(out, json_string_value(param_value));
+            vp_markup_printf(out, ": ");
+        }
+        if (json_object_get(candidate, "ci")) {
+            double low, high;
+            penalty_interval(candidate, higher_better, &low, &high);
+            vp_markup_printf(out, "%+.1f%% [%+.1f, %+.1f] ",
+                             vp_json_number(candidate, "penalty_pct"), low, high);
+            if (json_object_get(candidate, "p_adjusted")) /* combined rows have none */
+                vp_markup_printf(out, "p=%.3g ", vp_json_number(candidate, "p_adjusted"));
+            if (c == 0 && bars && bars->count < MAX_CHARTS) {
+                size_t b = bars->count++;
+                snprintf(bars->label_text[b], sizeof bars->label_text[b], "%.60s %.20s j%s",
+                         what, vp_json_text(row, "metric"), jobs);
+                bars->labels[b] = bars->label_text[b];
+                bars->values[b] = vp_json_number(candidate, "penalty_pct");
+                bars->lows[b] = low;
+                bars->highs[b] = high;
+            }
+        }
+        vp_markup_text(out, verdict);
+        if (json_object_get(candidate, "paired")) { /* J jobs on one host against J hosts */
+            vp_markup_printf(out, "<br><span class=\"flag\">");
+            vp_markup_text(out, vp_json_text(candidate, "paired"));
+            vp_markup_printf(out, "</span>");
+        }
+        size_t f;
+        const json_t *flag;
+        json_array_foreach(json_object_get(candidate, "flags"), f, flag) {
+            vp_markup_printf(out, "<br><span class=\"flag\">");
+            vp_markup_text(out, json_string_value(flag));
+            vp_markup_printf(out, "</span>");
+        }
+        vp_markup_printf(out, "</td>");
+    }
+    vp_markup_printf(out, "</tr>");
+}
+
+/* The verdicts of the headline metrics, with their penalty chart; every other metric's
+ * folded beneath. */
 static void verdicts(struct vp_markup *out, const struct vp_report *report)
 {
-    json_t *const *documents = report->documents;
-    size_t count = report->count;
     const json_t *comparison = report->comparison;
     const char *err = report->comparison_error ? report->comparison_error : "";
-    vp_markup_printf(out, "<h2>Verdicts against %s</h2>", run_name(documents[0]));
+    vp_markup_printf(out, "<h2>Verdicts against %s</h2>", run_name(report->documents[0]));
     if (!comparison) {
         vp_markup_printf(out, "<p>");
         vp_markup_text(out, err);
         vp_markup_printf(out, "</p>");
         return;
     }
-    vp_markup_printf(out, "<p>Penalty: positive means the candidate is worse. Interval: 95%% of the "
-                        "ratio CAND/BASE. p: Mann-Whitney, Benjamini-Hochberg adjusted.</p>"
-                        "<table><tr><th>benchmark</th><th>jobs</th><th>metric</th><th>base</th>");
-    for (size_t d = 1; d < count; d++) {
-        vp_markup_printf(out, "<th>");
-        vp_markup_text(out, run_name(documents[d]));
-        vp_markup_printf(out, "</th>");
-    }
-    vp_markup_printf(out, "</tr>");
-    size_t r, c;
-    const json_t *row, *candidate;
-    const char *labels[MAX_CHARTS];
-    char label_text[MAX_CHARTS][112];
-    double values[MAX_CHARTS], lows[MAX_CHARTS], highs[MAX_CHARTS];
-    size_t bars = 0;
+    vp_markup_printf(out, "<p>Each benchmark's headline metrics (its first, and its latency "
+                        "distribution); every other metric is folded below. Penalty: positive "
+                        "means the candidate is worse. Interval: 95%% of the ratio CAND/BASE. "
+                        "p: Mann-Whitney, Benjamini-Hochberg adjusted.</p>");
+    static struct penalty_bars bars;
+    bars.count = 0;
+    size_t r, others = 0;
+    const json_t *row;
+    verdict_header(out, report);
     json_array_foreach(json_object_get(comparison, "rows"), r, row) {
-        int higher_better = strcmp(vp_json_text(row, "better"), "higher") == 0;
-        char base[32], jobs[16];
-        enum vp_unit_style style = vp_units_pick(report->units, vp_bench_units(vp_json_text(row, "bench")));
-        vp_format_value(vp_json_number(json_object_get(row, "base"), "value"),
-                        vp_json_text(row, "unit"), style, base, sizeof base);
-        snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(row, "jobs")));
-        char what[256];
-        vp_compare_row_label(row, what, sizeof what);
-        vp_markup_printf(out, "<tr>");
-        vp_markup_cell(out, what);
-        vp_markup_cell(out, jobs);
-        vp_markup_cell(out, vp_json_text(row, "metric"));
-        vp_markup_cell(out, base);
-        json_array_foreach(json_object_get(row, "candidates"), c, candidate) {
-            const char *verdict = vp_json_text(candidate, "verdict");
-            vp_markup_printf(out, "<td class=\"%s\">", strcmp(verdict, "slower") == 0 ? "slower"
-                                                     : strcmp(verdict, "faster") == 0 ? "faster" : "");
-            const json_t *param_value = json_object_get(candidate, "param_value");
-            if (param_value) {
-                vp_markup_text(out, vp_json_text(json_object_get(row, "varied"), "param"));
-                vp_markup_printf(out, "=");
-                vp_markup_text(out, json_string_value(param_value));
-                vp_markup_printf(out, ": ");
-            }
-            if (json_object_get(candidate, "ci")) {
-                double low, high;
-                penalty_interval(candidate, higher_better, &low, &high);
-                vp_markup_printf(out, "%+.1f%% [%+.1f, %+.1f] ",
-                                 vp_json_number(candidate, "penalty_pct"), low, high);
-                if (json_object_get(candidate, "p_adjusted")) /* combined rows have none */
-                    vp_markup_printf(out, "p=%.3g ", vp_json_number(candidate, "p_adjusted"));
-                if (c == 0 && bars < MAX_CHARTS) {
-                    snprintf(label_text[bars], sizeof label_text[bars], "%.60s %.20s j%s",
-                             what, vp_json_text(row, "metric"), jobs);
-                    labels[bars] = label_text[bars];
-                    values[bars] = vp_json_number(candidate, "penalty_pct");
-                    lows[bars] = low;
-                    highs[bars] = high;
-                    bars++;
-                }
-            }
-            vp_markup_text(out, verdict);
-            size_t f;
-            const json_t *flag;
-            json_array_foreach(json_object_get(candidate, "flags"), f, flag) {
-                vp_markup_printf(out, "<br><span class=\"flag\">");
-                vp_markup_text(out, json_string_value(flag));
-                vp_markup_printf(out, "</span>");
-            }
-            vp_markup_printf(out, "</td>");
-        }
-        vp_markup_printf(out, "</tr>");
+        if (headline_row(row))
+            verdict_row(out, report, row, &bars);
+        else
+            others++;
     }
     vp_markup_printf(out, "</table>");
-    if (bars > 0) {
+    if (bars.count > 0) {
         char title[160];
         snprintf(title, sizeof title, "Penalty of %s against %s (95%% interval)",
-                 run_name(documents[1]), run_name(documents[0]));
+                 run_name(report->documents[1]), run_name(report->documents[0]));
         struct vp_chart chart = { title, "", "", "penalty (positive: worse)", "%" };
-        vp_svg_bars(out, &chart, labels, values, lows, highs, bars);
+        vp_svg_bars(out, &chart, bars.labels, bars.values, bars.lows, bars.highs, bars.count);
     }
+    if (others == 0)
+        return;
+    vp_markup_printf(out, "<details><summary>Every other metric: %zu row%s</summary>", others,
+                     others == 1 ? "" : "s");
+    verdict_header(out, report);
+    json_array_foreach(json_object_get(comparison, "rows"), r, row)
+        if (!headline_row(row))
+            verdict_row(out, report, row, NULL);
+    vp_markup_printf(out, "</table></details>");
 }
 
 /* What a sweep's charts run along: the hosts of a virtperf-mpi --ranks sweep (the
@@ -642,10 +694,12 @@ void vp_report_html(const struct vp_report *report, struct vp_markup *out)
         vp_markup_printf(out, "</b> (%s)", vp_json_text(json_object_get(documents[d], "run"), "started_at"));
     }
     vp_markup_printf(out, ".</p>");
-    if (count > 1)
-        verdicts(out, report);
+    /* what a reader came for first: the study's steps then and now, the verdicts of the
+     * headline metrics; then the environments, the curves, and the monitor last */
     if (report->study)
         vp_study_html(out, report->study, report->units);
+    if (count > 1)
+        verdicts(out, report);
     environments(out, report);
     scaling_charts(out, report);
     matrix_charts(out, report->matrices, report->units);

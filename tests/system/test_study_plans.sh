@@ -45,6 +45,18 @@ expect_status 0 "$VP" report ihep-2010 ihep-again -o "$WORK/ihep.html"
 expect_contains "$WORK/ihep.html" "The plan's steps, then and now"
 expect_contains "$WORK/ihep.html" "write penalty ~10%"
 expect_contains "$WORK/ihep.html" "(then +10%)"
+# it opens with the study, then the headline verdicts (the rest folded), curves, monitor
+python3 - "$WORK/ihep.html" <<'PY' || fail "the report should open with the study's steps, then the headline verdicts, with every other metric folded"
+import sys
+page = open(sys.argv[1]).read()
+order = [page.find(t) for t in ("The plan's steps, then and now", "<h2>Verdicts against", "<h2>Environments", "<h2>Monitor")]
+assert all(i >= 0 for i in order) and order == sorted(order), order
+verdicts = page[order[1]:page.find("<h2>Environments")]
+folded = verdicts.find("<details><summary>Every other metric")
+assert folded > 0, "nothing folded"
+assert "disk.write" in verdicts[:folded] and ">throughput<" in verdicts[:folded], "the headline rows"
+assert ">open_time<" not in verdicts[:folded] and ">open_time<" in verdicts[folded:], "open_time should be folded"
+PY
 # CNAF 2007: the study's bandwidth beside now's, at the job counts it stands for
 expect_status 0 "$VP" results show cnaf-2007
 # (as the plan gave it, the study's own words and unit, then in this run's unit)
