@@ -73,10 +73,10 @@ static json_t *links_json(const struct vp_gather_step *what)
 static json_t *silent_part(int rank)
 {
     bool died = vp_liveness_dead() == rank;
+    char death[160];
+    vp_liveness_death(death, sizeof death);
     return json_pack("{s:s,s:s}", "status", died ? "failed" : "interrupted", "error",
-                     died ? "died: its connection closed without a word (killed, or its host "
-                            "vanished)"
-                          : "not heard from: the run stopped");
+                     died ? death : "not heard from: the run stopped");
 }
 
 json_t *vp_gather_step(const struct vp_world *world, struct vp_together *together,
@@ -127,9 +127,9 @@ json_t *vp_gather_step(const struct vp_world *world, struct vp_together *togethe
     }
     int dead = vp_liveness_dead();
     if (dead >= 0) { /* the cause, not the ranks it stopped */
-        char cause[VP_ERROR_LEN];
-        snprintf(cause, sizeof cause, "rank %d (%s): died: its connection closed without a "
-                 "word (killed, or its host vanished)", dead, world->hosts[dead]);
+        char cause[VP_ERROR_LEN], death[160];
+        vp_liveness_death(death, sizeof death);
+        snprintf(cause, sizeof cause, "rank %d (%s): %s", dead, world->hosts[dead], death);
         vp_result_finish(result, "failed", cause);
     }
     for (size_t p = 0; p < count; p++) {

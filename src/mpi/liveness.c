@@ -30,10 +30,27 @@ static struct pollfd *watched;     /* rank 0: one per other rank, by rank; other
 static int *watched_rank;
 static int watched_count;
 static atomic_int dead_rank = -1;
+static atomic_int dead_signal; /* what dead_rank said it died of (0: nothing) */
+
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+#define FATAL_COUNT (sizeof fatal_signals / sizeof fatal_signals[0])
+static struct sigaction before_ours[FATAL_COUNT];
+static pid_t rank_pid; /* the rank's own process: its jobs inherit the handler too */
 
 int vp_liveness_dead(void)
 {
     return atomic_load(&dead_rank);
+}
+
+void vp_liveness_death(char *buf, size_t len)
+{
+    int signo = atomic_load(&dead_signal);
+    const char *name = signo > 0 ? sigabbrev_np(signo) : NULL;
+    if (name)
+        snprintf(buf, len, "died of SIG%s (signal %d)", name, signo);
+    else
+        snprintf(buf, len, "died: its connection closed without a word (killed by SIGKILL, "
+                 "the OOM killer's, or its host vanished)");
 }
 
 void vp_liveness_say(char word)
@@ -49,6 +66,21 @@ static void on_signal(int signo)
     vp_liveness_say('I');
 }
 
+/* A fatal signal: said to rank 0, then given to the handler that was there before. */
+static void on_fatal(int signo)
+{
+    static volatile sig_atomic_t said; /* the first: a sanitizer's report ends in SIGABRT */
+    char words[2] = { 'S', (char)signo };
+    if (!said && rank0_fd >= 0 && getpid() == rank_pid) { /* a job's crash is its result's */
+        said = 1;
+        (void)!write(rank0_fd, words, sizeof words);
+    }
+    for (size_t i = 0; i < FATAL_COUNT; i++)
+        if (fatal_signals[i] == signo)
+            sigaction(signo, &before_ours[i], NULL);
+    raise(signo); /* taken once this handler returns (a fault also recurs at once) */
+}
+
 void vp_liveness_catch_signals(void)
 {
     struct sigaction action = { .sa_handler = on_signal };
@@ -56,6 +88,11 @@ void vp_liveness_catch_signals(void)
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     signal(SIGPIPE, SIG_IGN);
+    rank_pid = getpid();
+    struct sigaction fatal = { .sa_handler = on_fatal };
+    sigemptyset(&fatal.sa_mask);
+    for (size_t i = 0; i < FATAL_COUNT; i++)
+        sigaction(fatal_signals[i], &fatal, &before_ours[i]);
 }
 
 int vp_liveness_listen(char *text, size_t text_len, char *err, size_t err_len)
@@ -102,21 +139,26 @@ int vp_host_addresses(char *text, size_t text_len)
     return 0;
 }
 
-/* Reads what a watched rank says; on a close without 'D' or 'I', marks it dead. */
-static void hear(int index, bool *ended)
+/* Reads what a watched rank says (said_signal: the fatal signal it named); on a close
+ * without 'D' or 'I', marks it dead. */
+static void hear(int index, bool *ended, int *said_signal)
 {
     char words[64];
     ssize_t got = read(watched[index].fd, words, sizeof words);
     if (got > 0) {
-        for (ssize_t i = 0; i < got; i++)
+        for (ssize_t i = 0; i < got; i++) {
             ended[index] = ended[index] || words[i] == 'D' || words[i] == 'I';
+            if (words[i] == 'S' && i + 1 < got && !ended[index] && !said_signal[index])
+                said_signal[index] = (unsigned char)words[++i];
+        }
         return;
     }
     if (got < 0 && (errno == EINTR || errno == EAGAIN))
         return;
     if (!ended[index]) {
         int expected = -1;
-        atomic_compare_exchange_strong(&dead_rank, &expected, watched_rank[index]);
+        if (atomic_compare_exchange_strong(&dead_rank, &expected, watched_rank[index]))
+            atomic_store(&dead_signal, said_signal[index]);
     }
     close(watched[index].fd);
     watched[index].fd = -1; /* poll ignores it from now on */
@@ -126,16 +168,18 @@ static void *watch(void *unused)
 {
     (void)unused;
     bool *ended = calloc((size_t)watched_count, sizeof *ended);
-    if (!ended)
+    int *said_signal = calloc((size_t)watched_count, sizeof *said_signal);
+    if (!ended || !said_signal)
         abort();
     for (;;) {
         if (poll(watched, (nfds_t)watched_count, -1) < 0 && errno != EINTR)
             break;
         for (int i = 0; i < watched_count; i++)
             if (watched[i].fd >= 0 && watched[i].revents)
-                hear(i, ended);
+                hear(i, ended, said_signal);
     }
     free(ended);
+    free(said_signal);
     return NULL;
 }
 

@@ -87,8 +87,9 @@ int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reas
          * has recorded why. */
         int dead = vp_liveness_dead();
         if (dead >= 0) {
-            snprintf(reason, reason_len, "rank %d (%s) died: its connection closed without a "
-                     "word (killed, or its host vanished)", dead, world->hosts[dead]);
+            char death[160];
+            vp_liveness_death(death, sizeof death);
+            snprintf(reason, reason_len, "rank %d (%s) %s", dead, world->hosts[dead], death);
             return -1;
         }
         if (vp_engine_interrupted()) {

@@ -188,6 +188,7 @@ run_and_stop() {
     done
     case $1 in
         kill) kill -KILL "$(cat "$WORK/rank1.pid")" ;;
+        segv) kill -SEGV "$(cat "$WORK/rank1.pid")" ;;
         interrupt) kill -INT "$launcher" ;;
     esac
     wait "$launcher"
@@ -208,6 +209,12 @@ run_and_stop kill
 [ "$OK_RESULTS" -ge 1 ] || fail "the results finished before the kill were not kept"
 grep -q "^failed: rank 1 (.*died" <<<"$LAST_ERROR" ||
     fail "the unfinished result does not name the dead rank: '$LAST_ERROR'"
+
+# A rank that dies of a fatal signal says which before it goes.
+run_and_stop segv
+[ "$RUN_STATUS" = failed ] || fail "after a rank's SIGSEGV the run is '$RUN_STATUS', want failed"
+grep -q "^failed: rank 1 (.*): died of SIGSEGV (signal 11)" <<<"$LAST_ERROR" ||
+    fail "a rank's death by SIGSEGV should be said as such: '$LAST_ERROR'"
 
 # 6. Ctrl-C on mpirun: the run interrupted, finished results kept.
 run_and_stop interrupt
