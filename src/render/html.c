@@ -102,6 +102,19 @@ static void penalty_interval(const json_t *candidate, int higher_better, double 
     *high = higher_better ? (1 - a) * 100 : (b - 1) * 100;
 }
 
+/* Each string of texts, escaped, between open and close. */
+static void flag_lines(struct vp_markup *out, const json_t *texts, const char *open,
+                       const char *close)
+{
+    size_t i;
+    const json_t *text;
+    json_array_foreach(texts, i, text) {
+        vp_markup_printf(out, "%s", open);
+        vp_markup_text(out, json_string_value(text));
+        vp_markup_printf(out, "%s", close);
+    }
+}
+
 /* Whether a comparison row is of a headline metric: its benchmark's first, or one with a
  * latency distribution (as scaling picks them). The others are folded away. */
 static bool headline_row(const json_t *row)
@@ -182,18 +195,12 @@ static void verdict_row(struct vp_markup *out, const struct vp_report *report, c
             }
         }
         vp_markup_text(out, verdict);
-        if (json_object_get(candidate, "paired")) { /* J jobs on one host against J hosts */
-            vp_markup_printf(out, "<br><span class=\"flag\">");
-            vp_markup_text(out, vp_json_text(candidate, "paired"));
-            vp_markup_printf(out, "</span>");
-        }
-        size_t f;
-        const json_t *flag;
-        json_array_foreach(json_object_get(candidate, "flags"), f, flag) {
-            vp_markup_printf(out, "<br><span class=\"flag\">");
-            vp_markup_text(out, json_string_value(flag));
-            vp_markup_printf(out, "</span>");
-        }
+        json_t *notes = json_array(); /* a pairing of J jobs on one host with J hosts first */
+        if (json_object_get(candidate, "paired"))
+            json_array_append(notes, json_object_get(candidate, "paired"));
+        json_array_extend(notes, json_object_get(candidate, "flags"));
+        flag_lines(out, notes, "<br><span class=\"flag\">", "</span>");
+        json_decref(notes);
         vp_markup_printf(out, "</td>");
     }
     vp_markup_printf(out, "</tr>");
@@ -498,13 +505,7 @@ static void matrix_charts(struct vp_markup *out, const json_t *matrices, enum vp
         free(column_names);
         free(values);
     }
-    size_t n;
-    const json_t *note;
-    json_array_foreach(json_object_get(matrices, "notes"), n, note) {
-        vp_markup_printf(out, "<p class=\"flag\">");
-        vp_markup_text(out, json_string_value(note));
-        vp_markup_printf(out, "</p>");
-    }
+    flag_lines(out, json_object_get(matrices, "notes"), "<p class=\"flag\">", "</p>");
 }
 
 /* One result of many hosts: a row per host, its first metric against the others. */
