@@ -8,7 +8,7 @@ set -eu
 build_pkgs="meson ninja-build pkg-config gcc libsqlite3-dev libjansson-dev libhwloc-dev liburing-dev libssl-dev libinih-dev"
 mpi_pkgs="$build_pkgs openmpi-bin libopenmpi-dev"
 test_pkgs="$mpi_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
-    e2fsprogs iproute2 util-linux chromium fonts-dejavu-core python3-fusepy"
+    e2fsprogs iproute2 util-linux chromium fonts-dejavu-core python3-fusepy gdb"
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf hyperfine iputils-ping iproute2"
 guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3 e2fsprogs strace"
 # the data benchmarks' URL sources (gfal2 and its plugins) and the xrootd serving them in

@@ -120,7 +120,7 @@ struct resources {
     double busy, steal, idle, faults, nic;
 };
 
-static struct resources resources_of(const json_t *summary)
+static struct resources resources_of(const json_t *summary, const char *route)
 {
     struct resources used = {
         .busy = vp_json_number(json_object_get(summary, "cpu.busy"), "mean"),
@@ -135,8 +135,8 @@ static struct resources resources_of(const json_t *summary)
             continue;
         if (strncmp(column, "faults.", 7) == 0)
             used.faults += mean;
-        else if (vp_monitor_network_column(summary, column, "rx") ||
-                 vp_monitor_network_column(summary, column, "tx"))
+        else if (vp_monitor_network_column(summary, column, "rx", route) ||
+                 vp_monitor_network_column(summary, column, "tx", route))
             used.nic += mean;
     }
     return used;
@@ -161,7 +161,7 @@ static double add_resources(json_t *point, const json_t *result)
 {
     const json_t *summary = json_object_get(json_object_get(result, "monitor"), "summary");
     if (summary) {
-        struct resources used = resources_of(summary);
+        struct resources used = resources_of(summary, vp_result_route(result));
         set_resources(point, &used);
         return used.idle;
     }
@@ -173,7 +173,7 @@ static double add_resources(json_t *point, const json_t *result)
         summary = json_object_get(json_object_get(host, "monitor"), "summary");
         if (!summary)
             continue;
-        struct resources used = resources_of(summary);
+        struct resources used = resources_of(summary, vp_result_route(host));
         json_t *entry = json_pack("{s:O}", "rank", json_object_get(host, "rank"));
         set_resources(entry, &used);
         json_array_append_new(ranks, entry);

@@ -102,15 +102,17 @@ static const char *headline_metric(const json_t *result)
     return NULL;
 }
 
-/* Adds one monitor summary's figures to the sums: CPU busy, network input, watched CPUs. */
-static void add_summary(const json_t *summary, double *busy, double *received, json_t *watch)
+/* Adds one monitor summary's figures to the sums: CPU busy, network input (of the route
+ * the result's traffic took, where it says), watched CPUs. */
+static void add_summary(const json_t *summary, const char *route, double *busy,
+                        double *received, json_t *watch)
 {
     *busy += vp_json_number(json_object_get(summary, "cpu.busy"), "mean");
     const char *column;
     const json_t *figures;
     json_object_foreach((json_t *)summary, column, figures) {
         size_t len = strlen(column);
-        if (vp_monitor_network_column(summary, column, "rx"))
+        if (vp_monitor_network_column(summary, column, "rx", route))
             *received += vp_json_number(figures, "mean");
         if (strncmp(column, "watch.", 6) == 0 && len > 10 && strcmp(column + len - 4, ".cpu") == 0) {
             char name[128];
@@ -131,14 +133,14 @@ static void add_monitor(json_t *row, const json_t *result)
     const json_t *summary = json_object_get(json_object_get(result, "monitor"), "summary");
     const json_t *host;
     if (summary) {
-        add_summary(summary, &busy, &received, watch);
+        add_summary(summary, vp_result_route(result), &busy, &received, watch);
         hosts = 1;
     }
     json_array_foreach(json_object_get(json_object_get(result, "ranks"), "hosts"), i, host) {
         summary = json_object_get(json_object_get(host, "monitor"), "summary");
         if (!summary || json_object_get(json_object_get(result, "monitor"), "summary"))
             continue;
-        add_summary(summary, &busy, &received, watch);
+        add_summary(summary, vp_result_route(host), &busy, &received, watch);
         hosts++;
     }
     if (hosts == 0) {

@@ -107,7 +107,7 @@ void vp_data_part_set(json_t *result, const char *source, const char *scheme,
     } else {
         route_column[0] = '\0';
         json_object_foreach((json_t *)all_series, column, series) {
-            if (vp_monitor_network_column(all_series, column, "rx"))
+            if (vp_monitor_network_column(all_series, column, "rx", NULL))
                 received += vp_monitor_integral(monitor, column);
         }
     }

@@ -445,8 +445,13 @@ json_t *vp_monitor_stop(struct vp_monitor *monitor)
     return result;
 }
 
-bool vp_monitor_network_column(const json_t *columns, const char *column, const char *direction)
+bool vp_monitor_network_column(const json_t *columns, const char *column, const char *direction,
+                               const char *route)
 {
+    char own[96];
+    snprintf(own, sizeof own, "net.%s.%s", route ? route : "", direction);
+    if (route && *route && json_object_get(columns, own))
+        return strcmp(column, own) == 0;
     char headline[32];
     snprintf(headline, sizeof headline, "network.%s", direction);
     if (json_object_get(columns, headline))
@@ -455,4 +460,12 @@ bool vp_monitor_network_column(const json_t *columns, const char *column, const 
     return strncmp(column, "net.", 4) == 0 && len > 4 + direction_len &&
            column[len - direction_len - 1] == '.' &&
            strcmp(column + len - direction_len, direction) == 0;
+}
+
+const char *vp_result_route(const json_t *result)
+{
+    const json_t *named = json_object_get(json_object_get(result, "peer"), "interface");
+    if (!json_is_string(named))
+        named = json_object_get(json_object_get(result, "data"), "network_interface");
+    return json_is_string(named) && *json_string_value(named) ? json_string_value(named) : NULL;
 }

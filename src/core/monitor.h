@@ -28,8 +28,15 @@ struct vp_monitor *vp_monitor_start(double hz, char *const *watch, size_t watch_
 json_t *vp_monitor_stop(struct vp_monitor *monitor);
 
 /* Whether column of a monitor's series or summary (columns) is part of its network
- * input (direction "rx") or output ("tx"): network.rx itself, or, in a document recorded
- * before the monitor counted each packet once (no network.rx), every net.IF.rx. */
-bool vp_monitor_network_column(const json_t *columns, const char *column, const char *direction);
+ * input (direction "rx") or output ("tx"): route's own (net.ROUTE.rx: the interface the
+ * result's traffic took, when given and monitored), else network.rx, or, in a document
+ * recorded before the monitor counted each packet once (no network.rx), every
+ * net.IF.rx. */
+bool vp_monitor_network_column(const json_t *columns, const char *column, const char *direction,
+                               const char *route);
+
+/* The interface a result's traffic took, where it says (a net benchmark's peer.interface,
+ * a data source's data.network_interface), or NULL. */
+const char *vp_result_route(const json_t *result);
 
 #endif

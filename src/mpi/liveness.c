@@ -30,7 +30,10 @@ static struct pollfd *watched;     /* rank 0: one per other rank, by rank; other
 static int *watched_rank;
 static int watched_count;
 static atomic_int dead_rank = -1;
-static atomic_int dead_signal; /* what dead_rank said it died of (0: nothing) */
+/* What dead_rank said it died of: a fatal signal's number, EXITED + its exit status, or
+ * 0 for nothing said. */
+static atomic_int dead_cause;
+#define EXITED 256
 
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 #define FATAL_COUNT (sizeof fatal_signals / sizeof fatal_signals[0])
@@ -44,19 +47,34 @@ int vp_liveness_dead(void)
 
 void vp_liveness_death(char *buf, size_t len)
 {
-    int signo = atomic_load(&dead_signal);
-    const char *name = signo > 0 ? sigabbrev_np(signo) : NULL;
+    int cause = atomic_load(&dead_cause);
+    const char *name = cause > 0 && cause < EXITED ? sigabbrev_np(cause) : NULL;
     if (name)
-        snprintf(buf, len, "died of SIG%s (signal %d)", name, signo);
+        snprintf(buf, len, "died of SIG%s (signal %d)", name, cause);
+    else if (cause >= EXITED)
+        snprintf(buf, len, "died: exited with status %d before the run ended (its error "
+                 "line is in mpirun's output)", cause - EXITED);
     else
         snprintf(buf, len, "died: its connection closed without a word (killed by SIGKILL, "
                  "the OOM killer's, or its host vanished)");
 }
 
+static volatile sig_atomic_t said_end; /* 'D' or 'I' said: an exit after it is no death */
+
 void vp_liveness_say(char word)
 {
+    said_end = 1;
     if (rank0_fd >= 0)
         (void)!write(rank0_fd, &word, 1);
+}
+
+/* An exit without 'D' or 'I' (an error deep inside): its status, said to rank 0. */
+static void say_exit(int status, void *unused)
+{
+    (void)unused;
+    char words[2] = { 'E', (char)(status & 0xff) };
+    if (!said_end && rank0_fd >= 0 && getpid() == rank_pid)
+        (void)!write(rank0_fd, words, sizeof words);
 }
 
 static void on_signal(int signo)
@@ -89,6 +107,7 @@ void vp_liveness_catch_signals(void)
     sigaction(SIGTERM, &action, NULL);
     signal(SIGPIPE, SIG_IGN);
     rank_pid = getpid();
+    on_exit(say_exit, NULL);
     struct sigaction fatal = { .sa_handler = on_fatal };
     sigemptyset(&fatal.sa_mask);
     for (size_t i = 0; i < FATAL_COUNT; i++)
@@ -139,17 +158,19 @@ int vp_host_addresses(char *text, size_t text_len)
     return 0;
 }
 
-/* Reads what a watched rank says (said_signal: the fatal signal it named); on a close
+/* Reads what a watched rank says (said_cause: the fatal signal or exit status it named); on a close
  * without 'D' or 'I', marks it dead. */
-static void hear(int index, bool *ended, int *said_signal)
+static void hear(int index, bool *ended, int *said_cause)
 {
     char words[64];
     ssize_t got = read(watched[index].fd, words, sizeof words);
     if (got > 0) {
         for (ssize_t i = 0; i < got; i++) {
             ended[index] = ended[index] || words[i] == 'D' || words[i] == 'I';
-            if (words[i] == 'S' && i + 1 < got && !ended[index] && !said_signal[index])
-                said_signal[index] = (unsigned char)words[++i];
+            bool cause = (words[i] == 'S' || words[i] == 'E') && i + 1 < got;
+            if (cause && !ended[index] && !said_cause[index])
+                said_cause[index] = (words[i] == 'E' ? EXITED : 0) + (unsigned char)words[i + 1];
+            i += cause;
         }
         return;
     }
@@ -158,7 +179,7 @@ static void hear(int index, bool *ended, int *said_signal)
     if (!ended[index]) {
         int expected = -1;
         if (atomic_compare_exchange_strong(&dead_rank, &expected, watched_rank[index]))
-            atomic_store(&dead_signal, said_signal[index]);
+            atomic_store(&dead_cause, said_cause[index]);
     }
     close(watched[index].fd);
     watched[index].fd = -1; /* poll ignores it from now on */
@@ -168,18 +189,18 @@ static void *watch(void *unused)
 {
     (void)unused;
     bool *ended = calloc((size_t)watched_count, sizeof *ended);
-    int *said_signal = calloc((size_t)watched_count, sizeof *said_signal);
-    if (!ended || !said_signal)
+    int *said_cause = calloc((size_t)watched_count, sizeof *said_cause);
+    if (!ended || !said_cause)
         abort();
     for (;;) {
         if (poll(watched, (nfds_t)watched_count, -1) < 0 && errno != EINTR)
             break;
         for (int i = 0; i < watched_count; i++)
             if (watched[i].fd >= 0 && watched[i].revents)
-                hear(i, ended, said_signal);
+                hear(i, ended, said_cause);
     }
     free(ended);
-    free(said_signal);
+    free(said_cause);
     return NULL;
 }
 

@@ -2,7 +2,8 @@
  * that another one died: mpirun just stops them all, a second later. So each rank holds
  * one TCP connection to rank 0 and says on it how it ends ('D' done, 'I' interrupted,
  * from its signal handler; 'S' and the signal's number from the handler of a fatal
- * signal, SIGSEGV, SIGBUS, SIGABRT...); a connection that closes without a word is a
+ * signal, SIGSEGV, SIGBUS, SIGABRT...; 'E' and the status of an exit that said neither
+ * 'D' nor 'I'); a connection that closes without a word is a
  * rank that was killed (SIGKILL: the OOM killer, a user) or whose host vanished (the
  * kernel closes it as the process goes), noticed before mpirun's teardown reaches rank
  * 0. Rank 0's death is seen the same way by the others. */

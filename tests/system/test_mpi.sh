@@ -77,6 +77,17 @@ json_check "$WORK/disk.json" 'd["results"][0]["metrics"]["ops"]["mean"] == 256 a
 json_check "$WORK/disk.json" '0 < d["results"][0]["metrics"]["stonewall_throughput"]["mean"] and 0 < d["results"][0]["metrics"]["span_throughput"]["mean"]' \
     "the stonewalled and span rates are found across ranks"
 
+# A read the device served: each host's own device counters, under its line, and the
+# verdict theirs (/var/tmp: a block device, where /tmp may be tmpfs).
+READ_DIR=$(mktemp -d -p /var/tmp vp-mpi-read.XXXXXX)
+expect_status 0 "${MPIRUN[@]}" -np 2 "$VP_MPI" run disk.read --size 16m --path "$READ_DIR" \
+    --reps 2 --warmup 0 --json "$WORK/read.json"
+rm -rf "$READ_DIR"
+json_check "$WORK/read.json" '(lambda r: all(h["device"]["read_bytes"] >= 0.5 * 2 * 16 * 1048576 for h in r["ranks"]["hosts"]) and not any("served from cache" in w for w in r.get("warnings", [])))(d["results"][0])' \
+    "each host's device read what its jobs read, and nothing called it cache"
+[ "$(grep -cE '^    device [a-z0-9]+ \(' "$WORK/out")" -eq 2 ] ||
+    fail "each host's device counters should be printed under it: $(grep -A3 'rank 0' "$WORK/out")"
+
 # The JSON contract of a run of many hosts: its key paths equal data/json_keys_mpi.txt
 # (json_keys.py FILE > data/json_keys_mpi.txt, in the commit that changes them).
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -189,6 +200,8 @@ run_and_stop() {
     case $1 in
         kill) kill -KILL "$(cat "$WORK/rank1.pid")" ;;
         segv) kill -SEGV "$(cat "$WORK/rank1.pid")" ;;
+        exit) # the rank calls exit(5) in the middle of its run, as an error deep inside would
+            gdb -p "$(cat "$WORK/rank1.pid")" -batch -ex 'call (void)exit(5)' >/dev/null 2>&1 ;;
         interrupt) kill -INT "$launcher" ;;
     esac
     wait "$launcher"
@@ -215,6 +228,12 @@ run_and_stop segv
 [ "$RUN_STATUS" = failed ] || fail "after a rank's SIGSEGV the run is '$RUN_STATUS', want failed"
 grep -q "^failed: rank 1 (.*): died of SIGSEGV (signal 11)" <<<"$LAST_ERROR" ||
     fail "a rank's death by SIGSEGV should be said as such: '$LAST_ERROR'"
+
+# and one that exits mid-run says its status (gdb: scripts/deps.sh test)
+command -v gdb >/dev/null || fail "gdb is not installed (scripts/deps.sh test)"
+run_and_stop exit
+grep -q "^failed: rank 1 (.*): died: exited with status 5 before the run ended" <<<"$LAST_ERROR" ||
+    fail "a rank's exit mid-run should be said with its status: '$LAST_ERROR'"
 
 # 6. Ctrl-C on mpirun: the run interrupted, finished results kept.
 run_and_stop interrupt

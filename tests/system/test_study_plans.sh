@@ -19,8 +19,12 @@ all_ok() { # FILE STEPS: every result ok, as many as plan-check counted
     json_check "$1" 'len(d["results"]) > 0 and all(r["status"] == "ok" for r in d["results"]) and d["run"].get("plan")' \
         "$(basename "$1"): every result of the plan should be ok"
 }
+# (the IHEP plan as it is, its 5 repetitions a step compared below; the other two with 2,
+# for time: what is checked of them is their tables)
 for study in ihep-2010 cnaf-2007 spring8-2005; do
-    expect_status 0 "$VP" run --plan "$PLANS/$study-quick.ini" --label "$study" --quiet --json "$WORK/$study.json"
+    fewer=()
+    [ "$study" = ihep-2010 ] || fewer=(--set global.reps=2)
+    expect_status 0 "$VP" run --plan "$PLANS/$study-quick.ini" "${fewer[@]}" --label "$study" --quiet --json "$WORK/$study.json"
     all_ok "$WORK/$study.json"
 done
 # the IHEP plan again, as a second environment: its steps then and now
