@@ -56,7 +56,11 @@ host=$1
 shift
 ns=$(awk -v h="$host" '$1 == h {print $2}' "$(dirname "$0")/hosts.map")
 [ -n "$ns" ] || { echo "agent: no namespace for $host" >&2; exit 1; }
-exec ip netns exec "$ns" sh -c "$*"
+# Each host's orted its own session directory: the namespaces share one /tmp and one
+# hostname, so the daemons' session directories would share a parent that the first to
+# finish removes under the others.
+mkdir -p "$(dirname "$0")/ompi-$ns"
+OMPI_MCA_orte_tmpdir_base="$(dirname "$0")/ompi-$ns" exec ip netns exec "$ns" sh -c "$*"
 AGENT
 chmod +x "$WORK/agent.sh"
 # rtc_hwloc_vmhole none: Open MPI 4.1.4's orted otherwise maps its hwloc topology into
