@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "engine/engine.h"
+#include "mpi/last_words.h"
 
 #define MAX_RANKS 4096
 
@@ -30,15 +30,21 @@ static struct pollfd *watched;     /* rank 0: one per other rank, by rank; other
 static int *watched_rank;
 static int watched_count;
 static atomic_int dead_rank = -1;
-/* What dead_rank said it died of: a fatal signal's number, EXITED + its exit status, or
- * 0 for nothing said. */
-static atomic_int dead_cause;
-#define EXITED 256
 
-static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-#define FATAL_COUNT (sizeof fatal_signals / sizeof fatal_signals[0])
-static struct sigaction before_ours[FATAL_COUNT];
-static pid_t rank_pid; /* the rank's own process: its jobs inherit the handler too */
+/* What rank 0 heard from each watched rank (last_words.h): whether it said how it ended
+ * ('D' or 'I'), what it died of (a fatal signal's number, EXITED + an exit status, 0:
+ * nothing said) and its last stderr line; a parse that spans reads. */
+#define EXITED 256
+enum hearing { WORDS, LINE, SIGNAL_CODE, EXIT_CODE };
+struct heard {
+    bool ended;
+    int cause;
+    char line[200];
+    size_t line_len;
+    enum hearing state;
+};
+static struct heard *heard;      /* one per watched rank */
+static atomic_int dead_index = -1; /* heard[] of dead_rank, final once it is set */
 
 int vp_liveness_dead(void)
 {
@@ -47,71 +53,31 @@ int vp_liveness_dead(void)
 
 void vp_liveness_death(char *buf, size_t len)
 {
-    int cause = atomic_load(&dead_cause);
+    int index = atomic_load(&dead_index);
+    const struct heard *last = index >= 0 ? &heard[index] : NULL;
+    int cause = last ? last->cause : 0;
     const char *name = cause > 0 && cause < EXITED ? sigabbrev_np(cause) : NULL;
+    char line[260] = "";
+    if (last && last->line[0])
+        snprintf(line, sizeof line, "; its last error line: %.200s", last->line);
     if (name)
-        snprintf(buf, len, "died of SIG%s (signal %d)", name, cause);
+        snprintf(buf, len, "died of SIG%s (signal %d)%s", name, cause, line);
     else if (cause >= EXITED)
-        snprintf(buf, len, "died: exited with status %d before the run ended (its error "
-                 "line is in mpirun's output)", cause - EXITED);
+        snprintf(buf, len, "died: exited with status %d before the run ended%s", cause - EXITED,
+                 line);
     else
         snprintf(buf, len, "died: its connection closed without a word (killed by SIGKILL, "
                  "the OOM killer's, or its host vanished)");
 }
 
-static volatile sig_atomic_t said_end; /* 'D' or 'I' said: an exit after it is no death */
-
 void vp_liveness_say(char word)
 {
-    said_end = 1;
-    if (rank0_fd >= 0)
-        (void)!write(rank0_fd, &word, 1);
-}
-
-/* An exit without 'D' or 'I' (an error deep inside): its status, said to rank 0. */
-static void say_exit(int status, void *unused)
-{
-    (void)unused;
-    char words[2] = { 'E', (char)(status & 0xff) };
-    if (!said_end && rank0_fd >= 0 && getpid() == rank_pid)
-        (void)!write(rank0_fd, words, sizeof words);
-}
-
-static void on_signal(int signo)
-{
-    (void)signo;
-    vp_engine_note_interrupt();
-    vp_liveness_say('I');
-}
-
-/* A fatal signal: said to rank 0, then given to the handler that was there before. */
-static void on_fatal(int signo)
-{
-    static volatile sig_atomic_t said; /* the first: a sanitizer's report ends in SIGABRT */
-    char words[2] = { 'S', (char)signo };
-    if (!said && rank0_fd >= 0 && getpid() == rank_pid) { /* a job's crash is its result's */
-        said = 1;
-        (void)!write(rank0_fd, words, sizeof words);
-    }
-    for (size_t i = 0; i < FATAL_COUNT; i++)
-        if (fatal_signals[i] == signo)
-            sigaction(signo, &before_ours[i], NULL);
-    raise(signo); /* taken once this handler returns (a fault also recurs at once) */
+    vp_last_words_say(word);
 }
 
 void vp_liveness_catch_signals(void)
 {
-    struct sigaction action = { .sa_handler = on_signal };
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    rank_pid = getpid();
-    on_exit(say_exit, NULL);
-    struct sigaction fatal = { .sa_handler = on_fatal };
-    sigemptyset(&fatal.sa_mask);
-    for (size_t i = 0; i < FATAL_COUNT; i++)
-        sigaction(fatal_signals[i], &fatal, &before_ours[i]);
+    vp_last_words_start(rank0_fd);
 }
 
 int vp_liveness_listen(char *text, size_t text_len, char *err, size_t err_len)
@@ -158,28 +124,50 @@ int vp_host_addresses(char *text, size_t text_len)
     return 0;
 }
 
-/* Reads what a watched rank says (said_cause: the fatal signal or exit status it named); on a close
- * without 'D' or 'I', marks it dead. */
-static void hear(int index, bool *ended, int *said_cause)
+/* One byte of what a watched rank says. */
+static void hear_byte(struct heard *rank, char byte)
 {
-    char words[64];
+    switch (rank->state) {
+    case LINE:
+        if (byte == '\n')
+            rank->state = WORDS;
+        else if (rank->line_len + 1 < sizeof rank->line && byte != '\r') {
+            rank->line[rank->line_len++] = byte;
+            rank->line[rank->line_len] = '\0';
+        }
+        return;
+    case SIGNAL_CODE:
+    case EXIT_CODE:
+        if (!rank->cause)
+            rank->cause = (rank->state == EXIT_CODE ? EXITED : 0) + (unsigned char)byte;
+        rank->state = WORDS;
+        return;
+    case WORDS:
+        rank->ended = rank->ended || byte == 'D' || byte == 'I';
+        rank->state = byte == 'L' ? LINE : byte == 'S' ? SIGNAL_CODE : byte == 'E' ? EXIT_CODE
+                                                                                : WORDS;
+        if (byte == 'L')
+            rank->line_len = 0, rank->line[0] = '\0';
+        return;
+    }
+}
+
+/* Reads what a watched rank says; on a close without 'D' or 'I', marks it dead. */
+static void hear(int index)
+{
+    char words[256];
     ssize_t got = read(watched[index].fd, words, sizeof words);
     if (got > 0) {
-        for (ssize_t i = 0; i < got; i++) {
-            ended[index] = ended[index] || words[i] == 'D' || words[i] == 'I';
-            bool cause = (words[i] == 'S' || words[i] == 'E') && i + 1 < got;
-            if (cause && !ended[index] && !said_cause[index])
-                said_cause[index] = (words[i] == 'E' ? EXITED : 0) + (unsigned char)words[i + 1];
-            i += cause;
-        }
+        for (ssize_t i = 0; i < got; i++)
+            hear_byte(&heard[index], words[i]);
         return;
     }
     if (got < 0 && (errno == EINTR || errno == EAGAIN))
         return;
-    if (!ended[index]) {
+    if (!heard[index].ended) {
         int expected = -1;
         if (atomic_compare_exchange_strong(&dead_rank, &expected, watched_rank[index]))
-            atomic_store(&dead_cause, said_cause[index]);
+            atomic_store(&dead_index, index);
     }
     close(watched[index].fd);
     watched[index].fd = -1; /* poll ignores it from now on */
@@ -188,24 +176,21 @@ static void hear(int index, bool *ended, int *said_cause)
 static void *watch(void *unused)
 {
     (void)unused;
-    bool *ended = calloc((size_t)watched_count, sizeof *ended);
-    int *said_cause = calloc((size_t)watched_count, sizeof *said_cause);
-    if (!ended || !said_cause)
-        abort();
     for (;;) {
         if (poll(watched, (nfds_t)watched_count, -1) < 0 && errno != EINTR)
             break;
         for (int i = 0; i < watched_count; i++)
             if (watched[i].fd >= 0 && watched[i].revents)
-                hear(i, ended, said_cause);
+                hear(i);
     }
-    free(ended);
-    free(said_cause);
     return NULL;
 }
 
 static int start_watching(char *err, size_t err_len)
 {
+    heard = calloc((size_t)(watched_count ? watched_count : 1), sizeof *heard);
+    if (!heard)
+        abort();
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old); /* signals go to the main thread */

@@ -1,12 +1,11 @@
 /* Knowing at once which rank died. Open MPI (before ULFM) cannot tell a surviving rank
  * that another one died: mpirun just stops them all, a second later. So each rank holds
- * one TCP connection to rank 0 and says on it how it ends ('D' done, 'I' interrupted,
- * from its signal handler; 'S' and the signal's number from the handler of a fatal
- * signal, SIGSEGV, SIGBUS, SIGABRT...; 'E' and the status of an exit that said neither
- * 'D' nor 'I'); a connection that closes without a word is a
- * rank that was killed (SIGKILL: the OOM killer, a user) or whose host vanished (the
- * kernel closes it as the process goes), noticed before mpirun's teardown reaches rank
- * 0. Rank 0's death is seen the same way by the others. */
+ * one TCP connection to rank 0 and says on it how it ends (last_words.h: done,
+ * interrupted, or, dying, its fatal signal or exit status with its last error line); a
+ * connection that closes without a word is a rank that was killed (SIGKILL: the OOM
+ * killer, a user) or whose host vanished (the kernel closes it as the process goes),
+ * noticed before mpirun's teardown reaches rank 0. Rank 0's death is seen the same way
+ * by the others. */
 #ifndef VP_LIVENESS_H
 #define VP_LIVENESS_H
 
@@ -26,14 +25,13 @@ int vp_liveness_start(int rank, int size, const char *text, double timeout_s, ch
 /* A rank that died (its connection closed without a word), or -1. On ranks other than
  * 0, only rank 0 is watched. */
 int vp_liveness_dead(void);
-/* How that rank died, as words for after its name: "died of SIGSEGV (signal 11)", or
+/* How that rank died, as words for after its name: "died of SIGSEGV (signal 11); its
+ * last error line: ...", "died: exited with status 2 before the run ended; ...", or
  * "died: its connection closed without a word (...)". */
 void vp_liveness_death(char *buf, size_t len);
 /* Tells rank 0 how this rank ends: 'D' done, 'I' interrupted. Async-signal-safe. */
 void vp_liveness_say(char word);
-/* Catches SIGINT and SIGTERM: the engine stops its jobs, and rank 0 hears 'I'; and the
- * fatal signals, each said to rank 0 before the handler that was there (a sanitizer's,
- * or the default) takes it. */
+/* From now on this rank's end is told to rank 0, however it comes (last_words.h). */
 void vp_liveness_catch_signals(void);
 
 #endif

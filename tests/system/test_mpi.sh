@@ -200,8 +200,10 @@ run_and_stop() {
     case $1 in
         kill) kill -KILL "$(cat "$WORK/rank1.pid")" ;;
         segv) kill -SEGV "$(cat "$WORK/rank1.pid")" ;;
-        exit) # the rank calls exit(5) in the middle of its run, as an error deep inside would
-            gdb -p "$(cat "$WORK/rank1.pid")" -batch -ex 'call (void)exit(5)' >/dev/null 2>&1 ;;
+        exit) # the rank says an error and calls exit(5) mid-run, as one deep inside would
+            gdb -p "$(cat "$WORK/rank1.pid")" -batch \
+                -ex 'call (int)fputs("virtperf: a deep error\n", *(void **)&stderr)' \
+                -ex 'call (void)exit(5)' >/dev/null 2>&1 ;;
         interrupt) kill -INT "$launcher" ;;
     esac
     wait "$launcher"
@@ -229,11 +231,12 @@ run_and_stop segv
 grep -q "^failed: rank 1 (.*): died of SIGSEGV (signal 11)" <<<"$LAST_ERROR" ||
     fail "a rank's death by SIGSEGV should be said as such: '$LAST_ERROR'"
 
-# and one that exits mid-run says its status (gdb: scripts/deps.sh test)
+# and one that exits mid-run says its status and its last error line (gdb: scripts/deps.sh
+# test)
 command -v gdb >/dev/null || fail "gdb is not installed (scripts/deps.sh test)"
 run_and_stop exit
-grep -q "^failed: rank 1 (.*): died: exited with status 5 before the run ended" <<<"$LAST_ERROR" ||
-    fail "a rank's exit mid-run should be said with its status: '$LAST_ERROR'"
+grep -q "^failed: rank 1 (.*): died: exited with status 5 before the run ended; its last error line: virtperf: a deep error$" <<<"$LAST_ERROR" ||
+    fail "a rank's exit mid-run should be said with its status and last error line: '$LAST_ERROR'"
 
 # 6. Ctrl-C on mpirun: the run interrupted, finished results kept.
 run_and_stop interrupt
