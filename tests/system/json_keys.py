@@ -6,10 +6,18 @@ are folded, so two runs of the same benchmarks on any machine print the same lin
 import json
 import sys
 
-FOLDED = {("monitor", "series", "disk"), ("monitor", "series", "net"),
-          ("monitor", "summary", "disk"), ("monitor", "summary", "net")}
+# The monitor's columns of a device are named after it (net.eth0.rx, disk.vda.util):
+# folded to net.*.rx, disk.*.util, whatever this machine's devices are called.
+DEVICE_COLUMNS = {("monitor", "series"), ("monitor", "summary")}
 # The interfaces the monitor classified, by their names: folded to one.
 FOLDED_NAMES = {("monitor", "nics")}
+
+
+def folded_column(key):
+    parts = key.split(".")
+    if len(parts) >= 3 and parts[0] in ("net", "disk"):
+        return ".".join([parts[0], "*"] + parts[-1:])
+    return key
 # What a machine has or lacks decides these objects' content (a container has no cpuidle
 # driver; a host of virtperf-mpi brings its whole fingerprint): only their presence is
 # part of the contract.
@@ -25,11 +33,13 @@ def paths(node, trail, out):
         out.add(".".join(trail))
         return
     if isinstance(node, dict):
-        folded = tuple(trail[-3:]) in FOLDED or tuple(trail[-2:]) in FOLDED_NAMES
+        folded = tuple(trail[-2:]) in FOLDED_NAMES
+        devices = tuple(trail[-2:]) in DEVICE_COLUMNS
         for key, value in node.items():
             if (trail[-1], key) in OPTIONAL:
                 continue
-            paths(value, trail + ["*" if folded else key], out)
+            name = "*" if folded else folded_column(key) if devices else key
+            paths(value, trail + [name], out)
     elif isinstance(node, list):
         if not node:
             out.add(".".join(trail) + "[]")
