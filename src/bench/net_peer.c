@@ -5,7 +5,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ifaddrs.h>
 #include <math.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
@@ -26,6 +25,7 @@
 
 #include "core/json.h"
 #include "core/procfs.h"
+#include "core/route.h"
 #include "net/wire.h"
 #include "net/server.h"
 #include "core/json_check.h"
@@ -183,21 +183,8 @@ void vp_net_annotate(const struct vp_params *params, unsigned jobs, json_t *resu
     char interface[IF_NAMESIZE] = "", address[INET6_ADDRSTRLEN] = "";
     getnameinfo((struct sockaddr *)&local, local_len, address, sizeof address, NULL, 0,
                 NI_NUMERICHOST);
-    struct ifaddrs *list = NULL;
-    if (getifaddrs(&list) == 0) {
-        for (struct ifaddrs *item = list; item && !interface[0]; item = item->ifa_next) {
-            char candidate[INET6_ADDRSTRLEN];
-            if (item->ifa_addr && (item->ifa_addr->sa_family == AF_INET ||
-                                   item->ifa_addr->sa_family == AF_INET6) &&
-                getnameinfo(item->ifa_addr, item->ifa_addr->sa_family == AF_INET
-                                                ? sizeof(struct sockaddr_in)
-                                                : sizeof(struct sockaddr_in6),
-                            candidate, sizeof candidate, NULL, 0, NI_NUMERICHOST) == 0 &&
-                strcmp(candidate, address) == 0)
-                snprintf(interface, sizeof interface, "%s", item->ifa_name);
-        }
-        freeifaddrs(list);
-    }
+    if (vp_interface_of_address((struct sockaddr *)&local, interface, sizeof interface) != 0)
+        interface[0] = '\0';
     char path[128], mtu[16] = "", driver[64];
     snprintf(path, sizeof path, "/sys/class/net/%s/mtu", interface);
     if (vp_read_text_file(path, mtu, sizeof mtu) < 0)

@@ -25,8 +25,7 @@ static bool same_address(const struct sockaddr *a, const struct sockaddr *b)
     return false;
 }
 
-/* The name of the interface holding address; -1 when none does. */
-static int interface_of(const struct sockaddr *address, char *name, size_t len)
+int vp_interface_of_address(const struct sockaddr *address, char *name, size_t len)
 {
     struct ifaddrs *all;
     if (getifaddrs(&all) != 0)
@@ -48,7 +47,7 @@ int vp_route_interface(const char *host, char *name, size_t len)
         return -1;
     int status = -1;
     char ignored[64];
-    if (interface_of(found->ai_addr, ignored, sizeof ignored) == 0) {
+    if (vp_interface_of_address(found->ai_addr, ignored, sizeof ignored) == 0) {
         snprintf(name, len, "lo"); /* one of this host's own addresses */
         status = 0;
     } else {
@@ -57,7 +56,7 @@ int vp_route_interface(const char *host, char *name, size_t len)
         socklen_t source_len = sizeof source;
         if (fd >= 0 && connect(fd, found->ai_addr, found->ai_addrlen) == 0 &&
             getsockname(fd, (struct sockaddr *)&source, &source_len) == 0)
-            status = interface_of((const struct sockaddr *)&source, name, len);
+            status = vp_interface_of_address((const struct sockaddr *)&source, name, len);
         if (fd >= 0)
             close(fd);
     }

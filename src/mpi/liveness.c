@@ -70,11 +70,6 @@ void vp_liveness_death(char *buf, size_t len)
                  "the OOM killer's, or its host vanished)");
 }
 
-void vp_liveness_say(char word)
-{
-    vp_last_words_say(word);
-}
-
 void vp_liveness_catch_signals(void)
 {
     vp_last_words_start(rank0_fd);

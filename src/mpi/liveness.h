@@ -29,8 +29,6 @@ int vp_liveness_dead(void);
  * last error line: ...", "died: exited with status 2 before the run ended; ...", or
  * "died: its connection closed without a word (...)". */
 void vp_liveness_death(char *buf, size_t len);
-/* Tells rank 0 how this rank ends: 'D' done, 'I' interrupted. Async-signal-safe. */
-void vp_liveness_say(char word);
 /* From now on this rank's end is told to rank 0, however it comes (last_words.h). */
 void vp_liveness_catch_signals(void);
 

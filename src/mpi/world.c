@@ -12,6 +12,7 @@
 
 #include "core/clock.h"
 #include "engine/engine.h"
+#include "mpi/last_words.h"
 #include "mpi/liveness.h"
 
 #define CONNECT_TIMEOUT_S 30
@@ -59,7 +60,7 @@ void vp_world_init(struct vp_world *world, int *argc, char ***argv)
 
 void vp_world_exit(struct vp_world *world, int status)
 {
-    vp_liveness_say('D');
+    vp_last_words_say('D');
     MPI_Finalize();
     free(world->hosts);
     exit(status);
