@@ -1,15 +1,13 @@
 /* Clock offsets, start instants and the window across ranks (see together.h). */
 #include "mpi/together.h"
 
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
-
-#define CLOCK_ROUNDS 16
+#include "engine/window.h"
 
 /* Time for rank 0's instant to reach every rank before it comes, beyond the jobs' own
  * lead: the broadcast crosses ranks that may share CPUs. */
@@ -28,8 +26,9 @@ static int exchange(struct vp_together *together, MPI_Request *request, char *re
  * smallest round trip, and half that round trip. */
 static int time_peer(struct vp_together *together, int peer, char *reason, size_t reason_len)
 {
-    int64_t best_rtt = INT64_MAX;
-    for (int round = 0; round < CLOCK_ROUNDS; round++) {
+    struct vp_clock_estimate estimate;
+    vp_clock_estimate_init(&estimate);
+    for (int round = 0; round < VP_CLOCK_ROUNDS; round++) {
         MPI_Request request;
         int64_t sent = vp_now_ns(), peer_time;
         MPI_Isend(&sent, 1, MPI_INT64_T, peer, VP_WORLD_TAG, together->comm, &request);
@@ -38,13 +37,10 @@ static int time_peer(struct vp_together *together, int peer, char *reason, size_
         MPI_Irecv(&peer_time, 1, MPI_INT64_T, peer, VP_WORLD_TAG, together->comm, &request);
         if (exchange(together, &request, reason, reason_len) != 0)
             return -1;
-        int64_t back = vp_now_ns();
-        if (back - sent < best_rtt) {
-            best_rtt = back - sent;
-            together->offsets[peer] = peer_time - (sent + back) / 2;
-            together->bounds[peer] = (best_rtt + 1) / 2;
-        }
+        vp_clock_estimate_add(&estimate, sent, peer_time, vp_now_ns());
     }
+    together->offsets[peer] = estimate.offset_ns;
+    together->bounds[peer] = estimate.bound_ns;
     MPI_Request request;
     MPI_Isend(&together->offsets[peer], 1, MPI_INT64_T, peer, VP_WORLD_TAG, together->comm,
               &request);
@@ -55,7 +51,7 @@ static int time_peer(struct vp_together *together, int peer, char *reason, size_
  * offset. */
 static int answer_clock(struct vp_together *together, char *reason, size_t reason_len)
 {
-    for (int round = 0; round < CLOCK_ROUNDS; round++) {
+    for (int round = 0; round < VP_CLOCK_ROUNDS; round++) {
         MPI_Request request;
         int64_t their_time, own_time;
         MPI_Irecv(&their_time, 1, MPI_INT64_T, 0, VP_WORLD_TAG, together->comm, &request);
@@ -71,22 +67,6 @@ static int answer_clock(struct vp_together *together, char *reason, size_t reaso
     return exchange(together, &request, reason, reason_len);
 }
 
-/* The window of one repetition over this rank's jobs on rank 0's clock, as maxima (the
- * earliest instants negated): latest start, -earliest done, -earliest start, latest done. */
-static void own_window(const struct vp_together *together, const struct vp_shared *shared,
-                       unsigned rep, int64_t *window)
-{
-    for (unsigned job = 0; shared && job < shared->jobs; job++) {
-        const struct vp_rep_record *record = vp_shared_record(shared, job, rep);
-        int64_t start = record->start_ns - together->offset_ns;
-        int64_t end = record->end_ns - together->offset_ns;
-        window[0] = start > window[0] ? start : window[0];
-        window[1] = -end > window[1] ? -end : window[1];
-        window[2] = -start > window[2] ? -start : window[2];
-        window[3] = end > window[3] ? end : window[3];
-    }
-}
-
 /* The rates of one repetition across ranks from the agreed window: this rank's bytes
  * inside it and in all, summed over ranks. */
 static int agree_rates(struct vp_together *together, const struct vp_shared *shared,
@@ -94,37 +74,17 @@ static int agree_rates(struct vp_together *together, const struct vp_shared *sha
 {
     if (!together->op_log)
         return 0;
-    int64_t latest_start = window[0], earliest_end = -window[1];
-    int64_t earliest_start = -window[2], latest_end = window[3];
-    double bytes[3] = { 0, 0, 0 }; /* inside, all, jobs whose log overflowed */
-    for (unsigned job = 0; shared && job < shared->jobs; job++) {
-        const struct vp_job_slot *slot = vp_shared_slot(shared, job);
-        const int64_t *log = vp_shared_op_log(shared, job);
-        if (slot->op_log_len > shared->op_log_cap) {
-            bytes[2] += 1;
-            continue;
-        }
-        for (uint64_t i = 0; i < slot->op_log_len; i++) {
-            int64_t done = log[i] - together->offset_ns;
-            if (done > latest_start && done <= earliest_end)
-                bytes[0] += (double)slot->op_bytes;
-        }
-        bytes[1] += (double)slot->op_log_len * (double)slot->op_bytes;
-    }
+    double bytes[VP_WINDOW_BYTES];
+    vp_window_bytes(shared, window, together->offset_ns, bytes);
     MPI_Request request;
-    MPI_Iallreduce(MPI_IN_PLACE, bytes, 3, MPI_DOUBLE, MPI_SUM, together->comm, &request);
+    MPI_Iallreduce(MPI_IN_PLACE, bytes, VP_WINDOW_BYTES, MPI_DOUBLE, MPI_SUM, together->comm,
+                   &request);
     if (exchange(together, &request, reason, reason_len) != 0)
         return -1;
     if (rep < together->warmup)
         return 0;
     unsigned measured = rep - together->warmup;
-    if (bytes[2] > 0) {
-        together->stonewall[measured] = together->span[measured] = NAN;
-        return 0;
-    }
-    together->stonewall[measured] = earliest_end > latest_start
-        ? bytes[0] / ((double)(earliest_end - latest_start) / 1e9) : 0;
-    together->span[measured] = bytes[1] / ((double)(latest_end - earliest_start) / 1e9);
+    vp_window_rates(window, bytes, &together->stonewall[measured], &together->span[measured]);
     return 0;
 }
 
@@ -135,11 +95,12 @@ static int agree(struct vp_together *together, const struct vp_shared *shared, b
                  int64_t lead_ns, bool rep_done, unsigned rep, int64_t *lead, char *reason,
                  size_t reason_len)
 {
-    int64_t words[6] = { ok ? 0 : 1, lead_ns, INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN };
+    int64_t words[2 + VP_WINDOW_WORDS] = { ok ? 0 : 1, lead_ns };
+    vp_window_empty(words + 2);
     if (ok && rep_done)
-        own_window(together, shared, rep, words + 2);
+        vp_window_add_jobs(words + 2, shared, rep, together->offset_ns);
     MPI_Request request;
-    MPI_Iallreduce(MPI_IN_PLACE, words, 6, MPI_INT64_T, MPI_MAX, together->comm, &request);
+    MPI_Iallreduce(MPI_IN_PLACE, words, 2 + VP_WINDOW_WORDS, MPI_INT64_T, MPI_MAX, together->comm, &request);
     if (exchange(together, &request, reason, reason_len) != 0)
         return -1;
     if (words[0]) {
