@@ -1,7 +1,7 @@
 # Sourced by scripts/guest.sh and tests/system/test_migration.sh: the pieces of a guest's
 # initramfs. guest_kernel sets KERNEL and RELEASE (Debian's cloud kernel);
-# guest_image_root ROOT MODULE... fills ROOT with busybox, build/virtperf and every
-# library ldd names, and MODULE... with their dependencies in load order (ROOT/modules,
+# guest_image_root ROOT MODULE... fills ROOT with busybox, virtperf ($VIRTPERF_BIN, else
+# build/virtperf) and every library ldd names, and MODULE... with their dependencies in load order (ROOT/modules,
 # listed in ROOT/modules.order); the caller writes ROOT/init and packs it with
 # guest_image_pack ROOT FILE. Run from the repository's root.
 
@@ -16,9 +16,10 @@ guest_image_root() {
     shift
     mkdir -p "$root"/bin "$root"/modules "$root"/proc "$root"/sys "$root"/dev "$root"/tmp "$root"/etc
     cp /bin/busybox "$root/bin/busybox"
-    for applet in sh mount insmod ip base64 poweroff cat sleep hostname date; do ln -s busybox "$root/bin/$applet"; done
-    cp build/virtperf "$root/bin/virtperf"
-    for lib in $(ldd build/virtperf | grep -oE '/[^ ]+\.so[^ ]*'); do
+    for applet in sh mount insmod ip base64 poweroff cat sleep hostname date mkdir; do ln -s busybox "$root/bin/$applet"; done
+    local binary=${VIRTPERF_BIN:-build/virtperf}
+    cp "$binary" "$root/bin/virtperf"
+    for lib in $(ldd "$binary" | grep -oE '/[^ ]+\.so[^ ]*'); do
         mkdir -p "$root$(dirname "$lib")"
         cp -L "$lib" "$root$lib"
     done

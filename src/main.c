@@ -25,6 +25,7 @@ static const struct subcommand subcommands[] = {
     { "plan-check", cmd_plan_check, "check a plan file (run --plan) without running it" },
     { "data", cmd_data, "lay out, index or remove a fileset for the data benchmarks" },
     { "serve", cmd_serve, "serve the net benchmarks' clients (port 7310)" },
+    { "guest-agent", cmd_guest_agent, "(in the guests run --guests starts) take the host's steps" },
 };
 #define SUBCOMMAND_COUNT (sizeof subcommands / sizeof subcommands[0])
 

@@ -57,6 +57,7 @@ int vp_output_commit_text(struct vp_json_output *output, const char *data, size_
 /* The subcommands (one file each). */
 int cmd_run(int argc, char **argv);
 int cmd_plan_check(int argc, char **argv);
+int cmd_guest_agent(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_results(int argc, char **argv);

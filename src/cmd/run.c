@@ -9,6 +9,7 @@
 #include "cmd/background.h"
 #include "cmd/common.h"
 #include "cmd/executor.h"
+#include "cmd/guests.h"
 #include "cmd/run_flags.h"
 #include "cmd/run_plan.h"
 
@@ -155,6 +156,8 @@ int cmd_run(int argc, char **argv)
     }
     if (vp_run_steps_check_here(&steps, err, sizeof err) != 0)
         refuse_here(&command, &steps, err);
+    if (steps.step[0].request.guests.spec)
+        return vp_run_guests(&steps, argc, argv);
     return run_here(&steps, argc, argv);
 }
 

@@ -208,6 +208,88 @@ static int take_start_with(struct vp_run_request *request, const char *value, ch
     return 0;
 }
 
+static int take_guests(struct vp_run_request *request, const char *value, char *err,
+                       size_t len)
+{
+    (void)err, (void)len;
+    request->guests.spec = value; /* checked against VP_GUESTS_MAX where the guests start */
+    return 0;
+}
+
+static int take_guest_cpus(struct vp_run_request *request, const char *value, char *err,
+                           size_t len)
+{
+    return take_whole("--guest-cpus", value, 1, 64, &request->guests.cpus, err, len);
+}
+
+static int take_guest_memory(struct vp_run_request *request, const char *value, char *err,
+                             size_t len)
+{
+    return take_whole("--guest-memory", value, 256, 1 << 20, &request->guests.memory_mib, err,
+                      len);
+}
+
+static int take_guest_accel(struct vp_run_request *request, const char *value, char *err,
+                            size_t len)
+{
+    if (strcmp(value, "auto") != 0 && strcmp(value, "kvm") != 0 && strcmp(value, "tcg") != 0)
+        return refuse(err, len, "--guest-accel: '%s' is not valid; accepted: auto, kvm or tcg",
+                      value);
+    request->guests.accel = value;
+    return 0;
+}
+
+static int take_guest_timeout(struct vp_run_request *request, const char *value, char *err,
+                              size_t len)
+{
+    return take_whole("--guest-timeout", value, 10, 86400, &request->guests.timeout_s, err, len);
+}
+
+static int take_libvirt_uri(struct vp_run_request *request, const char *value, char *err,
+                            size_t len)
+{
+    (void)err, (void)len;
+    request->guests.uri = value;
+    return 0;
+}
+
+static int take_guest_net(struct vp_run_request *request, const char *value, char *err,
+                          size_t len)
+{
+    (void)err, (void)len;
+    request->guests.bridge = value; /* an existing bridge: checked where the guests start */
+    return 0;
+}
+
+static int take_guest_disk(struct vp_run_request *request, const char *value, char *err,
+                           size_t len)
+{
+    (void)err, (void)len;
+    request->guests.disk_dir = value;
+    return 0;
+}
+
+static int take_guest_disk_size(struct vp_run_request *request, const char *value, char *err,
+                                size_t len)
+{
+    uint64_t bytes;
+    if (vp_parse_size(value, &bytes) != 0 || bytes < (64u << 20))
+        return refuse(err, len, "--guest-disk-size: '%s' is not valid; accepted: a size of at "
+                      "least 64M, such as 512M or 4G", value);
+    request->guests.disk_bytes = bytes;
+    return 0;
+}
+
+static int take_guest_disk_bus(struct vp_run_request *request, const char *value, char *err,
+                               size_t len)
+{
+    if (strcmp(value, "virtio") != 0 && strcmp(value, "ide") != 0)
+        return refuse(err, len, "--guest-disk-bus: '%s' is not valid; accepted: virtio or ide",
+                      value);
+    request->guests.disk_bus = value;
+    return 0;
+}
+
 const struct vp_run_flag vp_run_flags[] = {
     { "jobs", "SPEC", VP_SCOPE_STEP, "job counts: 4, 1,2,4 or 1..8 (a list is a sweep)  [1]",
       "Job counts: \\fB4\\fR, \\fB1,2,4\\fR or \\fB1..8\\fR. A list is a sweep: one result "
@@ -286,6 +368,34 @@ const struct vp_run_flag vp_run_flags[] = {
       "instant: each repetition at an instant rank 0 picks, on\n"
       "every rank's clock; barrier: when MPI_Barrier returns (for\n"
       "comparison; blind to a dead rank)  [instant]", NULL, take_start_with },
+    { "guests", "SPEC", VP_SCOPE_SESSION,
+      "run in guests virtperf starts (libvirt): 4, 1,2,4 or 1..8, one\n"
+      "result per count, the guests started together  [none]",
+      "Runs the benchmarks in throwaway guests virtperf starts through libvirt (one\n"
+      "transient domain each, booted straight into virtperf), for each count of SPEC\n"
+      "(\\fB4\\fR, \\fB1,2,4\\fR, \\fB1..8\\fR), every guest's jobs started at one instant;\n"
+      "one result per count, with each guest under ranks.hosts and the host's own monitor\n"
+      "and each guest's QEMU CPU. See GUESTS.", take_guests },
+    { "guest-cpus", "N", VP_SCOPE_SESSION, "vCPUs per guest  [1]", NULL, take_guest_cpus },
+    { "guest-memory", "MiB", VP_SCOPE_SESSION, "memory per guest, MiB  [512]", NULL,
+      take_guest_memory },
+    { "guest-accel", "A", VP_SCOPE_SESSION,
+      "auto (kvm where it runs a guest, else tcg, said), kvm or tcg  [auto]", NULL,
+      take_guest_accel },
+    { "guest-timeout", "S", VP_SCOPE_SESSION,
+      "seconds a guest may take to boot or to answer  [300]", NULL, take_guest_timeout },
+    { "libvirt-uri", "URI", VP_SCOPE_SESSION, "libvirt's  [qemu:///system]", NULL,
+      take_libvirt_uri },
+    { "guest-net", "BRIDGE", VP_SCOPE_SESSION,
+      "a NIC on this existing bridge, each guest an address next\n"
+      "to the bridge's own  [no NIC]", NULL, take_guest_net },
+    { "guest-disk", "DIR", VP_SCOPE_SESSION,
+      "a disk image per guest made in DIR (ext4, at /mnt/disk in\n"
+      "the guest, its working directory), removed afterwards  [none]", NULL, take_guest_disk },
+    { "guest-disk-size", "SIZE", VP_SCOPE_SESSION, "each guest disk's size  [1G]", NULL,
+      take_guest_disk_size },
+    { "guest-disk-bus", "B", VP_SCOPE_SESSION, "virtio or ide (emulated)  [virtio]", NULL,
+      take_guest_disk_bus },
     { "help", NULL, VP_SCOPE_COMMAND, "this text", NULL, take_help },
 };
 const size_t vp_run_flag_count = sizeof vp_run_flags / sizeof vp_run_flags[0];

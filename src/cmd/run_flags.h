@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "engine/plan.h"
@@ -27,6 +28,13 @@ enum vp_run_scope {
 #define VP_SCOPES_COMMAND_LINE (VP_SCOPE_SESSION | VP_SCOPE_STEP | VP_SCOPE_COMMAND)
 #define VP_SCOPES_WITH_PLAN (VP_SCOPE_SESSION | VP_SCOPE_PLAN)
 
+/* The guests `run --guests` starts (the --guest-* flags); spec NULL: none. */
+struct vp_guests_request {
+    const char *spec, *accel, *uri, *bridge, *disk_dir, *disk_bus;
+    unsigned cpus, memory_mib, timeout_s;
+    uint64_t disk_bytes;
+};
+
 /* What one command line (or one step of a plan) asks. */
 struct vp_run_request {
     struct vp_plan_request plan;
@@ -42,6 +50,7 @@ struct vp_run_request {
     size_t set_count;
     bool dry_run, here;
     const char *ranks, *topology, *start_with; /* virtperf-mpi's */
+    struct vp_guests_request guests;
 };
 
 struct vp_run_flag {

@@ -636,3 +636,24 @@ int vp_plan_compile(const struct vp_run_request *command, const char *text, bool
     free(c);
     return status;
 }
+
+int vp_run_steps_of_words(struct vp_run_steps *steps, int argc, char **argv,
+                          const char *plan_text, char *err, size_t err_len)
+{
+    if (plan_text) {
+        struct vp_run_request command;
+        if (vp_plan_command(&command, argc, argv, err, err_len) != 0)
+            return -1;
+        return vp_plan_compile(&command, plan_text, false, steps, err, err_len);
+    }
+    *steps = (struct vp_run_steps){ .count = 1 };
+    struct vp_run_step *step = &steps->step[0];
+    *step = (struct vp_run_step){ .argc = argc, .argv = argv };
+    if (vp_run_parse(&step->request, argc, argv, VP_SCOPES_COMMAND_LINE, err, err_len) != 0)
+        return -1;
+    steps->label = step->request.label;
+    steps->db = step->request.db;
+    steps->json = step->request.json;
+    steps->quiet = step->request.quiet;
+    return vp_run_steps_build(steps, err, err_len);
+}

@@ -28,4 +28,9 @@ char *vp_plan_read_text(const char *path, char *err, size_t err_len);
 int vp_plan_compile(const struct vp_run_request *command, const char *text, bool for_mpi,
                     struct vp_run_steps *steps, char *err, size_t err_len);
 
+/* A command line's words (argv[0] "run") as a run's steps, built: a one-step run, or
+ * with --plan the steps plan_text compiles to (the file itself is not read). -1 with err. */
+int vp_run_steps_of_words(struct vp_run_steps *steps, int argc, char **argv,
+                          const char *plan_text, char *err, size_t err_len);
+
 #endif

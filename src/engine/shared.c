@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "core/limits.h"
+
 /* Every part starts on its own cache line: aligned for its types, and one job's writes
  * never share a line with another job's. */
 static size_t cache_lines(size_t bytes)
@@ -126,4 +128,15 @@ void vp_shared_copy_job(const struct vp_shared *to, unsigned to_job, const struc
     uint64_t logged = vp_shared_slot(to, to_job)->op_log_len;
     for (uint64_t i = 0; log && i < logged && i < to->op_log_cap; i++)
         log[i] += shift_ns;
+}
+
+const struct vp_shared *vp_shared_view(struct vp_shared *view, const struct vp_bench *bench,
+                                       const struct vp_params *params, long long jobs,
+                                       unsigned reps, double duration, void *region, size_t len)
+{
+    if (!region || len == 0 || jobs <= 0 || jobs > VP_MAX_JOBS ||
+        vp_shared_layout(view, bench, params, (unsigned)jobs, reps, duration) != len)
+        return NULL;
+    vp_shared_attach(view, region);
+    return view;
 }

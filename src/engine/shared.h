@@ -65,6 +65,11 @@ size_t vp_shared_layout(struct vp_shared *shared, const struct vp_bench *bench,
                         const struct vp_params *params, unsigned jobs, unsigned reps,
                         double duration);
 void vp_shared_attach(struct vp_shared *shared, void *base);
+/* A region received from another host (len bytes) as view, when its size is the one
+ * bench, params, jobs, reps and duration lay out: view, else NULL (the region is not it). */
+const struct vp_shared *vp_shared_view(struct vp_shared *view, const struct vp_bench *bench,
+                                       const struct vp_params *params, long long jobs,
+                                       unsigned reps, double duration, void *region, size_t len);
 
 /* Copies one job's slot, records, histogram, op log and counters from one region into
  * another of the same bench, params and reps, every instant moved by shift_ns (from one

@@ -39,15 +39,12 @@ static int receive_part(const struct vp_world *world, struct vp_together *togeth
                                       "its result did not arrive as a JSON object");
     }
     json_int_t jobs = json_integer_value(json_object_get(into->part.result, "jobs"));
-    if (region_len && jobs > 0 && jobs <= VP_MAX_JOBS &&
-        vp_shared_layout(&into->view, point->bench, &point->params, (unsigned)jobs,
-                         point->warmup + point->reps, duration) == region_len) {
-        vp_shared_attach(&into->view, region);
+    into->part.shared = vp_shared_view(&into->view, point->bench, &point->params, jobs,
+                                       point->warmup + point->reps, duration, region, region_len);
+    if (into->part.shared)
         into->region = region;
-        into->part.shared = &into->view;
-    } else {
+    else
         free(region);
-    }
     return 0;
 }
 

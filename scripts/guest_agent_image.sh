@@ -1,0 +1,44 @@
+#!/bin/bash
+# The initramfs of the guests `virtperf run --guests` starts (its helper: virtperf runs it
+# when the image it needs is not in its cache). Usage: guest_agent_image.sh VIRTPERF OUT
+# Packs busybox, VIRTPERF and its libraries, and the modules of the virtio PCI bus, its
+# console (the host's channel), network and block devices and the emulated IDE disk,
+# with an init that sets the address the host gave on the kernel command line
+# (virtperf.address=A/P, virtperf.gateway=G), mounts a disk it was given at /mnt/disk,
+# and runs `virtperf guest-agent` until the host says to power off.
+set -eu
+[ $# -eq 2 ] && [ -x "$1" ] || { echo "usage: guest_agent_image.sh VIRTPERF OUT" >&2; exit 2; }
+helpers=$(dirname "$0")
+. "$helpers/guest_image.sh"
+guest_kernel
+work=$(mktemp -d "${TMPDIR:-/tmp}/vp-guest-image.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+VIRTPERF_BIN=$1 guest_image_root "$work/root" virtio_pci virtio_console virtio_net virtio_blk ata_piix sd_mod
+cat >"$work/root/init" <<'INIT'
+#!/bin/sh
+export PATH=/bin:/usr/bin:/sbin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
+while read -r module; do insmod "/modules/$module" 2>/dev/null; done </modules.order
+ip link set lo up
+for word in $(cat /proc/cmdline); do
+    case "$word" in
+        virtperf.name=*) hostname "${word#virtperf.name=}" ;;
+        virtperf.address=*) ip link set eth0 up && ip addr add "${word#virtperf.address=}" dev eth0 ;;
+        virtperf.gateway=*) ip route add default via "${word#virtperf.gateway=}" ;;
+    esac
+done
+workdir=/tmp
+for device in /dev/vda /dev/sda; do
+    [ -b "$device" ] || continue
+    mkdir -p /mnt/disk && mount -t ext4 "$device" /mnt/disk && workdir=/mnt/disk
+done
+cd "$workdir"
+HOME=/tmp VIRTPERF_DB=/tmp/results.db /bin/virtperf guest-agent
+poweroff -f
+INIT
+guest_image_pack "$work/root" "$work/initramfs.gz"
+mv "$work/initramfs.gz" "$2"

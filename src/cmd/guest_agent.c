@@ -1,0 +1,184 @@
+/* `virtperf guest-agent`: what runs in each guest `virtperf run --guests` starts (the
+ * initramfs's init starts it; nobody else needs it). It finds the host's channel (the
+ * virtio-serial port named org.virtperf.control), says hello with this guest's
+ * fingerprint, builds the run's steps from the host's words and says whether this guest
+ * can run them, then runs each point the host names, started together with the other
+ * guests (guest/together.c), and sends back its result and its jobs' region. The host
+ * stores everything; this guest keeps nothing. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/common.h"
+#include "cmd/executor.h"
+#include "cmd/run_flags.h"
+#include "cmd/run_plan.h"
+#include "core/clock.h"
+#include "core/sysinfo.h"
+#include "core/topology.h"
+#include "engine/engine.h"
+#include "guest/channel.h"
+#include "guest/domain.h"
+#include "guest/together.h"
+
+#define FOREVER_NS (24 * 3600 * 1000000000LL)
+
+/* The character device of the port named VP_GUEST_CHANNEL, opened; -1 when there is none. */
+static int open_channel(void)
+{
+    DIR *ports = opendir("/sys/class/virtio-ports");
+    struct dirent *entry;
+    int fd = -1;
+    while (ports && fd < 0 && (entry = readdir(ports))) {
+        char path[512], name[128] = "";
+        snprintf(path, sizeof path, "/sys/class/virtio-ports/%s/name", entry->d_name);
+        FILE *file = fopen(path, "r");
+        if (!file)
+            continue;
+        if (fgets(name, sizeof name, file))
+            name[strcspn(name, "\n")] = '\0';
+        fclose(file);
+        snprintf(path, sizeof path, "/dev/%s", entry->d_name);
+        if (strcmp(name, VP_GUEST_CHANNEL) == 0)
+            fd = open(path, O_RDWR | O_CLOEXEC);
+    }
+    if (ports)
+        closedir(ports);
+    return fd;
+}
+
+static json_t *fingerprint(struct vp_topology *topology)
+{
+    json_t *host = vp_sysinfo_collect(topology);
+    char boot_id[64] = "";
+    FILE *boot = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (boot && fgets(boot_id, sizeof boot_id, boot))
+        boot_id[strcspn(boot_id, "\n")] = '\0';
+    if (boot)
+        fclose(boot);
+    json_object_set_new(host, "boot_id", json_string(boot_id));
+    return host;
+}
+
+/* The host's words (and a plan's text) as this guest's steps, checked against this
+ * machine; "" in verdict when it can run them. */
+static void take_steps(const json_t *message, struct vp_run_steps *steps, char **words,
+                       char *verdict, size_t verdict_len)
+{
+    const json_t *list = json_object_get(message, "words");
+    const char *text = json_string_value(json_object_get(message, "plan"));
+    int count = (int)json_array_size(list);
+    for (int i = 0; words[i]; i++) {
+        free(words[i]);
+        words[i] = NULL;
+    }
+    if (count > VP_RUN_MAX_WORDS * 4)
+        count = VP_RUN_MAX_WORDS * 4;
+    for (int i = 0; i < count; i++)
+        words[i] = strdup(json_string_value(json_array_get(list, (size_t)i)) ?: "");
+    words[count] = NULL;
+    verdict[0] = '\0';
+    if (vp_run_steps_of_words(steps, count, words, text, verdict, verdict_len) == 0 &&
+        vp_run_steps_check_here(steps, verdict, verdict_len) == 0)
+        verdict[0] = '\0';
+}
+
+/* Runs point of step with the other guests, and sends its result and region. */
+static int run_point(int fd, const struct vp_run_steps *steps, size_t index, size_t point_index,
+                     char *err, size_t err_len)
+{
+    const struct vp_run_step *step = &steps->step[index];
+    const struct vp_plan_point *point = &step->plan.points[point_index];
+    struct vp_guest_sync sync;
+    if (vp_guest_sync_begin(&sync, fd, point->bench->ops_per_rep != NULL,
+                            point->warmup + point->reps, err, err_len) != 0)
+        return -1;
+    struct vp_run_settings settings = vp_run_settings_of(step, steps->topology, NULL);
+    settings.pin_spec = point->pin;
+    settings.reps = point->reps;
+    settings.warmup = point->warmup;
+    settings.sync = &sync.sync;
+    json_t *result = vp_engine_run(point->bench, &point->params, point->jobs, &settings);
+    char *text = json_dumps(result, JSON_COMPACT);
+    json_decref(result);
+    int status = vp_frame_send(fd, VP_FRAME_RESULT, text, strlen(text), err, err_len);
+    free(text);
+    if (status == 0)
+        status = vp_frame_send(fd, VP_FRAME_REGION, sync.region, sync.region_len, err, err_len);
+    vp_guest_sync_end(&sync);
+    return status;
+}
+
+int cmd_guest_agent(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) {
+        fprintf(stderr, "virtperf: guest-agent takes no arguments; it runs in the guests "
+                "'virtperf run --guests' starts\n");
+        return VP_EXIT_USAGE;
+    }
+    int fd = open_channel();
+    if (fd < 0) {
+        fprintf(stderr, "virtperf: guest-agent: no virtio-serial port named %s: this is "
+                "not a guest that 'virtperf run --guests' started\n", VP_GUEST_CHANNEL);
+        return 1;
+    }
+    char err[VP_PATH_ERROR_LEN];
+    static struct vp_run_steps steps;
+    static char *words[VP_RUN_MAX_WORDS * 4 + 1];
+    bool have_steps = false;
+    struct vp_topology *topology = NULL;
+    vp_topology_load(&topology, NULL, err, sizeof err);
+    json_t *hello = fingerprint(topology);
+    char *text = json_dumps(hello, JSON_COMPACT);
+    json_decref(hello);
+    int status = vp_frame_send(fd, VP_FRAME_HELLO, text, strlen(text), err, sizeof err);
+    free(text);
+    vp_engine_catch_signals();
+    while (status == 0) {
+        uint32_t kind;
+        void *data;
+        size_t len;
+        if (vp_frame_receive(fd, &kind, &data, &len, vp_now_ns() + FOREVER_NS, err,
+                             sizeof err) != 0)
+            break;
+        json_t *message = kind == VP_FRAME_STEPS ? json_loads(data, 0, NULL) : NULL;
+        free(data);
+        if (kind == VP_FRAME_QUIT)
+            break;
+        if (!message) {
+            fprintf(stderr, "virtperf: guest-agent: a frame of kind %u the host should not send\n",
+                    kind);
+            status = 1;
+            break;
+        }
+        const json_t *run = json_object_get(message, "run");
+        if (!run) {
+            if (have_steps)
+                vp_run_steps_free(&steps);
+            char verdict[VP_PATH_ERROR_LEN];
+            take_steps(message, &steps, words, verdict, sizeof verdict);
+            steps.topology = steps.topology ? steps.topology : topology;
+            have_steps = verdict[0] == '\0';
+            status = vp_frame_send(fd, VP_FRAME_VERDICT, verdict, strlen(verdict), err, sizeof err);
+        } else {
+            size_t index = (size_t)json_integer_value(json_array_get(run, 0));
+            size_t point = (size_t)json_integer_value(json_array_get(run, 1));
+            if (!have_steps || index >= steps.count || point >= steps.step[index].plan.count) {
+                fprintf(stderr, "virtperf: guest-agent: the host named a point it never sent\n");
+                status = 1;
+            } else {
+                status = run_point(fd, &steps, index, point, err, sizeof err);
+            }
+        }
+        json_decref(message);
+    }
+    if (status != 0)
+        fprintf(stderr, "virtperf: guest-agent: %s\n", err);
+    close(fd);
+    return status == 0 ? 0 : 1;
+}

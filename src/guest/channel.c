@@ -1,0 +1,148 @@
+/* Frames on the host's and the guests' channel (see channel.h). */
+#include "guest/channel.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "engine/engine.h"
+
+static const char *const kind_names[VP_FRAME_KIND_COUNT] = {
+    [VP_FRAME_HELLO] = "hello", [VP_FRAME_STEPS] = "steps", [VP_FRAME_VERDICT] = "verdict",
+    [VP_FRAME_CLOCK] = "clock", [VP_FRAME_OFFSET] = "offset", [VP_FRAME_READY] = "ready",
+    [VP_FRAME_WINDOW] = "window", [VP_FRAME_BYTES] = "bytes", [VP_FRAME_START] = "start",
+    [VP_FRAME_RESULT] = "result", [VP_FRAME_REGION] = "region", [VP_FRAME_QUIT] = "quit",
+};
+
+static uint32_t get32(const unsigned char *at)
+{
+    return (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 | (uint32_t)at[3] << 24;
+}
+
+static void put32(unsigned char *at, uint32_t value)
+{
+    for (int i = 0; i < 4; i++)
+        at[i] = (unsigned char)(value >> (8 * i));
+}
+
+int vp_frame_header_parse(const unsigned char *header, uint32_t *kind, uint32_t *len,
+                          char *err, size_t err_len)
+{
+    *kind = get32(header);
+    *len = get32(header + 4);
+    if (*kind == 0 || *kind >= VP_FRAME_KIND_COUNT) {
+        snprintf(err, err_len, "a frame of kind %u: accepted: 1 to %d", *kind,
+                 VP_FRAME_KIND_COUNT - 1);
+        return -1;
+    }
+    if (*len > VP_FRAME_MAX) {
+        snprintf(err, err_len, "a %s frame of %u bytes: accepted: at most %u", kind_names[*kind],
+                 *len, VP_FRAME_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+static int write_all(int fd, const void *data, size_t len, char *err, size_t err_len)
+{
+    const unsigned char *at = data;
+    while (len > 0) {
+        ssize_t n = write(fd, at, len);
+        if (n < 0 && errno == EINTR && !vp_engine_interrupted())
+            continue;
+        if (n <= 0) {
+            snprintf(err, err_len, "the channel: %s", n < 0 ? strerror(errno) : "closed");
+            return -1;
+        }
+        at += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int vp_frame_send(int fd, uint32_t kind, const void *data, size_t len, char *err,
+                  size_t err_len)
+{
+    unsigned char header[VP_FRAME_HEADER];
+    put32(header, kind);
+    put32(header + 4, (uint32_t)len);
+    if (write_all(fd, header, sizeof header, err, err_len) != 0)
+        return -1;
+    return len ? write_all(fd, data, len, err, err_len) : 0;
+}
+
+/* Reads len bytes before deadline_ns. */
+static int read_all(int fd, void *data, size_t len, int64_t deadline_ns, char *err,
+                    size_t err_len)
+{
+    unsigned char *at = data;
+    while (len > 0) {
+        if (vp_engine_interrupted()) {
+            snprintf(err, err_len, "interrupted by a signal");
+            return -1;
+        }
+        int64_t left_ms = (deadline_ns - vp_now_ns()) / 1000000;
+        if (left_ms < 0) {
+            snprintf(err, err_len, "no answer in time");
+            return -1;
+        }
+        struct pollfd ready = { .fd = fd, .events = POLLIN };
+        int polled = poll(&ready, 1, left_ms > 200 ? 200 : (int)left_ms + 1);
+        if (polled < 0 && errno != EINTR) {
+            snprintf(err, err_len, "the channel: %s", strerror(errno));
+            return -1;
+        }
+        if (polled <= 0)
+            continue;
+        ssize_t n = read(fd, at, len);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0) {
+            snprintf(err, err_len, "the channel: %s", n < 0 ? strerror(errno) : "closed");
+            return -1;
+        }
+        at += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int vp_frame_receive(int fd, uint32_t *kind, void **data, size_t *len, int64_t deadline_ns,
+                     char *err, size_t err_len)
+{
+    unsigned char header[VP_FRAME_HEADER];
+    uint32_t payload;
+    if (read_all(fd, header, sizeof header, deadline_ns, err, err_len) != 0 ||
+        vp_frame_header_parse(header, kind, &payload, err, err_len) != 0)
+        return -1;
+    char *buffer = malloc((size_t)payload + 1);
+    if (!buffer)
+        abort();
+    if (read_all(fd, buffer, payload, deadline_ns, err, err_len) != 0) {
+        free(buffer);
+        return -1;
+    }
+    buffer[payload] = '\0';
+    *data = buffer;
+    *len = payload;
+    return 0;
+}
+
+int vp_frame_expect(int fd, uint32_t want, void **data, size_t *len, size_t want_len,
+                    int64_t deadline_ns, char *err, size_t err_len)
+{
+    uint32_t kind;
+    if (vp_frame_receive(fd, &kind, data, len, deadline_ns, err, err_len) != 0)
+        return -1;
+    if (kind == want && (want_len == 0 || *len == want_len))
+        return 0;
+    snprintf(err, err_len, "a %s frame of %zu bytes where a %s frame%s was due", kind_names[kind],
+             *len, kind_names[want], want_len ? " of its size" : "");
+    free(*data);
+    *data = NULL;
+    return -1;
+}

@@ -1,0 +1,69 @@
+/* The guests `virtperf run --guests` starts: one throwaway libvirt domain each, booted
+ * straight into the guest agent's initramfs (Debian's cloud kernel, no disk image of an
+ * OS), with a virtio-serial channel to the host and, where asked, a NIC on an existing
+ * bridge and a disk image on the storage under test. vp_domain_xml writes a domain's
+ * XML (pure, tested alone); the rest drive libvirt (libvirt.c), built only where
+ * libvirt-dev was found. */
+#ifndef VP_GUEST_DOMAIN_H
+#define VP_GUEST_DOMAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define VP_GUEST_NAME_LEN 64
+#define VP_GUEST_PATH_LEN 512
+#define VP_GUEST_CHANNEL "org.virtperf.control"
+
+enum vp_guest_accel { VP_ACCEL_AUTO, VP_ACCEL_KVM, VP_ACCEL_TCG };
+
+/* How every guest of a run is made (the --guest-* flags). */
+struct vp_guest_config {
+    const char *uri;                /* libvirt's; NULL: qemu:///system */
+    enum vp_guest_accel accel;
+    unsigned cpus, memory_mib, timeout_s;
+    const char *bridge;             /* --guest-net: an existing bridge, NULL: no NIC */
+    const char *disk_dir;           /* --guest-disk: images made there, NULL: no disk */
+    const char *disk_bus;           /* virtio or ide */
+    uint64_t disk_bytes;
+    const char *kernel, *initrd;    /* the image the guests boot */
+};
+
+/* One guest's own part of its domain. */
+struct vp_guest_spec {
+    const char *name;
+    bool kvm;                       /* domain type kvm, else qemu (TCG) */
+    const char *channel_path;       /* the channel's unix socket on the host */
+    const char *console_path;       /* the serial console's file */
+    const char *disk_path;          /* NULL: no disk */
+    const char *address;            /* "A/P" on the bridge, NULL: none */
+    const char *gateway;            /* the host's address on the bridge */
+    const int *pin_cpus;            /* host CPU of each vCPU, NULL: not pinned */
+};
+
+/* The domain XML of spec under config; a malloc'd string. */
+char *vp_domain_xml(const struct vp_guest_config *config, const struct vp_guest_spec *spec);
+
+/* A running guest (libvirt.c). */
+struct vp_domain;
+/* Whether this virtperf was built with libvirt. */
+bool vp_domains_supported(void);
+/* Connects to libvirt at uri (NULL: qemu:///system); -1 with what to install or start. */
+int vp_domains_connect(const char *uri, char *err, size_t err_len);
+/* Whether the hypervisor offers domain type kvm (its capabilities). */
+bool vp_domains_offer_kvm(void);
+/* Starts a transient domain from xml; NULL with libvirt's reason. */
+struct vp_domain *vp_domain_start(const char *xml, char *err, size_t err_len);
+/* Whether it still runs. */
+bool vp_domain_running(struct vp_domain *domain);
+/* The domain's XML as libvirt runs it (malloc'd), its QEMU process. */
+char *vp_domain_running_xml(struct vp_domain *domain);
+pid_t vp_domain_pid(struct vp_domain *domain);
+/* Pauses or resumes its vCPUs. */
+int vp_domain_pause(struct vp_domain *domain, bool pause);
+/* Destroys it (gone at once) and frees the handle. */
+void vp_domain_destroy(struct vp_domain *domain);
+void vp_domains_disconnect(void);
+
+#endif

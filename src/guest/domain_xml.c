@@ -1,0 +1,84 @@
+/* A guest's libvirt domain XML (see domain.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guest/domain.h"
+
+/* text with XML's five special characters as entities. */
+static void put_escaped(FILE *out, const char *text)
+{
+    for (; *text; text++) {
+        switch (*text) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '\'': fputs("&apos;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*text, out);
+        }
+    }
+}
+
+static void put_element(FILE *out, const char *open, const char *text, const char *close)
+{
+    fputs(open, out);
+    put_escaped(out, text);
+    fputs(close, out);
+}
+
+char *vp_domain_xml(const struct vp_guest_config *config, const struct vp_guest_spec *spec)
+{
+    char *xml = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&xml, &len);
+    if (!out)
+        abort();
+    fprintf(out, "<domain type='%s'>\n", spec->kvm ? "kvm" : "qemu");
+    put_element(out, "  <name>", spec->name, "</name>\n");
+    fprintf(out, "  <memory unit='MiB'>%u</memory>\n  <vcpu placement='static'>%u</vcpu>\n",
+            config->memory_mib, config->cpus);
+    if (spec->pin_cpus) {
+        fputs("  <cputune>\n", out);
+        for (unsigned v = 0; v < config->cpus; v++)
+            fprintf(out, "    <vcpupin vcpu='%u' cpuset='%d'/>\n", v, spec->pin_cpus[v]);
+        fputs("  </cputune>\n", out);
+    }
+    fputs("  <os>\n    <type arch='x86_64' machine='pc'>hvm</type>\n", out);
+    put_element(out, "    <kernel>", config->kernel, "</kernel>\n");
+    put_element(out, "    <initrd>", config->initrd, "</initrd>\n");
+    fputs("    <cmdline>console=ttyS0 rdinit=/init panic=-1 quiet virtperf.name=", out);
+    put_escaped(out, spec->name);
+    if (spec->address) {
+        fputs(" virtperf.address=", out);
+        put_escaped(out, spec->address);
+    }
+    if (spec->gateway) {
+        fputs(" virtperf.gateway=", out);
+        put_escaped(out, spec->gateway);
+    }
+    fputs("</cmdline>\n  </os>\n", out);
+    if (spec->kvm)
+        fputs("  <cpu mode='host-passthrough'/>\n", out);
+    fputs("  <features><acpi/></features>\n  <clock offset='utc'/>\n"
+          "  <on_poweroff>destroy</on_poweroff>\n  <on_reboot>destroy</on_reboot>\n"
+          "  <on_crash>destroy</on_crash>\n  <devices>\n", out);
+    put_element(out, "    <serial type='file'><source path='", spec->console_path,
+                "'/><target port='0'/></serial>\n");
+    fputs("    <controller type='virtio-serial' index='0'/>\n", out);
+    put_element(out, "    <channel type='unix'><source mode='bind' path='", spec->channel_path,
+                "'/><target type='virtio' name='" VP_GUEST_CHANNEL "'/></channel>\n");
+    if (config->bridge)
+        put_element(out, "    <interface type='bridge'><source bridge='", config->bridge,
+                    "'/><model type='virtio'/></interface>\n");
+    if (spec->disk_path) {
+        bool ide = config->disk_bus && strcmp(config->disk_bus, "ide") == 0;
+        put_element(out, "    <disk type='file' device='disk'><driver name='qemu' type='raw' "
+                    "cache='none'/><source file='", spec->disk_path, "'/>");
+        fprintf(out, "<target dev='%s' bus='%s'/></disk>\n", ide ? "hda" : "vda",
+                ide ? "ide" : "virtio");
+    }
+    fputs("    <memballoon model='none'/>\n  </devices>\n</domain>\n", out);
+    fclose(out);
+    return xml;
+}

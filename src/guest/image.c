@@ -1,0 +1,150 @@
+/* The guests' kernel and cached initramfs (see image.h). */
+#define _GNU_SOURCE /* strverscmp */
+#include "guest/image.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <openssl/evp.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* The helpers' directory: the source tree's scripts when this binary was built there and
+ * they are still there, else where `meson install` put them. */
+static const char *helper_dir(void)
+{
+    static const char *const candidates[] = { VP_SOURCE_SCRIPTS, VP_INSTALLED_HELPERS };
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/guest_agent_image.sh", candidates[i]);
+        if (access(path, R_OK) == 0)
+            return candidates[i];
+    }
+    return NULL;
+}
+
+static int newest_kernel(char *path, size_t len)
+{
+    glob_t found;
+    if (glob("/boot/vmlinuz-*-cloud-amd64", 0, NULL, &found) != 0)
+        return -1;
+    const char *newest = found.gl_pathv[0];
+    for (size_t i = 1; i < found.gl_pathc; i++)
+        if (strverscmp(found.gl_pathv[i], newest) > 0)
+            newest = found.gl_pathv[i];
+    snprintf(path, len, "%s", newest);
+    globfree(&found);
+    return 0;
+}
+
+static int hash_file(EVP_MD_CTX *context, const char *path)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file)
+        return -1;
+    char buffer[1 << 16];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, file)) > 0)
+        EVP_DigestUpdate(context, buffer, n);
+    fclose(file);
+    return 0;
+}
+
+/* The hex SHA-256 of what the image is made from. */
+static int content_key(const char *binary, const char *helpers, const char *kernel, char *key)
+{
+    EVP_MD_CTX *context = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(context, EVP_sha256(), NULL);
+    char helper[512], library[512];
+    snprintf(helper, sizeof helper, "%s/guest_agent_image.sh", helpers);
+    snprintf(library, sizeof library, "%s/guest_image.sh", helpers);
+    int status = hash_file(context, binary) | hash_file(context, helper) |
+                 hash_file(context, library);
+    EVP_DigestUpdate(context, kernel, strlen(kernel));
+    unsigned char digest[32];
+    EVP_DigestFinal_ex(context, digest, NULL);
+    EVP_MD_CTX_free(context);
+    for (int i = 0; i < 32; i++)
+        sprintf(key + 2 * i, "%02x", digest[i]);
+    return status;
+}
+
+/* Runs the helper: binary packed into out; -1 with its exit status. */
+static int run_helper(const char *helpers, const char *binary, const char *out, char *err,
+                      size_t err_len)
+{
+    char helper[512];
+    snprintf(helper, sizeof helper, "%s/guest_agent_image.sh", helpers);
+    char *argv[] = { "bash", helper, (char *)binary, (char *)out, NULL };
+    pid_t pid;
+    int spawned = posix_spawnp(&pid, "bash", NULL, NULL, argv, environ);
+    int status = 0;
+    if (spawned != 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0) {
+        snprintf(err, err_len, "--guests: %s could not make the guests' initramfs (its "
+                 "messages are above); it needs busybox-static, cpio, kmod and the cloud "
+                 "kernel's modules: scripts/deps.sh guests", helper);
+        return -1;
+    }
+    return 0;
+}
+
+int vp_guest_image_find(struct vp_guest_image *image, char *err, size_t err_len)
+{
+    if (newest_kernel(image->kernel, sizeof image->kernel) != 0) {
+        snprintf(err, err_len, "--guests: no /boot/vmlinuz-*-cloud-amd64, the guests' kernel; "
+                 "install linux-image-cloud-amd64 (scripts/deps.sh guests)");
+        return -1;
+    }
+    const char *helpers = helper_dir();
+    if (!helpers) {
+        snprintf(err, err_len, "--guests: guest_agent_image.sh, the helper that makes the "
+                 "guests' initramfs, is in neither %s nor %s", VP_SOURCE_SCRIPTS,
+                 VP_INSTALLED_HELPERS);
+        return -1;
+    }
+    char binary[512];
+    ssize_t n = readlink("/proc/self/exe", binary, sizeof binary - 1);
+    if (n <= 0) {
+        snprintf(err, err_len, "--guests: cannot find this virtperf's binary: %s",
+                 strerror(errno));
+        return -1;
+    }
+    binary[n] = '\0';
+    const char *cache = getenv("VIRTPERF_CACHE");
+    cache = cache && *cache ? cache : "/var/cache/virtperf";
+    if (mkdir(cache, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, err_len, "--guests: cannot make the image cache %s: %s", cache,
+                 strerror(errno));
+        return -1;
+    }
+    char key[65];
+    if (content_key(binary, helpers, image->kernel, key) != 0) {
+        snprintf(err, err_len, "--guests: cannot read %s or its helpers", binary);
+        return -1;
+    }
+    snprintf(image->initrd, sizeof image->initrd, "%s/guest-%.16s.img", cache, key);
+    image->cached = access(image->initrd, R_OK) == 0;
+    if (image->cached)
+        return 0;
+    char partial[600];
+    snprintf(partial, sizeof partial, "%s.%ld.part", image->initrd, (long)getpid());
+    if (run_helper(helpers, binary, partial, err, err_len) != 0) {
+        unlink(partial);
+        return -1;
+    }
+    chmod(partial, 0644);
+    if (rename(partial, image->initrd) != 0) {
+        snprintf(err, err_len, "--guests: cannot keep the image as %s: %s", image->initrd,
+                 strerror(errno));
+        unlink(partial);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,22 @@
+/* What the guests of `run --guests` boot: Debian's cloud kernel (the newest
+ * /boot/vmlinuz-*-cloud-amd64) and an initramfs holding this very virtperf, its
+ * libraries, the virtio modules and an init that runs `virtperf guest-agent`. The
+ * initramfs is made by the helper guest_agent_image.sh and cached by content (the
+ * SHA-256 of this binary, the helpers and the kernel's name) in $VIRTPERF_CACHE or
+ * /var/cache/virtperf, readable by libvirt's QEMU user. */
+#ifndef VP_GUEST_IMAGE_H
+#define VP_GUEST_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct vp_guest_image {
+    char kernel[512];
+    char initrd[512];
+    bool cached; /* found made, not made now */
+};
+
+/* Finds or makes the image; -1 with what is missing (and how to install it). */
+int vp_guest_image_find(struct vp_guest_image *image, char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,181 @@
+/* The guests' domains through libvirt's C API (see domain.h); without libvirt at build,
+ * every call says what to install. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guest/domain.h"
+
+#ifdef VP_HAVE_LIBVIRT
+#include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
+
+struct vp_domain {
+    virDomainPtr handle;
+};
+
+static virConnectPtr connection;
+
+/* libvirt's own errors go into err, not to stderr. */
+static void quiet(void *data, virErrorPtr error)
+{
+    (void)data, (void)error;
+}
+
+static void last_error(const char *what, char *err, size_t err_len)
+{
+    const char *message = virGetLastErrorMessage();
+    snprintf(err, err_len, "%s: %s", what, message ? message : "libvirt gave no reason");
+}
+
+bool vp_domains_supported(void)
+{
+    return true;
+}
+
+int vp_domains_connect(const char *uri, char *err, size_t err_len)
+{
+    virSetErrorFunc(NULL, quiet);
+    const char *target = uri ? uri : "qemu:///system";
+    connection = virConnectOpen(target);
+    if (connection)
+        return 0;
+    char why[400];
+    last_error(target, why, sizeof why);
+    snprintf(err, err_len, "--guests: cannot reach libvirt (%s); start libvirtd (systemctl "
+             "start libvirtd, or where systemd does not run: libvirtd -d; virtlogd -d), or "
+             "install it: scripts/deps.sh guests", why);
+    return -1;
+}
+
+bool vp_domains_offer_kvm(void)
+{
+    char *caps = connection ? virConnectGetCapabilities(connection) : NULL;
+    bool kvm = caps && strstr(caps, "<domain type='kvm'") != NULL;
+    free(caps);
+    return kvm;
+}
+
+struct vp_domain *vp_domain_start(const char *xml, char *err, size_t err_len)
+{
+    virDomainPtr handle = virDomainCreateXML(connection, xml, VIR_DOMAIN_NONE);
+    if (!handle) {
+        last_error("libvirt refused the domain", err, err_len);
+        return NULL;
+    }
+    struct vp_domain *domain = malloc(sizeof *domain);
+    if (!domain)
+        abort();
+    domain->handle = handle;
+    return domain;
+}
+
+bool vp_domain_running(struct vp_domain *domain)
+{
+    return virDomainIsActive(domain->handle) == 1;
+}
+
+char *vp_domain_running_xml(struct vp_domain *domain)
+{
+    return virDomainGetXMLDesc(domain->handle, 0);
+}
+
+/* QEMU's pid, from the pid file libvirt keeps for the domain. */
+pid_t vp_domain_pid(struct vp_domain *domain)
+{
+    char path[VP_GUEST_PATH_LEN];
+    snprintf(path, sizeof path, "/run/libvirt/qemu/%s.pid", virDomainGetName(domain->handle));
+    FILE *file = fopen(path, "r");
+    long pid = 0;
+    if (file && fscanf(file, "%ld", &pid) != 1)
+        pid = 0;
+    if (file)
+        fclose(file);
+    return (pid_t)pid;
+}
+
+int vp_domain_pause(struct vp_domain *domain, bool pause)
+{
+    return pause ? virDomainSuspend(domain->handle) : virDomainResume(domain->handle);
+}
+
+void vp_domain_destroy(struct vp_domain *domain)
+{
+    if (!domain)
+        return;
+    virDomainDestroy(domain->handle);
+    virDomainFree(domain->handle);
+    free(domain);
+}
+
+void vp_domains_disconnect(void)
+{
+    if (connection)
+        virConnectClose(connection);
+    connection = NULL;
+}
+
+#else
+
+struct vp_domain {
+    int none;
+};
+
+bool vp_domains_supported(void)
+{
+    return false;
+}
+
+int vp_domains_connect(const char *uri, char *err, size_t err_len)
+{
+    (void)uri;
+    snprintf(err, err_len, "--guests: this virtperf was built without libvirt; install it "
+             "(scripts/deps.sh guests) and build again");
+    return -1;
+}
+
+bool vp_domains_offer_kvm(void)
+{
+    return false;
+}
+
+struct vp_domain *vp_domain_start(const char *xml, char *err, size_t err_len)
+{
+    (void)xml;
+    snprintf(err, err_len, "built without libvirt");
+    return NULL;
+}
+
+bool vp_domain_running(struct vp_domain *domain)
+{
+    (void)domain;
+    return false;
+}
+
+char *vp_domain_running_xml(struct vp_domain *domain)
+{
+    (void)domain;
+    return NULL;
+}
+
+pid_t vp_domain_pid(struct vp_domain *domain)
+{
+    (void)domain;
+    return 0;
+}
+
+int vp_domain_pause(struct vp_domain *domain, bool pause)
+{
+    (void)domain, (void)pause;
+    return -1;
+}
+
+void vp_domain_destroy(struct vp_domain *domain)
+{
+    (void)domain;
+}
+
+void vp_domains_disconnect(void)
+{
+}
+#endif
