@@ -618,6 +618,7 @@ static bool run_step_in_guests(void *context, const struct vp_run_steps *steps, 
     for (size_t c = 0; c < run->count_n && !stopped; c++) {
         for (size_t p = 0; p < step->plan.count && !stopped; p++) {
             const struct vp_plan_point *point = &step->plan.points[p];
+            settings.pin_spec = point->pin;
             settings.reps = point->reps;
             settings.warmup = point->warmup;
             json_t *result = run_point(run, step, index, p, run->counts[c], &settings, &stopped);

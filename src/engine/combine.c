@@ -74,7 +74,8 @@ static double skew_bound_s(const struct vp_host_part *parts, size_t count)
     return (double)(largest + second) / 1e9;
 }
 
-/* Every host's jobs in one region, on the first host's clock, summarised as one host's
+/* Every host's jobs in one region, on the reference clock (each part's offset is to it:
+ * the first host's own under virtperf-mpi, the host's when it started the guests), summarised as one host's
  * jobs are. Returns 0, or -1 when the region cannot be made. */
 static int merge_regions(const struct vp_bench *bench, const struct vp_params *params,
                          const struct vp_run_settings *settings, const struct vp_host_part *parts,
@@ -92,7 +93,8 @@ static int merge_regions(const struct vp_bench *bench, const struct vp_params *p
     if (!base)
         return -1;
     vp_shared_attach(&merged, base);
-    memcpy(merged.start_at, first->start_at, first->reps * sizeof *merged.start_at);
+    for (unsigned rep = 0; rep < first->reps; rep++) /* onto the reference clock, as the jobs */
+        merged.start_at[rep] = first->start_at[rep] - parts[0].clock_offset_ns;
     unsigned job = 0;
     for (size_t i = 0; i < count; i++)
         for (unsigned j = 0; j < parts[i].shared->jobs; j++)
