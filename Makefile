@@ -18,7 +18,7 @@ deps:
 # io_uring). Meson decides on them once, at setup; when the set found now differs from
 # the one the build was set up with (a package set installed since: scripts/deps.sh mpi,
 # make test), the build is set up again, so `make` then builds what they allow.
-OPTIONAL_LIBS = ompi-c gfal2 cmocka liburing
+OPTIONAL_LIBS = ompi-c gfal2 cmocka liburing libvirt
 found_optional_libs = $$(for lib in $(OPTIONAL_LIBS); do pkg-config --exists $$lib && printf '%s ' $$lib; done)
 
 $(BUILD)/build.ninja:
@@ -42,7 +42,7 @@ run: build
 	$(BUILD)/virtperf run $(RUN_FLAGS)
 
 test:
-	scripts/deps.sh build test guest presets data
+	scripts/deps.sh build test guests presets data
 	tests/run_all.sh
 
 install: build

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages virtperf needs to build, test or compare, and
-# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest|presets|data]...
+# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest|guests|presets|data]...
 # (default: build).  Not root and something missing: prints the apt-get line, exits 1.
 # --list prints the sets' packages, one per line, and installs nothing.
 set -eu
@@ -11,6 +11,9 @@ test_pkgs="$mpi_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqli
     e2fsprogs iproute2 util-linux chromium fonts-dejavu-core python3-fusepy gdb"
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf hyperfine iputils-ping iproute2"
 guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3 e2fsprogs strace"
+# run --guests: libvirt's daemon and C API (dnsmasq-base: the QEMU driver wants it),
+# and what the guests boot (the guest set)
+guests_pkgs="$build_pkgs $guest_pkgs libvirt-daemon-system libvirt-dev dnsmasq-base"
 # the data benchmarks' URL sources (gfal2 and its plugins) and the xrootd serving them in
 # the tests and peers/ (curl and xrdcp are the native tools peers/data_peers.sh compares)
 data_pkgs="$build_pkgs libgfal2-dev gfal2-plugin-xrootd gfal2-plugin-http gfal2-plugin-file xrootd-server xrootd-client curl"
@@ -31,9 +34,10 @@ for set_name in "$@"; do
         test) wanted="$wanted $test_pkgs" ;;
         peers) wanted="$wanted $peers_pkgs" ;;
         guest) wanted="$wanted $guest_pkgs" ;;
+        guests) wanted="$wanted $guests_pkgs" ;;
         presets) wanted="$wanted $presets_pkgs" ;;
         data) wanted="$wanted $data_pkgs" ;;
-        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest, presets, data)" >&2; exit 2 ;;
+        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest, guests, presets, data)" >&2; exit 2 ;;
     esac
 done
 

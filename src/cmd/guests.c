@@ -264,6 +264,22 @@ static int start_guest(struct guests_run *run, size_t g, bool kvm, char *err, si
     return 0;
 }
 
+/* The last lines of a guest's serial console, to stderr: why it did not answer. */
+static void print_console_tail(const struct guest *guest)
+{
+    FILE *console = fopen(guest->console, "r");
+    if (!console)
+        return;
+    char lines[5][200];
+    size_t count = 0;
+    while (fgets(lines[count % 5], sizeof lines[0], console))
+        count++;
+    fclose(console);
+    fprintf(stderr, "virtperf: %s's console ended with:\n", guest->name);
+    for (size_t i = count > 5 ? count - 5 : 0; i < count; i++)
+        fprintf(stderr, "  %s", lines[i % 5]);
+}
+
 /* Waits for guest's hello; keeps its fingerprint with the domain libvirt runs. */
 static int hear_hello(struct guests_run *run, struct guest *guest, unsigned timeout_s, char *err,
                       size_t err_len)
@@ -276,12 +292,9 @@ static int hear_hello(struct guests_run *run, struct guest *guest, unsigned time
         return -1;
     if (vp_frame_expect(guest->fd, VP_FRAME_HELLO, &data, &len, 0, deadline, why,
                         sizeof why) != 0) {
-        snprintf(err, err_len, "%s did not boot and answer within %u s (%s%s); its console "
-                 "is kept as %s.kept", guest->name, timeout_s, why,
-                 vp_domain_running(guest->domain) ? "" : ", the domain stopped", guest->console);
-        char kept[VP_GUEST_PATH_LEN + 8];
-        snprintf(kept, sizeof kept, "%s.kept", guest->console);
-        rename(guest->console, kept);
+        snprintf(err, err_len, "%s did not boot and answer within %u s (%s%s)", guest->name,
+                 timeout_s, why, vp_domain_running(guest->domain) ? "" : ", the domain stopped");
+        print_console_tail(guest);
         return -1;
     }
     guest->fingerprint = json_loads(data, 0, NULL);
@@ -322,8 +335,8 @@ static int choose_accel(struct guests_run *run, char *err, size_t err_len)
     if (run->config.accel == VP_ACCEL_KVM)
         return 0;
     char why[512];
+    run->started = 1;
     if (start_guest(run, 0, true, why, sizeof why) == 0) {
-        run->started = 1;
         if (hear_hello(run, &run->guests[0], KVM_PROBE_TIMEOUT_S, why, sizeof why) == 0)
             return 0;
     }
@@ -378,6 +391,25 @@ static int refuse(char *err, size_t err_len, const char *text)
     return -1;
 }
 
+/* libvirt's QEMU runs as its own user: every directory above the image must let others
+ * through. */
+static int readable_by_qemu(const char *path, char *err, size_t err_len)
+{
+    char dir[VP_GUEST_PATH_LEN];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *slash = strrchr(dir, '/'); slash && slash != dir; slash = strrchr(dir, '/')) {
+        *slash = '\0';
+        struct stat info;
+        if (stat(dir, &info) == 0 && !(info.st_mode & S_IXOTH)) {
+            snprintf(err, err_len, "--guests: libvirt's QEMU user cannot reach the guests' image "
+                     "%s (%s is not open to others); accepted: VIRTPERF_CACHE set to a "
+                     "directory others can reach (default /var/cache/virtperf)", path, dir);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Boots the most guests SPEC asks for, each heard from and agreeing to the steps. */
 static int open_guests(void *context, struct vp_run_steps *steps, char *err, size_t err_len)
 {
@@ -420,6 +452,8 @@ static int open_guests(void *context, struct vp_run_steps *steps, char *err, siz
         return -1;
     if (vp_guest_image_find(&run->image, err, err_len) != 0)
         return -1;
+    if (readable_by_qemu(run->image.initrd, err, err_len) != 0)
+        return -1;
     run->config.kernel = run->image.kernel;
     run->config.initrd = run->image.initrd;
     snprintf(run->work, sizeof run->work, "/tmp/virtperf-guests.XXXXXX");
@@ -433,9 +467,9 @@ static int open_guests(void *context, struct vp_run_steps *steps, char *err, siz
     if (choose_accel(run, err, err_len) != 0)
         return -1;
     for (size_t g = run->started; g < run->most; g++) {
+        run->started = g + 1; /* removed with the others even when it does not start */
         if (start_guest(run, g, run->kvm, err, err_len) != 0)
             return -1;
-        run->started = g + 1;
     }
     for (size_t g = 0; g < run->started; g++)
         if (!run->guests[g].fingerprint &&
@@ -477,14 +511,25 @@ static void set_running(struct guests_run *run, unsigned count)
     }
 }
 
+/* Whether the guest's domain is gone; libvirt may take a moment to see QEMU's end after
+ * the channel closed. */
+static bool domain_gone(const struct guest *guest)
+{
+    for (int tries = 0; tries < 20; tries++) {
+        if (!vp_domain_running(guest->domain))
+            return true;
+        usleep(50000);
+    }
+    return false;
+}
+
 /* What a guest that was not heard from gets: its channel's failure, or the run's stop. */
 static json_t *silent_result(const struct guest *guest, bool lost, const char *why)
 {
     char error[600];
     if (lost)
         snprintf(error, sizeof error, "%s: %s%s", guest->name, why,
-                 vp_domain_running(guest->domain) ? ""
-                                                  : " (the domain is gone: destroyed or crashed)");
+                 domain_gone(guest) ? " (the domain is gone: destroyed or crashed)" : "");
     return json_pack("{s:s,s:s}", "status", lost ? "failed" : "interrupted", "error",
                      lost ? error : "not heard from: the run stopped");
 }
@@ -589,8 +634,8 @@ static json_t *run_point(struct guests_run *run, const struct vp_run_step *step,
         const struct guest *lost = &run->guests[together.lost];
         char cause[700];
         snprintf(cause, sizeof cause, "guest %d (%s): %s%s", together.lost + 1, lost->name,
-                 together.reason, vp_domain_running(lost->domain)
-                                      ? "" : " (the domain is gone: destroyed or crashed)");
+                 together.reason,
+                 domain_gone(lost) ? " (the domain is gone: destroyed or crashed)" : "");
         vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", cause);
         *stopped = true;
     }

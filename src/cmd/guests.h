@@ -3,8 +3,9 @@
 #define VP_CMD_GUESTS_H
 
 #include "cmd/executor.h"
+#include "core/limits.h"
 
-#define VP_GUESTS_MAX 32
+#define VP_GUESTS_MAX VP_MAX_GUESTS
 
 /* Runs steps (built and checked here) in the guests steps->step[0] asks for; the
  * executor's exit status. */

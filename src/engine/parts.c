@@ -116,10 +116,65 @@ static int check_timeline(struct vp_check *checker, const json_t *timeline, cons
     return 0;
 }
 
+/* The guests run --guests started for a result, seen from the host: how many, kvm or tcg
+ * (and why not kvm), each guest's QEMU CPU in its vCPU threads and in the rest. */
+static int check_guests(struct vp_check *checker, const json_t *guests, const char *path)
+{
+    static const char *const accels[] = { "kvm", "tcg", NULL };
+    char at[256];
+    snprintf(at, sizeof at, "%s.guests", path);
+    if (!json_is_object(guests))
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    if (vp_check_integer(checker, guests, at, "count", 1, VP_MAX_GUESTS, 1) != 0 ||
+        vp_check_choice(checker, guests, at, "accel", accels, 1) != 0 ||
+        vp_check_string(checker, guests, at, "accel_note", VP_CHECK_TEXT_LEN, 0) != 0)
+        return -1;
+    const json_t *hosts = json_object_get(guests, "hosts");
+    if (!json_is_array(hosts) || json_array_size(hosts) > VP_MAX_GUESTS)
+        return vp_check_fail(checker, "%s.hosts: accepted: an array of at most %d guests", at,
+                             VP_MAX_GUESTS);
+    size_t i;
+    const json_t *host;
+    json_array_foreach(hosts, i, host) {
+        char host_at[300];
+        snprintf(host_at, sizeof host_at, "%s.hosts[%zu]", at, i);
+        if (!json_is_object(host))
+            return vp_check_fail(checker, "%s: accepted: an object", host_at);
+        if (vp_check_string(checker, host, host_at, "name", VP_CHECK_NAME_LEN, 1) != 0 ||
+            vp_check_integer(checker, host, host_at, "qemu_pid", 0, 1 << 30, 1) != 0 ||
+            vp_check_number(checker, host, host_at, "qemu_vcpu_cpu_pct", 0, 1e5, 0) != 0 ||
+            vp_check_number(checker, host, host_at, "qemu_other_cpu_pct", 0, 1e5, 0) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* One line: the accelerator and each guest's QEMU CPU. */
+static void print_guests(FILE *out, const json_t *guests, enum vp_unit_style style)
+{
+    (void)style;
+    fprintf(out, "  guests: %s%s%s", json_string_value(json_object_get(guests, "accel")),
+            json_object_get(guests, "accel_note") ? " (" : "",
+            json_object_get(guests, "accel_note") ? "fell back)" : "");
+    size_t i;
+    const json_t *host;
+    json_array_foreach(json_object_get(guests, "hosts"), i, host) {
+        const json_t *vcpu = json_object_get(host, "qemu_vcpu_cpu_pct");
+        const json_t *other = json_object_get(host, "qemu_other_cpu_pct");
+        if (vcpu && other)
+            fprintf(out, "%s %s QEMU vCPU %.0f%% other %.0f%%", i ? "," : ";",
+                    json_string_value(json_object_get(host, "name")), json_number_value(vcpu),
+                    json_number_value(other));
+    }
+    fputc('\n', out);
+}
+
 static const struct vp_result_part intervals_part = { "intervals", check_intervals,
                                                       print_intervals };
 static const struct vp_result_part timeline_part = { "timeline", check_timeline, NULL };
-static const struct vp_result_part *const engine_parts[] = { &intervals_part, &timeline_part };
+static const struct vp_result_part guests_part = { "guests", check_guests, print_guests };
+static const struct vp_result_part *const engine_parts[] = { &intervals_part, &timeline_part,
+                                                             &guests_part };
 
 size_t vp_result_parts(const struct vp_result_part **parts, size_t cap)
 {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -51,7 +52,9 @@ static int write_all(int fd, const void *data, size_t len, char *err, size_t err
 {
     const unsigned char *at = data;
     while (len > 0) {
-        ssize_t n = write(fd, at, len);
+        ssize_t n = send(fd, at, len, MSG_NOSIGNAL); /* a guest gone is an error, not SIGPIPE */
+        if (n < 0 && errno == ENOTSOCK)
+            n = write(fd, at, len);
         if (n < 0 && errno == EINTR && !vp_engine_interrupted())
             continue;
         if (n <= 0) {

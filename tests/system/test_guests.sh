@@ -1,0 +1,121 @@
+#!/bin/bash
+# run --guests: guests virtperf starts itself through libvirt (TCG here), one run over
+# 1..2 guests: one result per count, each guest under ranks.hosts with its own boot id and
+# the domain libvirt ran, the start skew across guests with its bound, the host's own
+# monitor per count (two busy TCG guests load this 2-CPU host about twice as much as one)
+# and each guest's QEMU vCPU threads. Bad input is refused before a guest starts; a guest
+# destroyed mid-run is named (exit 1) and Ctrl-C stops the run (exit 130); either way no
+# domain, socket, console file or disk image the run made is left.
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" -eq 0 ] || skip "libvirt's qemu:///system needs root"
+command -v libvirtd >/dev/null || skip "libvirt is not installed (scripts/deps.sh guests)"
+STARTED_LIBVIRTD=false
+if ! virsh -c qemu:///system version >/dev/null 2>&1; then # systemd is not PID 1 here
+    mkdir -p /var/log/libvirt
+    libvirtd -d && virtlogd -d || fail "libvirtd -d or virtlogd -d failed"
+    STARTED_LIBVIRTD=true
+    for _ in $(seq 1 50); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 0.2; done
+fi
+cleanup() {
+    for domain in $(virsh -c qemu:///system list --all --name 2>/dev/null | grep '^virtperf-'); do
+        virsh -c qemu:///system destroy "$domain" >/dev/null 2>&1
+    done
+    if $STARTED_LIBVIRTD; then
+        pkill -x libvirtd
+        pkill -x virtlogd
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+export VIRTPERF_CACHE="$WORK/cache"
+# the image made, then refused: libvirt's QEMU user could not read it through $WORK (0700)
+expect_status 2 "$VP" run cpu --guests 1 --guest-accel tcg
+expect_contains "$WORK/err" "--guests: libvirt's QEMU user cannot reach the guests' image"
+chmod 755 "$WORK"
+
+# nothing of a run may be left: no domain, no work directory of its pid
+left_nothing() { # PID WHAT
+    local domains
+    domains=$(virsh -c qemu:///system list --all --name | grep "^virtperf-$1-")
+    [ -z "$domains" ] || fail "$2: domains left: $domains"
+    ! ls -d /tmp/virtperf-guests.* 2>/dev/null | xargs -r -n1 sh -c 'ls "$0"' | grep -q "virtperf-$1-" ||
+        fail "$2: files of the run left in /tmp/virtperf-guests.*"
+    ! ls "$WORK/disks" 2>/dev/null | grep -q . || fail "$2: disk images left: $(ls "$WORK/disks")"
+}
+
+# refused before anything starts: exit 2, one line naming the flag and what is accepted
+expect_status 2 "$VP" run cpu --guests 0
+expect_contains "$WORK/err" "--guests: '0' is not valid; accepted: a count"
+expect_status 2 "$VP" run cpu --guests 1 --guest-accel bogus
+expect_contains "$WORK/err" "--guest-accel: 'bogus' is not valid; accepted: auto, kvm or tcg"
+expect_status 2 "$VP" run cpu --guests 1 --guest-net vp-nosuch$$
+expect_contains "$WORK/err" "--guest-net: 'vp-nosuch$$' is not a bridge on this host"
+mkdir -p "$WORK/disks"
+expect_status 2 "$VP" run cpu --guests 2 --guest-disk "$WORK/disks" --guest-disk-size 100000G
+expect_contains "$WORK/err" "--guest-disk: $WORK/disks has"
+expect_status 2 "$VP" run cpu --guests 1 --reps auto
+expect_contains "$WORK/err" "--reps auto: not with --guests"
+# a guest that cannot run the steps refuses them: exit 2, nothing stored, nothing left
+expect_status 2 "$VP" run cpu --guests 1 --guest-accel tcg --jobs 2 --pin 0,1 --guest-cpus 1
+expect_contains "$WORK/err" "in guest virtperf-"
+left_nothing '[0-9]*' "a refusal"
+
+# one run, 1 then 2 guests, each its own kernel
+expect_status 0 "$VP" run cpu --guests 1..2 --guest-accel tcg --reps 3 --label two --json "$WORK/two.json"
+expect_contains "$WORK/out" "ranks=2"
+python3 - "$WORK/two.json" <<'PY' || fail "run --guests 1..2: the results should be one per count, per guest, started together, with the host's monitor"
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+assert [r["ranks"]["count"] for r in results] == [1, 2], [r.get("ranks") for r in results]
+one, two = results
+for r in results:
+    assert r["status"] == "ok", r.get("error")
+    hosts = r["ranks"]["hosts"]
+    assert all(h["host"].startswith("virtperf-") for h in hosts), hosts
+    assert all(h["fingerprint"]["domain"]["type"] == "tcg" for h in hosts)
+    assert all("<domain type='qemu'" in h["fingerprint"]["domain"]["xml"] for h in hosts)
+    assert r["guests"]["accel"] == "tcg" and r["guests"]["count"] == len(hosts)
+    for g in r["guests"]["hosts"]:  # each guest's vCPU thread ran its job
+        assert g["qemu_vcpu_cpu_pct"] > 30, g
+ids = {h["fingerprint"]["boot_id"] for h in two["ranks"]["hosts"]}
+assert len(ids) == 2, ids
+assert len({h["machine"] for h in two["ranks"]["hosts"]}) == 2
+# started together: the skew is measured and bounded by the clocks' offsets
+bound = two["ranks"]["start_skew_bound_s"]
+assert 0 < bound < 0.01, bound
+assert two["start_skew_s"] < 0.05, two["start_skew_s"]
+# the hypervisor's view: two busy TCG guests take about twice the host CPU of one
+busy1 = one["monitor"]["summary"]["cpu.busy"]["mean"]
+busy2 = two["monitor"]["summary"]["cpu.busy"]["mean"]
+assert busy2 > 1.4 * busy1, (busy1, busy2)
+PY
+left_nothing '[0-9]*' "a finished run"
+expect_status 0 "$VP" scaling two
+expect_contains "$WORK/out" "hosts"
+
+# a guest destroyed mid-run: named, exit 1, the finished results kept, nothing left
+"$VP" run cpu --guests 2 --guest-accel tcg --ops 100m --reps 20 --label destroyed \
+    >"$WORK/destroyed.out" 2>&1 &
+RUN=$!
+for _ in $(seq 1 300); do grep -q '^run [0-9]' "$WORK/destroyed.out" && break; sleep 0.1; done
+sleep 2
+virsh -c qemu:///system destroy "virtperf-$RUN-2" >/dev/null || fail "virsh destroy virtperf-$RUN-2 failed: $(cat "$WORK/destroyed.out")"
+wait $RUN
+status=$?
+[ $status -eq 1 ] || fail "a run whose guest was destroyed should exit 1, got $status: $(tail -5 "$WORK/destroyed.out")"
+grep -q "guest 2 (virtperf-$RUN-2).*the domain is gone" "$WORK/destroyed.out" ||
+    fail "the destroyed guest should be named: $(grep -i error "$WORK/destroyed.out")"
+left_nothing $RUN "a destroyed guest"
+
+# Ctrl-C: exit 130, every guest gone
+"$VP" run cpu --guests 2 --guest-accel tcg --ops 100m --reps 20 --label interrupted \
+    >"$WORK/int.out" 2>&1 &
+RUN=$!
+for _ in $(seq 1 300); do grep -q '^run [0-9]' "$WORK/int.out" && break; sleep 0.1; done
+sleep 1
+kill -INT $RUN
+wait $RUN
+status=$?
+[ $status -eq 130 ] || fail "Ctrl-C should exit 130, got $status: $(tail -5 "$WORK/int.out")"
+left_nothing $RUN "Ctrl-C"
+finish
