@@ -281,6 +281,7 @@ int vp_run_execute(const struct vp_runner *runner, struct vp_run_steps *steps, i
         session_begin(&session, steps, host, command);
         free(command);
         say_least_time(session.table, steps);
+        fflush(session.table); /* the header shows when the run begins, through a pipe too */
     }
     json_decref(host);
 
