@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages virtperf needs to build, test or compare, and
-# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest|guests|presets|data]...
+# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest|guests|containers|presets|data]...
 # (default: build).  Not root and something missing: prints the apt-get line, exits 1.
 # --list prints the sets' packages, one per line, and installs nothing.
 set -eu
@@ -14,6 +14,9 @@ guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzi
 # run --guests: libvirt's daemon and C API (dnsmasq-base: the QEMU driver wants it),
 # and what the guests boot (the guest set)
 guests_pkgs="$build_pkgs $guest_pkgs libvirt-daemon-system libvirt-dev dnsmasq-base"
+# run --containers: podman and the runtime that runs on hybrid cgroup hosts, and what the
+# containers' root is made of (busybox, cpio, kmod: the guest set)
+containers_pkgs="$build_pkgs $guest_pkgs podman runc"
 # the data benchmarks' URL sources (gfal2 and its plugins) and the xrootd serving them in
 # the tests and peers/ (curl and xrdcp are the native tools peers/data_peers.sh compares)
 data_pkgs="$build_pkgs libgfal2-dev gfal2-plugin-xrootd gfal2-plugin-http gfal2-plugin-file xrootd-server xrootd-client curl"
@@ -35,9 +38,10 @@ for set_name in "$@"; do
         peers) wanted="$wanted $peers_pkgs" ;;
         guest) wanted="$wanted $guest_pkgs" ;;
         guests) wanted="$wanted $guests_pkgs" ;;
+        containers) wanted="$wanted $containers_pkgs" ;;
         presets) wanted="$wanted $presets_pkgs" ;;
         data) wanted="$wanted $data_pkgs" ;;
-        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest, guests, presets, data)" >&2; exit 2 ;;
+        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest, guests, containers, presets, data)" >&2; exit 2 ;;
     esac
 done
 

@@ -1,13 +1,16 @@
 #!/bin/bash
 # The initramfs of the guests `virtperf run --guests` starts (its helper: virtperf runs it
 # when the image it needs is not in its cache). Usage: guest_agent_image.sh VIRTPERF OUT
+# [--root]: with --root, OUT is the root directory itself (the containers' --rootfs),
+# not packed.
 # Packs busybox, VIRTPERF and its libraries, and the modules of the virtio PCI bus, its
 # console (the host's channel), network and block devices and the emulated IDE disk,
 # with an init that sets the address the host gave on the kernel command line
 # (virtperf.address=A/P, virtperf.gateway=G), mounts a disk it was given at /mnt/disk,
 # and runs `virtperf guest-agent` until the host says to power off.
 set -eu
-[ $# -eq 2 ] && [ -x "$1" ] || { echo "usage: guest_agent_image.sh VIRTPERF OUT" >&2; exit 2; }
+[ $# -ge 2 ] && [ $# -le 3 ] && [ -x "$1" ] && { [ $# -eq 2 ] || [ "$3" = --root ]; } ||
+    { echo "usage: guest_agent_image.sh VIRTPERF OUT [--root]" >&2; exit 2; }
 helpers=$(dirname "$0")
 . "$helpers/guest_image.sh"
 guest_kernel
@@ -40,5 +43,10 @@ cd "$workdir"
 HOME=/tmp VIRTPERF_DB=/tmp/results.db /bin/virtperf guest-agent
 poweroff -f
 INIT
+if [ $# -eq 3 ]; then
+    chmod +x "$work/root/init"
+    mv "$work/root" "$2"
+    exit 0
+fi
 guest_image_pack "$work/root" "$work/initramfs.gz"
 mv "$work/initramfs.gz" "$2"

@@ -118,7 +118,7 @@ if [ ! -f build-fuzz/build.ninja ]; then
         -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
 if ninja -C build-fuzz >/dev/null; then
-    for target in document units procfs protocol manifest plan; do
+    for target in document units procfs protocol manifest plan channel; do
         work=$(mktemp -d)
         cp fuzz/corpus/$target/* "$work/"
         ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$target -max_total_time="$FUZZ_SECONDS" -error_exitcode=1 \

@@ -1,16 +1,20 @@
 /* `virtperf guest-agent`: what runs in each guest `virtperf run --guests` starts (the
- * initramfs's init starts it; nobody else needs it). It finds the host's channel (the
- * virtio-serial port named org.virtperf.control), says hello with this guest's
+ * initramfs's init starts it) and each container `--containers` starts (with --socket,
+ * the unix socket the host listens on; nobody else needs it). It finds the host's
+ * channel (the virtio-serial port named org.virtperf.control), says hello with this guest's
  * fingerprint, builds the run's steps from the host's words and says whether this guest
  * can run them, then runs each point the host names, started together with the other
  * guests (guest/together.c), and sends back its result and its jobs' region. The host
  * stores everything; this guest keeps nothing. */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "cmd/common.h"
@@ -113,18 +117,37 @@ static int run_point(int fd, const struct vp_run_steps *steps, size_t index, siz
     return status;
 }
 
+/* A container's channel: the unix socket the host listens on, given by path. */
+static int connect_socket(const char *path)
+{
+    struct sockaddr_un address = { .sun_family = AF_UNIX };
+    if (strlen(path) >= sizeof address.sun_path)
+        return -1;
+    memcpy(address.sun_path, path, strlen(path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 int cmd_guest_agent(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "virtperf: guest-agent takes no arguments; it runs in the guests "
-                "'virtperf run --guests' starts\n");
+    bool socket_given = argc == 3 && strcmp(argv[1], "--socket") == 0;
+    if (argc > 1 && !socket_given) {
+        fprintf(stderr, "virtperf: guest-agent takes no arguments but --socket PATH; it runs "
+                "in the guests and containers 'virtperf run' starts\n");
         return VP_EXIT_USAGE;
     }
-    int fd = open_channel();
+    int fd = socket_given ? connect_socket(argv[2]) : open_channel();
     if (fd < 0) {
-        fprintf(stderr, "virtperf: guest-agent: no virtio-serial port named %s: this is "
-                "not a guest that 'virtperf run --guests' started\n", VP_GUEST_CHANNEL);
+        if (socket_given)
+            fprintf(stderr, "virtperf: guest-agent: cannot connect to %s: %s\n", argv[2],
+                    strerror(errno));
+        else
+            fprintf(stderr, "virtperf: guest-agent: no virtio-serial port named %s: this is "
+                    "not a guest that 'virtperf run --guests' started\n", VP_GUEST_CHANNEL);
         return 1;
     }
     char err[VP_PATH_ERROR_LEN];

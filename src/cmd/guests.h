@@ -1,11 +1,8 @@
-/* `virtperf run --guests`: the runner for guests virtperf starts itself (guests.c). */
+/* `virtperf run --guests`: the fleet runner's guests kind (guests.c, libvirt domains). */
 #ifndef VP_CMD_GUESTS_H
 #define VP_CMD_GUESTS_H
 
 #include "cmd/executor.h"
-#include "core/limits.h"
-
-#define VP_GUESTS_MAX VP_MAX_GUESTS
 
 /* Runs steps (built and checked here) in the guests steps->step[0] asks for; the
  * executor's exit status. */

@@ -8,6 +8,7 @@
 
 #include "cmd/background.h"
 #include "cmd/common.h"
+#include "cmd/containers.h"
 #include "cmd/executor.h"
 #include "cmd/guests.h"
 #include "cmd/run_flags.h"
@@ -156,8 +157,14 @@ int cmd_run(int argc, char **argv)
     }
     if (vp_run_steps_check_here(&steps, err, sizeof err) != 0)
         refuse_here(&command, &steps, err);
-    if (steps.step[0].request.guests.spec)
+    const struct vp_guests_request *fleet = &steps.step[0].request.guests;
+    if (fleet->spec && fleet->containers)
+        refused("--guests and --containers: one of them; accepted: --guests SPEC or "
+                "--containers SPEC");
+    if (fleet->spec)
         return vp_run_guests(&steps, argc, argv);
+    if (fleet->containers)
+        return vp_run_containers(&steps, argc, argv);
     return run_here(&steps, argc, argv);
 }
 

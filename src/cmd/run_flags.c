@@ -290,6 +290,44 @@ static int take_guest_disk_bus(struct vp_run_request *request, const char *value
     return 0;
 }
 
+static int take_containers(struct vp_run_request *request, const char *value, char *err,
+                           size_t len)
+{
+    (void)err, (void)len;
+    request->guests.containers = value; /* checked where the containers start */
+    return 0;
+}
+
+static int take_container_engine(struct vp_run_request *request, const char *value, char *err,
+                                 size_t len)
+{
+    if (strcmp(value, "podman") != 0 && strcmp(value, "docker") != 0)
+        return refuse(err, len, "--container-engine: '%s' is not valid; accepted: podman or "
+                      "docker", value);
+    request->guests.container_engine = value;
+    return 0;
+}
+
+static int take_container_runtime(struct vp_run_request *request, const char *value, char *err,
+                                  size_t len)
+{
+    if (strcmp(value, "runc") != 0 && strcmp(value, "crun") != 0)
+        return refuse(err, len, "--container-runtime: '%s' is not valid; accepted: runc or crun",
+                      value);
+    request->guests.container_runtime = value;
+    return 0;
+}
+
+static int take_container_net(struct vp_run_request *request, const char *value, char *err,
+                              size_t len)
+{
+    if (strcmp(value, "host") != 0 && strcmp(value, "bridge") != 0)
+        return refuse(err, len, "--container-net: '%s' is not valid; accepted: host or bridge",
+                      value);
+    request->guests.container_net = value;
+    return 0;
+}
+
 const struct vp_run_flag vp_run_flags[] = {
     { "jobs", "SPEC", VP_SCOPE_STEP, "job counts: 4, 1,2,4 or 1..8 (a list is a sweep)  [1]",
       "Job counts: \\fB4\\fR, \\fB1,2,4\\fR or \\fB1..8\\fR. A list is a sweep: one result "
@@ -396,6 +434,18 @@ const struct vp_run_flag vp_run_flags[] = {
       take_guest_disk_size },
     { "guest-disk-bus", "B", VP_SCOPE_SESSION, "virtio or ide (emulated)  [virtio]", NULL,
       take_guest_disk_bus },
+    { "containers", "SPEC", VP_SCOPE_SESSION,
+      "run in containers virtperf starts (podman): 4, 1,2,4 or 1..8,\n"
+      "one result per count, started together  [none]",
+      "Runs the benchmarks in containers virtperf starts through podman, from a root\n"
+      "directory of this virtperf and its libraries (no registry), for each count of SPEC,\n"
+      "as \\fB\\-\\-guests\\fR does with guests. See GUESTS.", take_containers },
+    { "container-engine", "E", VP_SCOPE_SESSION, "podman (docker: not yet)  [podman]", NULL,
+      take_container_engine },
+    { "container-runtime", "R", VP_SCOPE_SESSION,
+      "runc or crun  [runc where installed, else the engine's]", NULL, take_container_runtime },
+    { "container-net", "N", VP_SCOPE_SESSION,
+      "host (this host's network) or bridge (podman's)  [host]", NULL, take_container_net },
     { "help", NULL, VP_SCOPE_COMMAND, "this text", NULL, take_help },
 };
 const size_t vp_run_flag_count = sizeof vp_run_flags / sizeof vp_run_flags[0];

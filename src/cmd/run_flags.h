@@ -28,9 +28,11 @@ enum vp_run_scope {
 #define VP_SCOPES_COMMAND_LINE (VP_SCOPE_SESSION | VP_SCOPE_STEP | VP_SCOPE_COMMAND)
 #define VP_SCOPES_WITH_PLAN (VP_SCOPE_SESSION | VP_SCOPE_PLAN)
 
-/* The guests `run --guests` starts (the --guest-* flags); spec NULL: none. */
+/* The guests `run --guests` starts (the --guest-* flags; spec NULL: none) and the
+ * containers `run --containers` starts (the --container-* flags; containers NULL: none). */
 struct vp_guests_request {
     const char *spec, *accel, *uri, *bridge, *disk_dir, *disk_bus;
+    const char *containers, *container_engine, *container_runtime, *container_net;
     unsigned cpus, memory_mib, timeout_s;
     uint64_t disk_bytes;
 };

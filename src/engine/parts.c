@@ -121,12 +121,14 @@ static int check_timeline(struct vp_check *checker, const json_t *timeline, cons
 static int check_guests(struct vp_check *checker, const json_t *guests, const char *path)
 {
     static const char *const accels[] = { "kvm", "tcg", NULL };
+    static const char *const engines[] = { "libvirt", "podman", "docker", NULL };
     char at[256];
     snprintf(at, sizeof at, "%s.guests", path);
     if (!json_is_object(guests))
         return vp_check_fail(checker, "%s: accepted: an object", at);
     if (vp_check_integer(checker, guests, at, "count", 1, VP_MAX_GUESTS, 1) != 0 ||
-        vp_check_choice(checker, guests, at, "accel", accels, 1) != 0 ||
+        vp_check_choice(checker, guests, at, "engine", engines, 1) != 0 ||
+        vp_check_choice(checker, guests, at, "accel", accels, 0) != 0 ||
         vp_check_string(checker, guests, at, "accel_note", VP_CHECK_TEXT_LEN, 0) != 0)
         return -1;
     const json_t *hosts = json_object_get(guests, "hosts");
@@ -141,7 +143,8 @@ static int check_guests(struct vp_check *checker, const json_t *guests, const ch
         if (!json_is_object(host))
             return vp_check_fail(checker, "%s: accepted: an object", host_at);
         if (vp_check_string(checker, host, host_at, "name", VP_CHECK_NAME_LEN, 1) != 0 ||
-            vp_check_integer(checker, host, host_at, "qemu_pid", 0, 1 << 30, 1) != 0 ||
+            vp_check_integer(checker, host, host_at, "qemu_pid", 0, 1 << 30, 0) != 0 ||
+            vp_check_number(checker, host, host_at, "cpu_pct", 0, 1e5, 0) != 0 ||
             vp_check_number(checker, host, host_at, "qemu_vcpu_cpu_pct", 0, 1e5, 0) != 0 ||
             vp_check_number(checker, host, host_at, "qemu_other_cpu_pct", 0, 1e5, 0) != 0)
             return -1;
@@ -153,18 +156,22 @@ static int check_guests(struct vp_check *checker, const json_t *guests, const ch
 static void print_guests(FILE *out, const json_t *guests, enum vp_unit_style style)
 {
     (void)style;
-    fprintf(out, "  guests: %s%s%s", json_string_value(json_object_get(guests, "accel")),
-            json_object_get(guests, "accel_note") ? " (" : "",
-            json_object_get(guests, "accel_note") ? "fell back)" : "");
+    const char *accel = json_string_value(json_object_get(guests, "accel"));
+    fprintf(out, "  guests: %s%s%s%s", json_string_value(json_object_get(guests, "engine")),
+            accel ? " " : "", accel ? accel : "",
+            json_object_get(guests, "accel_note") ? " (fell back)" : "");
     size_t i;
     const json_t *host;
     json_array_foreach(json_object_get(guests, "hosts"), i, host) {
         const json_t *vcpu = json_object_get(host, "qemu_vcpu_cpu_pct");
         const json_t *other = json_object_get(host, "qemu_other_cpu_pct");
+        const json_t *cpu = json_object_get(host, "cpu_pct");
+        const char *name = json_string_value(json_object_get(host, "name"));
         if (vcpu && other)
-            fprintf(out, "%s %s QEMU vCPU %.0f%% other %.0f%%", i ? "," : ";",
-                    json_string_value(json_object_get(host, "name")), json_number_value(vcpu),
-                    json_number_value(other));
+            fprintf(out, "%s %s QEMU vCPU %.0f%% other %.0f%%", i ? "," : ";", name,
+                    json_number_value(vcpu), json_number_value(other));
+        else if (cpu)
+            fprintf(out, "%s %s CPU %.0f%%", i ? "," : ";", name, json_number_value(cpu));
     }
     fputc('\n', out);
 }

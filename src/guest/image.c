@@ -75,13 +75,14 @@ static int content_key(const char *binary, const char *helpers, const char *kern
     return status;
 }
 
-/* Runs the helper: binary packed into out; -1 with its exit status. */
-static int run_helper(const char *helpers, const char *binary, const char *out, char *err,
-                      size_t err_len)
+/* Runs the helper: binary packed into out (as_root: a directory); -1 with its exit status. */
+static int run_helper(const char *helpers, const char *binary, const char *out, bool as_root,
+                      char *err, size_t err_len)
 {
     char helper[512];
     snprintf(helper, sizeof helper, "%s/guest_agent_image.sh", helpers);
-    char *argv[] = { "bash", helper, (char *)binary, (char *)out, NULL };
+    char *argv[] = { "bash", helper, (char *)binary, (char *)out, as_root ? "--root" : NULL,
+                     NULL };
     pid_t pid;
     int spawned = posix_spawnp(&pid, "bash", NULL, NULL, argv, environ);
     int status = 0;
@@ -95,7 +96,8 @@ static int run_helper(const char *helpers, const char *binary, const char *out, 
     return 0;
 }
 
-int vp_guest_image_find(struct vp_guest_image *image, char *err, size_t err_len)
+/* The image (as_root: its root directory), found in the cache or made. */
+static int find(struct vp_guest_image *image, bool as_root, char *err, size_t err_len)
 {
     if (newest_kernel(image->kernel, sizeof image->kernel) != 0) {
         snprintf(err, err_len, "--guests: no /boot/vmlinuz-*-cloud-amd64, the guests' kernel; "
@@ -129,17 +131,18 @@ int vp_guest_image_find(struct vp_guest_image *image, char *err, size_t err_len)
         snprintf(err, err_len, "--guests: cannot read %s or its helpers", binary);
         return -1;
     }
-    snprintf(image->initrd, sizeof image->initrd, "%s/guest-%.16s.img", cache, key);
+    snprintf(image->initrd, sizeof image->initrd, as_root ? "%s/root-%.16s" : "%s/guest-%.16s.img",
+             cache, key);
     image->cached = access(image->initrd, R_OK) == 0;
     if (image->cached)
         return 0;
     char partial[600];
     snprintf(partial, sizeof partial, "%s.%ld.part", image->initrd, (long)getpid());
-    if (run_helper(helpers, binary, partial, err, err_len) != 0) {
+    if (run_helper(helpers, binary, partial, as_root, err, err_len) != 0) {
         unlink(partial);
         return -1;
     }
-    chmod(partial, 0644);
+    chmod(partial, as_root ? 0755 : 0644);
     if (rename(partial, image->initrd) != 0) {
         snprintf(err, err_len, "--guests: cannot keep the image as %s: %s", image->initrd,
                  strerror(errno));
@@ -147,4 +150,14 @@ int vp_guest_image_find(struct vp_guest_image *image, char *err, size_t err_len)
         return -1;
     }
     return 0;
+}
+
+int vp_guest_image_find(struct vp_guest_image *image, char *err, size_t err_len)
+{
+    return find(image, false, err, err_len);
+}
+
+int vp_guest_root_find(struct vp_guest_image *image, char *err, size_t err_len)
+{
+    return find(image, true, err, err_len);
 }

@@ -3,7 +3,8 @@
  * libraries, the virtio modules and an init that runs `virtperf guest-agent`. The
  * initramfs is made by the helper guest_agent_image.sh and cached by content (the
  * SHA-256 of this binary, the helpers and the kernel's name) in $VIRTPERF_CACHE or
- * /var/cache/virtperf, readable by libvirt's QEMU user. */
+ * /var/cache/virtperf, readable by libvirt's QEMU user. Containers take the same
+ * contents as a directory, cached beside it. */
 #ifndef VP_GUEST_IMAGE_H
 #define VP_GUEST_IMAGE_H
 
@@ -18,5 +19,7 @@ struct vp_guest_image {
 
 /* Finds or makes the image; -1 with what is missing (and how to install it). */
 int vp_guest_image_find(struct vp_guest_image *image, char *err, size_t err_len);
+/* The same contents as a root directory (a container's --rootfs) in image->initrd. */
+int vp_guest_root_find(struct vp_guest_image *image, char *err, size_t err_len);
 
 #endif

@@ -19,7 +19,7 @@ closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflic
     --no-breaks --no-replaces --no-enhances $build_set 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)
 : >"$WORK/hidden_files"
 : >"$WORK/hidden_packages"
-for pkg in $("$SRC/scripts/deps.sh" --list test peers guest guests presets data); do
+for pkg in $("$SRC/scripts/deps.sh" --list test peers guest guests containers presets data); do
     grep -qx "$pkg" <<<"$closure" && continue
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || continue
     case "$(dpkg-query -W -f='${Priority}' "$pkg")" in required | important) continue ;; esac

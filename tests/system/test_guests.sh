@@ -109,7 +109,7 @@ virsh -c qemu:///system destroy "virtperf-$RUN-2" >/dev/null ||
 wait $RUN
 status=$?
 [ $status -eq 1 ] || fail "a run whose guest was destroyed should exit 1, got $status: $(tail -5 "$WORK/destroyed.out")"
-grep -q "guest 2 (virtperf-$RUN-2).*the domain is gone" "$WORK/destroyed.out" ||
+grep -q "guest 2 (virtperf-$RUN-2).*it is gone" "$WORK/destroyed.out" ||
     fail "the destroyed guest should be named: $(grep -i error "$WORK/destroyed.out")"
 left_nothing $RUN "a destroyed guest"
 "$VP" run cpu --guests 1 --guest-accel tcg --ops 100m --reps 20 --label interrupted \

@@ -1,0 +1,306 @@
+/* `virtperf run BENCH... --containers SPEC`: the containers kind of the fleet runner
+ * (fleet.h). Each container runs `virtperf guest-agent` from a root directory of the same
+ * contents as the guests' image (guest/image.h; no registry, no image), through podman
+ * (`--rootfs DIR:O`, an overlay so the containers share the directory unchanged), on the
+ * host's network or podman's bridge. Its channel is a unix socket this host listens on in
+ * the run's directory, bind-mounted into the container. An idle container's agent waits
+ * on its socket and costs nothing, so containers beyond the count are left as they are.
+ * What a container costs the host is its cgroup's CPU (cpuacct). */
+#define _GNU_SOURCE /* accept4 */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd/containers.h"
+#include "cmd/fleet.h"
+#include "core/clock.h"
+#include "engine/engine.h"
+#include "guest/image.h"
+
+extern char **environ;
+
+struct container {
+    char socket[VP_GUEST_PATH_LEN];
+    int listener;
+    pid_t pid;            /* its first process, as the engine says */
+    char cgroup[VP_GUEST_PATH_LEN]; /* its cpuacct.usage */
+    uint64_t before_ns;
+};
+
+struct containers {
+    const char *engine, *runtime, *network, *work;
+    struct vp_guest_image root;
+    struct container own[VP_MAX_GUESTS];
+};
+
+/* Whether program is on PATH. */
+static bool installed(const char *program)
+{
+    const char *path = getenv("PATH");
+    char copy[4096], candidate[4200];
+    snprintf(copy, sizeof copy, "%s", path ? path : "/usr/bin:/bin");
+    for (char *dir = strtok(copy, ":"); dir; dir = strtok(NULL, ":")) {
+        snprintf(candidate, sizeof candidate, "%s/%s", dir, program);
+        if (access(candidate, X_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Runs argv quietly (its output to out when given, else nowhere); its exit status or -1. */
+static int run_quietly(char *const *argv, char *out, size_t out_len)
+{
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0)
+        return -1;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
+    posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+    pid_t pid;
+    int spawned = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(pipe_fds[1]);
+    size_t got = 0;
+    char sink[512];
+    ssize_t n;
+    while ((n = read(pipe_fds[0], out && got + 1 < out_len ? out + got : sink,
+                     out && got + 1 < out_len ? out_len - got - 1 : sizeof sink)) > 0)
+        if (out && got + 1 < out_len)
+            got += (size_t)n;
+    close(pipe_fds[0]);
+    if (out && out_len)
+        out[got] = '\0';
+    int status;
+    if (spawned != 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
+}
+
+static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, size_t err_len)
+{
+    struct containers *containers = state;
+    const struct vp_guests_request *asked = setup->asked;
+    containers->work = setup->work;
+    containers->engine = asked->container_engine ? asked->container_engine : "podman";
+    containers->network = asked->container_net ? asked->container_net : "host";
+    if (strcmp(containers->engine, "podman") != 0) {
+        snprintf(err, err_len, "--container-engine %s: not yet (it needs an image, not a root "
+                 "directory); accepted: podman", containers->engine);
+        return -1;
+    }
+    if (!installed("podman")) {
+        snprintf(err, err_len, "--containers: podman is not installed; install it "
+                 "(scripts/deps.sh containers)");
+        return -1;
+    }
+    /* crun refuses the hybrid cgroup hierarchies some hosts have; runc runs there */
+    containers->runtime = asked->container_runtime ? asked->container_runtime
+                          : installed("runc") ? "runc" : NULL;
+    return vp_guest_root_find(&containers->root, err, err_len);
+}
+
+static int start_container(void *state, struct vp_member *member, size_t index, char *err,
+                           size_t err_len)
+{
+    struct containers *containers = state;
+    struct container *container = &containers->own[index];
+    member->own = container;
+    container->listener = -1;
+    snprintf(container->socket, sizeof container->socket, "%.200s/%.60s.sock", containers->work,
+             member->name);
+    struct sockaddr_un address = { .sun_family = AF_UNIX };
+    snprintf(address.sun_path, sizeof address.sun_path, "%s", container->socket);
+    container->listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (container->listener < 0 ||
+        bind(container->listener, (struct sockaddr *)&address, sizeof address) != 0 ||
+        listen(container->listener, 1) != 0) {
+        snprintf(err, err_len, "--containers: cannot listen on %s: %s", container->socket,
+                 strerror(errno));
+        return -1;
+    }
+    struct rlimit files, processes;
+    getrlimit(RLIMIT_NOFILE, &files);
+    getrlimit(RLIMIT_NPROC, &processes);
+    char volume[VP_GUEST_PATH_LEN + 32], rootfs[VP_GUEST_PATH_LEN + 8], inside[128];
+    char nofile[64], nproc[64], network[64];
+    snprintf(volume, sizeof volume, "%s:/run/virtperf", containers->work);
+    snprintf(rootfs, sizeof rootfs, "%s:O", containers->root.initrd);
+    snprintf(inside, sizeof inside, "/run/virtperf/%s.sock", member->name);
+    /* within the hard limits: podman's defaults are above them on some hosts */
+    snprintf(nofile, sizeof nofile, "nofile=%llu:%llu", (unsigned long long)files.rlim_max,
+             (unsigned long long)files.rlim_max);
+    snprintf(nproc, sizeof nproc, "nproc=%llu:%llu", (unsigned long long)processes.rlim_max,
+             (unsigned long long)processes.rlim_max);
+    snprintf(network, sizeof network, "--network=%s", containers->network);
+    char *argv[32];
+    int n = 0;
+    argv[n++] = "podman";
+    if (containers->runtime) {
+        argv[n++] = "--runtime";
+        argv[n++] = (char *)containers->runtime;
+    }
+    char *rest[] = { "run", "-d", "--rm", "--name", member->name, network, "--ulimit", nofile,
+                     "--ulimit", nproc, "-v", volume, "--tmpfs", "/tmp", "--workdir", "/tmp",
+                     "-e", "HOME=/tmp", "-e", "VIRTPERF_DB=/tmp/results.db", "--hostname",
+                     member->name, "--rootfs", rootfs, "/bin/virtperf", "guest-agent",
+                     "--socket", inside, NULL };
+    for (size_t i = 0; rest[i]; i++)
+        argv[n++] = rest[i];
+    argv[n] = NULL;
+    char said[1024];
+    if (run_quietly(argv, said, sizeof said) != 0) {
+        said[strcspn(said, "\n")] = '\0';
+        snprintf(err, err_len, "podman could not start %s: %s", member->name, said);
+        return -1;
+    }
+    return 0;
+}
+
+/* The container's pid and cpuacct cgroup, once it runs. */
+static void find_process(struct vp_member *member, struct container *container)
+{
+    char out[64];
+    char *argv[] = { "podman", "inspect", "-f", "{{.State.Pid}}", member->name, NULL };
+    if (run_quietly(argv, out, sizeof out) == 0)
+        container->pid = (pid_t)atol(out);
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%ld/cgroup", (long)container->pid);
+    FILE *cgroups = container->pid > 0 ? fopen(path, "r") : NULL;
+    while (cgroups && fgets(line, sizeof line, cgroups)) {
+        char *controllers = strchr(line, ':'), *where = controllers ? strchr(controllers + 1, ':') : NULL;
+        if (!where)
+            continue;
+        *where++ = '\0';
+        where[strcspn(where, "\n")] = '\0';
+        if (strstr(controllers + 1, "cpuacct"))
+            snprintf(container->cgroup, sizeof container->cgroup,
+                     "/sys/fs/cgroup/%.100s%.300s/cpuacct.usage", controllers + 1, where);
+    }
+    if (cgroups)
+        fclose(cgroups);
+}
+
+/* Accepts the container's connection before deadline. */
+static int connect_container(void *state, struct vp_member *member, int64_t deadline_ns,
+                             char *err, size_t err_len)
+{
+    (void)state;
+    struct container *container = member->own;
+    while (vp_now_ns() < deadline_ns && !vp_engine_interrupted()) {
+        struct pollfd ready = { .fd = container->listener, .events = POLLIN };
+        if (poll(&ready, 1, 100) == 1) {
+            member->fd = accept4(container->listener, NULL, NULL, SOCK_CLOEXEC);
+            if (member->fd >= 0) {
+                find_process(member, container);
+                return 0;
+            }
+        }
+    }
+    snprintf(err, err_len, "%s: its agent never connected%s", member->name,
+             vp_engine_interrupted() ? " (interrupted)" : "");
+    return -1;
+}
+
+static bool container_alive(void *state, struct vp_member *member)
+{
+    (void)state;
+    struct container *container = member->own;
+    return container->pid > 0 && kill(container->pid, 0) == 0;
+}
+
+static int pause_container(void *state, struct vp_member *member, bool pause)
+{
+    (void)state, (void)member, (void)pause;
+    return 0; /* an idle agent waits on its socket: nothing to stop */
+}
+
+static void describe_container(void *state, struct vp_member *member)
+{
+    struct containers *containers = state;
+    struct container *container = member->own;
+    json_object_set_new(member->fingerprint, "container",
+                        json_pack("{s:s,s:s,s:s,s:s,s:i}", "name", member->name, "engine",
+                                  containers->engine, "runtime",
+                                  containers->runtime ? containers->runtime : "default",
+                                  "network", containers->network, "pid", (int)container->pid));
+}
+
+static void silent_container(void *state, struct vp_member *member)
+{
+    (void)state, (void)member; /* podman run -d said what went wrong, or the agent did */
+}
+
+static uint64_t cgroup_cpu_ns(const struct container *container)
+{
+    FILE *usage = container->cgroup[0] ? fopen(container->cgroup, "r") : NULL;
+    unsigned long long ns = 0;
+    if (usage && fscanf(usage, "%llu", &ns) != 1)
+        ns = 0;
+    if (usage)
+        fclose(usage);
+    return ns;
+}
+
+static void cost_begin(void *state, struct vp_member *member)
+{
+    (void)state;
+    struct container *container = member->own;
+    container->before_ns = cgroup_cpu_ns(container);
+}
+
+static json_t *cost_end(void *state, struct vp_member *member, double seconds)
+{
+    (void)state;
+    struct container *container = member->own;
+    json_t *entry = json_pack("{s:s}", "name", member->name);
+    uint64_t after = cgroup_cpu_ns(container);
+    if (seconds > 0 && after >= container->before_ns && container->cgroup[0])
+        json_object_set_new(entry, "cpu_pct",
+                            json_real(100 * (double)(after - container->before_ns) / 1e9 / seconds));
+    return entry;
+}
+
+static json_t *summary(void *state)
+{
+    struct containers *containers = state;
+    return json_pack("{s:s}", "engine", containers->engine);
+}
+
+static void remove_container(void *state, struct vp_member *member)
+{
+    (void)state;
+    struct container *container = member->own;
+    if (!container)
+        return;
+    char *argv[] = { "podman", "rm", "-f", "-t", "0", member->name, NULL };
+    run_quietly(argv, NULL, 0);
+    if (container->listener >= 0)
+        close(container->listener);
+    container->listener = -1;
+    unlink(container->socket);
+}
+
+int vp_run_containers(struct vp_run_steps *steps, int argc, char **argv)
+{
+    static struct containers containers;
+    containers = (struct containers){ .engine = NULL };
+    const struct vp_fleet_kind kind = {
+        .noun = "container", .flag = "--containers", .state = &containers, .prepare = prepare,
+        .start = start_container, .connect = connect_container, .alive = container_alive,
+        .pause = pause_container, .describe = describe_container, .silent = silent_container,
+        .cost_begin = cost_begin, .cost_end = cost_end, .summary = summary,
+        .remove = remove_container,
+    };
+    return vp_run_fleet(&kind, steps->step[0].request.guests.containers, steps, argc, argv);
+}

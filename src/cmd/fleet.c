@@ -1,0 +1,436 @@
+/* The runner for guests and containers virtperf starts (see fleet.h). */
+#include "cmd/fleet.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/common.h"
+#include "core/clock.h"
+#include "core/monitor.h"
+#include "core/units.h"
+#include "engine/combine.h"
+#include "engine/result.h"
+#include "guest/channel.h"
+#include "guest/together.h"
+#include "store/document.h"
+
+#define DEFAULT_TIMEOUT_S 300
+
+struct fleet_run {
+    const struct vp_fleet_kind *kind;
+    const char *spec;
+    int argc;
+    char **argv;               /* the command's words, sent to every member */
+    unsigned counts[VP_MAX_GUESTS];
+    size_t count_n;
+    unsigned most, timeout_s;
+    struct vp_member members[VP_MAX_GUESTS];
+    size_t started;
+    char work[256];
+    double monitor_hz;
+    char *const *watch;
+    size_t watch_count;
+    struct vp_monitor *monitor; /* this host's, while a point is measured */
+};
+
+static int64_t after_seconds(unsigned seconds)
+{
+    return vp_now_ns() + (int64_t)seconds * 1000000000LL;
+}
+
+/* ---- the members ---- */
+
+static void remove_member(const struct vp_fleet_kind *kind, struct vp_member *member)
+{
+    if (member->fd >= 0) {
+        char ignored[64];
+        vp_frame_send(member->fd, VP_FRAME_QUIT, NULL, 0, ignored, sizeof ignored);
+        close(member->fd);
+    }
+    member->fd = -1;
+    kind->remove(kind->state, member);
+    json_decref(member->fingerprint);
+    member->fingerprint = NULL;
+}
+
+static void remove_all(struct fleet_run *run)
+{
+    for (size_t m = 0; m < run->started; m++)
+        remove_member(run->kind, &run->members[m]);
+    run->started = 0;
+    if (run->kind->finish)
+        run->kind->finish(run->kind->state);
+    if (run->work[0])
+        rmdir(run->work);
+    run->work[0] = '\0';
+}
+
+int vp_fleet_hear(const struct vp_fleet_kind *kind, struct vp_member *member, unsigned timeout_s,
+                  char *err, size_t err_len)
+{
+    int64_t deadline = after_seconds(timeout_s);
+    if (kind->connect(kind->state, member, deadline, err, err_len) != 0) {
+        kind->silent(kind->state, member);
+        return -1;
+    }
+    char why[256];
+    void *data;
+    size_t len;
+    if (vp_frame_expect(member->fd, VP_FRAME_HELLO, &data, &len, 0, deadline, why,
+                        sizeof why) != 0) {
+        snprintf(err, err_len, "%s did not start and answer within %u s (%s%s)", member->name,
+                 timeout_s, why, kind->alive(kind->state, member) ? "" : "; it stopped");
+        kind->silent(kind->state, member);
+        return -1;
+    }
+    member->fingerprint = json_loads(data, 0, NULL);
+    free(data);
+    if (!json_is_object(member->fingerprint)) {
+        json_decref(member->fingerprint);
+        member->fingerprint = json_object();
+    }
+    kind->describe(kind->state, member);
+    return 0;
+}
+
+/* The run's words (and a plan's text) to every member; each says whether it can run
+ * them on its own machine. */
+static int send_steps(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
+                      size_t err_len)
+{
+    json_t *words = json_array();
+    for (int i = 0; i < run->argc; i++)
+        json_array_append_new(words, json_string(run->argv[i]));
+    json_t *message = json_pack("{s:o}", "words", words);
+    if (steps->kept_text)
+        json_object_set_new(message, "plan", json_string(steps->kept_text));
+    char *text = json_dumps(message, JSON_COMPACT);
+    json_decref(message);
+    int status = 0;
+    for (size_t m = 0; m < run->started && status == 0; m++) {
+        struct vp_member *member = &run->members[m];
+        char why[VP_PATH_ERROR_LEN];
+        void *verdict = NULL;
+        size_t len = 0;
+        if (vp_frame_send(member->fd, VP_FRAME_STEPS, text, strlen(text), why, sizeof why) != 0 ||
+            vp_frame_expect(member->fd, VP_FRAME_VERDICT, &verdict, &len, 0,
+                            after_seconds(run->timeout_s), why, sizeof why) != 0) {
+            snprintf(err, err_len, "%s: %s", member->name, why);
+            status = -1;
+        } else if (len > 0) {
+            snprintf(err, err_len, "in %s %s: %s", run->kind->noun, member->name, (char *)verdict);
+            status = -1;
+        }
+        free(verdict);
+    }
+    free(text);
+    return status;
+}
+
+static int refuse(char *err, size_t err_len, const char *flag, const char *what)
+{
+    snprintf(err, err_len, "%s: not with %s%s", what, flag, strcmp(what, "--reps auto") == 0
+             ? " (every member would have to agree when to stop); accepted: --reps N"
+             : " yet; accepted: net.probe as a benchmark of its own");
+    return -1;
+}
+
+/* Starts the most members SPEC asks for, each heard from and agreeing to the steps. */
+static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size_t err_len)
+{
+    struct fleet_run *run = context;
+    const struct vp_fleet_kind *kind = run->kind;
+    const struct vp_guests_request *asked = &steps->step[0].request.guests;
+    if (vp_parse_jobs_spec(run->spec, VP_MAX_GUESTS, run->counts, VP_MAX_GUESTS,
+                           &run->count_n) != 0) {
+        snprintf(err, err_len, "%s: '%s' is not valid; accepted: a count, a list such as "
+                 "1,2,4 or a range such as 1..4, each from 1 to %d", kind->flag, run->spec,
+                 VP_MAX_GUESTS);
+        return -1;
+    }
+    for (size_t c = 0; c < run->count_n; c++)
+        run->most = run->counts[c] > run->most ? run->counts[c] : run->most;
+    for (size_t s = 0; s < steps->count; s++) {
+        if (steps->step[s].request.plan.reps_auto)
+            return refuse(err, err_len, kind->flag, "--reps auto");
+        if (steps->step[s].request.background)
+            return refuse(err, err_len, kind->flag, "--background");
+    }
+    run->timeout_s = asked->timeout_s ? asked->timeout_s : DEFAULT_TIMEOUT_S;
+    run->monitor_hz = steps->step[0].request.monitor_hz;
+    run->watch = steps->step[0].request.watch;
+    run->watch_count = steps->step[0].request.watch_count;
+    snprintf(run->work, sizeof run->work, "/tmp/virtperf-%ss.XXXXXX", kind->noun);
+    if (!mkdtemp(run->work)) {
+        snprintf(err, err_len, "%s: cannot make a directory in /tmp: %s", kind->flag,
+                 strerror(errno));
+        run->work[0] = '\0';
+        return -1;
+    }
+    chmod(run->work, 0755); /* libvirt's QEMU user makes the channel sockets there */
+    vp_engine_catch_signals();
+    struct vp_fleet_setup setup = { .asked = asked, .work = run->work, .most = run->most };
+    if (kind->prepare(kind->state, &setup, err, err_len) != 0)
+        return -1;
+    for (size_t m = 0; m < run->most; m++) {
+        struct vp_member *member = &run->members[m];
+        *member = (struct vp_member){ .fd = -1 };
+        snprintf(member->name, sizeof member->name, "virtperf-%ld-%zu", (long)getpid(), m + 1);
+        run->started = m + 1; /* removed with the others even when it does not start */
+        if (kind->start(kind->state, member, m, err, err_len) != 0)
+            return -1;
+    }
+    for (size_t m = 0; m < run->started; m++)
+        if (!run->members[m].fingerprint &&
+            vp_fleet_hear(kind, &run->members[m], run->timeout_s, err, err_len) != 0)
+            return -1;
+    if (send_steps(run, steps, err, err_len) != 0)
+        return -1;
+    for (size_t m = 0; m < run->started; m++)
+        run->members[m].paused = kind->pause(kind->state, &run->members[m], true) == 0;
+    return 0;
+}
+
+/* A refusal: every member gone first; 130 when it was Ctrl-C. */
+static void settle_fleet(void *context, const char *refusal)
+{
+    struct fleet_run *run = context;
+    if (!refusal)
+        return;
+    remove_all(run);
+    fprintf(stderr, "virtperf: %s\n", refusal);
+    exit(vp_engine_interrupted() ? VP_EXIT_INTERRUPTED : VP_EXIT_USAGE);
+}
+
+static void start_monitor(void *context)
+{
+    struct fleet_run *run = context;
+    char ignored[256];
+    run->monitor = vp_monitor_start(run->monitor_hz, run->watch, run->watch_count, NULL, ignored,
+                                    sizeof ignored);
+}
+
+/* The first count members running, the others paused. */
+static void set_running(struct fleet_run *run, unsigned count)
+{
+    for (size_t m = 0; m < run->started; m++) {
+        bool pause = m >= count;
+        struct vp_member *member = &run->members[m];
+        if (member->paused != pause && run->kind->pause(run->kind->state, member, pause) == 0)
+            member->paused = pause;
+    }
+}
+
+/* Whether member is gone; its engine may take a moment to see it after its channel
+ * closed. */
+static bool member_gone(const struct vp_fleet_kind *kind, struct vp_member *member)
+{
+    for (int tries = 0; tries < 20; tries++) {
+        if (!kind->alive(kind->state, member))
+            return true;
+        usleep(50000);
+    }
+    return false;
+}
+
+/* Why member index was lost: its channel's failure, and whether it is gone. */
+static void lost_reason(const struct fleet_run *run, int index, const char *why, char *reason,
+                        size_t len)
+{
+    struct vp_member *member = (struct vp_member *)&run->members[index];
+    snprintf(reason, len, "%s %d (%s): %s%s", run->kind->noun, index + 1, member->name, why,
+             member_gone(run->kind, member) ? " (it is gone: destroyed, killed or crashed)" : "");
+}
+
+/* A member's result as it sent it, when it is one (a member is outside input: its result
+ * passes the checks an imported one does), else a failed result saying why. */
+static json_t *checked_result(const struct vp_member *member, const char *text)
+{
+    json_t *result = json_loads(text, 0, NULL);
+    char why[VP_PATH_ERROR_LEN];
+    if (result && vp_result_validate(result, "result", why, sizeof why) == 0)
+        return result;
+    bool parsed = result != NULL;
+    json_decref(result);
+    char error[VP_PATH_ERROR_LEN + 128];
+    snprintf(error, sizeof error, "%s sent no valid result%s%s", member->name,
+             parsed ? ": " : "", parsed ? why : "");
+    return json_pack("{s:s,s:s}", "status", "failed", "error", error);
+}
+
+/* What the first count members cost this host over seconds, under "guests". */
+static json_t *cost_json(const struct fleet_run *run, unsigned count, double seconds)
+{
+    json_t *hosts = json_array();
+    for (unsigned m = 0; m < count; m++)
+        json_array_append_new(hosts, run->kind->cost_end(run->kind->state,
+                                                         (struct vp_member *)&run->members[m],
+                                                         seconds));
+    json_t *summary = run->kind->summary(run->kind->state);
+    json_object_set_new(summary, "count", json_integer(count));
+    json_object_set_new(summary, "hosts", hosts);
+    return summary;
+}
+
+/* Sends the point to the first count members and starts them together; the members and
+ * their clocks in together (its lost member and reason when one was lost). */
+static bool run_together(struct fleet_run *run, struct vp_guests_point *together, size_t index,
+                         size_t point_index, unsigned count)
+{
+    char message[64], err[256];
+    snprintf(message, sizeof message, "{\"run\":[%zu,%zu]}", index, point_index);
+    for (unsigned m = 0; m < count; m++) {
+        struct vp_member *member = &run->members[m];
+        together->members[m] = (struct vp_guest_member){ .fd = member->fd, .name = member->name };
+        run->kind->cost_begin(run->kind->state, member);
+        if (together->lost < 0 &&
+            vp_frame_send(member->fd, VP_FRAME_STEPS, message, strlen(message), err,
+                          sizeof err) != 0) {
+            together->lost = (int)m;
+            snprintf(together->reason, sizeof together->reason, "%s", err);
+        }
+    }
+    return together->lost < 0 && vp_guests_time(together) == 0 &&
+           vp_guests_together(together) == 0;
+}
+
+/* One point on the first count members: their combined result. *stopped: a member was
+ * lost or a signal came. */
+static json_t *run_point(struct fleet_run *run, const struct vp_run_step *step, size_t index,
+                         size_t point_index, unsigned count, struct vp_run_settings *settings,
+                         bool *stopped)
+{
+    const struct vp_plan_point *point = &step->plan.points[point_index];
+    set_running(run, count);
+    struct vp_guest_member clocks[VP_MAX_GUESTS];
+    unsigned measured = point->reps ? point->reps : 1;
+    double *stonewall = calloc(measured, sizeof *stonewall), *span = calloc(measured, sizeof *span);
+    if (!stonewall || !span)
+        abort();
+    struct vp_guests_point together = {
+        .members = clocks, .count = count, .op_log = point->bench->ops_per_rep != NULL,
+        .warmup = point->warmup, .total_reps = point->warmup + point->reps,
+        .timeout_s = run->timeout_s, .stonewall = stonewall, .span = span,
+        .measuring = start_monitor, .context = run, .lost = -1,
+    };
+    int64_t began = vp_now_ns();
+    bool held = run_together(run, &together, index, point_index, count);
+    double seconds = (double)(vp_now_ns() - began) / 1e9;
+    json_t *monitor = run->monitor ? vp_monitor_stop(run->monitor) : NULL;
+    run->monitor = NULL;
+    json_t *cost = cost_json(run, count, seconds);
+
+    struct vp_host_part parts[VP_MAX_GUESTS];
+    struct vp_shared views[VP_MAX_GUESTS];
+    void *regions[VP_MAX_GUESTS] = { NULL };
+    double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
+    char err[256];
+    for (unsigned m = 0; m < count; m++) {
+        struct vp_member *member = &run->members[m];
+        parts[m] = (struct vp_host_part){ .rank = (int)m + 1, .fingerprint = member->fingerprint,
+                                          .clock_offset_ns = clocks[m].offset_ns,
+                                          .offset_bound_ns = clocks[m].bound_ns };
+        void *text = NULL;
+        size_t len, region_len;
+        int64_t deadline = after_seconds(run->timeout_s);
+        if (held && vp_frame_expect(member->fd, VP_FRAME_RESULT, &text, &len, 0, deadline, err,
+                                    sizeof err) == 0 &&
+            vp_frame_expect(member->fd, VP_FRAME_REGION, &regions[m], &region_len, 0, deadline,
+                            err, sizeof err) == 0) {
+            parts[m].result = checked_result(member, text);
+            json_int_t jobs = json_integer_value(json_object_get(parts[m].result, "jobs"));
+            parts[m].shared = vp_shared_view(&views[m], point->bench, &point->params, jobs,
+                                             point->warmup + point->reps, duration, regions[m],
+                                             region_len);
+        } else if (held) {
+            held = false;
+            together.lost = (int)m;
+            snprintf(together.reason, sizeof together.reason, "%s", err);
+        }
+        free(text);
+        if (!json_is_object(parts[m].result)) {
+            json_decref(parts[m].result);
+            parts[m].result = json_pack("{s:s,s:s}", "status", "interrupted", "error",
+                                        "not heard from: the run stopped");
+        }
+    }
+    char reason[800] = "";
+    if (together.lost >= 0) { /* the lost one's part says what became of it */
+        lost_reason(run, together.lost, together.reason, reason, sizeof reason);
+        json_decref(parts[together.lost].result);
+        parts[together.lost].result = json_pack("{s:s,s:s}", "status", "failed", "error", reason);
+    }
+    json_t *result = vp_combine_hosts(point->bench, &point->params, point->jobs, settings, parts,
+                                      count, stonewall, span);
+    if (together.lost >= 0) {
+        vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", reason);
+        *stopped = true;
+    }
+    if (monitor)
+        json_object_set_new(result, "monitor", monitor);
+    json_object_set_new(result, "guests", cost);
+    for (unsigned m = 0; m < count; m++) {
+        json_decref(parts[m].result);
+        free(regions[m]);
+    }
+    free(stonewall);
+    free(span);
+    *stopped = *stopped || vp_engine_interrupted();
+    return result;
+}
+
+/* Every count of SPEC, every point of the step. */
+static bool run_step_in_fleet(void *context, const struct vp_run_steps *steps, size_t index,
+                              struct vp_run_session *session, struct vp_progress *progress)
+{
+    struct fleet_run *run = context;
+    const struct vp_run_step *step = &steps->step[index];
+    struct vp_run_settings settings = vp_run_settings_of(step, steps->topology, progress);
+    bool stopped = false;
+    for (size_t c = 0; c < run->count_n && !stopped; c++) {
+        for (size_t p = 0; p < step->plan.count && !stopped; p++) {
+            const struct vp_plan_point *point = &step->plan.points[p];
+            settings.pin_spec = point->pin;
+            settings.reps = point->reps;
+            settings.warmup = point->warmup;
+            json_t *result = run_point(run, step, index, p, run->counts[c], &settings, &stopped);
+            if (step->name)
+                json_object_set_new(result, "step", json_string(step->name));
+            vp_run_session_add(session, result);
+            json_decref(result);
+        }
+    }
+    return stopped;
+}
+
+static unsigned fleet_repetitions(void *context, const struct vp_run_steps *steps)
+{
+    (void)context, (void)steps;
+    return 0; /* the members' repetitions are not seen here */
+}
+
+static int close_fleet(void *context, int status, bool stopped)
+{
+    (void)stopped;
+    remove_all(context);
+    return status;
+}
+
+int vp_run_fleet(const struct vp_fleet_kind *kind, const char *spec, struct vp_run_steps *steps,
+                 int argc, char **argv)
+{
+    static struct fleet_run run;
+    run = (struct fleet_run){ .kind = kind, .spec = spec, .argc = argc, .argv = argv };
+    const struct vp_runner runner = {
+        .program = "virtperf run", .keeps_session = true, .context = &run,
+        .settle = settle_fleet, .open = open_fleet, .repetitions = fleet_repetitions,
+        .run_step = run_step_in_fleet, .close = close_fleet,
+    };
+    int status = vp_run_execute(&runner, steps, argc, argv);
+    vp_run_steps_free(steps);
+    return status;
+}

@@ -1,0 +1,75 @@
+/* The executor's runner for environments virtperf starts on this host and runs together:
+ * guests (guests.c, libvirt) and containers (containers.c, podman or docker), each a kind
+ * of member behind the hooks below. The runner (fleet.c) is the same for every kind:
+ * before anything is stored, the most members SPEC asks for are started, each says hello
+ * over its channel with its fingerprint and checks the run's steps (one refusal stops
+ * the run, exit 2, every member gone); then for each count k of SPEC and each point, the
+ * first k members run it (the others paused), started together (guest/together.c), and
+ * their results and jobs' regions are combined into one result of virtperf-mpi's shape
+ * (engine/combine.c), with this host's own monitor as the result's monitor and what each
+ * member cost the host under "guests". Every member and file the run made is removed when
+ * it ends, fails or is interrupted. */
+#ifndef VP_CMD_FLEET_H
+#define VP_CMD_FLEET_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cmd/executor.h"
+#include "core/limits.h"
+#include "guest/domain.h"
+
+/* One guest or container, as the runner sees it. */
+struct vp_member {
+    char name[VP_GUEST_NAME_LEN]; /* virtperf-PID-N */
+    int fd;                       /* its channel; -1 while there is none */
+    json_t *fingerprint;          /* its hello, with what its kind adds */
+    bool paused;
+    void *own;                    /* the kind's state of it */
+};
+
+/* What every member of a run shares. */
+struct vp_fleet_setup {
+    const struct vp_guests_request *asked; /* the --guest-* / --container-* flags */
+    const char *work;                      /* a directory for the run's files */
+    unsigned most;                         /* members to start */
+};
+
+struct vp_fleet_kind {
+    const char *noun;  /* "guest", "container" */
+    const char *flag;  /* "--guests", "--containers" */
+    void *state;
+    /* Everything the members need, checked before any starts; -1 with what to do. */
+    int (*prepare)(void *state, const struct vp_fleet_setup *setup, char *err, size_t err_len);
+    /* Starts member index; -1 with why. */
+    int (*start)(void *state, struct vp_member *member, size_t index, char *err, size_t err_len);
+    /* Opens member's channel before deadline_ns (member->fd); -1 with why. */
+    int (*connect)(void *state, struct vp_member *member, int64_t deadline_ns, char *err,
+                   size_t err_len);
+    bool (*alive)(void *state, struct vp_member *member);
+    int (*pause)(void *state, struct vp_member *member, bool pause);
+    /* After its hello: what its kind says of it, into its fingerprint; and what happened
+     * when it did not answer (its console, to stderr). */
+    void (*describe)(void *state, struct vp_member *member);
+    void (*silent)(void *state, struct vp_member *member);
+    /* What the member cost this host over a point: begin, then its entry under "guests". */
+    void (*cost_begin)(void *state, struct vp_member *member);
+    json_t *(*cost_end)(void *state, struct vp_member *member, double seconds);
+    /* The run's part of "guests" (engine, accel...), a new object. */
+    json_t *(*summary)(void *state);
+    void (*remove)(void *state, struct vp_member *member);
+    void (*finish)(void *state);
+};
+
+/* The hello of member, heard before timeout_s: its fingerprint (then kind->describe).
+ * For a kind that tries a start another way when the first does not answer. */
+int vp_fleet_hear(const struct vp_fleet_kind *kind, struct vp_member *member, unsigned timeout_s,
+                  char *err, size_t err_len);
+
+/* Runs steps (built and checked here) in the members of kind that SPEC asks for; the
+ * executor's exit status. */
+int vp_run_fleet(const struct vp_fleet_kind *kind, const char *spec, struct vp_run_steps *steps,
+                 int argc, char **argv);
+
+#endif

@@ -1,0 +1,140 @@
+/* Unit tests for the guests' domain XML (guest/domain_xml.c) and the frames of their
+ * channel (guest/channel.c): what libvirt is asked for, escaped; headers refused as a
+ * hostile guest could send them; frames across a socket pair, a wrong kind, a deadline
+ * passed, a closed channel. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "guest/channel.h"
+#include "guest/domain.h"
+
+static const struct vp_guest_config config = {
+    .cpus = 2, .memory_mib = 768, .kernel = "/boot/vmlinuz-6.1.0-57-cloud-amd64",
+    .initrd = "/var/cache/virtperf/guest-0123.img", .disk_bus = "virtio",
+};
+
+static void tcg_domain_without_nic_or_disk(void **state)
+{
+    (void)state;
+    struct vp_guest_spec spec = { .name = "virtperf-1-1", .channel_path = "/tmp/w/c.sock",
+                                  .console_path = "/tmp/w/c.console" };
+    char *xml = vp_domain_xml(&config, &spec);
+    assert_non_null(strstr(xml, "<domain type='qemu'>"));
+    assert_non_null(strstr(xml, "<memory unit='MiB'>768</memory>"));
+    assert_non_null(strstr(xml, "<vcpu placement='static'>2</vcpu>"));
+    assert_non_null(strstr(xml, "<target type='virtio' name='org.virtperf.control'/>"));
+    assert_non_null(strstr(xml, "<source mode='bind' path='/tmp/w/c.sock'/>"));
+    assert_non_null(strstr(xml, "virtperf.name=virtperf-1-1</cmdline>"));
+    assert_non_null(strstr(xml, "<on_poweroff>destroy</on_poweroff>"));
+    assert_non_null(strstr(xml, "<acpi/>")); /* without it the guest halts, never powers off */
+    assert_null(strstr(xml, "<interface"));
+    assert_null(strstr(xml, "<disk"));
+    assert_null(strstr(xml, "host-passthrough"));
+    assert_null(strstr(xml, "<cputune>"));
+    free(xml);
+}
+
+static void kvm_domain_with_nic_disk_and_pins(void **state)
+{
+    (void)state;
+    struct vp_guest_config with = config;
+    with.bridge = "br'<x>";
+    with.disk_bus = "ide";
+    const int pins[] = { 1, 0 };
+    struct vp_guest_spec spec = { .name = "g&1", .kvm = true, .channel_path = "/c",
+                                  .console_path = "/k", .disk_path = "/d/g.img",
+                                  .address = "198.18.0.2/24", .gateway = "198.18.0.1",
+                                  .pin_cpus = pins };
+    char *xml = vp_domain_xml(&with, &spec);
+    assert_non_null(strstr(xml, "<domain type='kvm'>"));
+    assert_non_null(strstr(xml, "<cpu mode='host-passthrough'/>"));
+    assert_non_null(strstr(xml, "<name>g&amp;1</name>"));
+    assert_non_null(strstr(xml, "<source bridge='br&apos;&lt;x&gt;'/>"));
+    assert_non_null(strstr(xml, "<target dev='hda' bus='ide'/>"));
+    assert_non_null(strstr(xml, "virtperf.address=198.18.0.2/24 virtperf.gateway=198.18.0.1"));
+    assert_non_null(strstr(xml, "<vcpupin vcpu='0' cpuset='1'/>"));
+    assert_non_null(strstr(xml, "<vcpupin vcpu='1' cpuset='0'/>"));
+    free(xml);
+}
+
+static void put32(unsigned char *at, uint32_t value)
+{
+    for (int i = 0; i < 4; i++)
+        at[i] = (unsigned char)(value >> (8 * i));
+}
+
+static void headers_refused_and_taken(void **state)
+{
+    (void)state;
+    unsigned char header[VP_FRAME_HEADER];
+    uint32_t kind, len;
+    char err[128];
+    put32(header, 0);
+    put32(header + 4, 0);
+    assert_int_equal(vp_frame_header_parse(header, &kind, &len, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a frame of kind 0: accepted: 1 to"));
+    put32(header, VP_FRAME_KIND_COUNT);
+    assert_int_equal(vp_frame_header_parse(header, &kind, &len, err, sizeof err), -1);
+    put32(header, VP_FRAME_RESULT);
+    put32(header + 4, VP_FRAME_MAX + 1);
+    assert_int_equal(vp_frame_header_parse(header, &kind, &len, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a result frame of"));
+    put32(header + 4, VP_FRAME_MAX);
+    assert_int_equal(vp_frame_header_parse(header, &kind, &len, err, sizeof err), 0);
+    assert_int_equal(kind, VP_FRAME_RESULT);
+    assert_int_equal(len, VP_FRAME_MAX);
+}
+
+static void frames_across_a_socket_pair(void **state)
+{
+    (void)state;
+    int pair[2];
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
+    char err[128];
+    int64_t soon = vp_now_ns() + 1000000000LL;
+    assert_int_equal(vp_frame_send(pair[0], VP_FRAME_HELLO, "{\"a\":1}", 7, err, sizeof err), 0);
+    assert_int_equal(vp_frame_send(pair[0], VP_FRAME_QUIT, NULL, 0, err, sizeof err), 0);
+    void *data;
+    size_t len;
+    assert_int_equal(vp_frame_expect(pair[1], VP_FRAME_HELLO, &data, &len, 0, soon, err,
+                                     sizeof err), 0);
+    assert_int_equal(len, 7);
+    assert_string_equal(data, "{\"a\":1}"); /* one byte more, zeroed */
+    free(data);
+    assert_int_equal(vp_frame_expect(pair[1], VP_FRAME_CLOCK, &data, &len, 8, soon, err,
+                                     sizeof err), -1);
+    assert_non_null(strstr(err, "a quit frame of 0 bytes where a clock frame"));
+    /* nothing more comes: the deadline passes */
+    int64_t began = vp_now_ns();
+    assert_int_equal(vp_frame_expect(pair[1], VP_FRAME_CLOCK, &data, &len, 8,
+                                     vp_now_ns() + 100000000LL, err, sizeof err), -1);
+    assert_string_equal(err, "no answer in time");
+    assert_true(vp_now_ns() - began < 1000000000LL);
+    /* the other end closed: said at once, sending too (no SIGPIPE) */
+    close(pair[0]);
+    assert_int_equal(vp_frame_expect(pair[1], VP_FRAME_CLOCK, &data, &len, 8, soon, err,
+                                     sizeof err), -1);
+    assert_string_equal(err, "the channel: closed");
+    assert_int_equal(vp_frame_send(pair[1], VP_FRAME_CLOCK, &began, sizeof began, err,
+                                   sizeof err), -1);
+    close(pair[1]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tcg_domain_without_nic_or_disk),
+        cmocka_unit_test(kvm_domain_with_nic_disk_and_pins),
+        cmocka_unit_test(headers_refused_and_taken),
+        cmocka_unit_test(frames_across_a_socket_pair),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
