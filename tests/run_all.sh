@@ -85,7 +85,7 @@ fi
 # its rates and deadlines in release (VP_MEASURING_ONLY leaves the rest out there).
 release_only="test_time test_idle test_vcost test_mpi_hosts test_guest test_fresh
     test_stream_codegen test_compare test_probe test_migration test_data_saturation
-    test_study_plans test_guests"
+    test_study_plans test_guests test_containers"
 in_release() { case " $(echo $release_only) test_net " in *" $1 "*) return 0 ;; esac; return 1; }
 in_sanitized() { case " $(echo $release_only) " in *" $1 "*) return 1 ;; esac; return 0; }
 run_system_test() { # LABEL VP SANITIZED MEASURING_ONLY TEST

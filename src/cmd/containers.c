@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -56,35 +55,31 @@ static bool installed(const char *program)
     return false;
 }
 
-/* Runs argv quietly (its output to out when given, else nowhere); its exit status or -1. */
+/* Runs argv quietly, its output to a file (not a pipe: the container's monitor it starts
+ * keeps a pipe open), the first out_len bytes of it in out when given; its exit status,
+ * or -1. */
 static int run_quietly(char *const *argv, char *out, size_t out_len)
 {
-    int pipe_fds[2];
-    if (pipe(pipe_fds) != 0)
+    char path[] = "/tmp/virtperf-podman.XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
         return -1;
+    unlink(path);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
-    posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+    posix_spawn_file_actions_adddup2(&actions, fd, 1);
+    posix_spawn_file_actions_adddup2(&actions, fd, 2);
     pid_t pid;
     int spawned = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
-    close(pipe_fds[1]);
-    size_t got = 0;
-    char sink[512];
-    ssize_t n;
-    while ((n = read(pipe_fds[0], out && got + 1 < out_len ? out + got : sink,
-                     out && got + 1 < out_len ? out_len - got - 1 : sizeof sink)) > 0)
-        if (out && got + 1 < out_len)
-            got += (size_t)n;
-    close(pipe_fds[0]);
-    if (out && out_len)
-        out[got] = '\0';
-    int status;
-    if (spawned != 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-        return -1;
-    return WEXITSTATUS(status);
+    int status = 0;
+    bool waited = spawned == 0 && waitpid(pid, &status, 0) == pid;
+    if (out && out_len) {
+        ssize_t n = pread(fd, out, out_len - 1, 0);
+        out[n > 0 ? n : 0] = '\0';
+    }
+    close(fd);
+    return waited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, size_t err_len)
@@ -107,7 +102,26 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
     /* crun refuses the hybrid cgroup hierarchies some hosts have; runc runs there */
     containers->runtime = asked->container_runtime ? asked->container_runtime
                           : installed("runc") ? "runc" : NULL;
+    /* podman's default ulimits are above what its runtime may set on some hosts ("error
+     * setting rlimit"): the containers keep the limits they inherit instead. The file is
+     * the run's; only the podman this run starts reads it. */
+    char conf[VP_GUEST_PATH_LEN];
+    snprintf(conf, sizeof conf, "%.400s/containers.conf", containers->work);
+    FILE *file = fopen(conf, "w");
+    if (!file || fputs("[containers]\ndefault_ulimits = []\n", file) < 0 || fclose(file) != 0) {
+        snprintf(err, err_len, "--containers: cannot write %s: %s", conf, strerror(errno));
+        return -1;
+    }
+    setenv("CONTAINERS_CONF", conf, 1);
     return vp_guest_root_find(&containers->root, err, err_len);
+}
+
+static void finish(void *state)
+{
+    struct containers *containers = state;
+    char conf[VP_GUEST_PATH_LEN];
+    snprintf(conf, sizeof conf, "%.400s/containers.conf", containers->work);
+    unlink(conf);
 }
 
 static int start_container(void *state, struct vp_member *member, size_t index, char *err,
@@ -129,19 +143,11 @@ static int start_container(void *state, struct vp_member *member, size_t index, 
                  strerror(errno));
         return -1;
     }
-    struct rlimit files, processes;
-    getrlimit(RLIMIT_NOFILE, &files);
-    getrlimit(RLIMIT_NPROC, &processes);
     char volume[VP_GUEST_PATH_LEN + 32], rootfs[VP_GUEST_PATH_LEN + 8], inside[128];
-    char nofile[64], nproc[64], network[64];
+    char network[64];
     snprintf(volume, sizeof volume, "%s:/run/virtperf", containers->work);
     snprintf(rootfs, sizeof rootfs, "%s:O", containers->root.initrd);
     snprintf(inside, sizeof inside, "/run/virtperf/%s.sock", member->name);
-    /* within the hard limits: podman's defaults are above them on some hosts */
-    snprintf(nofile, sizeof nofile, "nofile=%llu:%llu", (unsigned long long)files.rlim_max,
-             (unsigned long long)files.rlim_max);
-    snprintf(nproc, sizeof nproc, "nproc=%llu:%llu", (unsigned long long)processes.rlim_max,
-             (unsigned long long)processes.rlim_max);
     snprintf(network, sizeof network, "--network=%s", containers->network);
     char *argv[32];
     int n = 0;
@@ -150,8 +156,7 @@ static int start_container(void *state, struct vp_member *member, size_t index, 
         argv[n++] = "--runtime";
         argv[n++] = (char *)containers->runtime;
     }
-    char *rest[] = { "run", "-d", "--rm", "--name", member->name, network, "--ulimit", nofile,
-                     "--ulimit", nproc, "-v", volume, "--tmpfs", "/tmp", "--workdir", "/tmp",
+    char *rest[] = { "run", "-d", "--rm", "--name", member->name, network, "-v", volume, "--tmpfs", "/tmp", "--workdir", "/tmp",
                      "-e", "HOME=/tmp", "-e", "VIRTPERF_DB=/tmp/results.db", "--hostname",
                      member->name, "--rootfs", rootfs, "/bin/virtperf", "guest-agent",
                      "--socket", inside, NULL };
@@ -284,7 +289,12 @@ static void remove_container(void *state, struct vp_member *member)
     if (!container)
         return;
     char *argv[] = { "podman", "rm", "-f", "-t", "0", member->name, NULL };
-    run_quietly(argv, NULL, 0);
+    char *exists[] = { "podman", "container", "exists", member->name, NULL };
+    /* podman's own clean-up of an exited --rm container may still hold it: until gone */
+    for (int tries = 0; tries < 50 && run_quietly(exists, NULL, 0) == 0; tries++) {
+        run_quietly(argv, NULL, 0);
+        usleep(100000);
+    }
     if (container->listener >= 0)
         close(container->listener);
     container->listener = -1;
@@ -300,7 +310,7 @@ int vp_run_containers(struct vp_run_steps *steps, int argc, char **argv)
         .start = start_container, .connect = connect_container, .alive = container_alive,
         .pause = pause_container, .describe = describe_container, .silent = silent_container,
         .cost_begin = cost_begin, .cost_end = cost_end, .summary = summary,
-        .remove = remove_container,
+        .remove = remove_container, .finish = finish,
     };
     return vp_run_fleet(&kind, steps->step[0].request.guests.containers, steps, argc, argv);
 }
