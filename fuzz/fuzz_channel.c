@@ -14,8 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char err[256];
     uint32_t kind, len;
-    if (size >= VP_FRAME_HEADER && vp_frame_header_parse(data, &kind, &len, err, sizeof err) == 0 &&
-        (kind == 0 || kind >= VP_FRAME_KIND_COUNT || len > VP_FRAME_MAX))
+    if (size >= VP_CHANNEL_HEADER && vp_channel_header_parse(data, &kind, &len, err, sizeof err) == 0 &&
+        (kind == 0 || kind >= VP_CHANNEL_KIND_COUNT || len > VP_CHANNEL_MAX))
         __builtin_trap();
     int pipe_fds[2];
     if (size > 60000 || pipe(pipe_fds) != 0)
@@ -26,9 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t taken = 0;
     void *payload;
     size_t payload_len;
-    while (vp_frame_receive(pipe_fds[0], &kind, &payload, &payload_len, vp_now_ns() + 1000000000LL,
+    while (vp_channel_receive(pipe_fds[0], &kind, &payload, &payload_len, vp_now_ns() + 1000000000LL,
                             err, sizeof err) == 0) {
-        taken += VP_FRAME_HEADER + payload_len;
+        taken += VP_CHANNEL_HEADER + payload_len;
         if (taken > size || ((char *)payload)[payload_len] != '\0')
             __builtin_trap();
         free(payload);

@@ -276,6 +276,18 @@ static json_t *cost_end(void *state, struct vp_member *member, double seconds)
     return entry;
 }
 
+/* This host's loopback, which containers on the host's network share. */
+static const char *server_address(void *state, char *err, size_t err_len)
+{
+    struct containers *containers = state;
+    if (strcmp(containers->network, "host") == 0)
+        return "127.0.0.1";
+    snprintf(err, err_len, "--container-net %s: a net benchmark's server on this host is not "
+             "served there yet; accepted: --container-net host, or --peer HOST",
+             containers->network);
+    return NULL;
+}
+
 static json_t *summary(void *state)
 {
     struct containers *containers = state;
@@ -309,7 +321,8 @@ int vp_run_containers(struct vp_run_steps *steps, int argc, char **argv)
         .noun = "container", .flag = "--containers", .state = &containers, .prepare = prepare,
         .start = start_container, .connect = connect_container, .alive = container_alive,
         .pause = pause_container, .describe = describe_container, .silent = silent_container,
-        .cost_begin = cost_begin, .cost_end = cost_end, .summary = summary,
+        .cost_begin = cost_begin, .cost_end = cost_end, .server_address = server_address,
+        .summary = summary,
         .remove = remove_container, .finish = finish,
     };
     return vp_run_fleet(&kind, steps->step[0].request.guests.containers, steps, argc, argv);

@@ -2,23 +2,31 @@
 #include "cmd/fleet.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/net_peer.h"
 #include "cmd/common.h"
 #include "core/clock.h"
 #include "core/monitor.h"
+#include "core/options.h"
 #include "core/units.h"
 #include "engine/combine.h"
+#include "engine/layout.h"
 #include "engine/result.h"
 #include "guest/channel.h"
 #include "guest/together.h"
+#include "net/auth.h"
+#include "net/client.h"
 #include "store/document.h"
 
 #define DEFAULT_TIMEOUT_S 300
+#define SERVER_KEY_BYTES 32
+#define MEMBER_KEY_PATH "/tmp/virtperf-host.key" /* where each member keeps the server's key */
 
 struct fleet_run {
     const struct vp_fleet_kind *kind;
@@ -35,6 +43,11 @@ struct fleet_run {
     char *const *watch;
     size_t watch_count;
     struct vp_monitor *monitor; /* this host's, while a point is measured */
+    pid_t server;               /* the net benchmarks' server on this host, 0: none */
+    char server_peer[96];       /* ADDRESS:PORT the members reach it at */
+    char key_hex[2 * SERVER_KEY_BYTES + 1];
+    char **words;               /* argv with the server's --peer and --key-file */
+    int word_count;
 };
 
 static int64_t after_seconds(unsigned seconds)
@@ -48,7 +61,7 @@ static void remove_member(const struct vp_fleet_kind *kind, struct vp_member *me
 {
     if (member->fd >= 0) {
         char ignored[64];
-        vp_frame_send(member->fd, VP_FRAME_QUIT, NULL, 0, ignored, sizeof ignored);
+        vp_channel_send(member->fd, VP_CHANNEL_QUIT, NULL, 0, ignored, sizeof ignored);
         close(member->fd);
     }
     member->fd = -1;
@@ -59,6 +72,12 @@ static void remove_member(const struct vp_fleet_kind *kind, struct vp_member *me
 
 static void remove_all(struct fleet_run *run)
 {
+    vp_net_stop_server(run->server);
+    run->server = 0;
+    char key[300];
+    snprintf(key, sizeof key, "%s/server.key", run->work);
+    if (run->work[0])
+        unlink(key);
     for (size_t m = 0; m < run->started; m++)
         remove_member(run->kind, &run->members[m]);
     run->started = 0;
@@ -80,7 +99,7 @@ int vp_fleet_hear(const struct vp_fleet_kind *kind, struct vp_member *member, un
     char why[256];
     void *data;
     size_t len;
-    if (vp_frame_expect(member->fd, VP_FRAME_HELLO, &data, &len, 0, deadline, why,
+    if (vp_channel_expect(member->fd, VP_CHANNEL_HELLO, &data, &len, 0, deadline, why,
                         sizeof why) != 0) {
         snprintf(err, err_len, "%s did not start and answer within %u s (%s%s)", member->name,
                  timeout_s, why, kind->alive(kind->state, member) ? "" : "; it stopped");
@@ -103,9 +122,12 @@ static int send_steps(struct fleet_run *run, const struct vp_run_steps *steps, c
                       size_t err_len)
 {
     json_t *words = json_array();
-    for (int i = 0; i < run->argc; i++)
-        json_array_append_new(words, json_string(run->argv[i]));
+    for (int i = 0; i < run->word_count; i++)
+        json_array_append_new(words, json_string(run->words[i]));
     json_t *message = json_pack("{s:o}", "words", words);
+    if (run->server)
+        json_object_set_new(message, "key", json_pack("{s:s,s:s}", "path", MEMBER_KEY_PATH,
+                                                       "hex", run->key_hex));
     if (steps->kept_text)
         json_object_set_new(message, "plan", json_string(steps->kept_text));
     char *text = json_dumps(message, JSON_COMPACT);
@@ -116,8 +138,8 @@ static int send_steps(struct fleet_run *run, const struct vp_run_steps *steps, c
         char why[VP_PATH_ERROR_LEN];
         void *verdict = NULL;
         size_t len = 0;
-        if (vp_frame_send(member->fd, VP_FRAME_STEPS, text, strlen(text), why, sizeof why) != 0 ||
-            vp_frame_expect(member->fd, VP_FRAME_VERDICT, &verdict, &len, 0,
+        if (vp_channel_send(member->fd, VP_CHANNEL_STEPS, text, strlen(text), why, sizeof why) != 0 ||
+            vp_channel_expect(member->fd, VP_CHANNEL_VERDICT, &verdict, &len, 0,
                             after_seconds(run->timeout_s), why, sizeof why) != 0) {
             snprintf(err, err_len, "%s: %s", member->name, why);
             status = -1;
@@ -137,6 +159,61 @@ static int refuse(char *err, size_t err_len, const char *flag, const char *what)
              ? " (every member would have to agree when to stop); accepted: --reps N"
              : " yet; accepted: net.probe as a benchmark of its own");
     return -1;
+}
+
+/* Whether a point of the steps talks to the embedded server (no --peer given). */
+static bool wants_server(const struct vp_run_steps *steps)
+{
+    for (size_t s = 0; s < steps->count; s++)
+        for (size_t p = 0; p < steps->step[s].plan.count; p++) {
+            const struct vp_plan_point *point = &steps->step[s].plan.points[p];
+            if (!vp_layout_is_network(point->bench))
+                continue;
+            const char *peer = vp_param_text(&point->params, "peer");
+            if (peer && strcmp(peer, VP_NET_EMBEDDED) == 0)
+                return true;
+        }
+    return false;
+}
+
+/* The net benchmarks' server on this host where the members reach it, keyed by a fresh
+ * key each member gets over its channel; the members' words then name it. */
+static int start_server(struct fleet_run *run, char *err, size_t err_len)
+{
+    const char *address = run->kind->server_address(run->kind->state, err, err_len);
+    if (!address)
+        return -1;
+    uint8_t key[SERVER_KEY_BYTES];
+    char path[300];
+    snprintf(path, sizeof path, "%s/server.key", run->work);
+    FILE *file = NULL;
+    int fd = vp_auth_nonce(key) == 0 ? open(path, O_WRONLY | O_CREAT | O_EXCL, 0600) : -1;
+    if (fd >= 0)
+        file = fdopen(fd, "w");
+    if (!file || fwrite(key, 1, sizeof key, file) != sizeof key || fclose(file) != 0) {
+        snprintf(err, err_len, "%s: cannot write the server's key %s", run->kind->flag, path);
+        return -1;
+    }
+    for (int i = 0; i < SERVER_KEY_BYTES; i++)
+        sprintf(run->key_hex + 2 * i, "%02x", key[i]);
+    struct vp_peer keyed;
+    uint16_t port = 0;
+    if (vp_peer_from_options(address, path, 10.0, &keyed, err, err_len) != 0 ||
+        (run->server = vp_net_spawn_server(address, &keyed, &port, err, err_len)) <= 0) {
+        run->server = 0;
+        return -1;
+    }
+    snprintf(run->server_peer, sizeof run->server_peer, "%s:%u", address, port);
+    run->words = calloc((size_t)run->argc + 5, sizeof *run->words);
+    if (!run->words)
+        abort();
+    memcpy(run->words, run->argv, (size_t)run->argc * sizeof *run->words);
+    run->word_count = run->argc;
+    run->words[run->word_count++] = "--peer";
+    run->words[run->word_count++] = run->server_peer;
+    run->words[run->word_count++] = "--key-file";
+    run->words[run->word_count++] = MEMBER_KEY_PATH;
+    return 0;
 }
 
 /* Starts the most members SPEC asks for, each heard from and agreeing to the steps. */
@@ -175,6 +252,8 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     vp_engine_catch_signals();
     struct vp_fleet_setup setup = { .asked = asked, .work = run->work, .most = run->most };
     if (kind->prepare(kind->state, &setup, err, err_len) != 0)
+        return -1;
+    if (wants_server(steps) && start_server(run, err, err_len) != 0)
         return -1;
     for (size_t m = 0; m < run->most; m++) {
         struct vp_member *member = &run->members[m];
@@ -288,7 +367,7 @@ static bool run_together(struct fleet_run *run, struct vp_guests_point *together
         together->members[m] = (struct vp_guest_member){ .fd = member->fd, .name = member->name };
         run->kind->cost_begin(run->kind->state, member);
         if (together->lost < 0 &&
-            vp_frame_send(member->fd, VP_FRAME_STEPS, message, strlen(message), err,
+            vp_channel_send(member->fd, VP_CHANNEL_STEPS, message, strlen(message), err,
                           sizeof err) != 0) {
             together->lost = (int)m;
             snprintf(together->reason, sizeof together->reason, "%s", err);
@@ -337,9 +416,9 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_step *step, 
         void *text = NULL;
         size_t len, region_len;
         int64_t deadline = after_seconds(run->timeout_s);
-        if (held && vp_frame_expect(member->fd, VP_FRAME_RESULT, &text, &len, 0, deadline, err,
+        if (held && vp_channel_expect(member->fd, VP_CHANNEL_RESULT, &text, &len, 0, deadline, err,
                                     sizeof err) == 0 &&
-            vp_frame_expect(member->fd, VP_FRAME_REGION, &regions[m], &region_len, 0, deadline,
+            vp_channel_expect(member->fd, VP_CHANNEL_REGION, &regions[m], &region_len, 0, deadline,
                             err, sizeof err) == 0) {
             parts[m].result = checked_result(member, text);
             json_int_t jobs = json_integer_value(json_object_get(parts[m].result, "jobs"));
@@ -364,7 +443,13 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_step *step, 
         json_decref(parts[together.lost].result);
         parts[together.lost].result = json_pack("{s:s,s:s}", "status", "failed", "error", reason);
     }
-    json_t *result = vp_combine_hosts(point->bench, &point->params, point->jobs, settings, parts,
+    struct vp_params params = point->params; /* the server the members talked to named */
+    int peer_at = vp_params_find(&params, "peer");
+    if (run->server && peer_at >= 0 &&
+        strcmp(vp_param_text(&params, "peer"), VP_NET_EMBEDDED) == 0)
+        vp_option_parse(&params.options[peer_at], run->server_peer, &params.values[peer_at], err,
+                        sizeof err);
+    json_t *result = vp_combine_hosts(point->bench, &params, point->jobs, settings, parts,
                                       count, stonewall, span);
     if (together.lost >= 0) {
         vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", reason);
@@ -424,13 +509,16 @@ int vp_run_fleet(const struct vp_fleet_kind *kind, const char *spec, struct vp_r
                  int argc, char **argv)
 {
     static struct fleet_run run;
-    run = (struct fleet_run){ .kind = kind, .spec = spec, .argc = argc, .argv = argv };
+    run = (struct fleet_run){ .kind = kind, .spec = spec, .argc = argc, .argv = argv,
+                              .words = argv, .word_count = argc };
     const struct vp_runner runner = {
         .program = "virtperf run", .keeps_session = true, .context = &run,
         .settle = settle_fleet, .open = open_fleet, .repetitions = fleet_repetitions,
         .run_step = run_step_in_fleet, .close = close_fleet,
     };
     int status = vp_run_execute(&runner, steps, argc, argv);
+    if (run.words != argv)
+        free(run.words);
     vp_run_steps_free(steps);
     return status;
 }

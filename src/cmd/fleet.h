@@ -56,6 +56,9 @@ struct vp_fleet_kind {
     /* What the member cost this host over a point: begin, then its entry under "guests". */
     void (*cost_begin)(void *state, struct vp_member *member);
     json_t *(*cost_end)(void *state, struct vp_member *member, double seconds);
+    /* The address on this host the members reach it at, for the server the net benchmarks
+     * talk to (NULL with why in err: they cannot reach this host). */
+    const char *(*server_address)(void *state, char *err, size_t err_len);
     /* The run's part of "guests" (engine, accel...), a new object. */
     json_t *(*summary)(void *state);
     void (*remove)(void *state, struct vp_member *member);

@@ -68,6 +68,31 @@ static json_t *fingerprint(struct vp_topology *topology)
     return host;
 }
 
+/* The key of the host's server for the net benchmarks, where the host's words say it is. */
+static int keep_key(const json_t *key, char *err, size_t err_len)
+{
+    const char *path = json_string_value(json_object_get(key, "path"));
+    const char *hex = json_string_value(json_object_get(key, "hex"));
+    size_t len = hex ? strlen(hex) / 2 : 0;
+    if (!path || !hex || len == 0 || len > 4096 || strlen(hex) != 2 * len) {
+        snprintf(err, err_len, "the host sent a key this guest cannot read");
+        return -1;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    FILE *file = fd >= 0 ? fdopen(fd, "w") : NULL;
+    for (size_t i = 0; file && i < len; i++) {
+        unsigned byte;
+        if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
+            break;
+        fputc((int)byte, file);
+    }
+    if (!file || fclose(file) != 0) {
+        snprintf(err, err_len, "cannot keep the host's key in %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 /* The host's words (and a plan's text) as this guest's steps, checked against this
  * machine; "" in verdict when it can run them. */
 static void take_steps(const json_t *message, struct vp_run_steps *steps, char **words,
@@ -86,6 +111,9 @@ static void take_steps(const json_t *message, struct vp_run_steps *steps, char *
         words[i] = strdup(json_string_value(json_array_get(list, (size_t)i)) ?: "");
     words[count] = NULL;
     verdict[0] = '\0';
+    const json_t *key = json_object_get(message, "key");
+    if (key && keep_key(key, verdict, verdict_len) != 0)
+        return;
     if (vp_run_steps_of_words(steps, count, words, text, verdict, verdict_len) == 0 &&
         vp_run_steps_check_here(steps, verdict, verdict_len) == 0)
         verdict[0] = '\0';
@@ -109,10 +137,10 @@ static int run_point(int fd, const struct vp_run_steps *steps, size_t index, siz
     json_t *result = vp_engine_run(point->bench, &point->params, point->jobs, &settings);
     char *text = json_dumps(result, JSON_COMPACT);
     json_decref(result);
-    int status = vp_frame_send(fd, VP_FRAME_RESULT, text, strlen(text), err, err_len);
+    int status = vp_channel_send(fd, VP_CHANNEL_RESULT, text, strlen(text), err, err_len);
     free(text);
     if (status == 0)
-        status = vp_frame_send(fd, VP_FRAME_REGION, sync.region, sync.region_len, err, err_len);
+        status = vp_channel_send(fd, VP_CHANNEL_REGION, sync.region, sync.region_len, err, err_len);
     vp_guest_sync_end(&sync);
     return status;
 }
@@ -159,19 +187,19 @@ int cmd_guest_agent(int argc, char **argv)
     json_t *hello = fingerprint(topology);
     char *text = json_dumps(hello, JSON_COMPACT);
     json_decref(hello);
-    int status = vp_frame_send(fd, VP_FRAME_HELLO, text, strlen(text), err, sizeof err);
+    int status = vp_channel_send(fd, VP_CHANNEL_HELLO, text, strlen(text), err, sizeof err);
     free(text);
     vp_engine_catch_signals();
     while (status == 0) {
         uint32_t kind;
         void *data;
         size_t len;
-        if (vp_frame_receive(fd, &kind, &data, &len, vp_now_ns() + FOREVER_NS, err,
+        if (vp_channel_receive(fd, &kind, &data, &len, vp_now_ns() + FOREVER_NS, err,
                              sizeof err) != 0)
             break;
-        json_t *message = kind == VP_FRAME_STEPS ? json_loads(data, 0, NULL) : NULL;
+        json_t *message = kind == VP_CHANNEL_STEPS ? json_loads(data, 0, NULL) : NULL;
         free(data);
-        if (kind == VP_FRAME_QUIT)
+        if (kind == VP_CHANNEL_QUIT)
             break;
         if (!message) {
             fprintf(stderr, "virtperf: guest-agent: a frame of kind %u the host should not send\n",
@@ -187,7 +215,7 @@ int cmd_guest_agent(int argc, char **argv)
             take_steps(message, &steps, words, verdict, sizeof verdict);
             steps.topology = steps.topology ? steps.topology : topology;
             have_steps = verdict[0] == '\0';
-            status = vp_frame_send(fd, VP_FRAME_VERDICT, verdict, strlen(verdict), err, sizeof err);
+            status = vp_channel_send(fd, VP_CHANNEL_VERDICT, verdict, strlen(verdict), err, sizeof err);
         } else {
             size_t index = (size_t)json_integer_value(json_array_get(run, 0));
             size_t point = (size_t)json_integer_value(json_array_get(run, 1));

@@ -370,6 +370,18 @@ static json_t *cost_end(void *state, struct vp_member *member, double seconds)
     return entry;
 }
 
+/* The host's address on the guests' bridge: without one they cannot reach it. */
+static const char *server_address(void *state, char *err, size_t err_len)
+{
+    struct guests *guests = state;
+    if (guests->gateway[0])
+        return guests->gateway;
+    snprintf(err, err_len, "--guests: a net benchmark talks to a server on this host, which "
+             "guests reach only through a NIC; accepted: --guest-net BRIDGE (an existing "
+             "bridge with an address), or --peer HOST of a server they reach");
+    return NULL;
+}
+
 static json_t *summary(void *state)
 {
     struct guests *guests = state;
@@ -391,8 +403,8 @@ static struct vp_fleet_kind guests_kind(void *state)
         .noun = "guest", .flag = "--guests", .state = state, .prepare = prepare,
         .start = start_guest, .connect = connect_guest, .alive = guest_alive,
         .pause = pause_guest, .describe = describe_guest, .silent = silent_guest,
-        .cost_begin = cost_begin, .cost_end = cost_end, .summary = summary,
-        .remove = remove_guest, .finish = finish,
+        .cost_begin = cost_begin, .cost_end = cost_end, .server_address = server_address,
+        .summary = summary, .remove = remove_guest, .finish = finish,
     };
 }
 

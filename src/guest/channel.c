@@ -12,11 +12,11 @@
 #include "core/clock.h"
 #include "engine/engine.h"
 
-static const char *const kind_names[VP_FRAME_KIND_COUNT] = {
-    [VP_FRAME_HELLO] = "hello", [VP_FRAME_STEPS] = "steps", [VP_FRAME_VERDICT] = "verdict",
-    [VP_FRAME_CLOCK] = "clock", [VP_FRAME_OFFSET] = "offset", [VP_FRAME_READY] = "ready",
-    [VP_FRAME_WINDOW] = "window", [VP_FRAME_BYTES] = "bytes", [VP_FRAME_START] = "start",
-    [VP_FRAME_RESULT] = "result", [VP_FRAME_REGION] = "region", [VP_FRAME_QUIT] = "quit",
+static const char *const kind_names[VP_CHANNEL_KIND_COUNT] = {
+    [VP_CHANNEL_HELLO] = "hello", [VP_CHANNEL_STEPS] = "steps", [VP_CHANNEL_VERDICT] = "verdict",
+    [VP_CHANNEL_CLOCK] = "clock", [VP_CHANNEL_OFFSET] = "offset", [VP_CHANNEL_READY] = "ready",
+    [VP_CHANNEL_WINDOW] = "window", [VP_CHANNEL_BYTES] = "bytes", [VP_CHANNEL_START] = "start",
+    [VP_CHANNEL_RESULT] = "result", [VP_CHANNEL_REGION] = "region", [VP_CHANNEL_QUIT] = "quit",
 };
 
 static uint32_t get32(const unsigned char *at)
@@ -30,19 +30,19 @@ static void put32(unsigned char *at, uint32_t value)
         at[i] = (unsigned char)(value >> (8 * i));
 }
 
-int vp_frame_header_parse(const unsigned char *header, uint32_t *kind, uint32_t *len,
+int vp_channel_header_parse(const unsigned char *header, uint32_t *kind, uint32_t *len,
                           char *err, size_t err_len)
 {
     *kind = get32(header);
     *len = get32(header + 4);
-    if (*kind == 0 || *kind >= VP_FRAME_KIND_COUNT) {
+    if (*kind == 0 || *kind >= VP_CHANNEL_KIND_COUNT) {
         snprintf(err, err_len, "a frame of kind %u: accepted: 1 to %d", *kind,
-                 VP_FRAME_KIND_COUNT - 1);
+                 VP_CHANNEL_KIND_COUNT - 1);
         return -1;
     }
-    if (*len > VP_FRAME_MAX) {
+    if (*len > VP_CHANNEL_MAX) {
         snprintf(err, err_len, "a %s frame of %u bytes: accepted: at most %u", kind_names[*kind],
-                 *len, VP_FRAME_MAX);
+                 *len, VP_CHANNEL_MAX);
         return -1;
     }
     return 0;
@@ -67,10 +67,10 @@ static int write_all(int fd, const void *data, size_t len, char *err, size_t err
     return 0;
 }
 
-int vp_frame_send(int fd, uint32_t kind, const void *data, size_t len, char *err,
+int vp_channel_send(int fd, uint32_t kind, const void *data, size_t len, char *err,
                   size_t err_len)
 {
-    unsigned char header[VP_FRAME_HEADER];
+    unsigned char header[VP_CHANNEL_HEADER];
     put32(header, kind);
     put32(header + 4, (uint32_t)len);
     if (write_all(fd, header, sizeof header, err, err_len) != 0)
@@ -114,13 +114,13 @@ static int read_all(int fd, void *data, size_t len, int64_t deadline_ns, char *e
     return 0;
 }
 
-int vp_frame_receive(int fd, uint32_t *kind, void **data, size_t *len, int64_t deadline_ns,
+int vp_channel_receive(int fd, uint32_t *kind, void **data, size_t *len, int64_t deadline_ns,
                      char *err, size_t err_len)
 {
-    unsigned char header[VP_FRAME_HEADER];
+    unsigned char header[VP_CHANNEL_HEADER];
     uint32_t payload;
     if (read_all(fd, header, sizeof header, deadline_ns, err, err_len) != 0 ||
-        vp_frame_header_parse(header, kind, &payload, err, err_len) != 0)
+        vp_channel_header_parse(header, kind, &payload, err, err_len) != 0)
         return -1;
     char *buffer = malloc((size_t)payload + 1);
     if (!buffer)
@@ -135,11 +135,11 @@ int vp_frame_receive(int fd, uint32_t *kind, void **data, size_t *len, int64_t d
     return 0;
 }
 
-int vp_frame_expect(int fd, uint32_t want, void **data, size_t *len, size_t want_len,
+int vp_channel_expect(int fd, uint32_t want, void **data, size_t *len, size_t want_len,
                     int64_t deadline_ns, char *err, size_t err_len)
 {
     uint32_t kind;
-    if (vp_frame_receive(fd, &kind, data, len, deadline_ns, err, err_len) != 0)
+    if (vp_channel_receive(fd, &kind, data, len, deadline_ns, err, err_len) != 0)
         return -1;
     if (kind == want && (want_len == 0 || *len == want_len))
         return 0;

@@ -2,7 +2,7 @@
  * virtio-serial port (a unix socket on the host that only root can open, a character
  * device in the guest), so the control traffic is keyed by the machine itself and never
  * crosses the network being measured. Messages are frames: a 4-byte kind, a 4-byte
- * length (little-endian), then that many bytes (at most VP_FRAME_MAX). Every wait has a
+ * length (little-endian), then that many bytes (at most VP_CHANNEL_MAX). Every wait has a
  * deadline and gives up on a signal that stops the run. */
 #ifndef VP_GUEST_CHANNEL_H
 #define VP_GUEST_CHANNEL_H
@@ -10,40 +10,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VP_FRAME_HEADER 8
-#define VP_FRAME_MAX (256u << 20)
+#define VP_CHANNEL_HEADER 8
+#define VP_CHANNEL_MAX (256u << 20)
 
-enum vp_frame_kind {
-    VP_FRAME_HELLO = 1,   /* guest: its fingerprint (JSON) */
-    VP_FRAME_STEPS,       /* host: the run's words and which point to check or run (JSON) */
-    VP_FRAME_VERDICT,     /* guest: "" when it can run the steps, else why not */
-    VP_FRAME_CLOCK,       /* host: its clock (int64); the guest answers with its own */
-    VP_FRAME_OFFSET,      /* host: the guest's offset (int64), the clock rounds done */
-    VP_FRAME_READY,       /* guest: ok, lead, the last repetition's window (int64 x 6) */
-    VP_FRAME_WINDOW,      /* host: the window agreed across guests (int64 x 4) */
-    VP_FRAME_BYTES,       /* guest: its bytes in that window (double x 3) */
-    VP_FRAME_START,       /* host: the instant on the guest's clock (int64), or stop: -1 */
-    VP_FRAME_RESULT,      /* guest: a point's result (JSON) */
-    VP_FRAME_REGION,      /* guest: its jobs' shared region */
-    VP_FRAME_QUIT,        /* host: power off */
-    VP_FRAME_KIND_COUNT
+enum vp_channel_kind {
+    VP_CHANNEL_HELLO = 1,   /* guest: its fingerprint (JSON) */
+    VP_CHANNEL_STEPS,       /* host: the run's words and which point to check or run (JSON) */
+    VP_CHANNEL_VERDICT,     /* guest: "" when it can run the steps, else why not */
+    VP_CHANNEL_CLOCK,       /* host: its clock (int64); the guest answers with its own */
+    VP_CHANNEL_OFFSET,      /* host: the guest's offset (int64), the clock rounds done */
+    VP_CHANNEL_READY,       /* guest: ok, lead, the last repetition's window (int64 x 6) */
+    VP_CHANNEL_WINDOW,      /* host: the window agreed across guests (int64 x 4) */
+    VP_CHANNEL_BYTES,       /* guest: its bytes in that window (double x 3) */
+    VP_CHANNEL_START,       /* host: the instant on the guest's clock (int64), or stop: -1 */
+    VP_CHANNEL_RESULT,      /* guest: a point's result (JSON) */
+    VP_CHANNEL_REGION,      /* guest: its jobs' shared region */
+    VP_CHANNEL_QUIT,        /* host: power off */
+    VP_CHANNEL_KIND_COUNT
 };
 
 /* A frame's header checked: 0 and its kind and length, or -1 with why (a kind not known,
- * a length over VP_FRAME_MAX). */
-int vp_frame_header_parse(const unsigned char *header, uint32_t *kind, uint32_t *len,
+ * a length over VP_CHANNEL_MAX). */
+int vp_channel_header_parse(const unsigned char *header, uint32_t *kind, uint32_t *len,
                           char *err, size_t err_len);
 
 /* Sends one frame; 0, or -1 with why. */
-int vp_frame_send(int fd, uint32_t kind, const void *data, size_t len, char *err,
+int vp_channel_send(int fd, uint32_t kind, const void *data, size_t len, char *err,
                   size_t err_len);
 /* Receives one frame before deadline_ns (CLOCK_MONOTONIC): a malloc'd payload (one byte
  * more, zeroed, so text ends) in *data. -1 with why: closed, too late, a bad header, a
  * signal that stops the run. */
-int vp_frame_receive(int fd, uint32_t *kind, void **data, size_t *len, int64_t deadline_ns,
+int vp_channel_receive(int fd, uint32_t *kind, void **data, size_t *len, int64_t deadline_ns,
                      char *err, size_t err_len);
 /* Receives one frame that must be of kind want and (want_len > 0) exactly want_len long. */
-int vp_frame_expect(int fd, uint32_t want, void **data, size_t *len, size_t want_len,
+int vp_channel_expect(int fd, uint32_t want, void **data, size_t *len, size_t want_len,
                     int64_t deadline_ns, char *err, size_t err_len);
 
 #endif

@@ -41,17 +41,17 @@ int vp_guest_sync_begin(struct vp_guest_sync *sync, int fd, bool op_log, unsigne
         void *data;
         size_t len;
         uint32_t kind;
-        if (vp_frame_receive(fd, &kind, &data, &len, deadline_after(sync->deadline_s), err,
+        if (vp_channel_receive(fd, &kind, &data, &len, deadline_after(sync->deadline_s), err,
                              err_len) != 0)
             return -1;
-        if (kind == VP_FRAME_CLOCK) {
+        if (kind == VP_CHANNEL_CLOCK) {
             free(data);
             int64_t now = vp_now_ns();
-            if (vp_frame_send(fd, VP_FRAME_CLOCK, &now, sizeof now, err, err_len) != 0)
+            if (vp_channel_send(fd, VP_CHANNEL_CLOCK, &now, sizeof now, err, err_len) != 0)
                 return -1;
             continue;
         }
-        bool offset = kind == VP_FRAME_OFFSET && len == sizeof sync->offset_ns;
+        bool offset = kind == VP_CHANNEL_OFFSET && len == sizeof sync->offset_ns;
         if (offset)
             memcpy(&sync->offset_ns, data, sizeof sync->offset_ns);
         free(data);
@@ -73,22 +73,22 @@ static int say_ready(struct vp_guest_sync *sync, const struct vp_shared *shared,
     vp_window_empty(words + 2);
     if (ok && rep_done)
         vp_window_add_jobs(words + 2, shared, rep, sync->offset_ns);
-    if (vp_frame_send(sync->fd, VP_FRAME_READY, words, sizeof words, err, err_len) != 0)
+    if (vp_channel_send(sync->fd, VP_CHANNEL_READY, words, sizeof words, err, err_len) != 0)
         return -1;
     void *data;
     size_t len;
     uint32_t kind;
-    if (vp_frame_receive(sync->fd, &kind, &data, &len, deadline_after(sync->deadline_s), err,
+    if (vp_channel_receive(sync->fd, &kind, &data, &len, deadline_after(sync->deadline_s), err,
                          err_len) != 0)
         return -1;
     *instant = 0;
-    if (kind == VP_FRAME_WINDOW && len == VP_WINDOW_WORDS * sizeof(int64_t)) {
+    if (kind == VP_CHANNEL_WINDOW && len == VP_WINDOW_WORDS * sizeof(int64_t)) {
         double bytes[VP_WINDOW_BYTES];
         vp_window_bytes(shared, data, sync->offset_ns, bytes);
         free(data);
-        return vp_frame_send(sync->fd, VP_FRAME_BYTES, bytes, sizeof bytes, err, err_len);
+        return vp_channel_send(sync->fd, VP_CHANNEL_BYTES, bytes, sizeof bytes, err, err_len);
     }
-    bool start = kind == VP_FRAME_START && len == sizeof *instant;
+    bool start = kind == VP_CHANNEL_START && len == sizeof *instant;
     if (start)
         memcpy(instant, data, sizeof *instant);
     free(data);
@@ -107,7 +107,7 @@ static int guest_start(void *context, const struct vp_shared *shared, unsigned r
     if (instant == 0) { /* a window came first: the start follows */
         void *data;
         size_t len;
-        if (vp_frame_expect(sync->fd, VP_FRAME_START, &data, &len, sizeof instant,
+        if (vp_channel_expect(sync->fd, VP_CHANNEL_START, &data, &len, sizeof instant,
                             deadline_after(sync->deadline_s), reason, reason_len) != 0)
             return -1;
         memcpy(&instant, data, sizeof instant);
@@ -165,8 +165,8 @@ int vp_guests_time(struct vp_guests_point *point)
             int64_t sent = vp_now_ns(), guest_time;
             void *data;
             size_t len;
-            if (vp_frame_send(member->fd, VP_FRAME_CLOCK, &sent, sizeof sent, err, sizeof err) != 0 ||
-                vp_frame_expect(member->fd, VP_FRAME_CLOCK, &data, &len, sizeof guest_time,
+            if (vp_channel_send(member->fd, VP_CHANNEL_CLOCK, &sent, sizeof sent, err, sizeof err) != 0 ||
+                vp_channel_expect(member->fd, VP_CHANNEL_CLOCK, &data, &len, sizeof guest_time,
                                 deadline_after(point->timeout_s), err, sizeof err) != 0)
                 return lose(point, m, err);
             memcpy(&guest_time, data, sizeof guest_time);
@@ -175,7 +175,7 @@ int vp_guests_time(struct vp_guests_point *point)
         }
         member->offset_ns = estimate.offset_ns;
         member->bound_ns = estimate.bound_ns;
-        if (vp_frame_send(member->fd, VP_FRAME_OFFSET, &member->offset_ns,
+        if (vp_channel_send(member->fd, VP_CHANNEL_OFFSET, &member->offset_ns,
                           sizeof member->offset_ns, err, sizeof err) != 0)
             return lose(point, m, err);
     }
@@ -200,7 +200,7 @@ static int agree(struct vp_guests_point *point, bool rep_done, unsigned rep, int
     for (size_t m = 0; m < point->count; m++) {
         void *data;
         size_t len;
-        if (vp_frame_expect(point->members[m].fd, VP_FRAME_READY, &data, &len,
+        if (vp_channel_expect(point->members[m].fd, VP_CHANNEL_READY, &data, &len,
                             READY_WORDS * sizeof(int64_t), deadline_after(point->timeout_s), err,
                             sizeof err) != 0)
             return lose(point, m, err);
@@ -214,13 +214,13 @@ static int agree(struct vp_guests_point *point, bool rep_done, unsigned rep, int
         return all_ok;
     double bytes[VP_WINDOW_BYTES] = { 0, 0, 0 };
     for (size_t m = 0; m < point->count; m++)
-        if (vp_frame_send(point->members[m].fd, VP_FRAME_WINDOW, window, sizeof window, err,
+        if (vp_channel_send(point->members[m].fd, VP_CHANNEL_WINDOW, window, sizeof window, err,
                           sizeof err) != 0)
             return lose(point, m, err);
     for (size_t m = 0; m < point->count; m++) {
         void *data;
         size_t len;
-        if (vp_frame_expect(point->members[m].fd, VP_FRAME_BYTES, &data, &len, sizeof bytes,
+        if (vp_channel_expect(point->members[m].fd, VP_CHANNEL_BYTES, &data, &len, sizeof bytes,
                             deadline_after(point->timeout_s), err, sizeof err) != 0)
             return lose(point, m, err);
         for (int b = 0; b < VP_WINDOW_BYTES; b++)
@@ -241,7 +241,7 @@ static int send_starts(struct vp_guests_point *point, int64_t host_instant)
     for (size_t m = 0; m < point->count; m++) {
         int64_t instant = host_instant > 0 ? host_instant + point->members[m].offset_ns
                                            : host_instant;
-        if (vp_frame_send(point->members[m].fd, VP_FRAME_START, &instant, sizeof instant, err,
+        if (vp_channel_send(point->members[m].fd, VP_CHANNEL_START, &instant, sizeof instant, err,
                           sizeof err) != 0)
             return lose(point, m, err);
     }

@@ -74,23 +74,23 @@ static void put32(unsigned char *at, uint32_t value)
 static void headers_refused_and_taken(void **state)
 {
     (void)state;
-    unsigned char header[VP_FRAME_HEADER];
+    unsigned char header[VP_CHANNEL_HEADER];
     uint32_t kind, len;
     char err[128];
     put32(header, 0);
     put32(header + 4, 0);
-    assert_int_equal(vp_frame_header_parse(header, &kind, &len, err, sizeof err), -1);
+    assert_int_equal(vp_channel_header_parse(header, &kind, &len, err, sizeof err), -1);
     assert_non_null(strstr(err, "a frame of kind 0: accepted: 1 to"));
-    put32(header, VP_FRAME_KIND_COUNT);
-    assert_int_equal(vp_frame_header_parse(header, &kind, &len, err, sizeof err), -1);
-    put32(header, VP_FRAME_RESULT);
-    put32(header + 4, VP_FRAME_MAX + 1);
-    assert_int_equal(vp_frame_header_parse(header, &kind, &len, err, sizeof err), -1);
+    put32(header, VP_CHANNEL_KIND_COUNT);
+    assert_int_equal(vp_channel_header_parse(header, &kind, &len, err, sizeof err), -1);
+    put32(header, VP_CHANNEL_RESULT);
+    put32(header + 4, VP_CHANNEL_MAX + 1);
+    assert_int_equal(vp_channel_header_parse(header, &kind, &len, err, sizeof err), -1);
     assert_non_null(strstr(err, "a result frame of"));
-    put32(header + 4, VP_FRAME_MAX);
-    assert_int_equal(vp_frame_header_parse(header, &kind, &len, err, sizeof err), 0);
-    assert_int_equal(kind, VP_FRAME_RESULT);
-    assert_int_equal(len, VP_FRAME_MAX);
+    put32(header + 4, VP_CHANNEL_MAX);
+    assert_int_equal(vp_channel_header_parse(header, &kind, &len, err, sizeof err), 0);
+    assert_int_equal(kind, VP_CHANNEL_RESULT);
+    assert_int_equal(len, VP_CHANNEL_MAX);
 }
 
 static void frames_across_a_socket_pair(void **state)
@@ -100,30 +100,30 @@ static void frames_across_a_socket_pair(void **state)
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
     char err[128];
     int64_t soon = vp_now_ns() + 1000000000LL;
-    assert_int_equal(vp_frame_send(pair[0], VP_FRAME_HELLO, "{\"a\":1}", 7, err, sizeof err), 0);
-    assert_int_equal(vp_frame_send(pair[0], VP_FRAME_QUIT, NULL, 0, err, sizeof err), 0);
+    assert_int_equal(vp_channel_send(pair[0], VP_CHANNEL_HELLO, "{\"a\":1}", 7, err, sizeof err), 0);
+    assert_int_equal(vp_channel_send(pair[0], VP_CHANNEL_QUIT, NULL, 0, err, sizeof err), 0);
     void *data;
     size_t len;
-    assert_int_equal(vp_frame_expect(pair[1], VP_FRAME_HELLO, &data, &len, 0, soon, err,
+    assert_int_equal(vp_channel_expect(pair[1], VP_CHANNEL_HELLO, &data, &len, 0, soon, err,
                                      sizeof err), 0);
     assert_int_equal(len, 7);
     assert_string_equal(data, "{\"a\":1}"); /* one byte more, zeroed */
     free(data);
-    assert_int_equal(vp_frame_expect(pair[1], VP_FRAME_CLOCK, &data, &len, 8, soon, err,
+    assert_int_equal(vp_channel_expect(pair[1], VP_CHANNEL_CLOCK, &data, &len, 8, soon, err,
                                      sizeof err), -1);
     assert_non_null(strstr(err, "a quit frame of 0 bytes where a clock frame"));
     /* nothing more comes: the deadline passes */
     int64_t began = vp_now_ns();
-    assert_int_equal(vp_frame_expect(pair[1], VP_FRAME_CLOCK, &data, &len, 8,
+    assert_int_equal(vp_channel_expect(pair[1], VP_CHANNEL_CLOCK, &data, &len, 8,
                                      vp_now_ns() + 100000000LL, err, sizeof err), -1);
     assert_string_equal(err, "no answer in time");
     assert_true(vp_now_ns() - began < 1000000000LL);
     /* the other end closed: said at once, sending too (no SIGPIPE) */
     close(pair[0]);
-    assert_int_equal(vp_frame_expect(pair[1], VP_FRAME_CLOCK, &data, &len, 8, soon, err,
+    assert_int_equal(vp_channel_expect(pair[1], VP_CHANNEL_CLOCK, &data, &len, 8, soon, err,
                                      sizeof err), -1);
     assert_string_equal(err, "the channel: closed");
-    assert_int_equal(vp_frame_send(pair[1], VP_FRAME_CLOCK, &began, sizeof began, err,
+    assert_int_equal(vp_channel_send(pair[1], VP_CHANNEL_CLOCK, &began, sizeof began, err,
                                    sizeof err), -1);
     close(pair[1]);
 }
