@@ -20,6 +20,7 @@ cleanup() {
     for domain in $(virsh -c qemu:///system list --all --name 2>/dev/null | grep '^virtperf-'); do
         virsh -c qemu:///system destroy "$domain" >/dev/null 2>&1
     done
+    ip link del "vpbr$$" 2>/dev/null
     if $STARTED_LIBVIRTD; then
         pkill -x libvirtd
         pkill -x virtlogd
@@ -53,6 +54,8 @@ expect_contains "$WORK/err" "--guest-net: 'vp-nosuch$$' is not a bridge on this 
 mkdir -p "$WORK/disks"
 expect_status 2 "$VP" run cpu --guests 2 --guest-disk "$WORK/disks" --guest-disk-size 100000G
 expect_contains "$WORK/err" "--guest-disk: $WORK/disks has"
+expect_status 2 "$VP" run net.rr --guests 1 --guest-accel tcg
+expect_contains "$WORK/err" "--guests: a net benchmark talks to a server on this host, which guests reach only through a NIC; accepted: --guest-net BRIDGE"
 expect_status 2 "$VP" run cpu --guests 1 --reps auto
 expect_contains "$WORK/err" "--reps auto: not with --guests"
 # a guest that cannot run the steps refuses them: exit 2, nothing stored, nothing left
@@ -60,14 +63,21 @@ expect_status 2 "$VP" run cpu --guests 1 --guest-accel tcg --jobs 2 --pin 0,1 --
 expect_contains "$WORK/err" "in guest virtperf-"
 left_nothing '[0-9]*' "a refusal"
 
-# one run, 1 then 2 guests, each its own kernel
-expect_status 0 "$VP" run cpu --guests 1..2 --guest-accel tcg --ops 20m --reps 3 --label two --json "$WORK/two.json"
+# One run, 1 then 2 guests, each its own kernel: a computation, and SPring-8 2005's RPC
+# from the guests to a server on this host over a bridge the test made (no NIC of it
+# faces the outside), each guest its own address.
+BRIDGE=vpbr$$
+ip link add "$BRIDGE" type bridge && ip addr add 198.18.$(( $$ % 200 + 20 )).1/24 dev "$BRIDGE" &&
+    ip link set "$BRIDGE" up || fail "cannot make the test's bridge"
+expect_status 0 "$VP" run cpu net.rr --ops 20m --size 350 --duration 500ms --guests 1..2 \
+    --guest-net "$BRIDGE" --guest-accel tcg --reps 3 --label two --json "$WORK/two.json"
+ip link del "$BRIDGE"
 expect_contains "$WORK/out" "ranks=2"
 python3 - "$WORK/two.json" <<'PY' || fail "run --guests 1..2: the results should be one per count, per guest, started together, with the host's monitor"
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
-assert [r["ranks"]["count"] for r in results] == [1, 2], [r.get("ranks") for r in results]
-one, two = results
+assert [(r["bench"], r["ranks"]["count"]) for r in results] == \
+    [("cpu", 1), ("net.rr", 1), ("cpu", 2), ("net.rr", 2)], [r.get("ranks") for r in results]
 for r in results:
     assert r["status"] == "ok", r.get("error")
     hosts = r["ranks"]["hosts"]
@@ -77,6 +87,7 @@ for r in results:
     assert r["guests"]["accel"] == "tcg" and r["guests"]["count"] == len(hosts)
     for g in r["guests"]["hosts"]:  # each guest's vCPU thread ran its job
         assert g["qemu_vcpu_cpu_pct"] > 30, g
+one, rpc_one, two, rpc_two = results
 ids = {h["fingerprint"]["boot_id"] for h in two["ranks"]["hosts"]}
 assert len(ids) == 2, ids
 assert len({h["machine"] for h in two["ranks"]["hosts"]}) == 2
@@ -84,10 +95,17 @@ assert len({h["machine"] for h in two["ranks"]["hosts"]}) == 2
 bound = two["ranks"]["start_skew_bound_s"]
 assert 0 < bound < 0.01, bound
 assert two["start_skew_s"] < 0.05, two["start_skew_s"]
+assert 0 < two["first_done_s"] < 10, two["first_done_s"]  # on the host's clock, not a guest's
 # the hypervisor's view: two busy TCG guests take about twice the host CPU of one
 busy1 = one["monitor"]["summary"]["cpu.busy"]["mean"]
 busy2 = two["monitor"]["summary"]["cpu.busy"]["mean"]
 assert busy2 > 1.4 * busy1, (busy1, busy2)
+# the round trips went to this host's server, from each guest's own address on the bridge
+for r in (rpc_one, rpc_two):
+    assert r["params"]["peer"].startswith("198.18.") and r["params"]["size"] == 350, r["params"]
+    for h in r["ranks"]["hosts"]:
+        assert h["metrics"]["latency"]["mean"] > 0 and h["peer"]["interface"] == "eth0", h.get("peer")
+assert len({h["peer"]["local_address"] for h in rpc_two["ranks"]["hosts"]}) == 2
 PY
 left_nothing '[0-9]*' "a finished run"
 expect_status 0 "$VP" scaling two
