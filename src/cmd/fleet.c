@@ -271,6 +271,12 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         return -1;
     for (size_t m = 0; m < run->started; m++)
         run->members[m].paused = kind->pause(kind->state, &run->members[m], true) == 0;
+    json_t *summary = kind->summary(kind->state);
+    const char *accel = json_string_value(json_object_get(summary, "accel"));
+    fprintf(stderr, "virtperf: %u %s%s started (%s%s%s)\n", run->most, kind->noun,
+            run->most == 1 ? "" : "s", json_string_value(json_object_get(summary, "engine")),
+            accel ? " " : "", accel ? accel : "");
+    json_decref(summary);
     return 0;
 }
 

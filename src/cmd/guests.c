@@ -31,7 +31,7 @@
 
 extern char **environ;
 
-#define KVM_PROBE_TIMEOUT_S 30
+#define KVM_PROBE_TIMEOUT_S 10 /* a KVM guest answers in 2 s; a nested one that fails, never */
 #define DEFAULT_CPUS 1
 #define DEFAULT_MEMORY_MIB 512
 #define DEFAULT_DISK_BYTES (1ull << 30)
