@@ -118,10 +118,13 @@ wait_for_run() { # OUT
     for _ in $(seq 1 600); do grep -q '^run [0-9]' "$1" && break; sleep 0.1; done
     sleep 1
 }
-"$VP" run cpu --guests 2 --guest-accel tcg --ops 100m --reps 20 --label destroyed \
+# (a disk step first, each guest its own ext4 image made in $WORK/disks, which go too)
+"$VP" run disk.write cpu --size 16m --ops 300m --reps 5 --guests 2 --guest-disk "$WORK/disks" \
+    --guest-disk-size 128M --guest-accel tcg --label destroyed --json "$WORK/destroyed.json" \
     >"$WORK/destroyed.out" 2>&1 &
 RUN=$!
-wait_for_run "$WORK/destroyed.out"
+for _ in $(seq 1 900); do grep -q '^disk.write ' "$WORK/destroyed.out" && break; sleep 0.1; done
+sleep 1
 virsh -c qemu:///system destroy "virtperf-$RUN-2" >/dev/null ||
     fail "virsh destroy virtperf-$RUN-2 failed: $(cat "$WORK/destroyed.out")"
 wait $RUN
@@ -129,6 +132,14 @@ status=$?
 [ $status -eq 1 ] || fail "a run whose guest was destroyed should exit 1, got $status: $(tail -5 "$WORK/destroyed.out")"
 grep -q "guest 2 (virtperf-$RUN-2).*it is gone" "$WORK/destroyed.out" ||
     fail "the destroyed guest should be named: $(grep -i error "$WORK/destroyed.out")"
+python3 - "$WORK/destroyed.json" <<'PY' || fail "the disk step's result should be kept, each guest writing its own disk"
+import json, sys
+write, cpu = json.load(open(sys.argv[1]))["results"]
+assert write["bench"] == "disk.write" and write["status"] == "ok", write.get("error")
+for h in write["ranks"]["hosts"]:
+    assert h["device"]["mount"] == "/mnt/disk" and h["device"]["write_bytes"] >= 16 << 20, h["device"]
+assert cpu["status"] == "failed" and "it is gone" in cpu["error"], cpu.get("error")
+PY
 left_nothing $RUN "a destroyed guest"
 # (--guest-accel auto, the default: where /dev/kvm opens, as on the cloud machines this
 # runs on, a nested KVM guest never answers, and the run says it fell back to TCG)
