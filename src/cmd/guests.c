@@ -51,6 +51,7 @@ struct guests {
     struct vp_guest_config config;
     struct vp_guest_image image;
     const char *work;
+    unsigned cpu_cap_pct, cpu_cap_guest;
     bool kvm;
     char accel_note[256];  /* why kvm was not used where auto would have */
     char gateway[64];      /* the host's address on --guest-net's bridge */
@@ -145,6 +146,8 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
     struct guests *guests = state;
     const struct vp_guests_request *asked = setup->asked;
     guests->work = setup->work;
+    guests->cpu_cap_pct = asked->cpu_cap_pct;
+    guests->cpu_cap_guest = asked->cpu_cap_guest;
     guests->config = (struct vp_guest_config){
         .uri = asked->uri, .cpus = asked->cpus ? asked->cpus : DEFAULT_CPUS,
         .memory_mib = asked->memory_mib ? asked->memory_mib : DEFAULT_MEMORY_MIB,
@@ -205,11 +208,14 @@ static int make_disk(const struct guests *guests, const struct vp_member *member
 static int start_domain(struct guests *guests, struct vp_member *member, struct guest *guest,
                         bool kvm, char *err, size_t err_len)
 {
+    size_t index = (size_t)(guest - guests->own);
+    bool capped = guests->cpu_cap_guest == 0 || guests->cpu_cap_guest == index + 1;
     struct vp_guest_spec spec = {
         .name = member->name, .kvm = kvm, .channel_path = guest->channel,
         .console_path = guest->console, .disk_path = guest->disk[0] ? guest->disk : NULL,
         .address = guest->address[0] ? guest->address : NULL,
         .gateway = guests->gateway[0] ? guests->gateway : NULL,
+        .cpu_cap_pct = capped ? guests->cpu_cap_pct : 0,
     };
     char *xml = vp_domain_xml(&guests->config, &spec);
     guest->domain = vp_domain_start(xml, err, err_len);

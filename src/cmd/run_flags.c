@@ -290,6 +290,23 @@ static int take_guest_disk_bus(struct vp_run_request *request, const char *value
     return 0;
 }
 
+/* --guest-cpu-cap PCT[@N]: each vCPU of every guest (or of guest N) at most PCT% of a
+ * host CPU, libvirt's <cputune> quota: a known cost to find in the results. */
+static int take_guest_cpu_cap(struct vp_run_request *request, const char *value, char *err,
+                              size_t len)
+{
+    unsigned pct = 0, guest = 0;
+    char extra;
+    int n = sscanf(value, "%u@%u%c", &pct, &guest, &extra);
+    if (!((n == 1 && strchr(value, '@') == NULL) || n == 2) || pct < 1 || pct > 100 ||
+        (n == 2 && (guest < 1 || guest > VP_MAX_GUESTS)) || value[0] < '0' || value[0] > '9')
+        return refuse(err, len, "--guest-cpu-cap: '%s' is not valid; accepted: PCT from 1 to "
+                      "100, or PCT@N for guest N only (1 to %d)", value, VP_MAX_GUESTS);
+    request->guests.cpu_cap_pct = pct;
+    request->guests.cpu_cap_guest = guest;
+    return 0;
+}
+
 static int take_containers(struct vp_run_request *request, const char *value, char *err,
                            size_t len)
 {
@@ -424,6 +441,9 @@ const struct vp_run_flag vp_run_flags[] = {
       "seconds a guest may take to boot or to answer  [300]", NULL, take_guest_timeout },
     { "libvirt-uri", "URI", VP_SCOPE_SESSION, "libvirt's  [qemu:///system]", NULL,
       take_libvirt_uri },
+    { "guest-cpu-cap", "PCT[@N]", VP_SCOPE_SESSION,
+      "each vCPU of every guest (of guest N only) at most PCT% of a\n"
+      "host CPU (libvirt's cputune quota)  [no cap]", NULL, take_guest_cpu_cap },
     { "guest-net", "BRIDGE", VP_SCOPE_SESSION,
       "a NIC on this existing bridge, each guest an address next\n"
       "to the bridge's own  [no NIC]", NULL, take_guest_net },

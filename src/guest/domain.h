@@ -40,6 +40,7 @@ struct vp_guest_spec {
     const char *address;            /* "A/P" on the bridge, NULL: none */
     const char *gateway;            /* the host's address on the bridge */
     const int *pin_cpus;            /* host CPU of each vCPU, NULL: not pinned */
+    unsigned cpu_cap_pct;           /* each vCPU at most this % of a host CPU, 0: no cap */
 };
 
 /* The domain XML of spec under config; a malloc'd string. */

@@ -111,6 +111,29 @@ left_nothing '[0-9]*' "a finished run"
 expect_status 0 "$VP" scaling two
 expect_contains "$WORK/out" "hosts"
 
+# A known cost injected through libvirt: guest 1's vCPU capped at 40% of a host CPU
+# (<cputune> quota), shown as its QEMU vCPU's CPU within 10% of the cap while guest 2 runs
+# unlimited; and a disk step, each guest writing its own virtio ext4 image made in $WORK/disks.
+expect_status 0 "$VP" run cpu disk.write --ops 20m --size 8m --reps 3 --guests 2 \
+    --guest-cpu-cap 40@1 --guest-disk "$WORK/disks" --guest-disk-size 96M --guest-accel tcg \
+    --label capped --json "$WORK/capped.json"
+python3 - "$WORK/capped.json" <<'PY' || fail "--guest-cpu-cap 40@1: guest 1 alone at 40% of a CPU; each guest on its own disk"
+import json, sys
+cpu, write = json.load(open(sys.argv[1]))["results"]
+assert cpu["status"] == "ok" and write["status"] == "ok", (cpu.get("error"), write.get("error"))
+capped, free = cpu["guests"]["hosts"]
+assert abs(capped["qemu_vcpu_cpu_pct"] - 40) / 40 < 0.1, capped
+one, two = (h["metrics"]["score"]["mean"] for h in cpu["ranks"]["hosts"])
+assert two > 2 * one, (one, two)  # the other guest is not limited
+assert "<quota>40000</quota>" in cpu["ranks"]["hosts"][0]["fingerprint"]["domain"]["xml"]
+assert "<quota>" not in cpu["ranks"]["hosts"][1]["fingerprint"]["domain"]["xml"]
+for h in write["ranks"]["hosts"]:
+    d = h["device"]
+    assert d["name"] == "vda" and d["fstype"] == "ext4" and d["mount"] == "/mnt/disk", d
+    assert d["write_bytes"] >= 8 << 20, d
+PY
+left_nothing '[0-9]*' "a run with disks"
+
 # A guest destroyed mid-run is named, exit 1, the finished results kept; Ctrl-C gives
 # exit 130; neither leaves anything behind. (One after the other: four TCG guests booting
 # at once on two CPUs take minutes.)
@@ -118,9 +141,9 @@ wait_for_run() { # OUT
     for _ in $(seq 1 600); do grep -q '^run [0-9]' "$1" && break; sleep 0.1; done
     sleep 1
 }
-# (a disk step first, each guest its own ext4 image made in $WORK/disks, which go too)
+# (a disk step first, each guest an emulated IDE disk, CNAF 2007's other bus, which go too)
 "$VP" run disk.write cpu --size 16m --ops 300m --reps 5 --guests 2 --guest-disk "$WORK/disks" \
-    --guest-disk-size 128M --guest-accel tcg --label destroyed --json "$WORK/destroyed.json" \
+    --guest-disk-size 128M --guest-disk-bus ide --guest-accel tcg --label destroyed --json "$WORK/destroyed.json" \
     >"$WORK/destroyed.out" 2>&1 &
 RUN=$!
 for _ in $(seq 1 900); do grep -q '^disk.write ' "$WORK/destroyed.out" && break; sleep 0.1; done
@@ -137,7 +160,8 @@ import json, sys
 write, cpu = json.load(open(sys.argv[1]))["results"]
 assert write["bench"] == "disk.write" and write["status"] == "ok", write.get("error")
 for h in write["ranks"]["hosts"]:
-    assert h["device"]["mount"] == "/mnt/disk" and h["device"]["write_bytes"] >= 16 << 20, h["device"]
+    d = h["device"]
+    assert d["name"] == "sda" and d["mount"] == "/mnt/disk" and d["write_bytes"] >= 16 << 20, d
 assert cpu["status"] == "failed" and "it is gone" in cpu["error"], cpu.get("error")
 PY
 left_nothing $RUN "a destroyed guest"
