@@ -325,5 +325,5 @@ int vp_run_containers(struct vp_run_steps *steps, int argc, char **argv)
         .summary = summary,
         .remove = remove_container, .finish = finish,
     };
-    return vp_run_fleet(&kind, steps->step[0].request.guests.containers, steps, argc, argv);
+    return vp_run_fleet(&kind, steps->guests.containers, steps, argc, argv);
 }

@@ -40,7 +40,16 @@ int vp_run_steps_check_here(struct vp_run_steps *steps, char *err, size_t err_le
 }
 
 void vp_run_steps_free(struct vp_run_steps *steps)
-{
+{    if (steps->guests_owned) {
+        const struct vp_guests_request *g = &steps->guests;
+        const char *texts[] = { g->spec, g->accel, g->uri, g->bridge, g->disk_dir, g->disk_bus,
+                                g->containers, g->container_engine, g->container_runtime,
+                                g->container_net };
+        for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
+            free((char *)texts[t]);
+        steps->guests_owned = false;
+    }
+
     for (size_t s = 0; s < steps->count; s++) {
         struct vp_run_step *step = &steps->step[s];
         vp_plan_free(&step->plan);

@@ -37,6 +37,8 @@ struct vp_run_steps {
     size_t count;
     const char *label, *db, *json;
     bool quiet;
+    struct vp_guests_request guests;   /* --guests / --containers and their flags */
+    bool guests_owned;                 /* its texts are the run's (a plan's), freed with it */
     char *kept_text;                   /* the plan's text, kept with the run; NULL: none */
     char *notes[VP_RUN_MAX_NOTES];     /* what one host does instead of what needs many */
     size_t note_count;

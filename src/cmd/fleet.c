@@ -221,7 +221,7 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
 {
     struct fleet_run *run = context;
     const struct vp_fleet_kind *kind = run->kind;
-    const struct vp_guests_request *asked = &steps->step[0].request.guests;
+    const struct vp_guests_request *asked = &steps->guests;
     if (vp_parse_jobs_spec(run->spec, VP_MAX_GUESTS, run->counts, VP_MAX_GUESTS,
                            &run->count_n) != 0) {
         snprintf(err, err_len, "%s: '%s' is not valid; accepted: a count, a list such as "

@@ -419,5 +419,5 @@ int vp_run_guests(struct vp_run_steps *steps, int argc, char **argv)
     static struct guests guests;
     guests = (struct guests){ .kvm = false };
     struct vp_fleet_kind kind = guests_kind(&guests);
-    return vp_run_fleet(&kind, steps->step[0].request.guests.spec, steps, argc, argv);
+    return vp_run_fleet(&kind, steps->guests.spec, steps, argc, argv);
 }

@@ -58,6 +58,7 @@ static void steps_of_command_line(struct vp_run_steps *steps, int argc, char **a
     steps->db = step->request.db;
     steps->json = step->request.json;
     steps->quiet = step->request.quiet;
+    steps->guests = step->request.guests;
 }
 
 /* `run --plan FILE ...` or `plan-check FILE ...`: the command's own flags and the plan's
@@ -157,7 +158,7 @@ int cmd_run(int argc, char **argv)
     }
     if (vp_run_steps_check_here(&steps, err, sizeof err) != 0)
         refuse_here(&command, &steps, err);
-    const struct vp_guests_request *fleet = &steps.step[0].request.guests;
+    const struct vp_guests_request *fleet = &steps.guests;
     if (fleet->spec && fleet->containers)
         refused("--guests and --containers: one of them; accepted: --guests SPEC or "
                 "--containers SPEC");

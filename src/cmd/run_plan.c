@@ -545,6 +545,31 @@ static int step_command(struct compiler *c, const char *step, struct command *co
 }
 
 /* The run's own flags: the command line's, else [global]'s. */
+/* The guests a plan's run asks for: the command line's flags over its [global] keys. */
+static struct vp_guests_request merged_guests(const struct vp_guests_request *given,
+                                              const struct vp_guests_request *global)
+{
+    struct vp_guests_request merged = *global;
+#define TAKE(field) if (given->field) merged.field = given->field
+    TAKE(spec); TAKE(accel); TAKE(uri); TAKE(bridge); TAKE(disk_dir); TAKE(disk_bus);
+    TAKE(containers); TAKE(container_engine); TAKE(container_runtime); TAKE(container_net);
+    TAKE(cpus); TAKE(memory_mib); TAKE(timeout_s); TAKE(disk_bytes);
+#undef TAKE
+    /* the plan's texts go with its entries: the run keeps copies (vp_run_steps_free) */
+    const char **texts[] = { &merged.spec, &merged.accel, &merged.uri, &merged.bridge,
+                             &merged.disk_dir, &merged.disk_bus, &merged.containers,
+                             &merged.container_engine, &merged.container_runtime,
+                             &merged.container_net };
+    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
+        if (*texts[t] && !(*texts[t] = strdup(*texts[t])))
+            abort();
+    if (given->cpu_cap_pct) {
+        merged.cpu_cap_pct = given->cpu_cap_pct;
+        merged.cpu_cap_guest = given->cpu_cap_guest;
+    }
+    return merged;
+}
+
 static void session_flags(const struct compiler *c, const struct vp_run_request *command,
                           struct vp_run_steps *steps)
 {
@@ -557,6 +582,8 @@ static void session_flags(const struct compiler *c, const struct vp_run_request 
     steps->db = command->db ? command->db : global.db;
     steps->json = command->json ? command->json : global.json;
     steps->quiet = command->quiet || global.quiet;
+    steps->guests = merged_guests(&command->guests, &global.guests);
+    steps->guests_owned = true;
 }
 
 /* The text kept with the run: the file, then the --set lines that changed it. */
@@ -655,5 +682,6 @@ int vp_run_steps_of_words(struct vp_run_steps *steps, int argc, char **argv,
     steps->db = step->request.db;
     steps->json = step->request.json;
     steps->quiet = step->request.quiet;
+    steps->guests = step->request.guests;
     return vp_run_steps_build(steps, err, err_len);
 }

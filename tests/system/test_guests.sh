@@ -59,8 +59,12 @@ expect_contains "$WORK/err" "--guests: a net benchmark talks to a server on this
 expect_status 2 "$VP" run cpu --guests 1 --reps auto
 expect_contains "$WORK/err" "--reps auto: not with --guests"
 # a guest that cannot run the steps refuses them: exit 2, nothing stored, nothing left
-expect_status 2 "$VP" run cpu --guests 1 --guest-accel tcg --jobs 2 --pin 0,1 --guest-cpus 1
+# (a plan's [global] asks for the guests: the step wants 2 CPUs, the guest has 1)
+printf '%s\n' '[global]' 'guests = 1' 'guest-accel = tcg' 'guest-cpus = 1' '[two-cpus]' \
+    'bench = cpu' 'jobs = 2' 'pin = 0,1' >"$WORK/plan.ini"
+expect_status 2 "$VP" run --plan "$WORK/plan.ini"
 expect_contains "$WORK/err" "in guest virtperf-"
+expect_contains "$WORK/err" "CPU 1 does not exist here"
 left_nothing '[0-9]*' "a refusal"
 
 # One run, 1 then 2 guests, each its own kernel: a computation, and SPring-8 2005's RPC
