@@ -113,6 +113,7 @@ int vp_fleet_hear(const struct vp_fleet_kind *kind, struct vp_member *member, un
         member->fingerprint = json_object();
     }
     kind->describe(kind->state, member);
+    member->ready_s = (double)(vp_now_ns() - member->started_ns) / 1e9;
     return 0;
 }
 
@@ -260,6 +261,7 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         *member = (struct vp_member){ .fd = -1 };
         snprintf(member->name, sizeof member->name, "virtperf-%ld-%zu", (long)getpid(), m + 1);
         run->started = m + 1; /* removed with the others even when it does not start */
+        member->started_ns = vp_now_ns();
         if (kind->start(kind->state, member, m, err, err_len) != 0)
             return -1;
     }
@@ -351,10 +353,12 @@ static json_t *checked_result(const struct vp_member *member, const char *text)
 static json_t *cost_json(const struct fleet_run *run, unsigned count, double seconds)
 {
     json_t *hosts = json_array();
-    for (unsigned m = 0; m < count; m++)
-        json_array_append_new(hosts, run->kind->cost_end(run->kind->state,
-                                                         (struct vp_member *)&run->members[m],
-                                                         seconds));
+    for (unsigned m = 0; m < count; m++) {
+        json_t *entry = run->kind->cost_end(run->kind->state, (struct vp_member *)&run->members[m],
+                                            seconds);
+        json_object_set_new(entry, "ready_s", json_real(run->members[m].ready_s));
+        json_array_append_new(hosts, entry);
+    }
     json_t *summary = run->kind->summary(run->kind->state);
     json_object_set_new(summary, "count", json_integer(count));
     json_object_set_new(summary, "hosts", hosts);

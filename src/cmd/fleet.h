@@ -26,6 +26,8 @@ struct vp_member {
     int fd;                       /* its channel; -1 while there is none */
     json_t *fingerprint;          /* its hello, with what its kind adds */
     bool paused;
+    int64_t started_ns;           /* when its start began */
+    double ready_s;               /* from then to its hello */
     void *own;                    /* the kind's state of it */
 };
 

@@ -116,8 +116,10 @@ static int check_timeline(struct vp_check *checker, const json_t *timeline, cons
     return 0;
 }
 
-/* The guests run --guests started for a result, seen from the host: how many, kvm or tcg
- * (and why not kvm), each guest's QEMU CPU in its vCPU threads and in the rest. */
+/* The guests run --guests (or containers --containers) started for a result, seen from
+ * the host: how many, the engine, kvm or tcg (and why not kvm), each one's time from its
+ * start to its first word (ready_s) and its CPU here: a guest's QEMU in its vCPU threads
+ * and in the rest, a container's cgroup. */
 static int check_guests(struct vp_check *checker, const json_t *guests, const char *path)
 {
     static const char *const accels[] = { "kvm", "tcg", NULL };
@@ -145,6 +147,7 @@ static int check_guests(struct vp_check *checker, const json_t *guests, const ch
         if (vp_check_string(checker, host, host_at, "name", VP_CHECK_NAME_LEN, 1) != 0 ||
             vp_check_integer(checker, host, host_at, "qemu_pid", 0, 1 << 30, 0) != 0 ||
             vp_check_number(checker, host, host_at, "cpu_pct", 0, 1e5, 0) != 0 ||
+            vp_check_number(checker, host, host_at, "ready_s", 0, 86400, 0) != 0 ||
             vp_check_number(checker, host, host_at, "qemu_vcpu_cpu_pct", 0, 1e5, 0) != 0 ||
             vp_check_number(checker, host, host_at, "qemu_other_cpu_pct", 0, 1e5, 0) != 0)
             return -1;
