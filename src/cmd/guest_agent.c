@@ -58,13 +58,7 @@ static int open_channel(void)
 static json_t *fingerprint(struct vp_topology *topology)
 {
     json_t *host = vp_sysinfo_collect(topology);
-    char boot_id[64] = "";
-    FILE *boot = fopen("/proc/sys/kernel/random/boot_id", "r");
-    if (boot && fgets(boot_id, sizeof boot_id, boot))
-        boot_id[strcspn(boot_id, "\n")] = '\0';
-    if (boot)
-        fclose(boot);
-    json_object_set_new(host, "boot_id", json_string(boot_id));
+    vp_sysinfo_add_boot_id(host);
     return host;
 }
 

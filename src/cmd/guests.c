@@ -24,6 +24,8 @@
 #include "cmd/fleet.h"
 #include "cmd/guests.h"
 #include "core/clock.h"
+#include "core/limits.h"
+#include "core/topology.h"
 #include "engine/engine.h"
 #include "guest/domain.h"
 #include "guest/image.h"
@@ -52,6 +54,8 @@ struct guests {
     struct vp_guest_image image;
     const char *work;
     unsigned cpu_cap_pct, cpu_cap_guest;
+    bool pinned;
+    int pins[VP_MAX_GUESTS * 64]; /* guest g's vCPU v on host CPU pins[g * cpus + v] */
     bool kvm;
     char accel_note[256];  /* why kvm was not used where auto would have */
     char gateway[64];      /* the host's address on --guest-net's bridge */
@@ -141,6 +145,30 @@ static int readable_by_qemu(const char *path, char *err, size_t err_len)
     return 0;
 }
 
+/* --guest-pin: every guest's vCPUs, in guest order, as the jobs of one host are pinned. */
+static int plan_pins(struct guests *guests, const char *spec, unsigned most, char *err,
+                     size_t err_len)
+{
+    struct vp_topology *topology = NULL;
+    char why[VP_ERROR_LEN];
+    unsigned vcpus = most * guests->config.cpus;
+    int status = vcpus <= sizeof guests->pins / sizeof guests->pins[0] &&
+                         vp_topology_load(&topology, NULL, why, sizeof why) == 0 &&
+                         vp_pin_check(topology, spec, why, sizeof why) == 0 &&
+                         vp_pin_plan(topology, spec, vcpus, guests->pins, why, sizeof why) == 0
+                     ? 0 : -1;
+    if (topology)
+        vp_topology_free(topology);
+    if (status != 0 || strcmp(spec, "none") == 0) {
+        if (status != 0)
+            snprintf(err, err_len, "--guest-pin: %s", vcpus > sizeof guests->pins /
+                     sizeof guests->pins[0] ? "too many vCPUs to pin" : why);
+        return status;
+    }
+    guests->pinned = true;
+    return 0;
+}
+
 static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, size_t err_len)
 {
     struct guests *guests = state;
@@ -148,6 +176,7 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
     guests->work = setup->work;
     guests->cpu_cap_pct = asked->cpu_cap_pct;
     guests->cpu_cap_guest = asked->cpu_cap_guest;
+    guests->pinned = false;
     guests->config = (struct vp_guest_config){
         .uri = asked->uri, .cpus = asked->cpus ? asked->cpus : DEFAULT_CPUS,
         .memory_mib = asked->memory_mib ? asked->memory_mib : DEFAULT_MEMORY_MIB,
@@ -158,6 +187,8 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
                  : strcmp(asked->accel, "kvm") == 0 ? VP_ACCEL_KVM : VP_ACCEL_TCG,
     };
     if (guests->config.bridge && bridge_addresses(guests, setup->most, err, err_len) != 0)
+        return -1;
+    if (asked->pin && plan_pins(guests, asked->pin, setup->most, err, err_len) != 0)
         return -1;
     if (guests->config.disk_dir && check_disk_room(guests, setup->most, err, err_len) != 0)
         return -1;
@@ -216,6 +247,7 @@ static int start_domain(struct guests *guests, struct vp_member *member, struct 
         .address = guest->address[0] ? guest->address : NULL,
         .gateway = guests->gateway[0] ? guests->gateway : NULL,
         .cpu_cap_pct = capped ? guests->cpu_cap_pct : 0,
+        .pin_cpus = guests->pinned ? &guests->pins[index * guests->config.cpus] : NULL,
     };
     char *xml = vp_domain_xml(&guests->config, &spec);
     guest->domain = vp_domain_start(xml, err, err_len);

@@ -307,6 +307,14 @@ static int take_guest_cpu_cap(struct vp_run_request *request, const char *value,
     return 0;
 }
 
+static int take_guest_pin(struct vp_run_request *request, const char *value, char *err,
+                          size_t len)
+{
+    (void)err, (void)len;
+    request->guests.pin = value; /* checked against this host's CPUs where the guests start */
+    return 0;
+}
+
 static int take_containers(struct vp_run_request *request, const char *value, char *err,
                            size_t len)
 {
@@ -444,6 +452,9 @@ const struct vp_run_flag vp_run_flags[] = {
     { "guest-cpu-cap", "PCT[@N]", VP_SCOPE_SESSION,
       "each vCPU of every guest (of guest N only) at most PCT% of a\n"
       "host CPU (libvirt's cputune quota)  [no cap]", NULL, take_guest_cpu_cap },
+    { "guest-pin", "SPEC", VP_SCOPE_SESSION,
+      "the guests' vCPUs onto this host's CPUs (libvirt's vcpupin), in\n"
+      "guest order: compact, spread or a CPU list  [not pinned]", NULL, take_guest_pin },
     { "guest-net", "BRIDGE", VP_SCOPE_SESSION,
       "a NIC on this existing bridge, each guest an address next\n"
       "to the bridge's own  [no NIC]", NULL, take_guest_net },

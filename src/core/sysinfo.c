@@ -488,3 +488,14 @@ json_t *vp_sysinfo_advisories(const json_t *fingerprint)
     }
     return advisories;
 }
+
+void vp_sysinfo_add_boot_id(json_t *host)
+{
+    char boot_id[64] = "";
+    FILE *boot = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (boot && fgets(boot_id, sizeof boot_id, boot))
+        boot_id[strcspn(boot_id, "\n")] = '\0';
+    if (boot)
+        fclose(boot);
+    json_object_set_new(host, "boot_id", json_string(boot_id));
+}

@@ -10,6 +10,9 @@
 
 /* Collects the fingerprint of this machine as a JSON object. */
 json_t *vp_sysinfo_collect(const struct vp_topology *topology);
+/* Adds "boot_id" (this running kernel's: /proc/sys/kernel/random/boot_id) to a
+ * fingerprint, by which hosts of one machine (ranks, containers) are told from guests. */
+void vp_sysinfo_add_boot_id(json_t *host);
 
 /* Advisories derived from a fingerprint: an array of one-line strings. */
 json_t *vp_sysinfo_advisories(const json_t *fingerprint);

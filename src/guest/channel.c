@@ -48,6 +48,18 @@ int vp_channel_header_parse(const unsigned char *header, uint32_t *kind, uint32_
     return 0;
 }
 
+/* Moves past n bytes done by read or write; -1 with why when there were none. */
+static int advance(ssize_t n, const unsigned char **at, size_t *len, char *err, size_t err_len)
+{
+    if (n <= 0) {
+        snprintf(err, err_len, "the channel: %s", n < 0 ? strerror(errno) : "closed");
+        return -1;
+    }
+    *at += n;
+    *len -= (size_t)n;
+    return 0;
+}
+
 static int write_all(int fd, const void *data, size_t len, char *err, size_t err_len)
 {
     const unsigned char *at = data;
@@ -57,12 +69,8 @@ static int write_all(int fd, const void *data, size_t len, char *err, size_t err
             n = write(fd, at, len);
         if (n < 0 && errno == EINTR && !vp_engine_interrupted())
             continue;
-        if (n <= 0) {
-            snprintf(err, err_len, "the channel: %s", n < 0 ? strerror(errno) : "closed");
+        if (advance(n, &at, &len, err, err_len) != 0)
             return -1;
-        }
-        at += n;
-        len -= (size_t)n;
     }
     return 0;
 }
@@ -82,7 +90,7 @@ int vp_channel_send(int fd, uint32_t kind, const void *data, size_t len, char *e
 static int read_all(int fd, void *data, size_t len, int64_t deadline_ns, char *err,
                     size_t err_len)
 {
-    unsigned char *at = data;
+    const unsigned char *at = data;
     while (len > 0) {
         if (vp_engine_interrupted()) {
             snprintf(err, err_len, "interrupted by a signal");
@@ -101,15 +109,11 @@ static int read_all(int fd, void *data, size_t len, int64_t deadline_ns, char *e
         }
         if (polled <= 0)
             continue;
-        ssize_t n = read(fd, at, len);
+        ssize_t n = read(fd, (unsigned char *)at, len);
         if (n < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
-        if (n <= 0) {
-            snprintf(err, err_len, "the channel: %s", n < 0 ? strerror(errno) : "closed");
+        if (advance(n, &at, &len, err, err_len) != 0)
             return -1;
-        }
-        at += n;
-        len -= (size_t)n;
     }
     return 0;
 }

@@ -329,13 +329,7 @@ static void gather_fingerprints(void *context, const json_t *host)
 {
     struct mpi_run *run = context;
     json_t *fingerprint = json_deep_copy(host);
-    char boot_id[64] = "";
-    FILE *boot = fopen("/proc/sys/kernel/random/boot_id", "r");
-    if (boot && fgets(boot_id, sizeof boot_id, boot))
-        boot_id[strcspn(boot_id, "\n")] = '\0';
-    if (boot)
-        fclose(boot);
-    json_object_set_new(fingerprint, "boot_id", json_string(boot_id));
+    vp_sysinfo_add_boot_id(fingerprint);
     run->fingerprints = vp_gather_fingerprints(run->world, fingerprint);
     json_decref(fingerprint);
     for (size_t p = 0; p < run->part_count; p++)

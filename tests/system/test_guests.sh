@@ -116,10 +116,11 @@ expect_status 0 "$VP" scaling two
 expect_contains "$WORK/out" "hosts"
 
 # A known cost injected through libvirt: guest 1's vCPU capped at 40% of a host CPU
+# (the vCPUs pinned, compact)
 # (<cputune> quota), shown as its QEMU vCPU's CPU within 10% of the cap while guest 2 runs
 # unlimited; and a disk step, each guest writing its own virtio ext4 image made in $WORK/disks.
 expect_status 0 "$VP" run cpu disk.write --ops 20m --size 8m --reps 3 --guests 2 \
-    --guest-cpu-cap 40@1 --guest-disk "$WORK/disks" --guest-disk-size 96M --guest-accel tcg \
+    --guest-cpu-cap 40@1 --guest-pin compact --guest-disk "$WORK/disks" --guest-disk-size 96M --guest-accel tcg \
     --label capped --json "$WORK/capped.json"
 python3 - "$WORK/capped.json" <<'PY' || fail "--guest-cpu-cap 40@1: guest 1 alone at 40% of a CPU; each guest on its own disk"
 import json, sys
@@ -131,6 +132,8 @@ one, two = (h["metrics"]["score"]["mean"] for h in cpu["ranks"]["hosts"])
 assert two > 2 * one, (one, two)  # the other guest is not limited
 assert "<quota>40000</quota>" in cpu["ranks"]["hosts"][0]["fingerprint"]["domain"]["xml"]
 assert "<quota>" not in cpu["ranks"]["hosts"][1]["fingerprint"]["domain"]["xml"]
+for h in cpu["ranks"]["hosts"]:  # --guest-pin compact: each vCPU on a host CPU
+    assert "<vcpupin vcpu='0' cpuset='" in h["fingerprint"]["domain"]["xml"], h["host"]
 for h in write["ranks"]["hosts"]:
     d = h["device"]
     assert d["name"] == "vda" and d["fstype"] == "ext4" and d["mount"] == "/mnt/disk", d
