@@ -192,6 +192,26 @@ static json_t *memory_info(void)
     return memory;
 }
 
+/* The kernel's view of the CPU's vulnerabilities and their mitigations, by name
+ * (/sys/devices/system/cpu/vulnerabilities): mitigations change what a VM exit and a
+ * system call cost, so two hosts' figures are compared knowing them. */
+static json_t *vulnerabilities(void)
+{
+    json_t *found = json_object();
+    DIR *dir = opendir("/sys/devices/system/cpu/vulnerabilities");
+    struct dirent *entry;
+    while (dir && (entry = readdir(dir))) {
+        if (entry->d_name[0] == '.')
+            continue;
+        char path[320];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/vulnerabilities/%s", entry->d_name);
+        set_line_if_present(found, entry->d_name, path);
+    }
+    if (dir)
+        closedir(dir);
+    return found;
+}
+
 static json_t *hypervisor_info(void)
 {
     char signature[16];
@@ -212,6 +232,7 @@ static json_t *hypervisor_info(void)
     set_line_if_present(hypervisor, "kvm_halt_poll_ns", "/sys/module/kvm/parameters/halt_poll_ns");
     set_line_if_present(hypervisor, "guest_halt_poll_ns",
                         "/sys/module/haltpoll/parameters/guest_halt_poll_ns");
+    json_object_set_new(hypervisor, "vulnerabilities", vulnerabilities());
     return hypervisor;
 }
 
