@@ -47,6 +47,7 @@ pkg-config --exists cmocka && { echo "cmocka is still visible" >&2; exit 3; }
 sqlite3 --version >/dev/null 2>&1 && { echo "sqlite3 still runs" >&2; exit 3; }
 mpicc --showme >/dev/null 2>&1 && { echo "mpicc still runs" >&2; exit 3; }
 pkg-config --exists gfal2 && { echo "gfal2 is still visible" >&2; exit 3; }
+pkg-config --exists libvirt && { echo "libvirt is still visible" >&2; exit 3; }
 cd "$SRC_COPY"
 make run BUILD="$BUILD_DIR" RUN_FLAGS="cpu mem.write --size=4m --passes=1 --reps 2 --warmup 0"
 make install BUILD="$BUILD_DIR" PREFIX=/usr DESTDIR="$DEST"
@@ -57,8 +58,11 @@ echo "preset refused: $?"
 # a URL source without gfal2: refused, saying what to install
 "$BUILD_DIR/virtperf" run data.copy --source root://127.0.0.1:1//set --db "$DEST/refused.db" 2>"$DEST/url.err"
 echo "url refused: $?"
+# guests without libvirt: refused, saying what to install
+"$BUILD_DIR/virtperf" run cpu --guests 1 --db "$DEST/refused.db" 2>"$DEST/guests.err"
+echo "guests refused: $?"
 set -e
-cat "$DEST/preset.err" "$DEST/url.err"
+cat "$DEST/preset.err" "$DEST/url.err" "$DEST/guests.err"
 HIDE
 
 git -C "$SRC" ls-files -z | (cd "$SRC" && cpio -p0dm --quiet "$WORK/src") # a clean tree
@@ -72,11 +76,15 @@ expect_contains "$WORK/out" "preset refused: 2"
 expect_contains "$WORK/out" "/usr/bin/sqlite3 is not installed; accepted: install Debian's sqlite3 (scripts/deps.sh presets)"
 expect_contains "$WORK/out" "url refused: 2"
 expect_contains "$WORK/out" "this virtperf was built without gfal2, which reads root:// URLs (scripts/deps.sh data installs libgfal2-dev and gfal2-plugin-xrootd; then rebuild)"
-expect_contains "$WORK/out" "gfal2 (URLs): no"
+# (meson's summary pads its names to the longest one)
+grep -qE 'gfal2 \(URLs\) *: no' "$WORK/out" || fail "the build should say it has no gfal2"
+expect_contains "$WORK/out" "guests refused: 2"
+expect_contains "$WORK/out" "--guests: this virtperf was built without libvirt; install it (scripts/deps.sh guests) and build again"
+grep -qE 'run --guests \(libvirt\) *: no' "$WORK/out" || fail "the build should say it has no libvirt"
 [ -f "$WORK/dest/usr/share/man/man1/virtperf.1" ] || fail "make install did not install the manual"
 [ ! -e "$WORK/build/tests/unit/test_units" ] || fail "unit tests were built although cmocka was hidden"
 # without MPI the build goes on, and says so
-expect_contains "$WORK/out" "virtperf-mpi: not built"
+grep -qE 'virtperf-mpi *: not built' "$WORK/out" || fail "the build should say virtperf-mpi was not built"
 [ ! -e "$WORK/build/virtperf-mpi" ] || fail "virtperf-mpi was built although MPI was hidden"
 [ ! -e "$WORK/dest/usr/bin/virtperf-mpi" ] || fail "make install installed a virtperf-mpi"
 
