@@ -10,22 +10,19 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd/containers.h"
 #include "cmd/fleet.h"
 #include "core/clock.h"
+#include "core/program.h"
 #include "engine/engine.h"
 #include "guest/image.h"
-
-extern char **environ;
 
 struct container {
     char socket[VP_GUEST_PATH_LEN];
@@ -53,33 +50,6 @@ static bool installed(const char *program)
             return true;
     }
     return false;
-}
-
-/* Runs argv quietly, its output to a file (not a pipe: the container's monitor it starts
- * keeps a pipe open), the first out_len bytes of it in out when given; its exit status,
- * or -1. */
-static int run_quietly(char *const *argv, char *out, size_t out_len)
-{
-    char path[] = "/tmp/virtperf-podman.XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return -1;
-    unlink(path);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fd, 1);
-    posix_spawn_file_actions_adddup2(&actions, fd, 2);
-    pid_t pid;
-    int spawned = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    int status = 0;
-    bool waited = spawned == 0 && waitpid(pid, &status, 0) == pid;
-    if (out && out_len) {
-        ssize_t n = pread(fd, out, out_len - 1, 0);
-        out[n > 0 ? n : 0] = '\0';
-    }
-    close(fd);
-    return waited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, size_t err_len)
@@ -164,7 +134,7 @@ static int start_container(void *state, struct vp_member *member, size_t index, 
         argv[n++] = rest[i];
     argv[n] = NULL;
     char said[1024];
-    if (run_quietly(argv, said, sizeof said) != 0) {
+    if (vp_run_program(argv, true, said, sizeof said) != 0) {
         said[strcspn(said, "\n")] = '\0';
         snprintf(err, err_len, "podman could not start %s: %s", member->name, said);
         return -1;
@@ -177,7 +147,7 @@ static void find_process(struct vp_member *member, struct container *container)
 {
     char out[64];
     char *argv[] = { "podman", "inspect", "-f", "{{.State.Pid}}", member->name, NULL };
-    if (run_quietly(argv, out, sizeof out) == 0)
+    if (vp_run_program(argv, true, out, sizeof out) == 0)
         container->pid = (pid_t)atol(out);
     char path[64], line[512];
     snprintf(path, sizeof path, "/proc/%ld/cgroup", (long)container->pid);
@@ -303,8 +273,8 @@ static void remove_container(void *state, struct vp_member *member)
     char *argv[] = { "podman", "rm", "-f", "-t", "0", member->name, NULL };
     char *exists[] = { "podman", "container", "exists", member->name, NULL };
     /* podman's own clean-up of an exited --rm container may still hold it: until gone */
-    for (int tries = 0; tries < 50 && run_quietly(exists, NULL, 0) == 0; tries++) {
-        run_quietly(argv, NULL, 0);
+    for (int tries = 0; tries < 50 && vp_run_program(exists, true, NULL, 0) == 0; tries++) {
+        vp_run_program(argv, true, NULL, 0);
         usleep(100000);
     }
     if (container->listener >= 0)

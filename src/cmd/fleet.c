@@ -154,11 +154,11 @@ static int send_steps(struct fleet_run *run, const struct vp_run_steps *steps, c
     return status;
 }
 
-static int refuse(char *err, size_t err_len, const char *flag, const char *what)
+/* A flag the members cannot share: each would decide alone. */
+static int refuse(char *err, size_t err_len, const char *flag, const char *what,
+                  const char *accepted)
 {
-    snprintf(err, err_len, "%s: not with %s%s", what, flag, strcmp(what, "--reps auto") == 0
-             ? " (every member would have to agree when to stop); accepted: --reps N"
-             : " yet; accepted: net.probe as a benchmark of its own");
+    snprintf(err, err_len, "%s: not with %s; accepted: %s", what, flag, accepted);
     return -1;
 }
 
@@ -234,9 +234,11 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         run->most = run->counts[c] > run->most ? run->counts[c] : run->most;
     for (size_t s = 0; s < steps->count; s++) {
         if (steps->step[s].request.plan.reps_auto)
-            return refuse(err, err_len, kind->flag, "--reps auto");
+            return refuse(err, err_len, kind->flag, "--reps auto", "--reps N (every member "
+                          "would have to agree when to stop)");
         if (steps->step[s].request.background)
-            return refuse(err, err_len, kind->flag, "--background");
+            return refuse(err, err_len, kind->flag, "--background",
+                          "net.probe as a benchmark of its own");
     }
     run->timeout_s = asked->timeout_s ? asked->timeout_s : DEFAULT_TIMEOUT_S;
     run->monitor_hz = steps->step[0].request.monitor_hz;

@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +17,23 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd/fleet.h"
 #include "cmd/guests.h"
 #include "core/clock.h"
 #include "core/limits.h"
+#include "core/program.h"
 #include "core/topology.h"
 #include "engine/engine.h"
 #include "guest/domain.h"
 #include "guest/image.h"
 #include "guest/qemu_cpu.h"
 
-extern char **environ;
-
-#define KVM_PROBE_TIMEOUT_S 10 /* a KVM guest answers in 2 s; a nested one that fails, never */
+/* A guest under working KVM boots this initramfs far faster than TCG's 6 s here (not
+ * measured: nested KVM runs no guest on these machines); a nested one that fails never
+ * answers. */
+#define KVM_PROBE_TIMEOUT_S 10
 #define DEFAULT_CPUS 1
 #define DEFAULT_MEMORY_MIB 512
 #define DEFAULT_DISK_BYTES (1ull << 30)
@@ -225,10 +225,7 @@ static int make_disk(const struct guests *guests, const struct vp_member *member
     int sized = ftruncate(fd, (off_t)guests->config.disk_bytes);
     close(fd);
     char *argv[] = { "mkfs.ext4", "-q", "-F", guest->disk, NULL };
-    pid_t pid;
-    int status = 0;
-    if (sized != 0 || posix_spawnp(&pid, "mkfs.ext4", NULL, NULL, argv, environ) != 0 ||
-        waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (sized != 0 || vp_run_program(argv, false, NULL, 0) != 0) {
         snprintf(err, err_len, "--guest-disk: cannot make an ext4 image %s (is e2fsprogs "
                  "installed, is %s full?)", guest->disk, guests->config.disk_dir);
         return -1;

@@ -2,18 +2,16 @@
 #define _GNU_SOURCE /* strverscmp */
 #include "guest/image.h"
 
+#include "core/program.h"
+
 #include <errno.h>
 #include <glob.h>
 #include <openssl/evp.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 /* The helpers' directory: the source tree's scripts when this binary was built there and
  * they are still there, else where `meson install` put them. */
@@ -83,11 +81,7 @@ static int run_helper(const char *helpers, const char *binary, const char *out, 
     snprintf(helper, sizeof helper, "%s/guest_agent_image.sh", helpers);
     char *argv[] = { "bash", helper, (char *)binary, (char *)out, as_root ? "--root" : NULL,
                      NULL };
-    pid_t pid;
-    int spawned = posix_spawnp(&pid, "bash", NULL, NULL, argv, environ);
-    int status = 0;
-    if (spawned != 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0) {
+    if (vp_run_program(argv, false, NULL, 0) != 0) {
         snprintf(err, err_len, "--guests: %s could not make the guests' initramfs (its "
                  "messages are above); it needs busybox-static, cpio, kmod and the cloud "
                  "kernel's modules: scripts/deps.sh guests", helper);
