@@ -18,7 +18,7 @@ guests_pkgs="$build_pkgs $guest_pkgs libvirt-daemon-system libvirt-dev dnsmasq-b
 # containers' root is made of (busybox, cpio, kmod: the guest set)
 containers_pkgs="$build_pkgs $guest_pkgs podman runc"
 # the data benchmarks' URL sources (gfal2 and its plugins) and the xrootd serving them in
-# the tests and peers/ (curl and xrdcp are the native tools peers/data_peers.sh compares)
+# the tests and bench/ (curl and xrdcp are the native tools bench/data_peers.sh compares)
 data_pkgs="$build_pkgs libgfal2-dev gfal2-plugin-xrootd gfal2-plugin-http gfal2-plugin-file xrootd-server xrootd-client curl"
 # app --preset's workloads: Debian's own programs (gcc links, so libc6-dev too)
 presets_pkgs="xz-utils gcc libc6-dev sqlite3 python3"

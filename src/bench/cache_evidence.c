@@ -10,9 +10,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "core/copy_speed.h"
 #include "core/json.h"
 #include "core/procfs.h"
-#include "core/sysinfo.h"
 #include "core/units.h"
 #include "core/json_check.h"
 
@@ -76,7 +76,7 @@ void vp_annotate_device_reads(json_t *result, const char *path, const char *fsty
     snprintf(column, sizeof column, "disk.%s.read", device);
     if (!device[0] || !json_object_get(json_object_get(monitor, "series"), column)) {
         /* no device to ask: only a rate no device reaches tells a cache */
-        double copy = vp_memory_copy_bandwidth();
+        double copy = vp_copy_speed();
         if (reads && per_job_rate >= 0.5 * copy) {
             char rate[32], ceiling[32];
             vp_format_value(per_job_rate, "B/s", VP_UNITS_SI, rate, sizeof rate);

@@ -149,19 +149,39 @@ static int rr_udp_exchange(struct vp_job *job, struct rr_state *state, uint64_t 
     return 0;
 }
 
-static int rr_exchange(struct vp_job *job, struct rr_state *state, uint32_t size, uint32_t expect)
+/* One RESPONSE of expect bytes, header and payload in one receive; an ERROR from the
+ * peer or another frame is named. */
+static int receive_response(int fd, uint8_t *buffer, uint32_t expect, char *err, size_t err_len)
 {
     struct vp_frame_header header;
-    if (vp_wire_send(state->fd, VP_FRAME_REQUEST, state->request, size, job->error,
-                     sizeof job->error) != 0 ||
-        vp_wire_recv_header(state->fd, &header, job->error, sizeof job->error) != 0)
+    if (vp_wire_recv_sized(fd, &header, buffer, expect, err, err_len) != 0)
         return -1;
-    if (header.type != VP_FRAME_RESPONSE || header.length != expect) {
-        snprintf(job->error, sizeof job->error, "expected a RESPONSE of %u bytes, received %s of %u",
-                 expect, vp_frame_type_name(header.type), header.length);
+    if (header.type == VP_FRAME_RESPONSE && header.length == expect)
+        return 0;
+    if (header.type == VP_FRAME_ERROR && header.length <= VP_ERROR_TEXT_MAX) {
+        uint8_t text[VP_ERROR_TEXT_MAX];
+        uint32_t came = header.length < expect ? header.length : expect;
+        memcpy(text, buffer, came);
+        if (vp_wire_read_payload(fd, &header, text + came, header.length - came, err,
+                                 err_len) != 0)
+            return -1;
+        char printable[VP_ERROR_TEXT_MAX + 1];
+        vp_error_text_decode(text, header.length, printable, sizeof printable);
+        snprintf(err, err_len, "peer: %.240s", printable);
         return -1;
     }
-    return vp_wire_discard(state->fd, &header, job->error, sizeof job->error);
+    snprintf(err, err_len, "expected a RESPONSE of %u bytes, received %s of %u", expect,
+             vp_frame_type_name(header.type), header.length);
+    return -1;
+}
+
+/* A round trip: one send, one receive. */
+static int rr_exchange(struct vp_job *job, struct rr_state *state, uint32_t size, uint32_t expect)
+{
+    if (vp_wire_send(state->fd, VP_FRAME_REQUEST, state->request, size, job->error,
+                     sizeof job->error) != 0)
+        return -1;
+    return receive_response(state->fd, state->response, expect, job->error, sizeof job->error);
 }
 
 /* Open loop: the sender keeps a schedule; the receiver measures each response from its
@@ -181,10 +201,8 @@ static void *open_loop_receiver(void *arg)
     struct open_loop *loop = arg;
     uint32_t expect = (uint32_t)vp_param_number(loop->job->params, "response-size");
     for (uint64_t i = 0; i < loop->total; i++) {
-        struct vp_frame_header header;
-        if (vp_wire_recv_header(loop->state->fd, &header, loop->error, VP_ERROR_LEN) != 0 ||
-            header.type != VP_FRAME_RESPONSE || header.length != expect ||
-            vp_wire_discard(loop->state->fd, &header, loop->error, VP_ERROR_LEN) != 0) {
+        if (receive_response(loop->state->fd, loop->state->response, expect, loop->error,
+                             VP_ERROR_LEN) != 0) {
             loop->failed = 1;
             return NULL;
         }

@@ -12,6 +12,7 @@
 #include "bench/net_peer.h"
 #include "cmd/common.h"
 #include "core/clock.h"
+#include "core/copy_speed.h"
 #include "core/monitor.h"
 #include "core/options.h"
 #include "core/units.h"
@@ -528,6 +529,7 @@ int vp_run_fleet(const struct vp_fleet_kind *kind, const char *spec, struct vp_r
         .settle = settle_fleet, .open = open_fleet, .repetitions = fleet_repetitions,
         .run_step = run_step_in_fleet, .close = close_fleet,
     };
+    vp_copy_speed_settle(); /* before any member boots */
     int status = vp_run_execute(&runner, steps, argc, argv);
     if (run.words != argv)
         free(run.words);

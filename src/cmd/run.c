@@ -13,6 +13,7 @@
 #include "cmd/guests.h"
 #include "cmd/run_flags.h"
 #include "cmd/run_plan.h"
+#include "core/copy_speed.h"
 
 
 /* Whether run's arguments ask for a plan (--plan anywhere). */
@@ -122,6 +123,7 @@ static int run_here(struct vp_run_steps *steps, int argc, char **argv)
         .program = "virtperf run", .keeps_session = true, .context = &here,
         .begin = begin_here, .run_step = run_step_here, .finish = finish_here,
     };
+    vp_copy_speed_settle(); /* alone on this machine, before the run starts anything */
     int status = vp_run_execute(&runner, steps, argc, argv);
     vp_run_steps_free(steps);
     return status;

@@ -7,6 +7,7 @@
 
 #include "cmd/common.h"
 #include "analysis/advice.h"
+#include "core/copy_speed.h"
 #include "core/sysinfo.h"
 #include "core/json.h"
 #include "render/sysinfo_table.h"
@@ -72,6 +73,7 @@ int cmd_sysinfo(int argc, char **argv)
     struct vp_topology *topology;
     if (vp_topology_load(&topology, NULL, err, sizeof err) != 0)
         vp_usage_error("%s", err);
+    vp_copy_speed_settle();
     json_t *fingerprint = vp_sysinfo_collect(topology);
     json_t *advisories = vp_sysinfo_advisories(fingerprint);
     json_t *from_results = stored_result_advisories(db, vp_json_text(fingerprint, "hostname"));

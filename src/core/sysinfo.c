@@ -17,7 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "core/clock.h"
+#include "core/copy_speed.h"
 #include "core/idle.h"
 #include "core/procfs.h"
 #include "core/json.h"
@@ -150,29 +150,6 @@ static json_t *cpu_info(const struct vp_topology *topology)
     return cpu;
 }
 
-double vp_memory_copy_bandwidth(void)
-{
-    static double measured;
-    if (measured > 0)
-        return measured;
-    size_t size = 64u << 20;
-    char *from = malloc(size), *to = malloc(size);
-    if (!from || !to)
-        abort();
-    memset(from, 1, size);
-    memset(to, 2, size); /* both faulted in before timing */
-    for (int round = 0; round < 3; round++) {
-        int64_t start = vp_now_ns();
-        memcpy(to, from, size);
-        double seconds = (double)(vp_now_ns() - start) / 1e9;
-        if (to[size - 1] == 1 && size / seconds > measured)
-            measured = (double)size / seconds;
-    }
-    free(from);
-    free(to);
-    return measured;
-}
-
 static json_t *memory_info(void)
 {
     struct vp_text meminfo = { 0 };
@@ -180,8 +157,10 @@ static json_t *memory_info(void)
     if (vp_read_whole("/proc/meminfo", &meminfo) == 0)
         sscanf(meminfo.data, "MemTotal: %llu kB", &total_kb);
     vp_text_free(&meminfo);
-    json_t *memory = json_pack("{s:I,s:f}", "total_bytes", (json_int_t)(total_kb * 1024),
-                               "copy_bandwidth", vp_memory_copy_bandwidth());
+    json_t *memory = json_pack("{s:I}", "total_bytes", (json_int_t)(total_kb * 1024));
+    double copy_speed = vp_copy_speed_quiet(); /* kept for this boot, never measured here */
+    if (copy_speed > 0)
+        json_object_set_new(memory, "copy_bandwidth", json_real(copy_speed));
     char thp[128];
     read_line("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof thp);
     char *chosen = strchr(thp, '['), *end = chosen ? strchr(chosen, ']') : NULL;

@@ -20,10 +20,6 @@ json_t *vp_sysinfo_advisories(const json_t *fingerprint);
 /* {"clocksource", "available"}: the kernel's clocksource now and the ones it could use. */
 json_t *vp_sysinfo_clock(void);
 
-/* Bytes per second one CPU copies between two 64 MiB buffers (best of three), measured
- * once per process: the fastest any "disk" read served from memory can be. */
-double vp_memory_copy_bandwidth(void);
-
 /* The hypervisor's CPUID leaf 0x40000000 signature ("KVMKVMKVM", "TCGTCGTCGTCG"), or ""
  * when the hypervisor bit is clear. */
 void vp_cpuid_hypervisor_signature(char *buf, size_t len);

@@ -172,34 +172,35 @@ static int send_stream(struct session *session, const struct vp_test_request *re
     return 0;
 }
 
-/* Answers one frame of the type a request/response loop expects; header.length bytes of
- * payload are still to be read. */
+/* Answers one frame of the type a request/response loop expects, its payload read. */
 typedef int (*frame_answer)(struct session *session, const struct vp_frame_header *header,
-                            void *context, struct vp_test_result *result, char *err,
-                            size_t err_len);
+                            const uint8_t *payload, void *context, struct vp_test_result *result,
+                            char *err, size_t err_len);
 
-/* Reads frames until END, each of type want answered by answer; anything else ends the
- * test with an error naming it. The result's span covers the whole loop. */
-static int answer_until_end(struct session *session, uint8_t want, frame_answer answer,
-                            void *context, struct vp_test_result *result, char *err,
-                            size_t err_len)
+/* Reads frames until END, each of type want with a payload of size bytes (header and
+ * payload in one receive, into buffer) answered by answer; anything else ends the test
+ * with an error naming it. The result's span covers the whole loop. */
+static int answer_until_end(struct session *session, uint8_t want, uint32_t size,
+                            uint8_t *buffer, frame_answer answer, void *context,
+                            struct vp_test_result *result, char *err, size_t err_len)
 {
     struct vp_cpu_span span;
     vp_cpu_span_start(&span);
     int status = 0;
     for (;;) {
         struct vp_frame_header header;
-        if ((status = vp_wire_recv_header(session->fd, &header, err, err_len)) != 0)
+        if ((status = vp_wire_recv_sized(session->fd, &header, buffer, size, err, err_len)) != 0)
             break;
-        if (header.type == VP_FRAME_END)
+        if (header.type == VP_FRAME_END && header.length == 0)
             break;
-        if (header.type != want) {
-            snprintf(err, err_len, "expected %s or END, received %s", vp_frame_type_name(want),
-                     vp_frame_type_name(header.type));
+        if (header.type != want || header.length != size) {
+            snprintf(err, err_len, "expected %s of %u bytes or END, received %s of %u",
+                     vp_frame_type_name(want), size, vp_frame_type_name(header.type),
+                     header.length);
             status = -1;
             break;
         }
-        if ((status = answer(session, &header, context, result, err, err_len)) != 0)
+        if ((status = answer(session, &header, buffer, context, result, err, err_len)) != 0)
             break;
         result->transactions++;
     }
@@ -212,53 +213,65 @@ struct response {
     uint32_t size;
 };
 
-/* A REQUEST: its payload dropped, a RESPONSE of the asked size sent. */
+/* A REQUEST: a RESPONSE of the asked size sent. */
 static int answer_request(struct session *session, const struct vp_frame_header *header,
-                          void *context, struct vp_test_result *result, char *err,
-                          size_t err_len)
+                          const uint8_t *payload, void *context, struct vp_test_result *result,
+                          char *err, size_t err_len)
 {
+    (void)payload;
     const struct response *response = context;
-    if (vp_wire_discard(session->fd, header, err, err_len) != 0 ||
-        vp_wire_send(session->fd, VP_FRAME_RESPONSE, response->bytes, response->size, err,
+    if (vp_wire_send(session->fd, VP_FRAME_RESPONSE, response->bytes, response->size, err,
                      err_len) != 0)
         return -1;
     result->bytes += header->length + response->size;
     return 0;
 }
 
-/* Answers each REQUEST with a RESPONSE of response_size bytes until END. */
+/* Answers each REQUEST of message_size bytes with a RESPONSE of response_size bytes
+ * until END. */
 static int answer_requests(struct session *session, const struct vp_test_request *request,
                            struct vp_test_result *result, char *err, size_t err_len)
 {
     uint8_t *bytes = calloc(1, request->response_size ? request->response_size : 1);
-    if (!bytes) {
+    uint8_t *received = malloc(request->message_size ? request->message_size : 1);
+    if (!bytes || !received) {
+        free(bytes);
+        free(received);
         snprintf(err, err_len, "out of memory");
         return -1;
     }
     struct response response = { bytes, request->response_size };
-    int status = answer_until_end(session, VP_FRAME_REQUEST, answer_request, &response, result,
-                                  err, err_len);
+    int status = answer_until_end(session, VP_FRAME_REQUEST, request->message_size, received,
+                                  answer_request, &response, result, err, err_len);
     free(bytes);
+    free(received);
     return status;
 }
 
-/* A TIME_QUERY: this machine's wall-clock time when it came (its header just read) and
+/* A TIME_QUERY: this machine's wall-clock time when it came (its frame just read) and
  * when the reply leaves, the reference side of time.drift. */
 static int answer_time_query(struct session *session, const struct vp_frame_header *header,
-                             void *context, struct vp_test_result *result, char *err,
-                             size_t err_len)
+                             const uint8_t *query, void *context, struct vp_test_result *result,
+                             char *err, size_t err_len)
 {
-    (void)header; /* its length is fixed, checked by the decoder */
+    (void)header;
     (void)context;
     (void)result;
     struct vp_time_reply answer = { .received_ns = vp_clock_ns(CLOCK_REALTIME) };
-    uint8_t query[VP_TIME_QUERY_BYTES], reply[VP_TIME_REPLY_BYTES];
-    if (vp_wire_read_payload(session->fd, header, query, sizeof query, err, err_len) != 0)
-        return -1;
-    vp_time_query_decode(query, sizeof query, &answer.sequence);
+    uint8_t reply[VP_TIME_REPLY_BYTES];
+    vp_time_query_decode(query, VP_TIME_QUERY_BYTES, &answer.sequence);
     answer.sent_ns = vp_clock_ns(CLOCK_REALTIME);
     vp_time_reply_encode(&answer, reply);
     return vp_wire_send(session->fd, VP_FRAME_TIME_REPLY, reply, sizeof reply, err, err_len);
+}
+
+/* Answers each TIME_QUERY until END. */
+static int answer_time_queries(struct session *session, struct vp_test_result *result, char *err,
+                               size_t err_len)
+{
+    uint8_t query[VP_TIME_QUERY_BYTES];
+    return answer_until_end(session, VP_FRAME_TIME_QUERY, sizeof query, query, answer_time_query,
+                            NULL, result, err, err_len);
 }
 
 static void apply_window(int fd, uint32_t window, struct vp_test_ready *ready)
@@ -322,8 +335,7 @@ static int run_test(struct session *session, char *err, size_t err_len, char *su
     else if (status == 0 && request.kind == VP_TEST_RR)
         status = answer_requests(session, &request, &result, err, err_len);
     else if (status == 0 && request.kind == VP_TEST_TIME)
-        status = answer_until_end(session, VP_FRAME_TIME_QUERY, answer_time_query, NULL,
-                                  &result, err, err_len);
+        status = answer_time_queries(session, &result, err, err_len);
     /* CONNECT: the result at once */
     if (udp_fd >= 0)
         close(udp_fd);

@@ -73,14 +73,29 @@ static int too_slow(char *err, size_t err_len, const char *what, const struct fr
     return -1;
 }
 
-/* Reads len bytes of a frame; the first byte of a frame not yet under way may take the
- * socket's timeout (a silent peer), the rest what is left of the frame's time. */
-static int receive(struct frame_clock *clock, void *buf, size_t len, char *err, size_t err_len)
+/* Drops the first done bytes from message's parts (what a call already moved). */
+static void skip_done(struct msghdr *message, size_t done)
 {
-    size_t done = 0;
-    while (done < len) {
-        ssize_t got = recv(clock->fd, (char *)buf + done, len - done,
-                           clock->started_ns ? MSG_DONTWAIT : 0);
+    while (done > 0 && message->msg_iovlen > 0) {
+        size_t part = message->msg_iov[0].iov_len < done ? message->msg_iov[0].iov_len : done;
+        message->msg_iov[0].iov_base = (char *)message->msg_iov[0].iov_base + part;
+        message->msg_iov[0].iov_len -= part;
+        done -= part;
+        if (message->msg_iov[0].iov_len == 0) {
+            message->msg_iov++;
+            message->msg_iovlen--;
+        }
+    }
+}
+
+/* Reads into message's parts until at least at_least bytes came (*done of them in all,
+ * never more than the parts hold); the first byte of a frame not yet under way may take
+ * the socket's timeout (a silent peer), the rest what is left of the frame's time. */
+static int receive_parts(struct frame_clock *clock, struct msghdr *message, size_t at_least,
+                         size_t *done, char *err, size_t err_len)
+{
+    while (*done < at_least) {
+        ssize_t got = recvmsg(clock->fd, message, clock->started_ns ? MSG_DONTWAIT : 0);
         if (got == 0) {
             snprintf(err, err_len, "%s", VP_WIRE_CLOSED);
             return -1;
@@ -97,9 +112,19 @@ static int receive(struct frame_clock *clock, void *buf, size_t len, char *err, 
         }
         if (!clock->started_ns)
             clock->started_ns = vp_now_ns();
-        done += (size_t)got;
+        *done += (size_t)got;
+        skip_done(message, (size_t)got);
     }
     return 0;
+}
+
+/* Reads len bytes of a frame. */
+static int receive(struct frame_clock *clock, void *buf, size_t len, char *err, size_t err_len)
+{
+    struct iovec whole = { .iov_base = buf, .iov_len = len };
+    struct msghdr message = { .msg_iov = &whole, .msg_iovlen = 1 };
+    size_t done = 0;
+    return receive_parts(clock, &message, len, &done, err, err_len);
 }
 
 static struct frame_clock payload_clock(int fd, const struct vp_frame_header *header)
@@ -136,17 +161,7 @@ int vp_wire_send(int fd, uint8_t type, const void *payload, uint32_t len, char *
         left -= (size_t)sent;
         if (!clock.started_ns)
             clock.started_ns = vp_now_ns();
-        while (sent > 0 && message.msg_iovlen > 0) { /* skip what went out */
-            size_t part = message.msg_iov[0].iov_len < (size_t)sent ? message.msg_iov[0].iov_len
-                                                                    : (size_t)sent;
-            message.msg_iov[0].iov_base = (char *)message.msg_iov[0].iov_base + part;
-            message.msg_iov[0].iov_len -= part;
-            sent -= (ssize_t)part;
-            if (message.msg_iov[0].iov_len == 0) {
-                message.msg_iov++;
-                message.msg_iovlen--;
-            }
-        }
+        skip_done(&message, (size_t)sent);
     }
     return 0;
 }
@@ -168,6 +183,33 @@ int vp_wire_recv_header(int fd, struct vp_frame_header *header, char *err, size_
     int status = vp_frame_decode_header(raw, header, err, err_len);
     header->arrived_ns = clock.started_ns;
     return status;
+}
+
+int vp_wire_recv_sized(int fd, struct vp_frame_header *header, void *payload, uint32_t len,
+                       char *err, size_t err_len)
+{
+    uint8_t raw[VP_FRAME_HEADER_BYTES];
+    struct iovec parts[2] = {
+        { .iov_base = raw, .iov_len = sizeof raw },
+        { .iov_base = payload, .iov_len = len },
+    };
+    struct msghdr message = { .msg_iov = parts, .msg_iovlen = len ? 2 : 1 };
+    struct frame_clock clock = { .fd = fd, .option = SO_RCVTIMEO, .limit_ns = -1 };
+    size_t done = 0;
+    if (receive_parts(&clock, &message, sizeof raw, &done, err, err_len) != 0 ||
+        vp_frame_decode_header(raw, header, err, err_len) != 0)
+        return -1;
+    header->arrived_ns = clock.started_ns;
+    size_t frame_end = sizeof raw + (header->length < len ? header->length : len);
+    if (done > frame_end) {
+        snprintf(err, err_len, "protocol: %s of %u bytes came with more behind it (expected "
+                 "%u-byte frames, one at a time)", vp_frame_type_name(header->type),
+                 header->length, len);
+        return -1;
+    }
+    if (message.msg_iovlen > 0) /* the header is in: only the payload's part is left */
+        parts[1].iov_len = frame_end - done;
+    return receive_parts(&clock, &message, frame_end, &done, err, err_len);
 }
 
 int vp_wire_read_payload(int fd, const struct vp_frame_header *header, void *buf, size_t len,

@@ -26,6 +26,14 @@ int vp_wire_send(int fd, uint8_t type, const void *payload, uint32_t len, char *
 void vp_wire_send_error(int fd, const char *text);
 
 int vp_wire_recv_header(int fd, struct vp_frame_header *header, char *err, size_t err_len);
+/* Receives a frame expected to carry len bytes of payload into payload, header and
+ * payload in one receive where they arrived together (a round trip then costs one system
+ * call each way). The frame's header tells what came: of length len, its payload is read;
+ * shorter (an END, an ERROR), its min(length, len) bytes are in payload; longer, the rest
+ * is still to be read. Safe where the peer sends frames of len bytes or waits after a
+ * shorter one; bytes read past a shorter frame are refused as a protocol error. */
+int vp_wire_recv_sized(int fd, struct vp_frame_header *header, void *payload, uint32_t len,
+                       char *err, size_t err_len);
 /* Reads len bytes of header's frame's payload, within the frame's deadline. */
 int vp_wire_read_payload(int fd, const struct vp_frame_header *header, void *buf, size_t len,
                          char *err, size_t err_len);

@@ -102,7 +102,7 @@ probe_in_a() { # JSON DURATION: probes B from A in the background
 # came up while `ip link set up` ran, so the outage lies between the time from the end
 # of the one to the start of the other and the time from the start of the one to the end
 # of the other. Now and then the kernel brings a veth's carrier back about a second late
-# (peers/probe_accuracy.sh sees it in a few flaps of a hundred, ping seeing the same
+# (bench/probe_accuracy.sh sees it in a few flaps of a hundred, ping seeing the same
 # silence): such a flap is said and flapped again, once.
 for attempt in 1 2; do
     probe_in_a "$WORK/flap.json" 2s

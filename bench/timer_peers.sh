@@ -12,7 +12,7 @@
 # 1 ns), which alone adds ~50 us. cyclictest's main thread, which wakes every 10 ms, goes
 # to CPU 1 (--mainaffinity=1): left on CPU 0 beside the measuring thread it keeps that
 # vCPU warm and lowers its own p50 by ~10% on this VM, a help virtperf's job does not get.
-# Usage: peers/timer_peers.sh [ROUNDS] [SECONDS] (defaults 3 and 10). Not a test.
+# Usage: bench/timer_peers.sh [ROUNDS] [SECONDS] (defaults 3 and 10). Not a test.
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}

@@ -1,4 +1,4 @@
-/* Reference for peers/peers.sh: a plain STREAM-style triad (a = b + s*c) compiled at
+/* Reference for bench/peers.sh: a plain STREAM-style triad (a = b + s*c) compiled at
  * -O3, to compare with virtperf's mem.stream triad on the same machine. Usage:
  * triad_ref BYTES_PER_ARRAY REPS THREADS -> prints "best_Bps mean_Bps" (first rep
  * excluded). Each thread is pinned to CPU 0, 1, ... and has its own malloc'd arrays; a

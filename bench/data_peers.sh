@@ -10,7 +10,7 @@
 # per 4 KiB, which cost it 40% here), so both make the same requests; xrdcp with its
 # defaults (8 MiB chunks, 4 in flight, page reads) is printed beside for information. Prints each round's ratio virtperf / tool and the medians. Not a test:
 # rerun it on the machine you have. Needs root (xrootd serves as nobody).
-# Usage: peers/data_peers.sh [ROUNDS] [FILE_SIZE] [READ_SIZE]   (defaults 7, 256m, 1m)
+# Usage: bench/data_peers.sh [ROUNDS] [FILE_SIZE] [READ_SIZE]   (defaults 7, 256m, 1m)
 set -u
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-7}

@@ -1,11 +1,11 @@
 #!/bin/bash
 # Side-by-side measurement of virtperf against peer tools on this machine, printed as
 # ratios (run it a few times on a shared machine and quote the medians):
-#   - mem.stream triad vs an -O3 STREAM-style triad (peers/triad_ref.c), 1 and 2 jobs,
+#   - mem.stream triad vs an -O3 STREAM-style triad (bench/triad_ref.c), 1 and 2 jobs,
 #     per round and as median / min / max of the best-of ratios
 #   - vs sysbench memory (sequential writes) and stress-ng --stream (read+write rate)
 #   - virtperf's start skew for 2..16 jobs
-# Usage: peers/peers.sh [ROUNDS]   (default 3). Not a test: it asserts nothing.
+# Usage: bench/peers.sh [ROUNDS]   (default 3). Not a test: it asserts nothing.
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
@@ -15,7 +15,7 @@ scripts/deps.sh build peers
 ninja -C build >/dev/null
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-cc -O3 -pthread -o "$WORK/triad_ref" peers/triad_ref.c
+cc -O3 -pthread -o "$WORK/triad_ref" bench/triad_ref.c
 export VIRTPERF_DB="$WORK/peers.db"
 
 json_field() { # FILE PYTHON-EXPRESSION over d

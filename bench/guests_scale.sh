@@ -7,7 +7,7 @@
 # scripts/guest.sh (QEMU's own command line, user networking): the two must agree, as a
 # ratio per round. TCG unless ACCEL=kvm. Not a test: numbers depend on the machine (and
 # TCG guests beyond its CPUs crawl); rerun it on yours.
-# Usage: peers/guests_scale.sh [ROUNDS] [REPS]   (defaults 3 and 30)
+# Usage: bench/guests_scale.sh [ROUNDS] [REPS]   (defaults 3 and 30)
 set -u
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}

@@ -10,7 +10,7 @@
 # apart. (`ip monitor`'s "state UP" is no truth either: it is reported ~1 s after the
 # down, long after traffic passes again.) Prints every flap, then per length the mean and worst error of
 # each tool. Not a test: rerun it on the machine you have. Needs root.
-# Usage: peers/probe_accuracy.sh [ROUNDS]   (default 20)
+# Usage: bench/probe_accuracy.sh [ROUNDS]   (default 20)
 set -u
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-20}

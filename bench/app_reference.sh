@@ -4,7 +4,7 @@
 # wall time, the figure src/bench/app_workload.c keeps as reference_seconds (a score of 1
 # means as fast as that machine). Rerun it to move the reference, update the table and
 # docs/app-workloads.md (which machine, which program versions) together.
-# Usage: peers/app_reference.sh [REPS]   (default 9)
+# Usage: bench/app_reference.sh [REPS]   (default 9)
 set -u
 cd "$(dirname "$0")/.."
 REPS=${1:-9}

@@ -3,7 +3,7 @@
 # each (the null benchmark's result with N different params), compared; prints the
 # seconds for export alone and for the whole compare at each N. Linear growth means the
 # matching is not quadratic (it was: 0.44 s at 400 results, over 120 s at 34,300).
-# Usage: peers/compare_scale.sh [N...]   (default 5000 10000 20000). Not a test.
+# Usage: bench/compare_scale.sh [N...]   (default 5000 10000 20000). Not a test.
 set -eu
 cd "$(dirname "$0")/.."
 [ -x build/virtperf ] || { meson setup build >/dev/null && ninja -C build >/dev/null; }

@@ -4,7 +4,7 @@
 #   disk.write / disk.read  O_DIRECT, bs 64k, 1 GiB, psync      vs fio rw=write / rw=read
 #   disk.randread           O_DIRECT, bs 4k, depth 1, 256 MiB   vs fio rw=randread
 #   disk.read with 2 jobs                                       vs fio numjobs=2
-# Usage: peers/disk_peers.sh [DIR] [ROUNDS]  (DIR defaults to a temp dir under /var/tmp).
+# Usage: bench/disk_peers.sh [DIR] [ROUNDS]  (DIR defaults to a temp dir under /var/tmp).
 # Not a test: it asserts nothing.
 set -eu
 cd "$(dirname "$0")/.."

@@ -6,7 +6,7 @@
 # most MPI benchmarks begin. Median and p99 over REPS repetitions of the null
 # benchmark (no work: only the start is measured), per round, and the ratio
 # barrier / instant. Not a test: numbers depend on the machine; rerun it on yours.
-# Usage: peers/mpi_skew.sh [ROUNDS] [REPS]   (defaults 3 and 50)
+# Usage: bench/mpi_skew.sh [ROUNDS] [REPS]   (defaults 3 and 50)
 set -u
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}

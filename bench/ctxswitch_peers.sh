@@ -6,7 +6,7 @@
 # one way until the pipe fills, a different rhythm: context, not a like-for-like ratio).
 # Cross-CPU: vcost.ctxswitch --placement=cross pins the partner to CPU 1; perf cannot
 # pin its two ends apart, so it runs on CPUs 0-1 where the scheduler places them.
-# Usage: peers/ctxswitch_peers.sh [ROUNDS] (default 5). Not a test.
+# Usage: bench/ctxswitch_peers.sh [ROUNDS] (default 5). Not a test.
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}

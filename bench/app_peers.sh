@@ -6,7 +6,7 @@
 # to CPU 0. Not a test: rerun it on the machine you have.
 # The tools take turns, round by round, and the median of the per-round ratios is
 # printed last (a shared machine drifts more between rounds than the tools differ).
-# Usage: peers/app_peers.sh [ROUNDS] [RUNS] [COMMAND]   (defaults 9, 10 and xz -1 on 1 MB
+# Usage: bench/app_peers.sh [ROUNDS] [RUNS] [COMMAND]   (defaults 9, 10 and xz -1 on 1 MB
 # of generated text)
 set -u
 cd "$(dirname "$0")/.."
