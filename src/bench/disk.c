@@ -50,6 +50,10 @@ static const struct vp_option disk_options[] = {
       "check every block read, and read back every write untimed; a mismatch fails" },
     { "drop-caches", VP_OPT_CHOICE, "off", 0, 0, "off|on",
       "also write 1 to /proc/sys/vm/drop_caches before reads (root)" },
+    { "preallocate", VP_OPT_CHOICE, "off", 0, 0, "off|on",
+      "disk.write: on reserves each file's blocks with fallocate, untimed, before every "
+      "write (as fio lays out a file for a write job); off lets the write allocate (dd, "
+      "iozone -i0)" },
     { "keep", VP_OPT_CHOICE, "off", 0, 0, "off|on",
       "keep the files, named virtperf-jobN.dat, for --reuse" },
     { "reuse", VP_OPT_CHOICE, "off", 0, 0, "off|on",
@@ -180,6 +184,21 @@ static int direct_works(const char *path, uint64_t bs)
     return works;
 }
 
+/* Whether the filesystem reserves blocks with fallocate (ramfs and some network
+ * filesystems do not). */
+static bool fallocate_works(const char *path)
+{
+    char name[PATH_MAX];
+    snprintf(name, sizeof name, "%s/virtperf-probe-XXXXXX", path);
+    int fd = mkostemp(name, O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    unlink(name);
+    bool works = fallocate(fd, 0, 0, 65536) == 0;
+    close(fd);
+    return works;
+}
+
 static int disk_validate(const struct vp_params *params, unsigned max_jobs, char *err,
                          size_t err_len)
 {
@@ -228,6 +247,12 @@ static int disk_validate(const struct vp_params *params, unsigned max_jobs, char
                      path, probe.fstype, want, max_jobs, each, have);
             return -1;
         }
+    }
+    if (vp_param_on(params, "preallocate") && !fallocate_works(path)) {
+        snprintf(err, err_len, "--preallocate=on: %s at %s cannot reserve blocks "
+                 "(fallocate); accepted there: --preallocate=off", probe.fstype,
+                 probe.mount_point);
+        return -1;
     }
     probe.direct_usable = strcmp(vp_param_text(params, "direct"), "off") != 0 &&
                           direct_works(path, bs);
@@ -305,6 +330,16 @@ static int drop_caches_if_asked(struct vp_job *job, struct disk_state *state)
     return 0;
 }
 
+/* disk.write's file before a repetition: none (the write allocates), or with
+ * --preallocate its blocks reserved, as fio does. */
+static int fresh_file(struct vp_job *job, struct disk_state *state)
+{
+    if (vp_param_on(job->params, "preallocate"))
+        return disk_file_reserve(&state->file, true, job->error, sizeof job->error);
+    unlink(state->file.name);
+    return 0;
+}
+
 static int disk_prepare(struct vp_job *job)
 {
     struct disk_state *state = calloc(1, sizeof *state);
@@ -323,10 +358,8 @@ static int disk_prepare(struct vp_job *job)
         return -1;
     int random = state->test == TEST_RANDREAD || state->test == TEST_RANDWRITE;
     state->order = block_order(options.size / options.bs, options.seed, random);
-    if (state->test == TEST_WRITE) {
-        unlink(name);
-        return 0;
-    }
+    if (state->test == TEST_WRITE)
+        return fresh_file(job, state);
     if (!(vp_param_on(job->params, "reuse") && !is_write_test(state->test)) &&
         disk_file_layout(&state->file, job->error, sizeof job->error) != 0)
         return -1;
@@ -385,6 +418,8 @@ static int disk_after_rep(struct vp_job *job)
     if (state->test == TEST_WRITE && !(last && vp_param_on(job->params, "keep"))) {
         unlink(state->file.name); /* the next repetition is a first write again */
         disk_file_forget(&state->file);
+        if (!last && fresh_file(job, state) != 0)
+            return -1;
     }
     if (state->test == TEST_READ || state->test == TEST_RANDREAD)
         return drop_caches_if_asked(job, state);
@@ -480,8 +515,9 @@ static void disk_annotate(const struct vp_params *params, unsigned jobs, json_t 
     }
 
 DISK_BENCH(vp_bench_disk_write, "disk.write", "first (allocating) sequential write per job",
-           "Creates each file and writes it sequentially (iozone -i0 write); the file is "
-           "deleted after each repetition so every repetition allocates.");
+           "Creates each file and writes it sequentially (iozone -i0 write, dd); the file "
+           "is deleted after each repetition so every repetition allocates, or with "
+           "--preallocate=on is made anew with its blocks reserved (fio's layout).");
 DISK_BENCH(vp_bench_disk_rewrite, "disk.rewrite", "sequential overwrite of an existing file",
            "Overwrites a fully laid-out file sequentially (iozone -i0 rewrite).");
 DISK_BENCH(vp_bench_disk_read, "disk.read", "sequential read, page cache dropped first",

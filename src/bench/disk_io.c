@@ -309,6 +309,23 @@ int disk_file_run(struct disk_file *file, enum disk_direction direction, const u
     return status;
 }
 
+int disk_file_reserve(struct disk_file *file, bool required, char *err, size_t err_len)
+{
+    unlink(file->name);
+    int fd = open(file->name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, err_len, "open %s: %s", file->name, strerror(errno));
+        return -1;
+    }
+    /* fallocate, not posix_fallocate: where the filesystem cannot, glibc's fallback
+     * writes every block, which is a layout, not a reservation */
+    int status = fallocate(fd, 0, 0, (off_t)file->options.size);
+    if (status != 0 && required)
+        snprintf(err, err_len, "--preallocate: fallocate %s: %s", file->name, strerror(errno));
+    close(fd);
+    return required ? status : 0;
+}
+
 int disk_file_layout(struct disk_file *file, char *err, size_t err_len)
 {
     uint64_t blocks = file->options.size / file->options.bs;
@@ -322,18 +339,13 @@ int disk_file_layout(struct disk_file *file, char *err, size_t err_len)
     file->options.sync = 0;
     file->options.fsync = 1;
     file->options.verify = 0;
-    /* A fresh file, its space reserved in one go (contiguous extents, as fio lays out
-     * files) and then fully written: never sparse, never read from unwritten extents. */
-    unlink(file->name);
-    int fd = open(file->name, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        snprintf(err, err_len, "open %s: %s", file->name, strerror(errno));
+    /* A fresh file, its space reserved where the filesystem can, then fully written:
+     * never sparse, never read from unwritten extents. */
+    if (disk_file_reserve(file, false, err, err_len) != 0) {
         free(order);
         file->options = wanted;
         return -1;
     }
-    posix_fallocate(fd, 0, (off_t)file->options.size); /* best effort: not every fs can */
-    close(fd);
     struct disk_timing ignored;
     int status = disk_file_run(file, DISK_WRITE, order, 0, 0, NULL, NULL, &ignored, err, err_len);
     file->options = wanted;

@@ -5,6 +5,7 @@
 #define VP_DISK_IO_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,10 @@ int disk_file_init(struct disk_file *file, const char *name, const struct disk_o
                    char *err, size_t err_len);
 void disk_file_free(struct disk_file *file);
 
+/* Makes the file anew, untimed, with its --size bytes reserved in one go (fallocate:
+ * contiguous unwritten extents, as fio lays out a file). -1 when the file cannot be
+ * made, or when the reservation is required and the filesystem refused it. */
+int disk_file_reserve(struct disk_file *file, bool required, char *err, size_t err_len);
 /* Writes the whole file (generation 0) untimed, syncs and closes it. */
 int disk_file_layout(struct disk_file *file, char *err, size_t err_len);
 /* The file was removed: no block holds anything to verify. */

@@ -7,9 +7,11 @@
 static const char *const dd_benches[] = { "disk.write", "disk.read", NULL };
 /* dd if=/dev/zero of=F bs=64k; dd if=F of=/dev/null bs=64k: buffered, sequential, the
  * end-to-end rate (throughput). conv=fsync is kept on so the write is on the disk when
- * the rate is taken, and the page cache is dropped before the read. */
+ * the rate is taken, and the page cache is dropped before the read. dd writes a new
+ * file, so the write allocates its blocks as it goes (no --preallocate). */
 static const struct vp_preset_option dd_options[] = {
-    { "bs", "64k" }, { "direct", "off" }, { "fsync", "on" }, { NULL, NULL },
+    { "bs", "64k" }, { "direct", "off" }, { "fsync", "on" }, { "preallocate", "off" },
+    { NULL, NULL },
 };
 
 static const char *const iozone_benches[] = {
@@ -17,9 +19,12 @@ static const char *const iozone_benches[] = {
     "disk.randwrite", NULL,
 };
 /* -I O_DIRECT, -+r O_RSYNC|O_SYNC, -e fsync timed, -c close timed (always),
- * -r 256k record size, -s from --size, -i0 -i1 -i2 the six tests, -M the fingerprint. */
+ * -r 256k record size, -s from --size, -i0 -i1 -i2 the six tests, -M the fingerprint.
+ * iozone's write test creates its file, so it allocates (no --preallocate); its rewrite
+ * is disk.rewrite. */
 static const struct vp_preset_option iozone_options[] = {
-    { "bs", "256k" }, { "direct", "on" }, { "sync", "on" }, { "fsync", "on" }, { NULL, NULL },
+    { "bs", "256k" }, { "direct", "on" }, { "sync", "on" }, { "fsync", "on" },
+    { "preallocate", "off" }, { NULL, NULL },
 };
 
 const struct vp_preset vp_presets[] = {

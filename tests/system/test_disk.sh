@@ -52,6 +52,23 @@ json_check "$WORK/verify.json" '"byte 3000000 does not hold what was written" in
 expect_status 0 "$VP" run disk.rewrite disk.randwrite --path "$MNT" --size 4m --bs 4k --verify --reps 2 --quiet
 rm -f "$MNT/virtperf-job0.dat"
 
+# --preallocate=on (fio's layout) reserves the whole file before a write that --duration
+# stops early, so the kept file is --size bytes of allocated blocks; without it the write
+# allocates as it goes and the file ends where the write stopped. ramfs cannot reserve:
+# refused before anything runs.
+for preallocate in on off; do
+    expect_status 0 "$VP" run disk.write --path "$MNT" --size 32m --bs 4k --direct=on --duration 20ms --preallocate=$preallocate --keep --reps 1 --warmup 0 --quiet --json "$WORK/prealloc.json"
+    written=$(python3 -c 'import json, sys; print(int(json.load(open(sys.argv[1]))["results"][0]["metrics"]["ops"]["mean"]) * 4096)' "$WORK/prealloc.json")
+    read -r size blocks < <(stat -c '%s %b' "$MNT/virtperf-job0.dat")
+    if [ "$preallocate" = on ]; then
+        [ "$size" = 33554432 ] && [ $((blocks * 512)) -ge 33554432 ] || fail "--preallocate=on: the kept file is $size bytes in $blocks blocks, not 32 MiB reserved"
+    else
+        [ "$size" = "$written" ] && [ "$size" -lt 33554432 ] || fail "--preallocate=off: the kept file is $size bytes, the write wrote $written"
+    fi
+    rm -f "$MNT/virtperf-job0.dat"
+done
+expect_usage_error "--preallocate=on: ramfs at $RAMFS cannot reserve blocks (fallocate); accepted there: --preallocate=off" "$VP" run disk.write --path "$RAMFS" --size 1m --preallocate=on --quiet
+
 # Links planted at the names virtperf uses: never followed. A mode-600 file of root's
 # behind a link at the kept name survives --keep (the kept file replaces the link) and
 # --reuse (refused); a kept file of another user's is refused too.
