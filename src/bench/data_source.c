@@ -20,7 +20,9 @@
 #include "core/safe_open.h"
 
 #ifdef VP_HAVE_GFAL2
-#include <gfal_api.h>
+#include "bench/gfal2_loaded.h"
+
+static const struct vp_gfal2 *gfal2; /* loaded by the first client that reads a URL */
 #endif
 
 static const struct {
@@ -88,18 +90,18 @@ static void gfal_reason(GError **error, const char *url, const char *what, char 
 {
     snprintf(err, err_len, "%.300s: %s: %s", url, what,
              *error ? (*error)->message : "failed without a reason");
-    g_clear_error(error);
+    gfal2->clear_error(error);
 }
 
 /* The plugin reading source's scheme is loaded, else what to install. */
 static int plugin_present(gfal2_context_t context, const char *source, char *err, size_t err_len)
 {
     int index = scheme_index(source);
-    gchar **names = gfal2_get_plugin_names(context);
+    gchar **names = gfal2->get_plugin_names(context);
     bool found = false;
     for (size_t i = 0; names && names[i] && !found; i++)
         found = strncmp(names[i], schemes[index].plugin, strlen(schemes[index].plugin)) == 0;
-    g_strfreev(names);
+    gfal2->strfreev(names);
     if (!found)
         snprintf(err, err_len, "%.300s: gfal2 has no %s plugin (install %s: scripts/deps.sh "
                  "data)", source, schemes[index].plugin, schemes[index].package);
@@ -123,16 +125,18 @@ int data_client_init(struct data_client *client, const char *source, double time
     setenv("XRD_CONNECTIONWINDOW", seconds, 0);
     setenv("XRD_REQUESTTIMEOUT", seconds, 0);
     setenv("XRD_STREAMTIMEOUT", seconds, 0);
+    if (!(gfal2 = vp_gfal2_load(err, err_len)))
+        return -1;
     GError *error = NULL;
-    gfal2_context_t context = gfal2_context_new(&error);
+    gfal2_context_t context = gfal2->context_new(&error);
     if (!context) {
         gfal_reason(&error, source, "gfal2 cannot start", err, err_len);
         return -1;
     }
-    gfal2_set_opt_integer(context, "HTTP PLUGIN", "OPERATION_TIMEOUT", atoi(seconds), NULL);
-    gfal2_set_opt_integer(context, "CORE", "NAMESPACE_TIMEOUT", atoi(seconds), NULL);
+    gfal2->set_opt_integer(context, "HTTP PLUGIN", "OPERATION_TIMEOUT", atoi(seconds), NULL);
+    gfal2->set_opt_integer(context, "CORE", "NAMESPACE_TIMEOUT", atoi(seconds), NULL);
     if (plugin_present(context, source, err, err_len) != 0) {
-        gfal2_context_free(context);
+        gfal2->context_free(context);
         return -1;
     }
     client->gfal = context;
@@ -211,7 +215,7 @@ void data_client_free(struct data_client *client)
     }
 #ifdef VP_HAVE_GFAL2
     if (client->gfal)
-        gfal2_context_free(client->gfal);
+        gfal2->context_free(client->gfal);
 #endif
     client->gfal = NULL;
 }
@@ -227,7 +231,7 @@ static int open_unwatched(struct data_client *client, const char *url, struct da
     }
 #ifdef VP_HAVE_GFAL2
     GError *error = NULL;
-    handle->fd = gfal2_open(client->gfal, url, O_RDONLY, &error);
+    handle->fd = gfal2->open(client->gfal, url, O_RDONLY, &error);
     if (handle->fd < 0)
         gfal_reason(&error, url, "open", err, err_len);
     return handle->fd < 0 ? -1 : 0;
@@ -251,7 +255,7 @@ static ssize_t read_unwatched(struct data_client *client, struct data_handle *ha
     }
 #ifdef VP_HAVE_GFAL2
     GError *error = NULL;
-    got = gfal2_read(client->gfal, handle->fd, buf, len, &error);
+    got = gfal2->read(client->gfal, handle->fd, buf, len, &error);
     if (got < 0)
         gfal_reason(&error, handle->url, "read", err, err_len);
     return got;
@@ -276,7 +280,7 @@ static ssize_t pread_unwatched(struct data_client *client, struct data_handle *h
     }
 #ifdef VP_HAVE_GFAL2
     GError *error = NULL;
-    got = gfal2_pread(client->gfal, handle->fd, buf, len, (off_t)offset, &error);
+    got = gfal2->pread(client->gfal, handle->fd, buf, len, (off_t)offset, &error);
     if (got < 0)
         gfal_reason(&error, handle->url, "read", err, err_len);
     return got;
@@ -301,7 +305,7 @@ static int close_unwatched(struct data_client *client, struct data_handle *handl
     }
 #ifdef VP_HAVE_GFAL2
     GError *error = NULL;
-    if (gfal2_close(client->gfal, fd, &error) == 0)
+    if (gfal2->close(client->gfal, fd, &error) == 0)
         return 0;
     gfal_reason(&error, handle->url, "close", err, err_len);
 #else
@@ -353,7 +357,7 @@ int data_url_create(struct data_client *client, const char *url, struct data_han
     GError *error = NULL;
     snprintf(handle->url, sizeof handle->url, "%s", url);
     handle->remote = true;
-    handle->fd = gfal2_open(client->gfal, url, O_WRONLY | O_CREAT | O_TRUNC, &error);
+    handle->fd = gfal2->open(client->gfal, url, O_WRONLY | O_CREAT | O_TRUNC, &error);
     if (handle->fd < 0)
         gfal_reason(&error, url, "create", err, err_len);
     return handle->fd < 0 ? -1 : 0;
@@ -363,7 +367,7 @@ ssize_t data_url_write(struct data_client *client, struct data_handle *handle, c
                        size_t len, char *err, size_t err_len)
 {
     GError *error = NULL;
-    ssize_t done = gfal2_write(client->gfal, handle->fd, buf, len, &error);
+    ssize_t done = gfal2->write(client->gfal, handle->fd, buf, len, &error);
     if (done < 0)
         gfal_reason(&error, handle->url, "write", err, err_len);
     else if ((size_t)done != len)
@@ -375,10 +379,10 @@ int data_url_exists(struct data_client *client, const char *url, char *err, size
 {
     GError *error = NULL;
     struct stat info;
-    if (gfal2_stat(client->gfal, url, &info, &error) == 0)
+    if (gfal2->stat(client->gfal, url, &info, &error) == 0)
         return 1;
     if (error && error->code == ENOENT) {
-        g_clear_error(&error);
+        gfal2->clear_error(&error);
         return 0;
     }
     gfal_reason(&error, url, "stat", err, err_len);
@@ -389,7 +393,7 @@ int data_url_rename(struct data_client *client, const char *from, const char *to
                     size_t err_len)
 {
     GError *error = NULL;
-    if (gfal2_rename(client->gfal, from, to, &error) == 0)
+    if (gfal2->rename(client->gfal, from, to, &error) == 0)
         return 0;
     gfal_reason(&error, from, "rename", err, err_len);
     return -1;
@@ -398,8 +402,8 @@ int data_url_rename(struct data_client *client, const char *from, const char *to
 void data_url_unlink(struct data_client *client, const char *url)
 {
     GError *error = NULL;
-    gfal2_unlink(client->gfal, url, &error);
-    g_clear_error(&error);
+    gfal2->unlink(client->gfal, url, &error);
+    gfal2->clear_error(&error);
 }
 #else
 /* Never reached: data_scheme_check refuses every URL in a build without gfal2. */
