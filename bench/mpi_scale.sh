@@ -3,9 +3,11 @@
 # the wall time of `virtperf-mpi run null` against a plain MPI launch of the same ranks
 # (bench/mpi_plain.c: init, one barrier, finalize), alternating, each round's ratio and the
 # median; then, once per rank count, the peak RSS of rank 0 and of the median rank
-# (GNU time around each rank) beside the plain launch's, and the bytes a run's result
-# holds per rank (the exported JSON of null and of disk.write, whose ranks carry their
-# figures, histograms and fingerprints). Not a test: rerun it on your machine.
+# (GNU time around each rank) beside the plain launch's, the bytes a run's result holds
+# per rank (the exported JSON of null, disk.write and net.rr, whose ranks carry their
+# figures, histograms and fingerprints), and the time to store one run per rank (its
+# JSON imported into a new database: the same rows rank 0 writes). Not a test: rerun it
+# on your machine.
 # Usage: bench/mpi_scale.sh [ROUNDS] [RANKS...]   (defaults 3 and 4 8 16 32)
 set -u
 cd "$(dirname "$0")/.."
@@ -55,8 +57,9 @@ for ranks in $RANKS; do
         "$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')"
 done
 
-echo "peak RSS per rank (KiB: rank 0, median rank; plain launch's median) and result bytes per rank"
-printf '%6s %10s %12s %12s %14s %14s\n' ranks "rank 0" "median rank" "plain" "null B/rank" "disk B/rank"
+echo "peak RSS per rank (KiB: rank 0, median rank; plain launch's median), result bytes per rank, store ms per rank"
+printf '%6s %10s %12s %12s %12s %12s %12s %14s\n' ranks "rank 0" "median rank" "plain" \
+    "null B/rank" "disk B/rank" "net B/rank" "store ms/rank"
 for ranks in $RANKS; do
     "${MPIRUN[@]}" -np "$ranks" "$work/timed" "$work/rss" \
         build/virtperf-mpi run null --reps 1 --warmup 0 --quiet --db "$work/db" \
@@ -65,9 +68,15 @@ for ranks in $RANKS; do
     "${MPIRUN[@]}" -np "$ranks" build/virtperf-mpi run disk.write --size 1m --path /var/tmp \
         --reps 1 --warmup 0 --quiet --db "$work/db" --json "$work/disk.json" >/dev/null \
         2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+    "${MPIRUN[@]}" -np "$ranks" build/virtperf-mpi run net.rr --duration 500ms --reps 1 \
+        --warmup 0 --quiet --db "$work/db" --json "$work/net.json" >/dev/null \
+        2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+    rm -f "$work/store.db"
+    store_s=$(seconds build/virtperf results import "$work/disk.json" --db "$work/store.db")
     median_of() { sort -n "$@" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-    printf '%6d %10s %12s %12s %14d %14d\n' "$ranks" "$(cat "$work/rss.0")" \
+    printf '%6d %10s %12s %12s %12d %12d %12d %14.2f\n' "$ranks" "$(cat "$work/rss.0")" \
         "$(cat "$work"/rss.* | median_of)" "$(cat "$work"/plain_rss.* | median_of)" \
-        $(($(stat -c %s "$work/null.json") / ranks)) $(($(stat -c %s "$work/disk.json") / ranks))
+        $(($(stat -c %s "$work/null.json") / ranks)) $(($(stat -c %s "$work/disk.json") / ranks)) \
+        $(($(stat -c %s "$work/net.json") / ranks)) "$(echo "$store_s * 1000 / $ranks" | bc -l)"
     rm -f "$work"/rss.* "$work"/plain_rss.*
 done
