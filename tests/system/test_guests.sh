@@ -128,8 +128,12 @@ cpu, write = json.load(open(sys.argv[1]))["results"]
 assert cpu["status"] == "ok" and write["status"] == "ok", (cpu.get("error"), write.get("error"))
 capped, free = cpu["guests"]["hosts"]
 assert abs(capped["qemu_vcpu_cpu_pct"] - 40) / 40 < 0.1, capped
+# The other guest is not held to the cap: its score is well above the capped one's (2.5x
+# to 2.7x in most runs; its CPU is shared with QEMU's unpinned threads and the host's, and
+# was seen as low as 1.5x, so the bound is 1.25x). Its vCPU's CPU share says nothing
+# here: the work is fixed (--ops), so it finishes early and waits for the capped guest.
 one, two = (h["metrics"]["score"]["mean"] for h in cpu["ranks"]["hosts"])
-assert two > 2 * one, (one, two)  # the other guest is not limited
+assert two > 1.25 * one, (one, two, free)
 assert "<quota>40000</quota>" in cpu["ranks"]["hosts"][0]["fingerprint"]["domain"]["xml"]
 assert "<quota>" not in cpu["ranks"]["hosts"][1]["fingerprint"]["domain"]["xml"]
 for h in cpu["ranks"]["hosts"]:  # --guest-pin compact: each vCPU on a host CPU
