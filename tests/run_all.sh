@@ -1,8 +1,9 @@
 #!/bin/bash
 # Every test of `make test`, in order: build, cmocka unit tests, the same under
 # ASan+UBSan, the system tests against the real binary (each once: the measuring ones on
-# the release build, the others under the sanitizers; see below), then each fuzz target
-# for a short while. Ends with one summary line
+# the release build, alone on the machine; the others under the sanitizers, two at a
+# time beside test_fresh and each fuzz target for a short while; see below). Ends with
+# one summary line
 # "N passed, M failed, K skipped" and a non-zero exit when anything failed. A test that
 # exits 77 was skipped: counted and named, never a pass; under CI (CI=true), whose
 # machine has every package, a skip is a failure.
@@ -79,59 +80,112 @@ fi
 # Each system test runs once: under ASan+UBSan, where what matters is the code each path
 # runs, except those that judge measured figures (clock drift, timer and idle latency,
 # the vcost micro-costs, rates through tbf, a compare's significance, a guest's speed,
-# interruptions against known truth, a store saturating behind tbf) or
-# build their own tree, which need the release build. test_net runs in both: its hostile
-# clients under the sanitizers (VP_SANITIZED leaves its deadlines and rates out there),
-# its rates and deadlines in release (VP_MEASURING_ONLY leaves the rest out there).
-release_only="test_time test_idle test_vcost test_mpi_hosts test_guest test_fresh
-    test_stream_codegen test_compare test_probe test_migration test_data_saturation
-    test_study_plans test_guests test_containers"
+# interruptions against known truth, a store saturating behind tbf), which need the
+# release build and the machine to themselves: they run first, one at a time. test_net
+# runs in both: its hostile clients under the sanitizers (VP_SANITIZED leaves its
+# deadlines and rates out there), its rates and deadlines in release (VP_MEASURING_ONLY
+# leaves the rest out there). What judges no figure (the sanitized tests, test_fresh's
+# build of its own tree, the fuzz targets) then runs two at a time, one per CPU of the
+# 2-CPU machines the suite is kept within 15 minutes on.
+release_only="test_time test_idle test_vcost test_mpi_hosts test_guest test_stream_codegen
+    test_compare test_probe test_migration test_data_saturation test_study_plans
+    test_guests test_containers"
+unmeasured_release="test_fresh" # builds its own tree: release, but judges no figure
 in_release() { case " $(echo $release_only) test_net " in *" $1 "*) return 0 ;; esac; return 1; }
-in_sanitized() { case " $(echo $release_only) " in *" $1 "*) return 1 ;; esac; return 0; }
+in_sanitized() {
+    case " $(echo $release_only $unmeasured_release) " in *" $1 "*) return 1 ;; esac
+    return 0
+}
 run_system_test() { # LABEL VP SANITIZED MEASURING_ONLY TEST
     local started=$SECONDS
     VP="$2" VP_SANITIZED="$3" VP_MEASURING_ONLY="$4" timeout 300 bash "$5"
     local status=$?
     echo "    $1: $((SECONDS - started)) s"
-    record "$1" $status
+    return $status
 }
 
-step "system tests (release build: the measuring ones)"
+step "system tests (release build: the measuring ones, one at a time)"
 export REPORT_SCREENSHOT="$PWD/build/report.png" # test_report.sh keeps its screenshot there
 for test in tests/system/test_*.sh; do
     name=$(basename "$test" .sh)
     measuring_only=0
     in_sanitized "$name" && measuring_only=1 # both passes: here only what it measures
-    in_release "$name" && run_system_test "$name.sh" "$PWD/build/virtperf" 0 $measuring_only "$test"
+    if in_release "$name"; then
+        run_system_test "$name.sh" "$PWD/build/virtperf" 0 $measuring_only "$test"
+        record "$name.sh" $?
+    fi
 done
 
-step "system tests under ASan+UBSan"
-for test in tests/system/test_*.sh; do
-    name=$(basename "$test" .sh)
-    in_sanitized "$name" && run_system_test "asan:$name.sh" "$PWD/build-asan/virtperf" 1 0 "$test"
-done
-unset REPORT_SCREENSHOT
-
-step "fuzz targets (${FUZZ_SECONDS}s each)"
+step "fuzz build"
 if [ ! -f build-fuzz/build.ninja ]; then
     CC=clang meson setup build-fuzz -Dfuzz=true -Dtests=disabled -Dbuildtype=debug \
         -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
-if ninja -C build-fuzz >/dev/null; then
+fuzz_built=0
+ninja -C build-fuzz >/dev/null && fuzz_built=1
+[ $fuzz_built -eq 1 ] || record build-fuzz 1
+
+run_fuzz_target() { # TARGET
+    local work status
+    work=$(mktemp -d)
+    cp fuzz/corpus/$1/* "$work/"
+    ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$1 -max_total_time="$FUZZ_SECONDS" -error_exitcode=1 \
+        -max_len=65536 -print_final_stats=0 -artifact_prefix="$work/" "$work" >"$work/log" 2>&1
+    status=$?
+    grep -E "Done|ERROR|SUMMARY" "$work/log" | tail -2
+    [ $status -eq 0 ] || tail -40 "$work/log"
+    rm -rf "$work"
+    return $status
+}
+
+# The rest, two at a time: each item is "LABEL KIND ARG", the longest first so that the
+# two workers end together; a worker takes the next item nobody has claimed (mkdir is the
+# claim), keeps its output and status, and the output is printed in the list's order.
+items=("test_fresh.sh release tests/system/test_fresh.sh")
+for name in test_mpi test_net test_net_flood test_data test_safety test_app_presets; do
+    items+=("asan:$name.sh asan tests/system/$name.sh")
+done
+for test in tests/system/test_*.sh; do
+    name=$(basename "$test" .sh)
+    in_sanitized "$name" || continue
+    case " ${items[*]} " in *" asan:$name.sh "*) continue ;; esac
+    items+=("asan:$name.sh asan $test")
+done
+if [ $fuzz_built -eq 1 ]; then
     for target in document units procfs protocol manifest plan channel; do
-        work=$(mktemp -d)
-        cp fuzz/corpus/$target/* "$work/"
-        ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$target -max_total_time="$FUZZ_SECONDS" -error_exitcode=1 \
-            -max_len=65536 -print_final_stats=0 -artifact_prefix="$work/" "$work" >"$work/log" 2>&1
-        status=$?
-        grep -E "Done|ERROR|SUMMARY" "$work/log" | tail -2
-        [ $status -eq 0 ] || tail -40 "$work/log"
-        record "fuzz_$target" $status
-        rm -rf "$work"
+        items+=("fuzz_$target fuzz $target")
     done
-else
-    record build-fuzz 1
 fi
+pool=$(mktemp -d)
+run_item() { # LABEL KIND ARG
+    case "$2" in
+    release) run_system_test "$1" "$PWD/build/virtperf" 0 0 "$3" ;;
+    asan) run_system_test "$1" "$PWD/build-asan/virtperf" 1 0 "$3" ;;
+    fuzz) run_fuzz_target "$3" ;;
+    esac
+}
+worker() {
+    for i in "${!items[@]}"; do
+        mkdir "$pool/claim.$i" 2>/dev/null || continue
+        # shellcheck disable=SC2086 # an item is three words
+        run_item ${items[$i]} >"$pool/$i.log" 2>&1
+        echo $? >"$pool/$i.status"
+    done
+}
+step "system tests under ASan+UBSan, test_fresh and the fuzz targets (${FUZZ_SECONDS}s each), two at a time"
+worker &
+first=$!
+worker &
+second=$!
+wait $first || record "worker 1" 1
+wait $second || record "worker 2" 1
+for i in "${!items[@]}"; do
+    label=${items[$i]%% *}
+    cat "$pool/$i.log" 2>/dev/null
+    record "$label" "$(cat "$pool/$i.status" 2>/dev/null || echo 1)"
+done
+rm -rf "$pool"
+unset REPORT_SCREENSHOT
 
 echo
 [ -z "$skips" ] || echo "skipped:$skips"

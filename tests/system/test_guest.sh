@@ -70,9 +70,9 @@ SERVE_PID=
 # the workload's output is checked there as here, and compare sets the two against each
 # other (TCG emulates every instruction: far slower), --normalize clock saying that
 # neither side has an effective clock where the counters are hidden.
-expect_status 0 "$VP" run app --preset python --reps 2 --warmup 0 --label preset-bare --quiet
+expect_status 0 "$VP" run app --preset python --reps 1 --warmup 0 --label preset-bare --quiet
 expect_status 0 "$ROOT/scripts/guest.sh" --with-programs --label preset-tcg --timeout 300 -- \
-    run app --preset python --reps 2 --warmup 0 --quiet
+    run app --preset python --reps 1 --warmup 0 --quiet
 expect_status 0 "$VP" compare preset-bare preset-tcg --metric wall_time --normalize clock --json "$WORK/preset.json"
 json_check "$WORK/preset.json" '(lambda c: d["rows"][0]["params"]["preset"] == "python" and c["ratio"] > 2 and (c.get("normalized") or any("not normalised by clock" in f for f in c["flags"])))(d["rows"][0]["candidates"][0])' \
     "python in the TCG guest should be far slower than here, and the clock normalisation said"
