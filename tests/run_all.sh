@@ -86,11 +86,14 @@ fi
 # deadlines and rates out there), its rates and deadlines in release (VP_MEASURING_ONLY
 # leaves the rest out there). What judges no figure (the sanitized tests, test_fresh's
 # build of its own tree, the fuzz targets) then runs two at a time, one per CPU of the
-# 2-CPU machines the suite is kept within 15 minutes on.
+# 2-CPU machines the suite is kept within 15 minutes on; test_copy_speed, sanitized but
+# judging whether the machine was quiet, runs alone before them.
 release_only="test_time test_idle test_vcost test_mpi_hosts test_guest test_stream_codegen
     test_compare test_probe test_migration test_data_saturation test_study_plans
     test_guests test_containers"
 unmeasured_release="test_fresh" # builds its own tree: release, but judges no figure
+# Sanitized, but alone on the machine: it judges whether the machine was quiet.
+sanitized_alone="test_copy_speed"
 in_release() { case " $(echo $release_only) test_net " in *" $1 "*) return 0 ;; esac; return 1; }
 in_sanitized() {
     case " $(echo $release_only $unmeasured_release) " in *" $1 "*) return 1 ;; esac
@@ -104,7 +107,7 @@ run_system_test() { # LABEL VP SANITIZED MEASURING_ONLY TEST
     return $status
 }
 
-step "system tests (release build: the measuring ones, one at a time)"
+step "system tests (release build: the measuring ones, one at a time; then $sanitized_alone)"
 export REPORT_SCREENSHOT="$PWD/build/report.png" # test_report.sh keeps its screenshot there
 for test in tests/system/test_*.sh; do
     name=$(basename "$test" .sh)
@@ -114,6 +117,11 @@ for test in tests/system/test_*.sh; do
         run_system_test "$name.sh" "$PWD/build/virtperf" 0 $measuring_only "$test"
         record "$name.sh" $?
     fi
+done
+
+for name in $sanitized_alone; do
+    run_system_test "asan:$name.sh" "$PWD/build-asan/virtperf" 1 0 "tests/system/$name.sh"
+    record "asan:$name.sh" $?
 done
 
 step "fuzz build"
@@ -148,7 +156,7 @@ done
 for test in tests/system/test_*.sh; do
     name=$(basename "$test" .sh)
     in_sanitized "$name" || continue
-    case " ${items[*]} " in *" asan:$name.sh "*) continue ;; esac
+    case " ${items[*]} $sanitized_alone " in *" asan:$name.sh "* | *" $name "*) continue ;; esac
     items+=("asan:$name.sh asan $test")
 done
 if [ $fuzz_built -eq 1 ]; then

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/sides.h"
 #include "analysis/study.h"
 #include "cmd/common.h"
 #include "render/compare_table.h"
@@ -16,6 +17,7 @@ static const char compare_usage[] =
     "usage: virtperf compare BASE CAND [CAND...] [--margin PCT] [--vary PARAM]\n"
     "                        [--metric NAME...] [--normalize clock] [--clock-ghz G,G...]\n"
     "                        [--json FILE|-] [--db PATH]\n"
+    "       virtperf compare RUN [...]   (a run of both sides: run --guests N --and-host)\n"
     "\n"
     "Compares stored runs (a run id, uuid, label or 'latest' each): results are matched by\n"
     "benchmark, params, job count (and host count, for virtperf-mpi runs); a result is\n"
@@ -25,7 +27,8 @@ static const char compare_usage[] =
     "logarithms below 10 repetitions a side, percentile bootstrap from 10), the penalty\n"
     "(positive: the candidate is worse), a Mann-Whitney p adjusted by Benjamini-Hochberg\n"
     "across the table, a verdict, and flags for numbers not to trust. Fewer than 5\n"
-    "repetitions a side: no verdict.\n"
+    "repetitions a side: no verdict. One RUN of both sides (run --guests N --and-host):\n"
+    "its host side is the base and its guests the candidate, paired by total jobs.\n"
     "\n"
     "  --margin PCT     differences inside +-PCT count as none  [2]\n"
     "  --vary PARAM     match results that differ only in PARAM and set its values against\n"
@@ -67,9 +70,9 @@ int cmd_compare(int argc, char **argv)
         }
     }
     int count = argc - optind;
-    if (count < 2 || count > 64)
-        vp_usage_error("compare: accepted: a base run and 1 to 63 candidate runs (see "
-                       "'virtperf compare --help')");
+    if (count < 1 || count > 64)
+        vp_usage_error("compare: accepted: a base run and 1 to 63 candidate runs, or one run "
+                       "of both sides (see 'virtperf compare --help')");
     struct vp_json_output output;
     char err[VP_PATH_ERROR_LEN];
     if (json_path && vp_json_output_open(&output, "--json", json_path, err, sizeof err) != 0)
@@ -83,6 +86,18 @@ int cmd_compare(int argc, char **argv)
             vp_cli_store_refusal(store, "compare: ", err);
     }
     vp_store_close(store);
+    if (count == 1) { /* its host side the base, its guests the candidate */
+        json_t *host = vp_run_side(documents[0], "host");
+        json_t *guests = vp_run_side(documents[0], "guests");
+        if (!host || !guests)
+            vp_usage_error("compare: %s is one run without both sides; accepted: a base run "
+                           "and 1 to 63 candidate runs, or one run of 'run --guests N "
+                           "--and-host'", argv[optind]);
+        json_decref(documents[0]);
+        documents[0] = host;
+        documents[1] = guests;
+        count = 2;
+    }
     json_t *comparison = vp_compare(documents[0], (const json_t *const *)documents + 1,
                                     (size_t)count - 1, &flags.options, err, sizeof err);
     if (!comparison)

@@ -6,10 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench/net_peer.h"
+#include "cmd/agent_point.h"
 #include "cmd/common.h"
 #include "core/clock.h"
 #include "core/copy_speed.h"
@@ -49,6 +53,8 @@ struct fleet_run {
     char key_hex[2 * SERVER_KEY_BYTES + 1];
     char **words;               /* argv with the server's --peer and --key-file */
     int word_count;
+    bool and_host;              /* --and-host: this host's jobs too, alternating */
+    const char *host_dir;       /* where they work (--guest-disk), NULL: here */
 };
 
 static int64_t after_seconds(unsigned seconds)
@@ -240,7 +246,14 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         if (steps->step[s].request.background)
             return refuse(err, err_len, kind->flag, "--background",
                           "net.probe as a benchmark of its own");
+        for (size_t p = 0; asked->and_host && p < steps->step[s].plan.count; p++)
+            if (vp_layout_is_network(steps->step[s].plan.points[p].bench))
+                return refuse(err, err_len, "--and-host", steps->step[s].plan.points[p].bench->name,
+                              "benchmarks that need no peer (cpu, memory, disk...); net "
+                              "benchmarks beside the host's own jobs are not yet done");
     }
+    run->and_host = asked->and_host;
+    run->host_dir = asked->disk_dir;
     run->timeout_s = asked->timeout_s ? asked->timeout_s : DEFAULT_TIMEOUT_S;
     run->monitor_hz = steps->step[0].request.monitor_hz;
     run->watch = steps->step[0].request.watch;
@@ -368,10 +381,110 @@ static json_t *cost_json(const struct fleet_run *run, unsigned count, double sec
     return summary;
 }
 
+/* ---- this host's own jobs beside the members (--and-host) ---- */
+
+/* The host's side of a point: a process of this host running the point's jobs as a
+ * member's agent does, over a socket pair, so both sides are started by one protocol. */
+struct host_side {
+    pid_t pid;
+    int fd;
+    struct vp_guest_member member;
+    struct vp_guests_point point;
+};
+
+/* Forks the host's agent for point point_index of step index with jobs jobs. */
+static int start_host_side(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
+                           size_t point_index, unsigned jobs, struct host_side *side, char *err,
+                           size_t err_len)
+{
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+        snprintf(err, err_len, "--and-host: cannot make a socket pair: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    side->pid = fork();
+    if (side->pid == 0) {
+        close(pair[0]);
+        char why[256] = "";
+        if (run->host_dir && chdir(run->host_dir) != 0)
+            snprintf(why, sizeof why, "cannot work in %s: %s", run->host_dir, strerror(errno));
+        if (why[0] || vp_agent_run_point(pair[1], steps, index, point_index, jobs, why,
+                                         sizeof why) != 0) {
+            fprintf(stderr, "virtperf: the host's jobs: %s\n", why);
+            _exit(1);
+        }
+        _exit(0);
+    }
+    close(pair[1]);
+    if (side->pid < 0) {
+        close(pair[0]);
+        snprintf(err, err_len, "--and-host: cannot fork: %s", strerror(errno));
+        return -1;
+    }
+    side->fd = pair[0];
+    side->member = (struct vp_guest_member){ .fd = side->fd, .name = "this host" };
+    return 0;
+}
+
+/* The host side's result (failed, saying why, when its agent did not give one) once its
+ * agent has ended; lost: the run lost it. */
+static json_t *end_host_side(struct host_side *side, const struct vp_plan_point *point,
+                             bool held, const char *stopped_why, unsigned timeout_s)
+{
+    char err[256] = "";
+    void *text = NULL, *region = NULL;
+    size_t len, region_len;
+    int64_t deadline = after_seconds(timeout_s);
+    json_t *result = NULL;
+    if (held && vp_channel_expect(side->fd, VP_CHANNEL_RESULT, &text, &len, 0, deadline, err,
+                                sizeof err) == 0 &&
+        vp_channel_expect(side->fd, VP_CHANNEL_REGION, &region, &region_len, 0, deadline, err,
+                        sizeof err) == 0) {
+        struct vp_member self = { .fd = side->fd };
+        snprintf(self.name, sizeof self.name, "this host");
+        result = checked_result(&self, text);
+    }
+    free(text);
+    free(region);
+    close(side->fd);
+    if (!held)
+        kill(side->pid, SIGTERM); /* its partner in the protocol is gone */
+    int status = 0;
+    while (waitpid(side->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!result || !exited_ok) {
+        json_decref(result);
+        char why[400];
+        if (!held)
+            snprintf(why, sizeof why, "the host's jobs: stopped with the other side (%s)",
+                     stopped_why);
+        else
+            snprintf(why, sizeof why, "the host's jobs: %s%s", err[0] ? err : "no result",
+                     exited_ok ? "" : " (its process did not end cleanly)");
+        result = vp_result_finish(vp_result_start(point->bench, &point->params, point->jobs,
+                                                  &(struct vp_run_settings){ 0 }),
+                                  vp_engine_interrupted() ? "interrupted" : "failed", why);
+    }
+    return result;
+}
+
+/* A result's "side": its name and when its repetitions started, s after origin_ns (the
+ * ones that did not start left out). */
+static json_t *side_json(const char *name, const int64_t *starts, int64_t origin_ns,
+                         unsigned count)
+{
+    json_t *seconds = json_array();
+    for (unsigned r = 0; r < count && starts[r] > 0; r++)
+        json_array_append_new(seconds, json_real((double)(starts[r] - origin_ns) / 1e9));
+    return json_pack("{s:s,s:o}", "name", name, "starts_s", seconds);
+}
+
 /* Sends the point to the first count members and starts them together; the members and
  * their clocks in together (its lost member and reason when one was lost). */
-static bool run_together(struct fleet_run *run, struct vp_guests_point *together, size_t index,
-                         size_t point_index, unsigned count)
+static bool run_together(struct fleet_run *run, struct vp_guests_point *together,
+                         struct host_side *host, size_t index, size_t point_index, unsigned count)
 {
     char message[64], err[256];
     snprintf(message, sizeof message, "{\"run\":[%zu,%zu]}", index, point_index);
@@ -386,16 +499,25 @@ static bool run_together(struct fleet_run *run, struct vp_guests_point *together
             snprintf(together->reason, sizeof together->reason, "%s", err);
         }
     }
-    return together->lost < 0 && vp_guests_time(together) == 0 &&
-           vp_guests_together(together) == 0;
+    if (together->lost >= 0 || vp_guests_time(together) != 0)
+        return false;
+    if (!host)
+        return vp_guests_together(together) == 0;
+    if (vp_guests_time(&host->point) != 0) {
+        together->lost = -1; /* the guests are fine: the host's side says what failed */
+        return false;
+    }
+    struct vp_guests_point *const sides[] = { &host->point, together };
+    return vp_guests_alternate(sides, 2) == 0;
 }
 
-/* One point on the first count members: their combined result. *stopped: a member was
- * lost or a signal came. */
-static json_t *run_point(struct fleet_run *run, const struct vp_run_step *step, size_t index,
+/* One point on the first count members: their combined result; with --and-host also
+ * the host's (*host_result, NULL without). *stopped: a member was lost or a signal came. */
+static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
                          size_t point_index, unsigned count, struct vp_run_settings *settings,
-                         bool *stopped)
+                         json_t **host_result, bool *stopped)
 {
+    const struct vp_run_step *step = &steps->step[index];
     const struct vp_plan_point *point = &step->plan.points[point_index];
     set_running(run, count);
     struct vp_guest_member clocks[VP_MAX_GUESTS];
@@ -409,8 +531,31 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_step *step, 
         .timeout_s = run->timeout_s, .stonewall = stonewall, .span = span,
         .measuring = start_monitor, .context = run, .lost = -1,
     };
+    struct host_side host_side, *host = NULL;
+    char host_err[256] = "";
+    double *host_rates = NULL;
+    int64_t *host_starts = NULL, *guest_starts = NULL;
+    *host_result = NULL;
+    if (run->and_host &&
+        start_host_side(run, steps, index, point_index, count * point->jobs, &host_side,
+                        host_err, sizeof host_err) == 0) {
+        host = &host_side;
+        host_rates = calloc(2 * (size_t)measured, sizeof *host_rates);
+        host_starts = calloc(together.total_reps, sizeof *host_starts);
+        guest_starts = calloc(together.total_reps, sizeof *guest_starts);
+        if (!host_rates || !host_starts || !guest_starts)
+            abort();
+        together.starts = guest_starts;
+        host->point = together;
+        host->point.members = &host->member;
+        host->point.count = 1;
+        host->point.measuring = NULL;
+        host->point.stonewall = host_rates;
+        host->point.span = host_rates + measured;
+        host->point.starts = host_starts;
+    }
     int64_t began = vp_now_ns();
-    bool held = run_together(run, &together, index, point_index, count);
+    bool held = run_together(run, &together, host, index, point_index, count);
     double seconds = (double)(vp_now_ns() - began) / 1e9;
     json_t *monitor = run->monitor ? vp_monitor_stop(run->monitor) : NULL;
     run->monitor = NULL;
@@ -451,6 +596,25 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_step *step, 
         }
     }
     char reason[800] = "";
+    if (host) {
+        bool host_held = held || (together.lost < 0 && host->point.lost < 0);
+        const char *why = together.lost >= 0 ? "a guest was lost" : "a signal came";
+        *host_result = end_host_side(host, point, host_held, why, run->timeout_s);
+        if (host->point.lost >= 0) {
+            vp_result_finish(*host_result, vp_engine_interrupted() ? "interrupted" : "failed",
+                             host->point.reason);
+            *stopped = true;
+        }
+        json_object_set_new(*host_result, "side",
+                            side_json("host", host_starts, host_starts[0], together.total_reps));
+    } else if (run->and_host) {
+        *host_result = vp_result_finish(vp_result_start(point->bench, &point->params,
+                                                        count * point->jobs, settings),
+                                        "failed", host_err);
+        json_object_set_new(*host_result, "side", side_json("host", NULL, 0, 0));
+        *stopped = true;
+    }
+    free(host_rates);
     if (together.lost >= 0) { /* the lost one's part says what became of it */
         lost_reason(run, together.lost, together.reason, reason, sizeof reason);
         json_decref(parts[together.lost].result);
@@ -471,6 +635,13 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_step *step, 
     if (monitor)
         json_object_set_new(result, "monitor", monitor);
     json_object_set_new(result, "guests", cost);
+    if (guest_starts)
+        json_object_set_new(result, "side",
+                            side_json("guests", guest_starts,
+                                      host_starts[0] ? host_starts[0] : guest_starts[0],
+                                      together.total_reps));
+    free(host_starts);
+    free(guest_starts);
     for (unsigned m = 0; m < count; m++) {
         json_decref(parts[m].result);
         free(regions[m]);
@@ -495,11 +666,18 @@ static bool run_step_in_fleet(void *context, const struct vp_run_steps *steps, s
             settings.pin_spec = point->pin;
             settings.reps = point->reps;
             settings.warmup = point->warmup;
-            json_t *result = run_point(run, step, index, p, run->counts[c], &settings, &stopped);
-            if (step->name)
-                json_object_set_new(result, "step", json_string(step->name));
-            vp_run_session_add(session, result);
-            json_decref(result);
+            json_t *host = NULL;
+            json_t *result = run_point(run, steps, index, p, run->counts[c], &settings, &host,
+                                       &stopped);
+            json_t *both[] = { host, result };
+            for (size_t r = 0; r < 2; r++) {
+                if (!both[r])
+                    continue;
+                if (step->name)
+                    json_object_set_new(both[r], "step", json_string(step->name));
+                vp_run_session_add(session, both[r]);
+                json_decref(both[r]);
+            }
         }
     }
     return stopped;

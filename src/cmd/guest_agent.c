@@ -17,6 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cmd/agent_point.h"
 #include "cmd/common.h"
 #include "cmd/executor.h"
 #include "cmd/run_flags.h"
@@ -27,7 +28,6 @@
 #include "engine/engine.h"
 #include "guest/channel.h"
 #include "guest/domain.h"
-#include "guest/together.h"
 
 #define FOREVER_NS (24 * 3600 * 1000000000LL)
 
@@ -113,32 +113,6 @@ static void take_steps(const json_t *message, struct vp_run_steps *steps, char *
         verdict[0] = '\0';
 }
 
-/* Runs point of step with the other guests, and sends its result and region. */
-static int run_point(int fd, const struct vp_run_steps *steps, size_t index, size_t point_index,
-                     char *err, size_t err_len)
-{
-    const struct vp_run_step *step = &steps->step[index];
-    const struct vp_plan_point *point = &step->plan.points[point_index];
-    struct vp_guest_sync sync;
-    if (vp_guest_sync_begin(&sync, fd, point->bench->ops_per_rep != NULL,
-                            point->warmup + point->reps, err, err_len) != 0)
-        return -1;
-    struct vp_run_settings settings = vp_run_settings_of(step, steps->topology, NULL);
-    settings.pin_spec = point->pin;
-    settings.reps = point->reps;
-    settings.warmup = point->warmup;
-    settings.sync = &sync.sync;
-    json_t *result = vp_engine_run(point->bench, &point->params, point->jobs, &settings);
-    char *text = json_dumps(result, JSON_COMPACT);
-    json_decref(result);
-    int status = vp_channel_send(fd, VP_CHANNEL_RESULT, text, strlen(text), err, err_len);
-    free(text);
-    if (status == 0)
-        status = vp_channel_send(fd, VP_CHANNEL_REGION, sync.region, sync.region_len, err, err_len);
-    vp_guest_sync_end(&sync);
-    return status;
-}
-
 /* A container's channel: the unix socket the host listens on, given by path. */
 static int connect_socket(const char *path)
 {
@@ -217,7 +191,7 @@ int cmd_guest_agent(int argc, char **argv)
                 fprintf(stderr, "virtperf: guest-agent: the host named a point it never sent\n");
                 status = 1;
             } else {
-                status = run_point(fd, &steps, index, point, err, sizeof err);
+                status = vp_agent_run_point(fd, &steps, index, point, 0, err, sizeof err);
             }
         }
         json_decref(message);

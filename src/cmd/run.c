@@ -164,6 +164,9 @@ int cmd_run(int argc, char **argv)
     if (fleet->spec && fleet->containers)
         refused("--guests and --containers: one of them; accepted: --guests SPEC or "
                 "--containers SPEC");
+    if (fleet->and_host && !fleet->spec && !fleet->containers)
+        refused("--and-host: only beside the guests or containers of a run; accepted: "
+                "--guests SPEC --and-host or --containers SPEC --and-host");
     if (fleet->spec)
         return vp_run_guests(&steps, argc, argv);
     if (fleet->containers)

@@ -37,6 +37,7 @@ struct vp_guests_request {
     unsigned cpus, memory_mib, timeout_s;
     unsigned cpu_cap_pct, cpu_cap_guest; /* --guest-cpu-cap PCT[@N]; guest 0: every one */
     uint64_t disk_bytes;
+    bool and_host; /* --and-host: the host's jobs too, repetitions alternating */
 };
 
 /* What one command line (or one step of a plan) asks. */

@@ -7,6 +7,7 @@
 #define VP_MAX_JOBS 1024
 #define VP_MAX_GUESTS 32 /* guests run --guests starts at once */
 #define VP_MAX_REPS 1000
+#define VP_MAX_WARMUP 100
 /* --reps auto: at least this many (a verdict needs 5), at most this many unless told */
 #define VP_AUTO_REPS_MIN 5
 #define VP_AUTO_REPS_MAX 30

@@ -179,12 +179,43 @@ static void print_guests(FILE *out, const json_t *guests, enum vp_unit_style sty
     fputc('\n', out);
 }
 
+/* --and-host: which side of the point this result is, the host's jobs or the guests',
+ * and when each of its repetitions started (s after the point's first, on this host's
+ * clock), which shows them alternating with the other side's. */
+static int check_side(struct vp_check *checker, const json_t *side, const char *path)
+{
+    static const char *const names[] = { "host", "guests", NULL };
+    char at[256];
+    snprintf(at, sizeof at, "%s.side", path);
+    if (!json_is_object(side))
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    size_t count;
+    if (vp_check_choice(checker, side, at, "name", names, 1) != 0)
+        return -1;
+    const json_t *starts = json_object_get(side, "starts_s");
+    char starts_at[300];
+    snprintf(starts_at, sizeof starts_at, "%s.starts_s", at);
+    return starts ? vp_check_number_array(checker, starts, starts_at,
+                                          VP_MAX_REPS + VP_MAX_WARMUP, &count)
+                  : 0;
+}
+
+static void print_side(FILE *out, const json_t *side, enum vp_unit_style style)
+{
+    (void)style;
+    if (strcmp(json_string_value(json_object_get(side, "name")), "host") == 0)
+        fputs("  side: this host's own jobs, repetitions alternating with the guests'\n", out);
+    else
+        fputs("  side: the guests', repetitions alternating with this host's own jobs\n", out);
+}
+
 static const struct vp_result_part intervals_part = { "intervals", check_intervals,
                                                       print_intervals };
 static const struct vp_result_part timeline_part = { "timeline", check_timeline, NULL };
 static const struct vp_result_part guests_part = { "guests", check_guests, print_guests };
+static const struct vp_result_part side_part = { "side", check_side, print_side };
 static const struct vp_result_part *const engine_parts[] = { &intervals_part, &timeline_part,
-                                                             &guests_part };
+                                                             &guests_part, &side_part };
 
 size_t vp_result_parts(const struct vp_result_part **parts, size_t cap)
 {

@@ -248,30 +248,74 @@ static int send_starts(struct vp_guests_point *point, int64_t host_instant)
     return 0;
 }
 
-int vp_guests_together(struct vp_guests_point *point)
+/* What a side of an alternating point has yet to hear or be told. */
+struct side_state {
+    int said;        /* agree's last answer: 2 or 1 ok, 0 one failed */
+    int64_t lead;
+    bool finished;   /* its last word heard */
+};
+
+/* Starts side's repetition rep and waits until every member has done it (their word on
+ * it, or their last word after the last repetition). */
+static int run_repetition(struct vp_guests_point *side, struct side_state *state, unsigned rep)
 {
-    point->lost = -1;
-    unsigned measured = point->total_reps > point->warmup ? point->total_reps - point->warmup : 0;
-    for (unsigned r = 0; r < measured; r++)
-        point->stonewall[r] = point->span[r] = NAN;
-    for (unsigned rep = 0; rep < point->total_reps; rep++) {
-        int64_t lead;
-        int said = agree(point, rep > 0, rep - 1, &lead);
-        if (said < 0)
+    if (rep == side->warmup && side->measuring)
+        side->measuring(side->context);
+    int64_t instant = vp_now_ns() + state->lead + send_margin_ns(side->count);
+    if (side->starts)
+        side->starts[rep] = instant;
+    if (send_starts(side, instant) != 0)
+        return -1;
+    state->said = agree(side, true, rep, &state->lead);
+    state->finished = rep + 1 == side->total_reps;
+    return state->said < 0 ? -1 : 0;
+}
+
+/* Ends a side: the ones still waiting for a start are stopped (-1) and their last word
+ * heard; a last word answered by no window is answered with "nothing more" (0). */
+static int end_side(struct vp_guests_point *side, struct side_state *state)
+{
+    if (!state->finished) {
+        if (send_starts(side, -1) != 0)
             return -1;
-        if (said == 0) { /* one failed: every guest stops, then says its last word */
-            if (send_starts(point, -1) != 0)
-                return -1;
-            break;
-        }
-        if (rep == point->warmup && point->measuring)
-            point->measuring(point->context);
-        if (send_starts(point, vp_now_ns() + lead + send_margin_ns(point->count)) != 0)
+        state->said = agree(side, true, side->total_reps - 1, &state->lead);
+        if (state->said < 0)
             return -1;
     }
-    int64_t lead;
-    int said = agree(point, true, point->total_reps - 1, &lead);
-    if (said < 0)
+    return state->said == 2 ? 0 : send_starts(side, 0);
+}
+
+int vp_guests_alternate(struct vp_guests_point *const *sides, size_t count)
+{
+    struct side_state states[VP_GUESTS_MAX_SIDES] = { { 0 } };
+    if (count == 0 || count > VP_GUESTS_MAX_SIDES)
         return -1;
-    return said == 2 ? 0 : send_starts(point, 0);
+    for (size_t s = 0; s < count; s++) {
+        struct vp_guests_point *side = sides[s];
+        side->lost = -1;
+        unsigned measured = side->total_reps > side->warmup ? side->total_reps - side->warmup : 0;
+        for (unsigned r = 0; r < measured; r++)
+            side->stonewall[r] = side->span[r] = NAN;
+        states[s].said = agree(side, false, 0, &states[s].lead);
+        if (states[s].said < 0)
+            return -1;
+        states[s].finished = side->total_reps == 0;
+    }
+    bool all_ok = true;
+    for (unsigned rep = 0; rep < sides[0]->total_reps && all_ok; rep++)
+        for (size_t s = 0; s < count && all_ok; s++) {
+            for (size_t o = 0; o < count; o++)
+                all_ok = all_ok && states[o].said > 0;
+            if (all_ok && run_repetition(sides[s], &states[s], rep) != 0)
+                return -1;
+        }
+    for (size_t s = 0; s < count; s++)
+        if (end_side(sides[s], &states[s]) != 0)
+            return -1;
+    return 0;
+}
+
+int vp_guests_together(struct vp_guests_point *point)
+{
+    return vp_guests_alternate(&point, 1);
 }

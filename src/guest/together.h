@@ -48,6 +48,8 @@ struct vp_guests_point {
     unsigned warmup, total_reps;
     unsigned timeout_s;          /* the longest wait for one guest's word */
     double *stonewall, *span;    /* per measured repetition, across guests (filled) */
+    int64_t *starts;             /* each repetition's instant on the host's clock (filled;
+                                    NULL: not kept) */
     void (*measuring)(void *context); /* when the first measured repetition is sent off */
     void *context;
     int lost;                    /* the member whose channel failed, -1: none */
@@ -59,5 +61,13 @@ int vp_guests_time(struct vp_guests_point *point);
 /* Every repetition's agreement and the last word; 0 when every channel held (a guest
  * that failed is in its result), -1 when one was lost or a signal came. */
 int vp_guests_together(struct vp_guests_point *point);
+
+/* The same over sides of one point (the host's jobs, then the guests) whose repetitions
+ * alternate: side 0's first, once done side 1's first, then side 0's second... (ABAB),
+ * so that a drift of the machine does not become one side's penalty. Every side has
+ * the same total_reps; a member failing on any side stops every side at its next
+ * repetition. 0, or -1 (the lost side's lost and reason set). */
+#define VP_GUESTS_MAX_SIDES 2
+int vp_guests_alternate(struct vp_guests_point *const *sides, size_t count);
 
 #endif

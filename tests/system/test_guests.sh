@@ -145,6 +145,42 @@ for h in write["ranks"]["hosts"]:
 PY
 left_nothing '[0-9]*' "a run with disks"
 
+# Both sides in one run (--and-host), the IHEP 2010 study's table: 2 jobs on this host
+# against one job in each of 2 guests, writing to the same storage ($WORK/disks: the
+# host's jobs work there, each guest's image is made there), their repetitions
+# alternating host, guests, host, guests; `compare RUN` pairs the two sides by total jobs.
+expect_status 2 "$VP" run cpu --and-host
+expect_contains "$WORK/err" "--and-host: only beside the guests or containers of a run"
+expect_status 2 "$VP" run net.rr --guests 1 --and-host --guest-accel tcg
+expect_contains "$WORK/err" "net.rr: not with --and-host; accepted: benchmarks that need no peer"
+expect_status 0 "$VP" run disk.write --size 4m --reps 2 --warmup 1 --guests 2 --and-host \
+    --guest-disk "$WORK/disks" --guest-disk-size 64M --guest-accel tcg --label ihep --json "$WORK/ihep.json"
+python3 - "$WORK/ihep.json" "$WORK/disks" <<'PY' || fail "--and-host: the host's 2 jobs and 2 guests' one each, ok, repetitions alternating, the host's on the guests' storage"
+import json, os, sys
+results = json.load(open(sys.argv[1]))["results"]
+assert [r["side"]["name"] for r in results] == ["host", "guests"], [r.get("side") for r in results]
+host, guests = results
+assert host["status"] == "ok" and guests["status"] == "ok", (host.get("error"), guests.get("error"))
+assert host["jobs"] == 2 and "ranks" not in host, host["jobs"]
+assert guests["ranks"]["count"] == 2 and all(h["jobs"] == 1 for h in guests["ranks"]["hosts"])
+# warm-up and 2 measured repetitions each, host first, never both sides at once
+h, g = host["side"]["starts_s"], guests["side"]["starts_s"]
+assert len(h) == 3 and len(g) == 3, (h, g)
+assert h[0] == 0 and h[0] < g[0] < h[1] < g[1] < h[2] < g[2], (h, g)
+# the host's jobs wrote on the filesystem that holds the guests' images
+assert host["device"]["mount"] == os.popen("stat -c %m " + sys.argv[2]).read().strip(), host["device"]
+PY
+expect_status 0 "$VP" results show ihep
+expect_contains "$WORK/out" "side: this host's own jobs, repetitions alternating with the guests'"
+expect_status 0 "$VP" compare ihep --json "$WORK/sides.json"
+expect_contains "$WORK/out" "ihep (host)"
+expect_contains "$WORK/out" "ihep (guests)"
+json_check "$WORK/sides.json" 'any(c.get("paired", "").startswith("paired by total jobs: 2 jobs on 1 host / 1 job on each of 2 hosts") for r in d["rows"] for c in r["candidates"])' \
+    "compare RUN should pair the host's 2 jobs with the 2 guests' one each"
+expect_status 2 "$VP" compare capped
+expect_contains "$WORK/err" "compare: capped is one run without both sides"
+left_nothing '[0-9]*' "a run of both sides"
+
 # A guest destroyed mid-run is named, exit 1, the finished results kept; Ctrl-C gives
 # exit 130; neither leaves anything behind. (One after the other: four TCG guests booting
 # at once on two CPUs take minutes.)

@@ -1,0 +1,14 @@
+/* A run of both sides (`run --guests N --and-host`: the host's own jobs and the
+ * guests', repetitions alternating) as one document per side, so that `compare RUN`
+ * pairs them as it pairs two runs: the host's J jobs against one job in each of J guests,
+ * the IHEP 2010 study's processes on the hypervisor against its VMs. */
+#ifndef VP_ANALYSIS_SIDES_H
+#define VP_ANALYSIS_SIDES_H
+
+#include <jansson.h>
+
+/* A copy of the exported run document holding only the results of side ("host" or
+ * "guests"), its label "LABEL (side)"; NULL when the run has none of that side. */
+json_t *vp_run_side(const json_t *document, const char *side);
+
+#endif

@@ -1,0 +1,36 @@
+/* One point of an agent of the run (see agent_point.h). */
+#include "cmd/agent_point.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "guest/channel.h"
+#include "guest/together.h"
+
+int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
+                       size_t point_index, unsigned jobs, char *err, size_t err_len)
+{
+    const struct vp_run_step *step = &steps->step[index];
+    const struct vp_plan_point *point = &step->plan.points[point_index];
+    struct vp_guest_sync sync;
+    if (vp_guest_sync_begin(&sync, fd, point->bench->ops_per_rep != NULL,
+                            point->warmup + point->reps, err, err_len) != 0)
+        return -1;
+    struct vp_run_settings settings = vp_run_settings_of(step, steps->topology, NULL);
+    settings.pin_spec = point->pin;
+    settings.reps = point->reps;
+    settings.warmup = point->warmup;
+    settings.sync = &sync.sync;
+    json_t *result = vp_engine_run(point->bench, &point->params, jobs ? jobs : point->jobs,
+                                   &settings);
+    char *text = json_dumps(result, JSON_COMPACT);
+    json_decref(result);
+    int status = vp_channel_send(fd, VP_CHANNEL_RESULT, text, strlen(text), err, err_len);
+    free(text);
+    if (status == 0)
+        status = vp_channel_send(fd, VP_CHANNEL_REGION, sync.region, sync.region_len, err, err_len);
+    vp_guest_sync_end(&sync);
+    return status;
+}
