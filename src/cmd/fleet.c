@@ -597,9 +597,9 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     }
     char reason[800] = "";
     if (host) {
-        bool host_held = held || (together.lost < 0 && host->point.lost < 0);
+        /* not held: its agent may wait for a start that never comes, so it is stopped */
         const char *why = together.lost >= 0 ? "a guest was lost" : "a signal came";
-        *host_result = end_host_side(host, point, host_held, why, run->timeout_s);
+        *host_result = end_host_side(host, point, held, why, run->timeout_s);
         if (host->point.lost >= 0) {
             vp_result_finish(*host_result, vp_engine_interrupted() ? "interrupted" : "failed",
                              host->point.reason);
