@@ -40,7 +40,8 @@ int vp_run_steps_check_here(struct vp_run_steps *steps, char *err, size_t err_le
 }
 
 void vp_run_steps_free(struct vp_run_steps *steps)
-{    if (steps->guests_owned) {
+{
+    if (steps->guests_owned) {
         const struct vp_guests_request *g = &steps->guests;
         const char *texts[] = { g->spec, g->accel, g->uri, g->bridge, g->disk_dir, g->disk_bus,
                                 g->containers, g->container_engine, g->container_runtime,
@@ -59,6 +60,7 @@ void vp_run_steps_free(struct vp_run_steps *steps)
             free(step->argv[i]);
         free(step->argv);
         free((char *)step->name);
+        free((char *)step->members_spec);
     }
     for (size_t n = 0; n < steps->note_count; n++)
         free(steps->notes[n]);

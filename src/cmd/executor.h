@@ -29,6 +29,10 @@ struct vp_run_step {
     bool owned; /* name and argv are the step's, freed with it (a plan's) */
     struct vp_run_request request;
     struct vp_plan plan;
+    /* a plan step's own guests = / containers = SPEC (NULL: the run's; owned with the
+     * step) and and-host = on */
+    const char *members_spec;
+    bool members_are_containers, and_host;
 };
 
 /* A run: its steps, the session's own flags, and for a plan its text and notes. */

@@ -38,8 +38,6 @@ struct fleet_run {
     const char *spec;
     int argc;
     char **argv;               /* the command's words, sent to every member */
-    unsigned counts[VP_MAX_GUESTS];
-    size_t count_n;
     unsigned most, timeout_s;
     struct vp_member members[VP_MAX_GUESTS];
     size_t started;
@@ -169,11 +167,41 @@ static int refuse(char *err, size_t err_len, const char *flag, const char *what,
     return -1;
 }
 
-/* Whether a point of the steps talks to the embedded server (no --peer given). */
-static bool wants_server(const struct vp_run_steps *steps)
+/* The counts of members step runs in (*n 0: none, it runs on this host alone); -1 with
+ * err when its SPEC is not valid. */
+static int step_counts(const struct fleet_run *run, const struct vp_run_step *step,
+                       unsigned *counts, size_t *n, char *err, size_t err_len)
+{
+    const char *spec = step->members_spec ? step->members_spec : run->spec;
+    *n = 0;
+    if (!spec || vp_parse_jobs_spec(spec, VP_MAX_GUESTS, counts, VP_MAX_GUESTS, n) == 0)
+        return 0;
+    snprintf(err, err_len, "%s%s%s%s: '%s' is not valid; accepted: a count, a list such as "
+             "1,2,4 or a range such as 1..4, each from 1 to %d", step->name ? "[" : "",
+             step->name ? step->name : "", step->name ? "] " : "", run->kind->flag, spec,
+             VP_MAX_GUESTS);
+    return -1;
+}
+
+/* Whether step runs in members (not on this host alone). */
+static bool in_members(const struct fleet_run *run, const struct vp_run_step *step)
+{
+    return step->members_spec || run->spec;
+}
+
+/* Whether step runs on this host too, beside its members. */
+static bool and_host(const struct fleet_run *run, const struct vp_run_step *step)
+{
+    return in_members(run, step) && (run->and_host || step->and_host);
+}
+
+/* Whether a point of the steps run in members talks to the embedded server (no --peer
+ * given). */
+static bool wants_server(const struct fleet_run *run, const struct vp_run_steps *steps)
 {
     for (size_t s = 0; s < steps->count; s++)
-        for (size_t p = 0; p < steps->step[s].plan.count; p++) {
+        for (size_t p = 0; in_members(run, &steps->step[s]) && p < steps->step[s].plan.count;
+             p++) {
             const struct vp_plan_point *point = &steps->step[s].plan.points[p];
             if (!vp_layout_is_network(point->bench))
                 continue;
@@ -230,15 +258,15 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     struct fleet_run *run = context;
     const struct vp_fleet_kind *kind = run->kind;
     const struct vp_guests_request *asked = &steps->guests;
-    if (vp_parse_jobs_spec(run->spec, VP_MAX_GUESTS, run->counts, VP_MAX_GUESTS,
-                           &run->count_n) != 0) {
-        snprintf(err, err_len, "%s: '%s' is not valid; accepted: a count, a list such as "
-                 "1,2,4 or a range such as 1..4, each from 1 to %d", kind->flag, run->spec,
-                 VP_MAX_GUESTS);
-        return -1;
+    run->and_host = asked->and_host;
+    for (size_t s = 0; s < steps->count; s++) {
+        unsigned counts[VP_MAX_GUESTS];
+        size_t n;
+        if (step_counts(run, &steps->step[s], counts, &n, err, err_len) != 0)
+            return -1;
+        for (size_t c = 0; c < n; c++)
+            run->most = counts[c] > run->most ? counts[c] : run->most;
     }
-    for (size_t c = 0; c < run->count_n; c++)
-        run->most = run->counts[c] > run->most ? run->counts[c] : run->most;
     for (size_t s = 0; s < steps->count; s++) {
         if (steps->step[s].request.plan.reps_auto)
             return refuse(err, err_len, kind->flag, "--reps auto", "--reps N (every member "
@@ -246,13 +274,13 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         if (steps->step[s].request.background)
             return refuse(err, err_len, kind->flag, "--background",
                           "net.probe as a benchmark of its own");
-        for (size_t p = 0; asked->and_host && p < steps->step[s].plan.count; p++)
+        for (size_t p = 0; and_host(run, &steps->step[s]) && p < steps->step[s].plan.count;
+             p++)
             if (vp_layout_is_network(steps->step[s].plan.points[p].bench))
                 return refuse(err, err_len, "--and-host", steps->step[s].plan.points[p].bench->name,
                               "benchmarks that need no peer (cpu, memory, disk...); net "
                               "benchmarks beside the host's own jobs are not yet done");
     }
-    run->and_host = asked->and_host;
     run->host_dir = asked->disk_dir;
     run->timeout_s = asked->timeout_s ? asked->timeout_s : DEFAULT_TIMEOUT_S;
     run->monitor_hz = steps->step[0].request.monitor_hz;
@@ -270,7 +298,7 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     struct vp_fleet_setup setup = { .asked = asked, .work = run->work, .most = run->most };
     if (kind->prepare(kind->state, &setup, err, err_len) != 0)
         return -1;
-    if (wants_server(steps) && start_server(run, err, err_len) != 0)
+    if (wants_server(run, steps) && start_server(run, err, err_len) != 0)
         return -1;
     for (size_t m = 0; m < run->most; m++) {
         struct vp_member *member = &run->members[m];
@@ -515,7 +543,7 @@ static bool run_together(struct fleet_run *run, struct vp_guests_point *together
  * the host's (*host_result, NULL without). *stopped: a member was lost or a signal came. */
 static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
                          size_t point_index, unsigned count, struct vp_run_settings *settings,
-                         json_t **host_result, bool *stopped)
+                         bool with_host, json_t **host_result, bool *stopped)
 {
     const struct vp_run_step *step = &steps->step[index];
     const struct vp_plan_point *point = &step->plan.points[point_index];
@@ -536,7 +564,7 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     double *host_rates = NULL;
     int64_t *host_starts = NULL, *guest_starts = NULL;
     *host_result = NULL;
-    if (run->and_host &&
+    if (with_host &&
         start_host_side(run, steps, index, point_index, count * point->jobs, &host_side,
                         host_err, sizeof host_err) == 0) {
         host = &host_side;
@@ -607,7 +635,7 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
         }
         json_object_set_new(*host_result, "side",
                             side_json("host", host_starts, host_starts[0], together.total_reps));
-    } else if (run->and_host) {
+    } else if (with_host) {
         *host_result = vp_result_finish(vp_result_start(point->bench, &point->params,
                                                         count * point->jobs, settings),
                                         "failed", host_err);
@@ -652,23 +680,32 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     return result;
 }
 
-/* Every count of SPEC, every point of the step. */
+/* Every count of the step's SPEC, every point of the step; a step of a plan that runs in
+ * no member runs on this host, the members paused. */
 static bool run_step_in_fleet(void *context, const struct vp_run_steps *steps, size_t index,
                               struct vp_run_session *session, struct vp_progress *progress)
 {
     struct fleet_run *run = context;
     const struct vp_run_step *step = &steps->step[index];
+    unsigned counts[VP_MAX_GUESTS];
+    size_t count_n;
+    char ignored[256]; /* judged in open_fleet */
+    step_counts(run, step, counts, &count_n, ignored, sizeof ignored);
+    if (count_n == 0) {
+        set_running(run, 0);
+        return vp_run_step_here(steps, index, session, progress);
+    }
     struct vp_run_settings settings = vp_run_settings_of(step, steps->topology, progress);
     bool stopped = false;
-    for (size_t c = 0; c < run->count_n && !stopped; c++) {
+    for (size_t c = 0; c < count_n && !stopped; c++) {
         for (size_t p = 0; p < step->plan.count && !stopped; p++) {
             const struct vp_plan_point *point = &step->plan.points[p];
             settings.pin_spec = point->pin;
             settings.reps = point->reps;
             settings.warmup = point->warmup;
             json_t *host = NULL;
-            json_t *result = run_point(run, steps, index, p, run->counts[c], &settings, &host,
-                                       &stopped);
+            json_t *result = run_point(run, steps, index, p, counts[c], &settings,
+                                       and_host(run, step), &host, &stopped);
             json_t *both[] = { host, result };
             for (size_t r = 0; r < 2; r++) {
                 if (!both[r])

@@ -161,15 +161,19 @@ int cmd_run(int argc, char **argv)
     if (vp_run_steps_check_here(&steps, err, sizeof err) != 0)
         refuse_here(&command, &steps, err);
     const struct vp_guests_request *fleet = &steps.guests;
-    if (fleet->spec && fleet->containers)
+    bool in_guests = fleet->spec, in_containers = fleet->containers;
+    for (size_t s = 0; s < steps.count; s++) /* a plan's steps may say it for themselves */
+        if (steps.step[s].members_spec)
+            *(steps.step[s].members_are_containers ? &in_containers : &in_guests) = true;
+    if (in_guests && in_containers)
         refused("--guests and --containers: one of them; accepted: --guests SPEC or "
                 "--containers SPEC");
-    if (fleet->and_host && !fleet->spec && !fleet->containers)
+    if (fleet->and_host && !in_guests && !in_containers)
         refused("--and-host: only beside the guests or containers of a run; accepted: "
                 "--guests SPEC --and-host or --containers SPEC --and-host");
-    if (fleet->spec)
+    if (in_guests)
         return vp_run_guests(&steps, argc, argv);
-    if (fleet->containers)
+    if (in_containers)
         return vp_run_containers(&steps, argc, argv);
     return run_here(&steps, argc, argv);
 }

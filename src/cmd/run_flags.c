@@ -183,6 +183,14 @@ static int take_here(struct vp_run_request *request, const char *value, char *er
     return 0;
 }
 
+static int take_no_guests(struct vp_run_request *request, const char *value, char *err,
+                          size_t len)
+{
+    (void)value, (void)err, (void)len;
+    request->no_guests = true;
+    return 0;
+}
+
 static int take_ranks(struct vp_run_request *request, const char *value, char *err, size_t len)
 {
     (void)err, (void)len;
@@ -427,6 +435,12 @@ const struct vp_run_flag vp_run_flags[] = {
       "nothing.", take_dry_run },
     { "here", NULL, VP_SCOPE_PLAN,
       "(plan-check) also check the plan against this machine", NULL, take_here },
+    { "no-guests", NULL, VP_SCOPE_PLAN,
+      "run every step on this host: the plan's guests, containers and\n"
+      "and-host keys left out (each said in a note)",
+      "Run every step of the plan on this host as written: its \\fBguests\\fR, "
+      "\\fBcontainers\\fR\nand \\fBand\\-host\\fR keys are left out, each said in a note, so a "
+      "study plan\nruns where libvirt or podman does not.", take_no_guests },
     { "ranks", "SPEC", VP_SCOPE_MPI,
       "run on the first k ranks, for each k of SPEC (1..4, 1,2,4),\n"
       "the others idle  [every rank]", NULL, take_ranks },

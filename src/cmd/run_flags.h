@@ -54,6 +54,7 @@ struct vp_run_request {
     const char *sets[VP_RUN_MAX_SETS];
     size_t set_count;
     bool dry_run, here;
+    bool no_guests; /* --no-guests: a plan's guests, containers and and-host keys left out */
     const char *ranks, *topology, *start_with; /* virtperf-mpi's */
     struct vp_guests_request guests;
 };

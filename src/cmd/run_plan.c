@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "analysis/reference.h"
+#include "core/limits.h"
+#include "core/units.h"
 
 #define MAX_ENTRIES 512
 #define MAX_PLAN_TEXT (64 * 1024)
@@ -31,6 +33,7 @@ struct compiler {
     struct entry entries[MAX_ENTRIES];
     size_t count;
     bool for_mpi;
+    bool no_members; /* --no-guests or virtperf-mpi: the guests keys left out */
     char *err;
     size_t err_len;
 };
@@ -96,6 +99,12 @@ static bool in_scope(const char *key, unsigned scopes)
 }
 static bool session_key(const char *key) { return in_scope(key, VP_SCOPE_SESSION); }
 static bool step_flag(const char *key) { return in_scope(key, VP_SCOPE_STEP | VP_SCOPE_MPI); }
+/* Where a step runs: the run's keys a step may also say for itself. */
+static bool members_key(const char *key)
+{
+    return strcmp(key, "guests") == 0 || strcmp(key, "containers") == 0 ||
+           strcmp(key, "and-host") == 0;
+}
 static bool step_only_key(const char *key)
 {
     return strcmp(key, "bench") == 0 || strcmp(key, "reference") == 0 || vp_reference_key(key);
@@ -297,6 +306,14 @@ static void free_command(struct command *command)
     command->argc = 0;
 }
 
+static void keep_note(struct vp_run_steps *notes, char *note)
+{
+    if (note && notes->note_count < VP_RUN_MAX_NOTES)
+        notes->notes[notes->note_count++] = note;
+    else
+        free(note);
+}
+
 /* On one host: ranks 1..N become --jobs 1..N and topology and start-with are left out
  * (the net benchmarks then use their embedded server), each with a note when notes is
  * given. Returns whether entry was one of them. */
@@ -317,11 +334,80 @@ static bool one_host_fallback(struct command *command, const struct entry *entry
                                  entry->key, entry->value) < 0) {
         abort();
     }
-    if (note && notes->note_count < VP_RUN_MAX_NOTES)
-        notes->notes[notes->note_count++] = note;
-    else
-        free(note);
+    keep_note(notes, note);
     return true;
+}
+
+/* An and-host = line left out (--no-guests: the step is this host's side; virtperf-mpi:
+ * its ranks are the hosts or guests), said in a note. */
+static void leave_out_and_host(const struct compiler *c, const struct entry *entry,
+                               struct vp_run_steps *notes)
+{
+    char *note = NULL;
+    if (asprintf(&note, "[%s] and-host = %s: left out (%s)", entry->section, entry->value,
+                 c->for_mpi ? "virtperf-mpi: its ranks are the hosts or guests"
+                            : "--no-guests: the steps run on this host") < 0)
+        abort();
+    keep_note(notes, note);
+}
+
+/* The guests = or containers = line a step runs by: its own, else [global]'s; NULL. */
+static const struct entry *members_entry(const struct compiler *c, const char *step)
+{
+    const char *sections[] = { step, "global" };
+    for (size_t s = 0; s < 2; s++) {
+        const struct entry *entry = find(c, sections[s], "guests");
+        if (!entry)
+            entry = find(c, sections[s], "containers");
+        if (entry)
+            return entry;
+    }
+    return NULL;
+}
+
+/* With the guests left out (--no-guests, virtperf-mpi), a step still runs what the
+ * members would have: under virtperf-mpi, guests = SPEC is ranks = SPEC (a rank per
+ * guest); on this host, every member's jobs at once (SPEC x N jobs, as and-host runs). */
+static int members_as_jobs(struct compiler *c, const char *step, const struct entry *members,
+                           struct command *command, struct vp_run_steps *notes)
+{
+    char *note = NULL, *value = NULL;
+    if (c->for_mpi) {
+        add_flag(command, "ranks", members->value);
+        if (asprintf(&note, "[%s] %s = %s: virtperf-mpi, run on ranks %s (a rank per "
+                     "guest)", step, members->key, members->value, members->value) < 0)
+            abort();
+        keep_note(notes, note);
+        return 0;
+    }
+    const struct entry *jobs = find(c, step, "jobs");
+    if (!jobs)
+        jobs = find(c, "global", "jobs");
+    char *end = NULL;
+    unsigned long each = jobs ? strtoul(jobs->value, &end, 10) : 1;
+    unsigned counts[VP_MAX_GUESTS];
+    size_t count_n = 0;
+    if ((jobs && (*end || each == 0)) ||
+        vp_parse_jobs_spec(members->value, VP_MAX_GUESTS, counts, VP_MAX_GUESTS, &count_n) != 0)
+        return plan_error(c, jobs ? jobs : members, step, "%s = %s with jobs = %s: not "
+                          "runnable on this host alone (--no-guests); accepted: %s = SPEC "
+                          "(1 to %d) and jobs = N (each one's jobs: SPEC x N here)",
+                          members->key, members->value, jobs ? jobs->value : "1", members->key,
+                          VP_MAX_GUESTS);
+    size_t len = 0;
+    FILE *out = open_memstream(&value, &len);
+    if (!out)
+        abort();
+    for (size_t i = 0; i < count_n; i++)
+        fprintf(out, "%s%lu", i ? "," : "", counts[i] * each);
+    fclose(out);
+    add_flag(command, "jobs", value);
+    if (asprintf(&note, "[%s] %s = %s: --no-guests, run on this host as jobs = %s (each "
+                 "one's jobs at once)", step, members->key, members->value, value) < 0)
+        abort();
+    free(value);
+    keep_note(notes, note);
+    return 0;
 }
 
 /* An entry into a step's command: the step-only keys stay out, virtperf-mpi's keys are
@@ -329,7 +415,7 @@ static bool one_host_fallback(struct command *command, const struct entry *entry
 static void add_entry(struct command *command, const struct entry *entry, bool for_mpi,
                       struct vp_run_steps *notes)
 {
-    if (step_only_key(entry->key))
+    if (step_only_key(entry->key) || members_key(entry->key))
         return;
     if (for_mpi || !one_host_fallback(command, entry, notes))
         add_flag(command, entry->key, entry->value);
@@ -437,17 +523,22 @@ static int check_reference_entry(struct compiler *c, const char *step, const str
     return 0;
 }
 
+/* A key of the whole run (or a step's guests keys) through run's own flag parser. */
+static int check_run_entry(struct compiler *c, const struct entry *entry, const char *step)
+{
+    struct vp_run_request request = { .monitor_hz = 0 };
+    int taken = vp_run_take(&request, vp_run_flag_find(entry->key), entry->value, c->err,
+                            c->err_len);
+    return taken == 0 ? 0 : blame(c, entry, step);
+}
+
 /* A [global] key alone: a run flag against the first step, a benchmark option against
  * every step whose benchmarks take it (one at least must). */
 static int check_global_entry(struct compiler *c, const char *const *steps, size_t step_count,
                               const struct entry *entry)
 {
-    if (session_key(entry->key)) {
-        struct vp_run_request request = { .monitor_hz = 0 };
-        int taken = vp_run_take(&request, vp_run_flag_find(entry->key), entry->value, c->err,
-                                c->err_len);
-        return taken == 0 ? 0 : blame(c, entry, NULL);
-    }
+    if (session_key(entry->key))
+        return check_run_entry(c, entry, NULL);
     if (step_flag(entry->key))
         return check_entry(c, steps[0], entry);
     bool taken = false;
@@ -474,9 +565,10 @@ static int check_places(struct compiler *c)
         if (!entry->section[0])
             return plan_error(c, entry, NULL, "%s outside a section; accepted: keys under "
                               "[global] or under a [STEP]", entry->key);
-        if (!global && session_key(entry->key))
+        if (!global && session_key(entry->key) && !members_key(entry->key))
             return plan_error(c, entry, NULL, "%s belongs to the whole run: accepted in "
-                              "[global] only", entry->key);
+                              "[global] only (a step may say guests, containers and "
+                              "and-host for itself)", entry->key);
         if (global && step_only_key(entry->key))
             return plan_error(c, entry, NULL, "%s belongs to a step, not to [global]",
                               entry->key);
@@ -511,6 +603,7 @@ static int check_keys(struct compiler *c, const char **steps, size_t step_count)
                 strcmp(entry->key, "reference") == 0)
                 continue;
             int checked = vp_reference_key(entry->key) ? check_reference_entry(c, steps[s], entry)
+                          : members_key(entry->key)    ? check_run_entry(c, entry, steps[s])
                                                        : check_entry(c, steps[s], entry);
             if (checked != 0)
                 return -1;
@@ -522,13 +615,16 @@ static int check_keys(struct compiler *c, const char **steps, size_t step_count)
 /* A step's whole command: [global]'s keys first (those of benchmark options only when
  * the step's benchmarks take them), then the step's own. */
 static int step_command(struct compiler *c, const char *step, struct command *command,
-                        struct vp_run_steps *notes)
+                        struct vp_run_steps *notes, struct vp_run_steps *placement)
 {
     if (start_command(c, step, command) != 0)
         return -1;
+    const struct entry *members = c->no_members ? members_entry(c, step) : NULL;
+    bool jobs_of_members = members && !c->for_mpi; /* members_as_jobs says them */
     for (size_t i = 0; i < c->count; i++) {
         const struct entry *entry = &c->entries[i];
-        if (strcmp(entry->section, "global") != 0 || session_key(entry->key))
+        if (strcmp(entry->section, "global") != 0 || session_key(entry->key) ||
+            (jobs_of_members && strcmp(entry->key, "jobs") == 0))
             continue;
         int takes = step_flag(entry->key) ? 1 : step_takes_option(c, step, entry->key);
         if (takes < 0) {
@@ -539,12 +635,16 @@ static int step_command(struct compiler *c, const char *step, struct command *co
             add_entry(command, entry, c->for_mpi, notes);
     }
     for (size_t i = 0; i < c->count; i++)
-        if (strcmp(c->entries[i].section, step) == 0)
+        if (strcmp(c->entries[i].section, step) == 0 &&
+            !(jobs_of_members && strcmp(c->entries[i].key, "jobs") == 0))
             add_entry(command, &c->entries[i], c->for_mpi, notes);
+    if (members && members_as_jobs(c, step, members, command, placement) != 0) {
+        free_command(command);
+        return -1;
+    }
     return 0;
 }
 
-/* The run's own flags: the command line's, else [global]'s. */
 /* The guests a plan's run asks for: the command line's flags over its [global] keys. */
 static struct vp_guests_request merged_guests(const struct vp_guests_request *given,
                                               const struct vp_guests_request *global)
@@ -570,6 +670,7 @@ static struct vp_guests_request merged_guests(const struct vp_guests_request *gi
     return merged;
 }
 
+/* The run's own flags: the command line's, else [global]'s. */
 static void session_flags(const struct compiler *c, const struct vp_run_request *command,
                           struct vp_run_steps *steps)
 {
@@ -584,6 +685,67 @@ static void session_flags(const struct compiler *c, const struct vp_run_request 
     steps->quiet = command->quiet || global.quiet;
     steps->guests = merged_guests(&command->guests, &global.guests);
     steps->guests_owned = true;
+    if (!c->no_members)
+        return;
+    const struct entry *and_host = find(c, "global", "and-host");
+    if (and_host)
+        leave_out_and_host(c, and_host, steps);
+    free((char *)steps->guests.spec);
+    free((char *)steps->guests.containers);
+    steps->guests.spec = steps->guests.containers = NULL;
+    steps->guests.and_host = false;
+}
+
+/* Where a step runs: its own guests = / containers = / and-host = lines (judged by
+ * check_keys), or left out with a note. */
+static int place_step(struct compiler *c, const char *name, struct vp_run_step *step,
+                      struct vp_run_steps *steps)
+{
+    for (size_t i = 0; i < c->count; i++) {
+        const struct entry *entry = &c->entries[i];
+        if (strcmp(entry->section, name) != 0 || !members_key(entry->key))
+            continue;
+        if (c->no_members) {
+            if (strcmp(entry->key, "and-host") == 0)
+                leave_out_and_host(c, entry, steps);
+            continue;
+        }
+        struct vp_run_request request = { .monitor_hz = 0 };
+        vp_run_take(&request, vp_run_flag_find(entry->key), entry->value, c->err, c->err_len);
+        if (strcmp(entry->key, "and-host") == 0) {
+            step->and_host = request.guests.and_host;
+            continue;
+        }
+        bool containers = strcmp(entry->key, "containers") == 0;
+        if (step->members_spec && step->members_are_containers != containers)
+            return plan_error(c, entry, name, "%s: not with %s in one step; accepted: guests = "
+                              "SPEC or containers = SPEC", entry->key,
+                              containers ? "guests" : "containers");
+        free((char *)step->members_spec);
+        step->members_spec = copy(entry->value);
+        step->members_are_containers = containers;
+    }
+    return 0;
+}
+
+/* One kind of member for the whole run, and and-host only where a step runs in them. */
+static int check_members(struct compiler *c, const struct vp_run_steps *steps)
+{
+    bool guests = steps->guests.spec != NULL, containers = steps->guests.containers != NULL;
+    for (size_t s = 0; s < steps->count; s++) {
+        const struct vp_run_step *step = &steps->step[s];
+        if (step->members_spec)
+            *(step->members_are_containers ? &containers : &guests) = true;
+        if (step->and_host && !step->members_spec && !guests && !containers)
+            return plan_error(c, NULL, step->name, "and-host: this step runs on this host "
+                              "alone; accepted: and-host beside guests = SPEC or containers = "
+                              "SPEC (the step's or [global]'s)");
+    }
+    if (guests && containers)
+        return plan_error(c, NULL, "global", "guests and containers: one kind per run; "
+                          "accepted: guests = SPEC or containers = SPEC in the steps and "
+                          "[global] that say either");
+    return 0;
 }
 
 /* The text kept with the run: the file, then the --set lines that changed it. */
@@ -608,7 +770,7 @@ static int make_steps(struct compiler *c, const char **names, size_t count,
 {
     for (size_t s = 0; s < count; s++) {
         struct command command;
-        if (step_command(c, names[s], &command, c->for_mpi ? NULL : steps) != 0)
+        if (step_command(c, names[s], &command, c->for_mpi ? NULL : steps, steps) != 0)
             return -1;
         struct vp_run_step *step = &steps->step[steps->count++];
         *step = (struct vp_run_step){ .name = copy(names[s]), .argc = command.argc,
@@ -624,6 +786,8 @@ static int make_steps(struct compiler *c, const char **names, size_t count,
             step->plan.count = 0;
             return blame(c, NULL, names[s]);
         }
+        if (place_step(c, names[s], step, steps) != 0)
+            return -1;
     }
     return 0;
 }
@@ -635,7 +799,8 @@ int vp_plan_compile(const struct vp_run_request *command, const char *text, bool
     if (!c)
         abort();
     *c = (struct compiler){ .path = command->plan_path, .text = text, .for_mpi = for_mpi,
-                            .err = err, .err_len = err_len };
+                            .no_members = for_mpi || command->no_guests, .err = err,
+                            .err_len = err_len };
     *steps = (struct vp_run_steps){ .count = 0 };
     const char *names[VP_RUN_MAX_STEPS];
     size_t count = 0;
@@ -649,12 +814,19 @@ int vp_plan_compile(const struct vp_run_request *command, const char *text, bool
         status = check_keys(c, names, count);
     if (status == 0)
         status = make_steps(c, names, count, steps);
+    if (status == 0 && command->no_guests &&
+        (command->guests.spec || command->guests.containers || command->guests.and_host)) {
+        snprintf(err, err_len, "--no-guests: not with --guests, --containers or --and-host; "
+                 "accepted: one or the other");
+        status = -1;
+    }
     if (status == 0) {
         session_flags(c, command, steps);
         steps->kept_text = kept_text(c, command);
-    } else {
-        vp_run_steps_free(steps);
+        status = check_members(c, steps);
     }
+    if (status != 0)
+        vp_run_steps_free(steps);
     for (size_t i = 0; i < c->count; i++) {
         free(c->entries[i].section);
         free(c->entries[i].key);
