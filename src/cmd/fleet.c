@@ -52,6 +52,7 @@ struct fleet_run {
     char **words;               /* argv with the server's --peer and --key-file */
     int word_count;
     bool and_host;              /* --and-host: this host's jobs too, alternating */
+    bool of_plan;               /* the steps are a plan's (--no-guests runs them here) */
     const char *host_dir;       /* where they work (--guest-disk), NULL: here */
 };
 
@@ -259,6 +260,7 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     const struct vp_fleet_kind *kind = run->kind;
     const struct vp_guests_request *asked = &steps->guests;
     run->and_host = asked->and_host;
+    run->of_plan = steps->kept_text != NULL;
     for (size_t s = 0; s < steps->count; s++) {
         unsigned counts[VP_MAX_GUESTS];
         size_t n;
@@ -333,7 +335,8 @@ static void settle_fleet(void *context, const char *refusal)
     if (!refusal)
         return;
     remove_all(run);
-    fprintf(stderr, "virtperf: %s\n", refusal);
+    fprintf(stderr, "virtperf: %s%s\n", refusal,
+            run->of_plan ? " (or --no-guests: the plan's steps on this host alone)" : "");
     exit(vp_engine_interrupted() ? VP_EXIT_INTERRUPTED : VP_EXIT_USAGE);
 }
 

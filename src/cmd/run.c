@@ -129,6 +129,19 @@ static int run_here(struct vp_run_steps *steps, int argc, char **argv)
     return status;
 }
 
+/* Where a plan's step runs, for --dry-run: "" on this host alone. */
+static void print_where(const struct vp_run_steps *steps, const struct vp_run_step *step)
+{
+    const struct vp_guests_request *run = &steps->guests;
+    const char *spec = step->members_spec ? step->members_spec
+                                          : run->spec ? run->spec : run->containers;
+    if (!spec)
+        return;
+    bool containers = step->members_spec ? step->members_are_containers : !run->spec;
+    printf(" in %s %s%s", containers ? "containers" : "guests", spec,
+           step->and_host || run->and_host ? ", and on this host, alternating" : "");
+}
+
 static void print_notes(const struct vp_run_steps *steps)
 {
     for (size_t n = 0; n < steps->note_count; n++)
@@ -149,7 +162,9 @@ int cmd_run(int argc, char **argv)
         refused(err);
     if (dry_run) {
         for (size_t s = 0; s < steps.count; s++) {
-            printf("# [%s]\nvirtperf", steps.step[s].name);
+            printf("# [%s]", steps.step[s].name);
+            print_where(&steps, &steps.step[s]);
+            printf("\nvirtperf");
             for (int i = 0; i < steps.step[s].argc; i++)
                 printf(" %s", steps.step[s].argv[i]);
             putchar('\n');

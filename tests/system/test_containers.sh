@@ -51,6 +51,53 @@ assert 0 < two["ranks"]["start_skew_bound_s"] < 0.01, two["ranks"]
 PY
 left_nothing '[0-9]*' "a finished run"
 
+# A plan's step in containers of its own; the other step on this host, the containers
+# paused. --no-guests runs every step here, each container's jobs at once.
+cat >"$WORK/boxes.ini" <<'INI'
+[global]
+reps = 2
+
+[alone]
+bench = null
+
+[boxes]
+bench = null
+jobs = 2
+containers = 1..2
+and-host = on
+INI
+"$VP" run --plan "$WORK/boxes.ini" --dry-run >"$WORK/dry" || fail "--dry-run of a plan with containers"
+expect_contains "$WORK/dry" "# [boxes] in containers 1..2, and on this host, alternating"
+grep -qx '# \[alone\]' "$WORK/dry" || fail "--dry-run: [alone] should run on this host: $(cat "$WORK/dry")"
+expect_status 0 "$VP" run --plan "$WORK/boxes.ini" --label plan-boxes --json "$WORK/plan.json"
+python3 - "$WORK/plan.json" <<'PY' || fail "a plan's step in containers: [alone] here, [boxes] at 1 and 2 containers beside this host's jobs"
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+shape = [(r["step"], r.get("side", {}).get("name"), r["jobs"], r.get("ranks", {}).get("count"))
+         for r in results]
+assert shape == [("alone", None, 1, None), ("boxes", "host", 2, None), ("boxes", "guests", 2, 1),
+                 ("boxes", "host", 4, None), ("boxes", "guests", 2, 2)], shape
+assert all(r["status"] == "ok" for r in results), [r.get("error") for r in results]
+assert "guests" not in results[0]
+PY
+expect_status 0 "$VP" run --plan "$WORK/boxes.ini" --no-guests --label plan-here --json "$WORK/here.json"
+expect_contains "$WORK/out" "[boxes] containers = 1..2: --no-guests, run on this host as jobs = 2,4"
+python3 - "$WORK/here.json" <<'PY' || fail "--no-guests: every step here, each container's jobs at once"
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+assert [(r["step"], r["jobs"]) for r in results] == [("alone", 1), ("boxes", 2), ("boxes", 4)], results
+assert not any("ranks" in r or "guests" in r or "side" in r for r in results)
+PY
+printf '[a]\nbench = null\nand-host = on\n' >"$WORK/alone.ini"
+expect_status 2 "$VP" run --plan "$WORK/alone.ini"
+expect_contains "$WORK/err" "and-host: this step runs on this host alone"
+printf '[a]\nbench = null\nguests = 1\n[b]\nbench = null\ncontainers = 1\n' >"$WORK/mixed.ini"
+expect_status 2 "$VP" run --plan "$WORK/mixed.ini"
+expect_contains "$WORK/err" "guests and containers: one kind per run"
+expect_status 2 "$VP" run --plan "$WORK/boxes.ini" --no-guests --containers 1
+expect_contains "$WORK/err" "--no-guests: not with --guests, --containers or --and-host"
+left_nothing '[0-9]*' "a plan's run"
+
 "$VP" run cpu --containers 2 --ops 200m --reps 20 --label interrupted >"$WORK/int.out" 2>&1 &
 RUN=$!
 for _ in $(seq 1 300); do grep -q '^run [0-9]' "$WORK/int.out" && break; sleep 0.1; done

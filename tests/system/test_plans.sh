@@ -19,6 +19,29 @@ for plan in "$PLANS"/*.ini; do
         fail "$plan should open with a comment naming its study"
 done
 
+# The study plans' VM steps run in guests virtperf starts; --no-guests runs them here as
+# the guests' jobs at once, and virtperf-mpi takes guests = SPEC as its ranks.
+dry_where() { # PLAN LINE: --dry-run prints LINE
+    expect_status 0 "$VP" run --plan "$PLANS/$1" --dry-run
+    grep -qxF "$2" "$WORK/out" || fail "$1 --dry-run lacks '$2': $(grep '^#' "$WORK/out")"
+}
+dry_where ihep-2010.ini "# [disk] in guests 8, and on this host, alternating"
+dry_where ihep-2010.ini "# [network] in guests 1..8"
+dry_where ihep-2010.ini "# [cpu]"
+dry_where spring8-2005.ini "# [rpc] in guests 1..10"
+dry_where cnaf-2007.ini "# [disk] in guests 1,2"
+expect_status 0 "$VP" run --plan "$PLANS/ihep-2010.ini" --no-guests --dry-run
+expect_contains "$WORK/out" "--path=. --jobs=8 iozone"
+expect_contains "$WORK/out" "--reverse=on --jobs=1,2,3,4,5,6,7,8 net.stream"
+expect_contains "$WORK/out" "[disk] guests = 8: --no-guests, run on this host as jobs = 8"
+expect_contains "$WORK/out" "[disk] and-host = on: left out"
+! grep -q '^# .* in guests' "$WORK/out" || fail "--no-guests: a step still runs in guests"
+expect_status 0 "$VP" run --plan "$PLANS/spring8-2005.ini" --no-guests --dry-run
+expect_contains "$WORK/out" "--jobs=1,2,3,4,5,6,7,8,9,10 net.rr"
+printf '[a]\nbench = null\njobs = 1,2\nguests = 2\n' >multi.ini
+expect_status 2 "$VP" run --plan multi.ini --no-guests
+expect_contains "$WORK/err" "multi.ini:3: guests = 2 with jobs = 1,2: not runnable on this host alone"
+
 cat >small.ini <<'PLAN'
 ; a small plan
 [global]
