@@ -1,4 +1,5 @@
 /* The runner for guests and containers virtperf starts (see fleet.h). */
+#define _GNU_SOURCE /* asprintf */
 #include "cmd/fleet.h"
 
 #include <errno.h>
@@ -51,6 +52,8 @@ struct fleet_run {
     char key_hex[2 * SERVER_KEY_BYTES + 1];
     char **words;               /* argv with the server's --peer and --key-file */
     int word_count;
+    char *sets[2 * VP_RUN_MAX_STEPS]; /* a plan's: --set STEP.peer=..., STEP.key-file=... */
+    size_t set_count;
     bool and_host;              /* --and-host: this host's jobs too, alternating */
     bool of_plan;               /* the steps are a plan's (--no-guests runs them here) */
     const char *host_dir;       /* where they work (--guest-disk), NULL: here */
@@ -196,26 +199,64 @@ static bool and_host(const struct fleet_run *run, const struct vp_run_step *step
     return in_members(run, step) && (run->and_host || step->and_host);
 }
 
-/* Whether a point of the steps run in members talks to the embedded server (no --peer
+/* Whether a point of step, run in members, talks to the embedded server (no --peer
  * given). */
+static bool step_wants_server(const struct fleet_run *run, const struct vp_run_step *step)
+{
+    for (size_t p = 0; in_members(run, step) && p < step->plan.count; p++) {
+        const struct vp_plan_point *point = &step->plan.points[p];
+        const char *peer = vp_param_text(&point->params, "peer");
+        if (vp_layout_is_network(point->bench) && peer && strcmp(peer, VP_NET_EMBEDDED) == 0)
+            return true;
+    }
+    return false;
+}
+
 static bool wants_server(const struct fleet_run *run, const struct vp_run_steps *steps)
 {
     for (size_t s = 0; s < steps->count; s++)
-        for (size_t p = 0; in_members(run, &steps->step[s]) && p < steps->step[s].plan.count;
-             p++) {
-            const struct vp_plan_point *point = &steps->step[s].plan.points[p];
-            if (!vp_layout_is_network(point->bench))
-                continue;
-            const char *peer = vp_param_text(&point->params, "peer");
-            if (peer && strcmp(peer, VP_NET_EMBEDDED) == 0)
-                return true;
-        }
+        if (step_wants_server(run, &steps->step[s]))
+            return true;
     return false;
+}
+
+/* The members' words with the server named: --peer and --key-file on a command line; a
+ * plan takes them as --set STEP.peer= and STEP.key-file= for each step that talks to it. */
+static void name_server(struct fleet_run *run, const struct vp_run_steps *steps)
+{
+    run->words = calloc((size_t)run->argc + 4 + 4 * steps->count + 1, sizeof *run->words);
+    if (!run->words)
+        abort();
+    memcpy(run->words, run->argv, (size_t)run->argc * sizeof *run->words);
+    run->word_count = run->argc;
+    if (!steps->kept_text) {
+        run->words[run->word_count++] = "--peer";
+        run->words[run->word_count++] = run->server_peer;
+        run->words[run->word_count++] = "--key-file";
+        run->words[run->word_count++] = MEMBER_KEY_PATH;
+        return;
+    }
+    for (size_t s = 0; s < steps->count; s++) {
+        const struct vp_run_step *step = &steps->step[s];
+        if (!step_wants_server(run, step))
+            continue;
+        char *peer, *key;
+        if (asprintf(&peer, "%s.peer=%s", step->name, run->server_peer) < 0 ||
+            asprintf(&key, "%s.key-file=%s", step->name, MEMBER_KEY_PATH) < 0)
+            abort();
+        run->sets[run->set_count++] = peer;
+        run->sets[run->set_count++] = key;
+        run->words[run->word_count++] = "--set";
+        run->words[run->word_count++] = peer;
+        run->words[run->word_count++] = "--set";
+        run->words[run->word_count++] = key;
+    }
 }
 
 /* The net benchmarks' server on this host where the members reach it, keyed by a fresh
  * key each member gets over its channel; the members' words then name it. */
-static int start_server(struct fleet_run *run, char *err, size_t err_len)
+static int start_server(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
+                        size_t err_len)
 {
     const char *address = run->kind->server_address(run->kind->state, err, err_len);
     if (!address)
@@ -241,15 +282,7 @@ static int start_server(struct fleet_run *run, char *err, size_t err_len)
         return -1;
     }
     snprintf(run->server_peer, sizeof run->server_peer, "%s:%u", address, port);
-    run->words = calloc((size_t)run->argc + 5, sizeof *run->words);
-    if (!run->words)
-        abort();
-    memcpy(run->words, run->argv, (size_t)run->argc * sizeof *run->words);
-    run->word_count = run->argc;
-    run->words[run->word_count++] = "--peer";
-    run->words[run->word_count++] = run->server_peer;
-    run->words[run->word_count++] = "--key-file";
-    run->words[run->word_count++] = MEMBER_KEY_PATH;
+    name_server(run, steps);
     return 0;
 }
 
@@ -300,7 +333,7 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     struct vp_fleet_setup setup = { .asked = asked, .work = run->work, .most = run->most };
     if (kind->prepare(kind->state, &setup, err, err_len) != 0)
         return -1;
-    if (wants_server(run, steps) && start_server(run, err, err_len) != 0)
+    if (wants_server(run, steps) && start_server(run, steps, err, err_len) != 0)
         return -1;
     for (size_t m = 0; m < run->most; m++) {
         struct vp_member *member = &run->members[m];
@@ -751,6 +784,8 @@ int vp_run_fleet(const struct vp_fleet_kind *kind, const char *spec, struct vp_r
     int status = vp_run_execute(&runner, steps, argc, argv);
     if (run.words != argv)
         free(run.words);
+    for (size_t s = 0; s < run.set_count; s++)
+        free(run.sets[s]);
     vp_run_steps_free(steps);
     return status;
 }
