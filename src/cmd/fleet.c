@@ -205,8 +205,10 @@ static bool step_wants_server(const struct fleet_run *run, const struct vp_run_s
 {
     for (size_t p = 0; in_members(run, step) && p < step->plan.count; p++) {
         const struct vp_plan_point *point = &step->plan.points[p];
+        if (!vp_layout_is_network(point->bench))
+            continue;
         const char *peer = vp_param_text(&point->params, "peer");
-        if (vp_layout_is_network(point->bench) && peer && strcmp(peer, VP_NET_EMBEDDED) == 0)
+        if (peer && strcmp(peer, VP_NET_EMBEDDED) == 0)
             return true;
     }
     return false;

@@ -88,6 +88,11 @@ results = json.load(open(sys.argv[1]))["results"]
 assert [(r["step"], r["jobs"]) for r in results] == [("alone", 1), ("boxes", 2), ("boxes", 4)], results
 assert not any("ranks" in r or "guests" in r or "side" in r for r in results)
 PY
+# a plan's net step in containers talks to the run's server (named by --set STEP.peer)
+printf '[global]\nreps = 1\n[rpc]\nbench = net.rr\nduration = 0.3s\ncontainers = 1\n' >"$WORK/rpc.ini"
+expect_status 0 "$VP" run --plan "$WORK/rpc.ini" --label plan-rpc --json "$WORK/rpc.json"
+json_check "$WORK/rpc.json" 'd["results"][0]["status"] == "ok" and d["results"][0]["ranks"]["count"] == 1 and d["results"][0]["metrics"]["rate"]["mean"] > 0 and d["results"][0]["params"]["peer"].startswith("127.0.0.1:")' \
+    "a plan's net.rr step in a container"
 printf '[a]\nbench = null\nand-host = on\n' >"$WORK/alone.ini"
 expect_status 2 "$VP" run --plan "$WORK/alone.ini"
 expect_contains "$WORK/err" "and-host: this step runs on this host alone"
