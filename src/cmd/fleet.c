@@ -311,12 +311,6 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         if (steps->step[s].request.background)
             return refuse(err, err_len, kind->flag, "--background",
                           "net.probe as a benchmark of its own");
-        for (size_t p = 0; and_host(run, &steps->step[s]) && p < steps->step[s].plan.count;
-             p++)
-            if (vp_layout_is_network(steps->step[s].plan.points[p].bench))
-                return refuse(err, err_len, "--and-host", steps->step[s].plan.points[p].bench->name,
-                              "benchmarks that need no peer (cpu, memory, disk...); net "
-                              "benchmarks beside the host's own jobs are not yet done");
     }
     run->host_dir = asked->disk_dir;
     run->timeout_s = asked->timeout_s ? asked->timeout_s : DEFAULT_TIMEOUT_S;
@@ -458,6 +452,23 @@ struct host_side {
     struct vp_guests_point point;
 };
 
+/* A net point's host jobs talk to the run's server, as the members' do (-1 with why). */
+static int aim_at_server(const struct fleet_run *run, struct vp_params *params, char *err,
+                         size_t err_len)
+{
+    int peer_at = vp_params_find(params, "peer"), key_at = vp_params_find(params, "key-file");
+    if (!run->server || peer_at < 0 || strcmp(vp_param_text(params, "peer"), VP_NET_EMBEDDED) != 0)
+        return 0;
+    char key_path[sizeof run->work + 16];
+    snprintf(key_path, sizeof key_path, "%s/server.key", run->work);
+    if (vp_option_parse(&params->options[peer_at], run->server_peer, &params->values[peer_at],
+                        err, err_len) != 0 ||
+        (key_at >= 0 && vp_option_parse(&params->options[key_at], key_path,
+                                        &params->values[key_at], err, err_len) != 0))
+        return -1;
+    return 0;
+}
+
 /* Forks the host's agent for point point_index of step index with jobs jobs. */
 static int start_host_side(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
                            size_t point_index, unsigned jobs, struct host_side *side, char *err,
@@ -473,8 +484,12 @@ static int start_host_side(struct fleet_run *run, const struct vp_run_steps *ste
     if (side->pid == 0) {
         close(pair[0]);
         char why[256] = "";
+        /* this process's own copy of the point: aimed where the members' are */
+        struct vp_params *params = (struct vp_params *)&steps->step[index].plan.points[point_index].params;
         if (run->host_dir && chdir(run->host_dir) != 0)
             snprintf(why, sizeof why, "cannot work in %s: %s", run->host_dir, strerror(errno));
+        else
+            aim_at_server(run, params, why, sizeof why);
         if (why[0] || vp_agent_run_point(pair[1], steps, index, point_index, jobs, why,
                                          sizeof why) != 0) {
             fprintf(stderr, "virtperf: the host's jobs: %s\n", why);
@@ -698,6 +713,8 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
         vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", reason);
         *stopped = true;
     }
+    if (*host_result) /* one point, so one params (without the host's key file) */
+        json_object_set(*host_result, "params", json_object_get(result, "params"));
     if (monitor)
         json_object_set_new(result, "monitor", monitor);
     json_object_set_new(result, "guests", cost);
