@@ -93,6 +93,18 @@ printf '[global]\nreps = 1\n[rpc]\nbench = net.rr\nduration = 0.3s\ncontainers =
 expect_status 0 "$VP" run --plan "$WORK/rpc.ini" --label plan-rpc --json "$WORK/rpc.json"
 json_check "$WORK/rpc.json" 'd["results"][0]["status"] == "ok" and d["results"][0]["ranks"]["count"] == 1 and d["results"][0]["metrics"]["rate"]["mean"] > 0 and d["results"][0]["params"]["peer"].startswith("127.0.0.1:")' \
     "a plan's net.rr step in a container"
+# --and-host with a net benchmark: this host's jobs to the run's server too, alternating
+expect_status 0 "$VP" run net.rr --duration 0.3s --reps 2 --containers 1 --and-host --label net-sides --json "$WORK/sides.json"
+python3 - "$WORK/sides.json" <<'PY' || fail "--and-host net.rr: both sides to the run's one server, the same params"
+import json, sys
+host, boxes = json.load(open(sys.argv[1]))["results"]
+assert (host["side"]["name"], boxes["side"]["name"]) == ("host", "guests")
+assert host["status"] == boxes["status"] == "ok", (host.get("error"), boxes.get("error"))
+assert host["params"] == boxes["params"] and host["params"]["peer"].startswith("127.0.0.1:"), host["params"]
+assert host["metrics"]["rate"]["mean"] > 0 and boxes["metrics"]["rate"]["mean"] > 0
+PY
+expect_status 0 "$VP" compare net-sides
+expect_contains "$WORK/out" "net.rr       jobs=1   latency"
 printf '[a]\nbench = null\nand-host = on\n' >"$WORK/alone.ini"
 expect_status 2 "$VP" run --plan "$WORK/alone.ini"
 expect_contains "$WORK/err" "and-host: this step runs on this host alone"

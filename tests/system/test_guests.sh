@@ -152,7 +152,7 @@ left_nothing '[0-9]*' "a run with disks"
 expect_status 2 "$VP" run cpu --and-host
 expect_contains "$WORK/err" "--and-host: only beside the guests or containers of a run"
 expect_status 2 "$VP" run net.rr --guests 1 --and-host --guest-accel tcg
-expect_contains "$WORK/err" "net.rr: not with --and-host; accepted: benchmarks that need no peer"
+expect_contains "$WORK/err" "--guests: a net benchmark talks to a server on this host, which guests reach only through a NIC"
 expect_status 0 "$VP" run disk.write --size 4m --reps 2 --warmup 1 --guests 2 --and-host \
     --guest-disk "$WORK/disks" --guest-disk-size 64M --guest-accel tcg --label ihep --json "$WORK/ihep.json"
 python3 - "$WORK/ihep.json" "$WORK/disks" <<'PY' || fail "--and-host: the host's 2 jobs and 2 guests' one each, ok, repetitions alternating, the host's on the guests' storage"
