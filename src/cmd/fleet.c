@@ -194,7 +194,7 @@ static bool in_members(const struct fleet_run *run, const struct vp_run_step *st
 }
 
 /* Whether step runs on this host too, beside its members. */
-static bool and_host(const struct fleet_run *run, const struct vp_run_step *step)
+static bool with_host_side(const struct fleet_run *run, const struct vp_run_step *step)
 {
     return in_members(run, step) && (run->and_host || step->and_host);
 }
@@ -485,7 +485,8 @@ static int start_host_side(struct fleet_run *run, const struct vp_run_steps *ste
         close(pair[0]);
         char why[256] = "";
         /* this process's own copy of the point: aimed where the members' are */
-        struct vp_params *params = (struct vp_params *)&steps->step[index].plan.points[point_index].params;
+        const struct vp_plan_point *point = &steps->step[index].plan.points[point_index];
+        struct vp_params *params = (struct vp_params *)&point->params;
         if (run->host_dir && chdir(run->host_dir) != 0)
             snprintf(why, sizeof why, "cannot work in %s: %s", run->host_dir, strerror(errno));
         else
@@ -760,7 +761,7 @@ static bool run_step_in_fleet(void *context, const struct vp_run_steps *steps, s
             settings.warmup = point->warmup;
             json_t *host = NULL;
             json_t *result = run_point(run, steps, index, p, counts[c], &settings,
-                                       and_host(run, step), &host, &stopped);
+                                       with_host_side(run, step), &host, &stopped);
             json_t *both[] = { host, result };
             for (size_t r = 0; r < 2; r++) {
                 if (!both[r])
