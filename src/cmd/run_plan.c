@@ -736,7 +736,8 @@ static int check_members(struct compiler *c, const struct vp_run_steps *steps)
         const struct vp_run_step *step = &steps->step[s];
         if (step->members_spec)
             *(step->members_are_containers ? &containers : &guests) = true;
-        if (step->and_host && !step->members_spec && !guests && !containers)
+        if (step->and_host && !step->members_spec && !steps->guests.spec &&
+            !steps->guests.containers)
             return plan_error(c, NULL, step->name, "and-host: this step runs on this host "
                               "alone; accepted: and-host beside guests = SPEC or containers = "
                               "SPEC (the step's or [global]'s)");

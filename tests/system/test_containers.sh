@@ -105,7 +105,7 @@ assert host["metrics"]["rate"]["mean"] > 0 and boxes["metrics"]["rate"]["mean"] 
 PY
 expect_status 0 "$VP" compare net-sides
 expect_contains "$WORK/out" "net.rr       jobs=1   latency"
-printf '[a]\nbench = null\nand-host = on\n' >"$WORK/alone.ini"
+printf '[b]\nbench = null\ncontainers = 1\n[a]\nbench = null\nand-host = on\n' >"$WORK/alone.ini"
 expect_status 2 "$VP" run --plan "$WORK/alone.ini"
 expect_contains "$WORK/err" "and-host: this step runs on this host alone"
 printf '[a]\nbench = null\nguests = 1\n[b]\nbench = null\ncontainers = 1\n' >"$WORK/mixed.ini"
