@@ -5,15 +5,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "engine/engine.h"
 #include "guest/channel.h"
 #include "guest/together.h"
 
+/* One option of params set to text, when the benchmark has it. */
+static int set_param(struct vp_params *params, const char *name, const char *text, char *err,
+                     size_t err_len)
+{
+    int at = vp_params_find(params, name);
+    if (at < 0 || !text)
+        return 0;
+    return vp_option_parse(&params->options[at], text, &params->values[at], err, err_len);
+}
+
 int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
-                       size_t point_index, unsigned jobs, char *err, size_t err_len)
+                       size_t point_index, unsigned jobs, const struct vp_agent_link *link,
+                       char *err, size_t err_len)
 {
     const struct vp_run_step *step = &steps->step[index];
     const struct vp_plan_point *point = &step->plan.points[point_index];
+    struct vp_params params = point->params;
+    if (link && (set_param(&params, "peer", link->peer, err, err_len) != 0 ||
+                 set_param(&params, "key-file", link->key_file, err, err_len) != 0 ||
+                 set_param(&params, "reverse", link->reverse ? "on" : NULL, err, err_len) != 0))
+        return -1;
     struct vp_guest_sync sync;
     if (vp_guest_sync_begin(&sync, fd, point->bench->ops_per_rep != NULL,
                             point->warmup + point->reps, err, err_len) != 0)
@@ -23,7 +40,7 @@ int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
     settings.reps = point->reps;
     settings.warmup = point->warmup;
     settings.sync = &sync.sync;
-    json_t *result = vp_engine_run(point->bench, &point->params, jobs ? jobs : point->jobs,
+    json_t *result = vp_engine_run(point->bench, &params, jobs ? jobs : point->jobs,
                                    &settings);
     char *text = json_dumps(result, JSON_COMPACT);
     json_decref(result);

@@ -5,13 +5,24 @@
 #ifndef VP_CMD_AGENT_POINT_H
 #define VP_CMD_AGENT_POINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cmd/executor.h"
 
-/* Point point_index of step index with jobs jobs (0: the point's own); 0, or -1 with why
- * when the channel failed. */
+/* Where a net point's jobs connect, when the host says (a topology, the run's server):
+ * peer ADDRESS:PORT, the key file its server takes (NULL: the point's own), and whether
+ * the server sends (fan-out). */
+struct vp_agent_link {
+    const char *peer, *key_file;
+    bool reverse;
+};
+
+/* Point point_index of step index with jobs jobs (0: the point's own), its jobs aimed by
+ * link (NULL: as the words say); 0, or -1 with why when the channel failed or link does
+ * not parse. */
 int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
-                       size_t point_index, unsigned jobs, char *err, size_t err_len);
+                       size_t point_index, unsigned jobs, const struct vp_agent_link *link,
+                       char *err, size_t err_len);
 
 #endif

@@ -258,6 +258,15 @@ static const char *server_address(void *state, char *err, size_t err_len)
     return NULL;
 }
 
+/* On the host's network a container's own server listens on the loopback it shares
+ * (a port of its own); on podman's bridge it has no address this host knows. */
+static const char *member_address(void *state, size_t index)
+{
+    (void)index;
+    struct containers *containers = state;
+    return strcmp(containers->network, "host") == 0 ? "127.0.0.1" : NULL;
+}
+
 static json_t *summary(void *state)
 {
     struct containers *containers = state;
@@ -292,8 +301,7 @@ int vp_run_containers(struct vp_run_steps *steps, int argc, char **argv)
         .start = start_container, .connect = connect_container, .alive = container_alive,
         .pause = pause_container, .describe = describe_container, .silent = silent_container,
         .cost_begin = cost_begin, .cost_end = cost_end, .server_address = server_address,
-        .summary = summary,
-        .remove = remove_container, .finish = finish,
+        .member_address = member_address, .summary = summary, .remove = remove_container, .finish = finish,
     };
     return vp_run_fleet(&kind, steps->guests.containers, steps, argc, argv);
 }

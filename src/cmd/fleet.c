@@ -20,6 +20,7 @@
 #include "core/copy_speed.h"
 #include "core/monitor.h"
 #include "core/options.h"
+#include "core/sysinfo.h"
 #include "core/units.h"
 #include "engine/combine.h"
 #include "engine/layout.h"
@@ -57,6 +58,11 @@ struct fleet_run {
     bool and_host;              /* --and-host: this host's jobs too, alternating */
     bool of_plan;               /* the steps are a plan's (--no-guests runs them here) */
     const char *host_dir;       /* where they work (--guest-disk), NULL: here */
+    enum vp_topology_kind topology; /* --topology: this host rank 0, member m rank m + 1 */
+    char member_peer[VP_MAX_GUESTS][96]; /* ADDRESS:PORT of each member's own server */
+    char label_text[VP_MAX_GUESTS + 1][128];
+    char *labels[VP_MAX_GUESTS + 1];     /* each rank's name in a link */
+    json_t *host_fingerprint;   /* this host's, for its part of a link's result */
 };
 
 static int64_t after_seconds(unsigned seconds)
@@ -288,6 +294,104 @@ static int start_server(struct fleet_run *run, const struct vp_run_steps *steps,
     return 0;
 }
 
+/* --topology between this host and the members: each net point's jobs connect where the
+ * topology says, so the point names no --peer of its own, --and-host (this host is one
+ * end already) does not go with it, and pairs needs an even count of ends. */
+static int take_topology(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
+                         size_t err_len)
+{
+    const char *text = steps->step[0].request.topology;
+    if (vp_topology_parse(text, &run->topology, err, err_len) != 0)
+        return -1;
+    for (size_t s = 0; s < steps->count && run->topology != VP_TOPOLOGY_NONE; s++) {
+        const struct vp_run_step *step = &steps->step[s];
+        if (with_host_side(run, step))
+            return refuse(err, err_len, "--topology", "--and-host", "--topology (this host is "
+                          "one end of its links) or --and-host alone");
+        unsigned counts[VP_MAX_GUESTS];
+        size_t n;
+        step_counts(run, step, counts, &n, err, err_len);
+        for (size_t p = 0; p < step->plan.count; p++) {
+            const struct vp_plan_point *point = &step->plan.points[p];
+            if (!vp_layout_is_network(point->bench))
+                continue;
+            if (strcmp(vp_param_text(&point->params, "peer"), VP_NET_EMBEDDED) != 0)
+                return refuse(err, err_len, "--topology", "--peer", "--topology without --peer "
+                              "(the topology names each job's server)");
+            for (size_t c = 0; c < n && run->topology == VP_TOPOLOGY_PAIRS; c++)
+                if (counts[c] % 2 == 0) {
+                    snprintf(err, err_len, "--topology pairs: this host and %u %s%s are %u "
+                             "ends, which do not pair; accepted: an odd count (%s 1, 3, 5...)",
+                             counts[c], run->kind->noun, counts[c] == 1 ? "" : "s",
+                             counts[c] + 1, run->kind->flag);
+                    return -1;
+                }
+        }
+    }
+    return 0;
+}
+
+/* Whether the topology's servers include the members' own (not only this host's). */
+static bool members_serve(const struct fleet_run *run)
+{
+    return run->topology == VP_TOPOLOGY_PAIRS || run->topology == VP_TOPOLOGY_MATRIX;
+}
+
+/* Each rank's name in a link: this host, then each member, with its address. */
+static void name_ranks(struct fleet_run *run)
+{
+    snprintf(run->label_text[0], sizeof run->label_text[0], "this-host %.*s",
+             (int)strcspn(run->server_peer, ":"), run->server_peer);
+    run->labels[0] = run->label_text[0];
+    for (size_t m = 0; m < run->started; m++) {
+        const char *address = run->kind->member_address(run->kind->state, m);
+        snprintf(run->label_text[m + 1], sizeof run->label_text[m + 1], "%s-%zu%s%s",
+                 run->kind->noun, m + 1, address ? " " : "", address ? address : "");
+        run->labels[m + 1] = run->label_text[m + 1];
+    }
+}
+
+/* Asks every member to serve on its own address (the run's key) and keeps where. */
+static int start_member_servers(struct fleet_run *run, char *err, size_t err_len)
+{
+    for (size_t m = 0; m < run->started; m++) {
+        struct vp_member *member = &run->members[m];
+        const char *address = run->kind->member_address(run->kind->state, m);
+        if (!address) {
+            snprintf(err, err_len, "--topology %s: the %ss have no address of their own here; "
+                     "accepted: fan-in or fan-out (every %s to this host)%s",
+                     vp_topology_name(run->topology), run->kind->noun, run->kind->noun,
+                     strcmp(run->kind->noun, "container") == 0 ? ", or --container-net host" : "");
+            return -1;
+        }
+        char message[128], why[VP_PATH_ERROR_LEN];
+        snprintf(message, sizeof message, "{\"serve\":\"%s\"}", address);
+        void *answer = NULL;
+        size_t len;
+        if (vp_channel_send(member->fd, VP_CHANNEL_STEPS, message, strlen(message), why,
+                            sizeof why) != 0 ||
+            vp_channel_expect(member->fd, VP_CHANNEL_SERVING, &answer, &len, 0,
+                              after_seconds(run->timeout_s), why, sizeof why) != 0) {
+            snprintf(err, err_len, "%s: %s", member->name, why);
+            return -1;
+        }
+        json_t *parsed = json_loads(answer, 0, NULL);
+        free(answer);
+        json_int_t port = json_integer_value(json_object_get(parsed, "port"));
+        const char *refused = json_string_value(json_object_get(parsed, "error"));
+        if (port > 0 && port < 65536)
+            snprintf(run->member_peer[m], sizeof run->member_peer[m], "%s:%lld", address,
+                     (long long)port);
+        else
+            snprintf(err, err_len, "in %s %s: its server did not start: %s", run->kind->noun,
+                     member->name, refused ? refused : "no port in its answer");
+        json_decref(parsed);
+        if (!run->member_peer[m][0])
+            return -1;
+    }
+    return 0;
+}
+
 /* Starts the most members SPEC asks for, each heard from and agreeing to the steps. */
 static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size_t err_len)
 {
@@ -304,6 +408,8 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         for (size_t c = 0; c < n; c++)
             run->most = counts[c] > run->most ? counts[c] : run->most;
     }
+    if (take_topology(run, steps, err, err_len) != 0)
+        return -1;
     for (size_t s = 0; s < steps->count; s++) {
         if (steps->step[s].request.plan.reps_auto)
             return refuse(err, err_len, kind->flag, "--reps auto", "--reps N (every member "
@@ -344,8 +450,13 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         if (!run->members[m].fingerprint &&
             vp_fleet_hear(kind, &run->members[m], run->timeout_s, err, err_len) != 0)
             return -1;
-    if (send_steps(run, steps, err, err_len) != 0)
+    if (send_steps(run, steps, err, err_len) != 0 ||
+        (members_serve(run) && start_member_servers(run, err, err_len) != 0))
         return -1;
+    if (run->topology != VP_TOPOLOGY_NONE) {
+        name_ranks(run);
+        run->host_fingerprint = vp_sysinfo_collect(steps->topology);
+    }
     for (size_t m = 0; m < run->started; m++)
         run->members[m].paused = kind->pause(kind->state, &run->members[m], true) == 0;
     json_t *summary = kind->summary(kind->state);
@@ -411,7 +522,7 @@ static void lost_reason(const struct fleet_run *run, int index, const char *why,
 
 /* A member's result as it sent it, when it is one (a member is outside input: its result
  * passes the checks an imported one does), else a failed result saying why. */
-static json_t *checked_result(const struct vp_member *member, const char *text)
+static json_t *checked_result(const char *name, const char *text)
 {
     json_t *result = json_loads(text, 0, NULL);
     char why[VP_PATH_ERROR_LEN];
@@ -420,7 +531,7 @@ static json_t *checked_result(const struct vp_member *member, const char *text)
     bool parsed = result != NULL;
     json_decref(result);
     char error[VP_PATH_ERROR_LEN + 128];
-    snprintf(error, sizeof error, "%s sent no valid result%s%s", member->name,
+    snprintf(error, sizeof error, "%s sent no valid result%s%s", name,
              parsed ? ": " : "", parsed ? why : "");
     return json_pack("{s:s,s:s}", "status", "failed", "error", error);
 }
@@ -441,7 +552,7 @@ static json_t *cost_json(const struct fleet_run *run, unsigned count, double sec
     return summary;
 }
 
-/* ---- this host's own jobs beside the members (--and-host) ---- */
+/* ---- this host's own jobs: beside the members (--and-host), or a topology's rank 0 ---- */
 
 /* The host's side of a point: a process of this host running the point's jobs as a
  * member's agent does, over a socket pair, so both sides are started by one protocol. */
@@ -452,31 +563,31 @@ struct host_side {
     struct vp_guests_point point;
 };
 
-/* A net point's host jobs talk to the run's server, as the members' do (-1 with why). */
-static int aim_at_server(const struct fleet_run *run, struct vp_params *params, char *err,
-                         size_t err_len)
+/* Where a point's jobs on this host connect: to peer (NULL: the run's server), with the
+ * server's key, when the point talks to the run's servers; NULL: as the point says. */
+static const struct vp_agent_link *host_link(const struct fleet_run *run,
+                                             const struct vp_plan_point *point, const char *peer,
+                                             bool reverse, struct vp_agent_link *link,
+                                             char *key_path, size_t key_len)
 {
-    int peer_at = vp_params_find(params, "peer"), key_at = vp_params_find(params, "key-file");
-    if (!run->server || peer_at < 0 || strcmp(vp_param_text(params, "peer"), VP_NET_EMBEDDED) != 0)
-        return 0;
-    char key_path[sizeof run->work + 16];
-    snprintf(key_path, sizeof key_path, "%s/server.key", run->work);
-    if (vp_option_parse(&params->options[peer_at], run->server_peer, &params->values[peer_at],
-                        err, err_len) != 0 ||
-        (key_at >= 0 && vp_option_parse(&params->options[key_at], key_path,
-                                        &params->values[key_at], err, err_len) != 0))
-        return -1;
-    return 0;
+    if (!run->server || !vp_layout_is_network(point->bench) ||
+        strcmp(vp_param_text(&point->params, "peer"), VP_NET_EMBEDDED) != 0)
+        return NULL;
+    snprintf(key_path, key_len, "%s/server.key", run->work);
+    *link = (struct vp_agent_link){ .peer = peer ? peer : run->server_peer, .key_file = key_path,
+                                    .reverse = reverse };
+    return link;
 }
 
-/* Forks the host's agent for point point_index of step index with jobs jobs. */
+/* Forks the host's agent for point point_index of step index with jobs jobs (0: the
+ * point's), its jobs aimed by link. */
 static int start_host_side(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
-                           size_t point_index, unsigned jobs, struct host_side *side, char *err,
-                           size_t err_len)
+                           size_t point_index, unsigned jobs, const struct vp_agent_link *link,
+                           struct host_side *side, char *err, size_t err_len)
 {
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
-        snprintf(err, err_len, "--and-host: cannot make a socket pair: %s", strerror(errno));
+        snprintf(err, err_len, "this host's jobs: cannot make a socket pair: %s", strerror(errno));
         return -1;
     }
     fflush(NULL);
@@ -484,14 +595,9 @@ static int start_host_side(struct fleet_run *run, const struct vp_run_steps *ste
     if (side->pid == 0) {
         close(pair[0]);
         char why[256] = "";
-        /* this process's own copy of the point: aimed where the members' are */
-        const struct vp_plan_point *point = &steps->step[index].plan.points[point_index];
-        struct vp_params *params = (struct vp_params *)&point->params;
         if (run->host_dir && chdir(run->host_dir) != 0)
             snprintf(why, sizeof why, "cannot work in %s: %s", run->host_dir, strerror(errno));
-        else
-            aim_at_server(run, params, why, sizeof why);
-        if (why[0] || vp_agent_run_point(pair[1], steps, index, point_index, jobs, why,
+        if (why[0] || vp_agent_run_point(pair[1], steps, index, point_index, jobs, link, why,
                                          sizeof why) != 0) {
             fprintf(stderr, "virtperf: the host's jobs: %s\n", why);
             _exit(1);
@@ -501,12 +607,25 @@ static int start_host_side(struct fleet_run *run, const struct vp_run_steps *ste
     close(pair[1]);
     if (side->pid < 0) {
         close(pair[0]);
-        snprintf(err, err_len, "--and-host: cannot fork: %s", strerror(errno));
+        snprintf(err, err_len, "this host's jobs: cannot fork: %s", strerror(errno));
         return -1;
     }
     side->fd = pair[0];
     side->member = (struct vp_guest_member){ .fd = side->fd, .name = "this host" };
     return 0;
+}
+
+/* Waits for the host's agent to end (stopped first when not held: its partner in the
+ * protocol is gone); whether it exited cleanly. */
+static bool reap_host_side(struct host_side *side, bool held)
+{
+    close(side->fd);
+    if (!held)
+        kill(side->pid, SIGTERM);
+    int status = 0;
+    while (waitpid(side->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 /* The host side's result (failed, saying why, when its agent did not give one) once its
@@ -522,20 +641,11 @@ static json_t *end_host_side(struct host_side *side, const struct vp_plan_point 
     if (held && vp_channel_expect(side->fd, VP_CHANNEL_RESULT, &text, &len, 0, deadline, err,
                                 sizeof err) == 0 &&
         vp_channel_expect(side->fd, VP_CHANNEL_REGION, &region, &region_len, 0, deadline, err,
-                        sizeof err) == 0) {
-        struct vp_member self = { .fd = side->fd };
-        snprintf(self.name, sizeof self.name, "this host");
-        result = checked_result(&self, text);
-    }
+                        sizeof err) == 0)
+        result = checked_result("this host", text);
     free(text);
     free(region);
-    close(side->fd);
-    if (!held)
-        kill(side->pid, SIGTERM); /* its partner in the protocol is gone */
-    int status = 0;
-    while (waitpid(side->pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    bool exited_ok = reap_host_side(side, held);
     if (!result || !exited_ok) {
         json_decref(result);
         char why[400];
@@ -563,23 +673,56 @@ static json_t *side_json(const char *name, const int64_t *starts, int64_t origin
     return json_pack("{s:s,s:o}", "name", name, "starts_s", seconds);
 }
 
-/* Sends the point to the first count members and starts them together; the members and
- * their clocks in together (its lost member and reason when one was lost). */
-static bool run_together(struct fleet_run *run, struct vp_guests_point *together,
-                         struct host_side *host, size_t index, size_t point_index, unsigned count)
+/* ---- one point ---- */
+
+/* Rank rank's server: this host's (0) or a member's own. */
+static const char *server_of(const struct fleet_run *run, int rank)
 {
-    char message[64], err[256];
-    snprintf(message, sizeof message, "{\"run\":[%zu,%zu]}", index, point_index);
-    for (unsigned m = 0; m < count; m++) {
-        struct vp_member *member = &run->members[m];
-        together->members[m] = (struct vp_guest_member){ .fd = member->fd, .name = member->name };
-        run->kind->cost_begin(run->kind->state, member);
+    return rank == 0 ? run->server_peer : run->member_peer[rank - 1];
+}
+
+/* Who runs a point: ranks (0: this host, m + 1: member m) in the order they start. */
+struct point_ranks {
+    int rank[VP_MAX_GUESTS + 1];
+    size_t count;
+};
+
+/* The word that sends member rank to point point_index of step index: where its jobs
+ * connect when link (a topology's step) gives it a server. */
+static char *point_message(const struct fleet_run *run, const struct vp_step *link, int rank,
+                           size_t index, size_t point_index)
+{
+    json_t *message = json_pack("{s:[I,I]}", "run", (json_int_t)index, (json_int_t)point_index);
+    if (link && link->peers[rank] >= 0) {
+        json_object_set_new(message, "peer", json_string(server_of(run, link->peers[rank])));
+        json_object_set_new(message, "reverse", json_boolean(link->reverse));
+    }
+    char *text = json_dumps(message, JSON_COMPACT);
+    json_decref(message);
+    return text;
+}
+
+/* Sends the point to its running members and starts every rank that runs together (the
+ * alternating host side too, when host); false with the lost one and reason when one was
+ * lost. */
+static bool run_together(struct fleet_run *run, struct vp_guests_point *together,
+                         struct host_side *host, const struct point_ranks *ranks,
+                         const struct vp_step *link, size_t index, size_t point_index)
+{
+    char err[256];
+    for (size_t i = 0; i < ranks->count; i++) {
+        if (ranks->rank[i] == 0)
+            continue; /* this host's jobs know their point */
+        struct vp_member *member = &run->members[ranks->rank[i] - 1];
+        together->members[i] = (struct vp_guest_member){ .fd = member->fd, .name = member->name };
+        char *message = point_message(run, link, ranks->rank[i], index, point_index);
         if (together->lost < 0 &&
             vp_channel_send(member->fd, VP_CHANNEL_STEPS, message, strlen(message), err,
                           sizeof err) != 0) {
-            together->lost = (int)m;
+            together->lost = (int)i;
             snprintf(together->reason, sizeof together->reason, "%s", err);
         }
+        free(message);
     }
     if (together->lost >= 0 || vp_guests_time(together) != 0)
         return false;
@@ -593,34 +736,56 @@ static bool run_together(struct fleet_run *run, struct vp_guests_point *together
     return vp_guests_alternate(sides, 2) == 0;
 }
 
-/* One point on the first count members: their combined result; with --and-host also
- * the host's (*host_result, NULL without). *stopped: a member was lost or a signal came. */
+/* One point on the first count members, or on the ranks link (a topology's step) runs:
+ * their combined result; with --and-host also the host's (*host_result, NULL without).
+ * *stopped: a member was lost or a signal came. */
 static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
-                         size_t point_index, unsigned count, struct vp_run_settings *settings,
-                         bool with_host, json_t **host_result, bool *stopped)
+                         size_t point_index, unsigned count, const struct vp_step *link,
+                         struct vp_run_settings *settings, bool with_host, json_t **host_result,
+                         bool *stopped)
 {
     const struct vp_run_step *step = &steps->step[index];
     const struct vp_plan_point *point = &step->plan.points[point_index];
     set_running(run, count);
-    struct vp_guest_member clocks[VP_MAX_GUESTS];
+    struct point_ranks ranks = { .count = 0 };
+    for (unsigned r = 0; r <= count; r++)
+        if (link ? link->roles[r] == VP_ROLE_RUN : r > 0)
+            ranks.rank[ranks.count++] = (int)r;
+    struct vp_guest_member clocks[VP_MAX_GUESTS + 1];
     unsigned measured = point->reps ? point->reps : 1;
     double *stonewall = calloc(measured, sizeof *stonewall), *span = calloc(measured, sizeof *span);
     if (!stonewall || !span)
         abort();
     struct vp_guests_point together = {
-        .members = clocks, .count = count, .op_log = point->bench->ops_per_rep != NULL,
+        .members = clocks, .count = ranks.count, .op_log = point->bench->ops_per_rep != NULL,
         .warmup = point->warmup, .total_reps = point->warmup + point->reps,
         .timeout_s = run->timeout_s, .stonewall = stonewall, .span = span,
         .measuring = start_monitor, .context = run, .lost = -1,
     };
-    struct host_side host_side, *host = NULL;
-    char host_err[256] = "";
+    struct host_side host_side, linked_host, *host = NULL;
+    bool host_linked = ranks.rank[0] == 0;
+    char host_err[256] = "", key_path[sizeof run->work + 16];
+    struct vp_agent_link aim;
     double *host_rates = NULL;
     int64_t *host_starts = NULL, *guest_starts = NULL;
     *host_result = NULL;
-    if (with_host &&
-        start_host_side(run, steps, index, point_index, count * point->jobs, &host_side,
-                        host_err, sizeof host_err) == 0) {
+    if (host_linked) {
+        const struct vp_agent_link *how = host_link(run, point, server_of(run, link->peers[0]),
+                                                    link->reverse, &aim, key_path,
+                                                    sizeof key_path);
+        if (start_host_side(run, steps, index, point_index, 0, how, &linked_host, host_err,
+                            sizeof host_err) != 0) {
+            free(stonewall);
+            free(span);
+            *stopped = true;
+            return vp_result_finish(vp_result_start(point->bench, &point->params, point->jobs,
+                                                    settings), "failed", host_err);
+        }
+        clocks[0] = linked_host.member;
+    } else if (with_host &&
+               start_host_side(run, steps, index, point_index, count * point->jobs,
+                               host_link(run, point, NULL, false, &aim, key_path, sizeof key_path),
+                               &host_side, host_err, sizeof host_err) == 0) {
         host = &host_side;
         host_rates = calloc(2 * (size_t)measured, sizeof *host_rates);
         host_starts = calloc(together.total_reps, sizeof *host_starts);
@@ -636,46 +801,54 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
         host->point.span = host_rates + measured;
         host->point.starts = host_starts;
     }
+    for (unsigned m = 0; m < count; m++)
+        run->kind->cost_begin(run->kind->state, &run->members[m]);
     int64_t began = vp_now_ns();
-    bool held = run_together(run, &together, host, index, point_index, count);
+    bool held = run_together(run, &together, host, &ranks, link, index, point_index);
     double seconds = (double)(vp_now_ns() - began) / 1e9;
     json_t *monitor = run->monitor ? vp_monitor_stop(run->monitor) : NULL;
     run->monitor = NULL;
     json_t *cost = cost_json(run, count, seconds);
 
-    struct vp_host_part parts[VP_MAX_GUESTS];
-    struct vp_shared views[VP_MAX_GUESTS];
-    void *regions[VP_MAX_GUESTS] = { NULL };
+    struct vp_host_part parts[VP_MAX_GUESTS + 1];
+    struct vp_shared views[VP_MAX_GUESTS + 1];
+    void *regions[VP_MAX_GUESTS + 1] = { NULL };
     double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
     char err[256];
-    for (unsigned m = 0; m < count; m++) {
-        struct vp_member *member = &run->members[m];
-        parts[m] = (struct vp_host_part){ .rank = (int)m + 1, .fingerprint = member->fingerprint,
-                                          .clock_offset_ns = clocks[m].offset_ns,
-                                          .offset_bound_ns = clocks[m].bound_ns };
+    for (size_t i = 0; i < ranks.count; i++) {
+        int rank = ranks.rank[i];
+        parts[i] = (struct vp_host_part){
+            .rank = rank,
+            .fingerprint = rank ? run->members[rank - 1].fingerprint : run->host_fingerprint,
+            .clock_offset_ns = clocks[i].offset_ns, .offset_bound_ns = clocks[i].bound_ns };
         void *text = NULL;
         size_t len, region_len;
         int64_t deadline = after_seconds(run->timeout_s);
-        if (held && vp_channel_expect(member->fd, VP_CHANNEL_RESULT, &text, &len, 0, deadline, err,
-                                    sizeof err) == 0 &&
-            vp_channel_expect(member->fd, VP_CHANNEL_REGION, &regions[m], &region_len, 0, deadline,
-                            err, sizeof err) == 0) {
-            parts[m].result = checked_result(member, text);
-            json_int_t jobs = json_integer_value(json_object_get(parts[m].result, "jobs"));
-            parts[m].shared = vp_shared_view(&views[m], point->bench, &point->params, jobs,
-                                             point->warmup + point->reps, duration, regions[m],
+        if (held && vp_channel_expect(clocks[i].fd, VP_CHANNEL_RESULT, &text, &len, 0, deadline,
+                                    err, sizeof err) == 0 &&
+            vp_channel_expect(clocks[i].fd, VP_CHANNEL_REGION, &regions[i], &region_len, 0,
+                            deadline, err, sizeof err) == 0) {
+            parts[i].result = checked_result(clocks[i].name, text);
+            json_int_t jobs = json_integer_value(json_object_get(parts[i].result, "jobs"));
+            parts[i].shared = vp_shared_view(&views[i], point->bench, &point->params, jobs,
+                                             point->warmup + point->reps, duration, regions[i],
                                              region_len);
         } else if (held) {
             held = false;
-            together.lost = (int)m;
+            together.lost = (int)i;
             snprintf(together.reason, sizeof together.reason, "%s", err);
         }
         free(text);
-        if (!json_is_object(parts[m].result)) {
-            json_decref(parts[m].result);
-            parts[m].result = json_pack("{s:s,s:s}", "status", "interrupted", "error",
+        if (!json_is_object(parts[i].result)) {
+            json_decref(parts[i].result);
+            parts[i].result = json_pack("{s:s,s:s}", "status", "interrupted", "error",
                                         "not heard from: the run stopped");
         }
+    }
+    if (host_linked && !reap_host_side(&linked_host, held) && held) {
+        json_decref(parts[0].result);
+        parts[0].result = json_pack("{s:s,s:s}", "status", "failed", "error",
+                                    "this host's jobs: its process did not end cleanly");
     }
     char reason[800] = "";
     if (host) {
@@ -698,18 +871,30 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     }
     free(host_rates);
     if (together.lost >= 0) { /* the lost one's part says what became of it */
-        lost_reason(run, together.lost, together.reason, reason, sizeof reason);
+        int rank = ranks.rank[together.lost];
+        if (rank == 0)
+            snprintf(reason, sizeof reason, "this host's jobs: %s", together.reason);
+        else
+            lost_reason(run, rank - 1, together.reason, reason, sizeof reason);
         json_decref(parts[together.lost].result);
         parts[together.lost].result = json_pack("{s:s,s:s}", "status", "failed", "error", reason);
     }
-    struct vp_params params = point->params; /* the server the members talked to named */
-    int peer_at = vp_params_find(&params, "peer");
+    /* stored with the server the members talked to named (a topology: its name, and
+     * fan-out's direction) */
+    struct vp_params params = point->params;
+    int peer_at = vp_params_find(&params, "peer"), reverse_at = vp_params_find(&params, "reverse");
     if (run->server && peer_at >= 0 &&
         strcmp(vp_param_text(&params, "peer"), VP_NET_EMBEDDED) == 0)
-        vp_option_parse(&params.options[peer_at], run->server_peer, &params.values[peer_at], err,
+        vp_option_parse(&params.options[peer_at],
+                        link ? vp_topology_name(run->topology) : run->server_peer,
+                        &params.values[peer_at], err, sizeof err);
+    if (link && link->reverse && reverse_at >= 0)
+        vp_option_parse(&params.options[reverse_at], "on", &params.values[reverse_at], err,
                         sizeof err);
     json_t *result = vp_combine_hosts(point->bench, &params, point->jobs, settings, parts,
-                                      count, stonewall, span);
+                                      ranks.count, stonewall, span);
+    if (link)
+        vp_layout_mark(result, run->topology, link, (int)count + 1, run->labels);
     if (together.lost >= 0) {
         vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", reason);
         *stopped = true;
@@ -726,14 +911,51 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
                                       together.total_reps));
     free(host_starts);
     free(guest_starts);
-    for (unsigned m = 0; m < count; m++) {
-        json_decref(parts[m].result);
-        free(regions[m]);
+    for (size_t i = 0; i < ranks.count; i++) {
+        json_decref(parts[i].result);
+        free(regions[i]);
     }
     free(stonewall);
     free(span);
     *stopped = *stopped || vp_engine_interrupted();
     return result;
+}
+
+/* The result(s) of one point to the session, marked with the plan's step. */
+static void keep_results(struct vp_run_session *session, const struct vp_run_step *step,
+                         json_t *const *results, size_t count)
+{
+    for (size_t r = 0; r < count; r++) {
+        if (!results[r])
+            continue;
+        if (step->name)
+            json_object_set_new(results[r], "step", json_string(step->name));
+        vp_run_session_add(session, results[r]);
+        json_decref(results[r]);
+    }
+}
+
+/* A net point at count members under the topology: each step of its layout (this host
+ * rank 0, the members ranks 1..count) in turn, one result each. */
+static void run_linked_point(struct fleet_run *run, const struct vp_run_steps *steps,
+                             size_t index, size_t point_index, unsigned count,
+                             struct vp_run_settings *settings, struct vp_run_session *session,
+                             bool *stopped)
+{
+    const struct vp_run_step *step = &steps->step[index];
+    struct vp_plan one = { .points = &step->plan.points[point_index], .count = 1 };
+    unsigned ends = count + 1;
+    struct vp_layout layout;
+    char err[256];
+    if (vp_layout_build(&one, (int)ends, &ends, 1, run->topology, &layout, err, sizeof err) != 0)
+        return; /* judged in take_topology */
+    for (size_t s = 0; s < layout.count && !*stopped; s++) {
+        json_t *none = NULL;
+        json_t *result = run_point(run, steps, index, point_index, count, &layout.steps[s],
+                                   settings, false, &none, stopped);
+        keep_results(session, step, &result, 1);
+    }
+    vp_layout_free(&layout);
 }
 
 /* Every count of the step's SPEC, every point of the step; a step of a plan that runs in
@@ -759,18 +981,15 @@ static bool run_step_in_fleet(void *context, const struct vp_run_steps *steps, s
             settings.pin_spec = point->pin;
             settings.reps = point->reps;
             settings.warmup = point->warmup;
+            if (run->topology != VP_TOPOLOGY_NONE && vp_layout_is_network(point->bench)) {
+                run_linked_point(run, steps, index, p, counts[c], &settings, session, &stopped);
+                continue;
+            }
             json_t *host = NULL;
-            json_t *result = run_point(run, steps, index, p, counts[c], &settings,
+            json_t *result = run_point(run, steps, index, p, counts[c], NULL, &settings,
                                        with_host_side(run, step), &host, &stopped);
             json_t *both[] = { host, result };
-            for (size_t r = 0; r < 2; r++) {
-                if (!both[r])
-                    continue;
-                if (step->name)
-                    json_object_set_new(both[r], "step", json_string(step->name));
-                vp_run_session_add(session, both[r]);
-                json_decref(both[r]);
-            }
+            keep_results(session, step, both, 2);
         }
     }
     return stopped;
@@ -806,6 +1025,7 @@ int vp_run_fleet(const struct vp_fleet_kind *kind, const char *spec, struct vp_r
         free(run.words);
     for (size_t s = 0; s < run.set_count; s++)
         free(run.sets[s]);
+    json_decref(run.host_fingerprint);
     vp_run_steps_free(steps);
     return status;
 }

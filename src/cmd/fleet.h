@@ -7,8 +7,11 @@
  * first k members run it (the others paused), started together (guest/together.c), and
  * their results and jobs' regions are combined into one result of virtperf-mpi's shape
  * (engine/combine.c), with this host's own monitor as the result's monitor and what each
- * member cost the host under "guests". Every member and file the run made is removed when
- * it ends, fails or is interrupted. */
+ * member cost the host under "guests". With --topology, a net point follows
+ * engine/layout.h with this host as rank 0 and the members as ranks 1..k: each of its
+ * steps runs the ranks it names against the servers it names (this host's, or the
+ * members' own), and its result carries the links, as virtperf-mpi's does. Every member
+ * and file the run made is removed when it ends, fails or is interrupted. */
 #ifndef VP_CMD_FLEET_H
 #define VP_CMD_FLEET_H
 
@@ -61,6 +64,9 @@ struct vp_fleet_kind {
     /* The address on this host the members reach it at, for the server the net benchmarks
      * talk to (NULL with why in err: they cannot reach this host). */
     const char *(*server_address)(void *state, char *err, size_t err_len);
+    /* The address member index's own server listens on, for a --topology whose servers
+     * are members (pairs, matrix); NULL: it has none of its own. */
+    const char *(*member_address)(void *state, size_t index);
     /* The run's part of "guests" (engine, accel...), a new object. */
     json_t *(*summary)(void *state);
     void (*remove)(void *state, struct vp_member *member);

@@ -4,8 +4,10 @@
  * channel (the virtio-serial port named org.virtperf.control), says hello with this guest's
  * fingerprint, builds the run's steps from the host's words and says whether this guest
  * can run them, then runs each point the host names, started together with the other
- * guests (guest/together.c), and sends back its result and its jobs' region. The host
- * stores everything; this guest keeps nothing. */
+ * guests (guest/together.c), and sends back its result and its jobs' region. Under a
+ * --topology whose servers are guests, the host first asks it to serve: it starts a
+ * `virtperf serve` on its own address, keyed with the run's key, and says its port. The
+ * host stores everything; this guest keeps nothing. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "bench/net_peer.h"
 #include "cmd/agent_point.h"
 #include "cmd/common.h"
 #include "cmd/executor.h"
@@ -28,6 +31,7 @@
 #include "engine/engine.h"
 #include "guest/channel.h"
 #include "guest/domain.h"
+#include "net/client.h"
 
 #define FOREVER_NS (24 * 3600 * 1000000000LL)
 
@@ -62,7 +66,10 @@ static json_t *fingerprint(struct vp_topology *topology)
     return host;
 }
 
-/* The key of the host's server for the net benchmarks, where the host's words say it is. */
+/* The key of the host's server for the net benchmarks, where the host's words say it is
+ * (also the key of this guest's own server, when it serves). */
+static char key_path[256];
+
 static int keep_key(const json_t *key, char *err, size_t err_len)
 {
     const char *path = json_string_value(json_object_get(key, "path"));
@@ -84,7 +91,41 @@ static int keep_key(const json_t *key, char *err, size_t err_len)
         snprintf(err, err_len, "cannot keep the host's key in %s: %s", path, strerror(errno));
         return -1;
     }
+    snprintf(key_path, sizeof key_path, "%s", path);
     return 0;
+}
+
+/* A server of this guest's own on address (the host's word), keyed with the run's key;
+ * its port, or why not, to the host. 0, or -1 when the channel failed. */
+static int serve(int fd, const char *address, pid_t *server, char *err, size_t err_len)
+{
+    char why[VP_PATH_ERROR_LEN] = "";
+    struct vp_peer keyed;
+    uint16_t port = 0;
+    if (*server > 0)
+        snprintf(why, sizeof why, "this guest serves already");
+    else if (!address || !key_path[0])
+        snprintf(why, sizeof why, "the host asked for a server without an address or a key");
+    else if (vp_peer_from_options(address, key_path, 10.0, &keyed, why, sizeof why) != 0 ||
+             (*server = vp_net_spawn_server(address, &keyed, &port, why, sizeof why)) <= 0)
+        *server = 0;
+    json_t *answer = why[0] ? json_pack("{s:s}", "error", why) : json_pack("{s:i}", "port", port);
+    char *text = json_dumps(answer, JSON_COMPACT);
+    json_decref(answer);
+    int status = vp_channel_send(fd, VP_CHANNEL_SERVING, text, strlen(text), err, err_len);
+    free(text);
+    return status;
+}
+
+/* Where the host says a point's jobs connect (a topology), in link; NULL: as the words say. */
+static const struct vp_agent_link *link_of(const json_t *message, struct vp_agent_link *link)
+{
+    const char *peer = json_string_value(json_object_get(message, "peer"));
+    if (!peer)
+        return NULL;
+    *link = (struct vp_agent_link){ .peer = peer,
+                                    .reverse = json_is_true(json_object_get(message, "reverse")) };
+    return link;
 }
 
 /* The host's words (and a plan's text) as this guest's steps, checked against this
@@ -150,6 +191,7 @@ int cmd_guest_agent(int argc, char **argv)
     static struct vp_run_steps steps;
     static char *words[VP_RUN_MAX_WORDS * 4 + 1];
     bool have_steps = false;
+    pid_t server = 0;
     struct vp_topology *topology = NULL;
     vp_topology_load(&topology, NULL, err, sizeof err);
     json_t *hello = fingerprint(topology);
@@ -176,7 +218,10 @@ int cmd_guest_agent(int argc, char **argv)
             break;
         }
         const json_t *run = json_object_get(message, "run");
-        if (!run) {
+        const json_t *address = json_object_get(message, "serve");
+        if (address) {
+            status = serve(fd, json_string_value(address), &server, err, sizeof err);
+        } else if (!run) {
             if (have_steps)
                 vp_run_steps_free(&steps);
             char verdict[VP_PATH_ERROR_LEN];
@@ -191,13 +236,16 @@ int cmd_guest_agent(int argc, char **argv)
                 fprintf(stderr, "virtperf: guest-agent: the host named a point it never sent\n");
                 status = 1;
             } else {
-                status = vp_agent_run_point(fd, &steps, index, point, 0, err, sizeof err);
+                struct vp_agent_link link;
+                status = vp_agent_run_point(fd, &steps, index, point, 0, link_of(message, &link),
+                                            err, sizeof err);
             }
         }
         json_decref(message);
     }
     if (status != 0)
         fprintf(stderr, "virtperf: guest-agent: %s\n", err);
+    vp_net_stop_server(server);
     close(fd);
     return status == 0 ? 0 : 1;
 }

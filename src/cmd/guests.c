@@ -43,7 +43,8 @@ static struct vp_fleet_kind guests_kind(void *state);
 /* A guest's own part: its files, domain and QEMU. */
 struct guest {
     char channel[VP_GUEST_PATH_LEN], console[VP_GUEST_PATH_LEN], disk[VP_GUEST_PATH_LEN];
-    char address[64];
+    char address[64];      /* ADDRESS/PREFIX on --guest-net's bridge, "": none */
+    char bare_address[INET_ADDRSTRLEN];
     struct vp_domain *domain;
     pid_t qemu;
     struct vp_qemu_cpu before;
@@ -102,6 +103,7 @@ static int bridge_addresses(struct guests *guests, unsigned most, char *err, siz
         char text[INET_ADDRSTRLEN];
         inet_ntop(AF_INET, &address, text, sizeof text);
         snprintf(guests->own[g].address, sizeof guests->own[g].address, "%s/%d", text, prefix);
+        snprintf(guests->own[g].bare_address, sizeof guests->own[g].bare_address, "%s", text);
     }
     return 0;
 }
@@ -417,6 +419,13 @@ static const char *server_address(void *state, char *err, size_t err_len)
     return NULL;
 }
 
+/* Guest index's address on the bridge, where its own server listens. */
+static const char *member_address(void *state, size_t index)
+{
+    struct guests *guests = state;
+    return guests->own[index].bare_address[0] ? guests->own[index].bare_address : NULL;
+}
+
 static json_t *summary(void *state)
 {
     struct guests *guests = state;
@@ -439,7 +448,7 @@ static struct vp_fleet_kind guests_kind(void *state)
         .start = start_guest, .connect = connect_guest, .alive = guest_alive,
         .pause = pause_guest, .describe = describe_guest, .silent = silent_guest,
         .cost_begin = cost_begin, .cost_end = cost_end, .server_address = server_address,
-        .summary = summary, .remove = remove_guest, .finish = finish,
+        .member_address = member_address, .summary = summary, .remove = remove_guest, .finish = finish,
     };
 }
 

@@ -186,6 +186,10 @@ int cmd_run(int argc, char **argv)
     if (fleet->and_host && !in_guests && !in_containers)
         refused("--and-host: only beside the guests or containers of a run; accepted: "
                 "--guests SPEC --and-host or --containers SPEC --and-host");
+    if (steps.step[0].request.topology && !in_guests && !in_containers)
+        refused("--topology: between this host and the guests or containers of a run, or "
+                "between ranks; accepted: --guests SPEC --topology T, --containers SPEC "
+                "--topology T, or mpirun -np N virtperf-mpi run ... --topology T");
     if (in_guests)
         return vp_run_guests(&steps, argc, argv);
     if (in_containers)

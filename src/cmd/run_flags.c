@@ -444,11 +444,13 @@ const struct vp_run_flag vp_run_flags[] = {
     { "ranks", "SPEC", VP_SCOPE_MPI,
       "run on the first k ranks, for each k of SPEC (1..4, 1,2,4),\n"
       "the others idle  [every rank]", NULL, take_ranks },
-    { "topology", "T", VP_SCOPE_MPI,
-      "network benchmarks between ranks: matrix (each ordered pair\n"
-      "alone), pairs (rank i to i+k/2 at once), fan-in (every rank\n"
-      "to rank 0 at once), fan-out (the same, rank 0 sending)\n"
-      "[none: each rank to its own loopback server]", NULL, take_topology },
+    { "topology", "T", VP_SCOPE_MPI | VP_SCOPE_FLEET,
+      "network benchmarks between ranks (virtperf-mpi) or between\n"
+      "this host (rank 0) and its guests or containers (1..k):\n"
+      "matrix (each ordered pair alone), pairs (rank i to i+k/2 at\n"
+      "once), fan-in (every rank to rank 0 at once), fan-out (the\n"
+      "same, rank 0 sending)  [mpi: each rank to its own loopback\n"
+      "server; guests: fan-in]", NULL, take_topology },
     { "start-with", "S", VP_SCOPE_MPI,
       "instant: each repetition at an instant rank 0 picks, on\n"
       "every rank's clock; barrier: when MPI_Barrier returns (for\n"
@@ -711,7 +713,7 @@ void vp_run_print_usage(FILE *out)
     fputs(").\n'virtperf list BENCH' shows a benchmark's own options; 'virtperf list' the "
           "presets.\n\n", out);
     vp_run_print_flags(out, VP_SCOPE_SESSION | VP_SCOPE_STEP | VP_SCOPE_PLAN |
-                                VP_SCOPE_COMMAND);
+                                VP_SCOPE_COMMAND | VP_SCOPE_FLEET);
 }
 
 void vp_run_print_manual(FILE *out)

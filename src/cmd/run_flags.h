@@ -23,9 +23,11 @@ enum vp_run_scope {
     VP_SCOPE_STEP = 2,    /* each step: a command line, or any section of a plan */
     VP_SCOPE_MPI = 4,     /* virtperf-mpi's: its command line, or any section of a plan */
     VP_SCOPE_PLAN = 8,    /* beside --plan FILE, on the command line only */
-    VP_SCOPE_COMMAND = 16 /* a command line without a plan only */
+    VP_SCOPE_COMMAND = 16, /* a command line without a plan only */
+    VP_SCOPE_FLEET = 32    /* a command line, between this host and its guests or containers */
 };
-#define VP_SCOPES_COMMAND_LINE (VP_SCOPE_SESSION | VP_SCOPE_STEP | VP_SCOPE_COMMAND)
+#define VP_SCOPES_COMMAND_LINE (VP_SCOPE_SESSION | VP_SCOPE_STEP | VP_SCOPE_COMMAND | \
+                                VP_SCOPE_FLEET)
 #define VP_SCOPES_WITH_PLAN (VP_SCOPE_SESSION | VP_SCOPE_PLAN)
 
 /* The guests `run --guests` starts (the --guest-* flags; spec NULL: none) and the

@@ -130,6 +130,29 @@ int vp_layout_build(const struct vp_plan *plan, int ranks, const unsigned *rank_
     return 0;
 }
 
+json_t *vp_layout_links(const struct vp_step *step, int ranks, char *const *labels)
+{
+    json_t *links = json_array();
+    for (int rank = 0; rank < ranks; rank++) {
+        int peer = step->peers[rank];
+        if (step->roles[rank] != VP_ROLE_RUN || peer < 0)
+            continue;
+        int from = step->reverse ? peer : rank, to = step->reverse ? rank : peer;
+        json_array_append_new(links, json_pack("{s:i,s:i,s:s,s:s}", "from", from, "to", to,
+                                               "from_label", labels[from], "to_label",
+                                               labels[to]));
+    }
+    return links;
+}
+
+void vp_layout_mark(json_t *result, enum vp_topology_kind topology, const struct vp_step *step,
+                    int ranks, char *const *labels)
+{
+    json_t *of_ranks = json_object_get(result, "ranks");
+    json_object_set_new(of_ranks, "topology", json_string(vp_topology_name(topology)));
+    json_object_set_new(of_ranks, "links", vp_layout_links(step, ranks, labels));
+}
+
 void vp_layout_free(struct vp_layout *layout)
 {
     for (size_t s = 0; s < layout->count; s++) {

@@ -6,10 +6,12 @@
  *   pairs    rank i against rank i + k/2, all at once (k even)
  *   fan-in   ranks 1..k-1 against rank 0 at once (k >= 2)
  *   fan-out  the same connections, the data flowing from rank 0 (--reverse)
- * Pure logic, no MPI (virtperf-mpi carries it out): the unit tests check it. */
+ * Pure logic, no MPI: virtperf-mpi carries it out between ranks, `run --guests` between this
+ * host (rank 0) and its guests (ranks 1..k); the unit tests check it. */
 #ifndef VP_LAYOUT_H
 #define VP_LAYOUT_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -47,5 +49,14 @@ void vp_layout_free(struct vp_layout *layout);
 
 /* Whether bench talks to a peer (follows the topology). */
 bool vp_layout_is_network(const struct vp_bench *bench);
+
+/* The links of step over ranks ranks, [{"from", "to", "from_label", "to_label"}], in the
+ * direction the data flows: from the rank that connects to its server, or (fan-out: the
+ * servers send) from the server to the rank that connected; labels: each rank's name. */
+json_t *vp_layout_links(const struct vp_step *step, int ranks, char *const *labels);
+/* Marks result (the step's combined result of a network benchmark) with its topology and
+ * links under "ranks", as `virtperf matrix` reads them. */
+void vp_layout_mark(json_t *result, enum vp_topology_kind topology, const struct vp_step *step,
+                    int ranks, char *const *labels);
 
 #endif

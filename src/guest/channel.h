@@ -26,6 +26,7 @@ enum vp_channel_kind {
     VP_CHANNEL_RESULT,      /* guest: a point's result (JSON) */
     VP_CHANNEL_REGION,      /* guest: its jobs' shared region */
     VP_CHANNEL_QUIT,        /* host: power off */
+    VP_CHANNEL_SERVING,     /* guest: its server's port, {"port": N}, or {"error": why} */
     VP_CHANNEL_KIND_COUNT
 };
 

@@ -48,24 +48,6 @@ static int receive_part(const struct vp_world *world, struct vp_together *togeth
     return 0;
 }
 
-/* The step's network links, {"from", "to", "from_label", "to_label"}, in the direction
- * the data flows: from the connecting rank to its server, or (fan-out: the servers send)
- * from the server to the rank that connected. */
-static json_t *links_json(const struct vp_gather_step *what)
-{
-    json_t *links = json_array();
-    for (size_t m = 0; m < what->member_count; m++) {
-        int rank = what->members[m], peer = what->step->peers[rank];
-        if (what->step->roles[rank] != VP_ROLE_RUN || peer < 0)
-            continue;
-        int from = what->step->reverse ? peer : rank, to = what->step->reverse ? rank : peer;
-        json_array_append_new(links, json_pack("{s:i,s:i,s:s,s:s}", "from", from, "to", to,
-                                               "from_label", what->labels[from], "to_label",
-                                               what->labels[to]));
-    }
-    return links;
-}
-
 /* The part of a rank not heard from: dead, or stopped with the run. */
 static json_t *silent_part(int rank)
 {
@@ -117,11 +99,8 @@ json_t *vp_gather_step(const struct vp_world *world, struct vp_together *togethe
         host_parts[p] = parts[p].part;
     json_t *result = vp_combine_hosts(point->bench, what->params, point->jobs, settings,
                                       host_parts, count, together->stonewall, together->span);
-    if (what->topology != VP_TOPOLOGY_NONE && vp_layout_is_network(point->bench)) {
-        json_t *ranks = json_object_get(result, "ranks");
-        json_object_set_new(ranks, "topology", json_string(vp_topology_name(what->topology)));
-        json_object_set_new(ranks, "links", links_json(what));
-    }
+    if (what->topology != VP_TOPOLOGY_NONE && vp_layout_is_network(point->bench))
+        vp_layout_mark(result, what->topology, what->step, world->size, what->labels);
     int dead = vp_liveness_dead();
     if (dead >= 0) { /* the cause, not the ranks it stopped */
         char cause[VP_ERROR_LEN], death[160];

@@ -172,9 +172,10 @@ static void step_params(const struct vp_step *step, const struct vp_plan_point *
         vp_option_parse(&params->options[at], "on", &params->values[at], err, sizeof err);
 }
 
-/* The params a step's result is stored with: the point's, the peer named by the topology. */
-static void result_params(const struct vp_plan_point *point, enum vp_topology_kind topology,
-                          struct vp_params *params)
+/* The params a step's result is stored with: the point's, the peer named by the topology
+ * (and fan-out's direction: the servers sent). */
+static void result_params(const struct vp_step *step, const struct vp_plan_point *point,
+                          enum vp_topology_kind topology, struct vp_params *params)
 {
     *params = point->params;
     char err[VP_ERROR_LEN];
@@ -182,6 +183,9 @@ static void result_params(const struct vp_plan_point *point, enum vp_topology_ki
     if (topology != VP_TOPOLOGY_NONE && at >= 0)
         vp_option_parse(&params->options[at], vp_topology_name(topology), &params->values[at],
                         err, sizeof err);
+    at = vp_params_find(params, "reverse");
+    if (step->reverse && at >= 0)
+        vp_option_parse(&params->options[at], "on", &params->values[at], err, sizeof err);
 }
 
 /* The ranks of a step, in the order of its communicator. */
@@ -391,7 +395,7 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
         vp_progress_clear(progress);
         if (world->rank == 0) {
             struct vp_params params;
-            result_params(point, part->topology_kind, &params);
+            result_params(step, point, part->topology_kind, &params);
             struct vp_gather_step what = {
                 .step = step, .point = point, .params = &params, .members = run->members,
                 .member_count = step_members(step, world->size, run->members),

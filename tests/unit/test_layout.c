@@ -1,6 +1,7 @@
 /* Unit tests for the layout of a run over many ranks (engine/layout.c): which ranks run,
  * wait or sit out in each step of a --ranks sweep and of each --topology, that rank 0
- * is in every step, and the refusals when a topology has nothing to run. */
+ * is in every step, the links each step's result carries, and the refusals when a
+ * topology has nothing to run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -133,6 +134,43 @@ static void a_topology_applies_to_network_benchmarks_only(void **state)
     vp_plan_free(&plan);
 }
 
+/* The links run the way the data flows: fan-in from each connecting rank to rank 0,
+ * fan-out from rank 0 (the server sends) to each; the ranks that only serve have none. */
+static void links_follow_the_data(void **state)
+{
+    (void)state;
+    const char *words[] = { "net.stream", NULL };
+    struct vp_plan plan;
+    plan_of(&plan, words);
+    unsigned counts[] = { 3 };
+    char *labels[] = { "this-host", "guest-1", "guest-2" };
+    enum vp_topology_kind kinds[] = { VP_TOPOLOGY_FAN_IN, VP_TOPOLOGY_FAN_OUT };
+    for (size_t k = 0; k < 2; k++) {
+        struct vp_layout layout;
+        assert_int_equal(vp_layout_build(&plan, 3, counts, 1, kinds[k], &layout, err,
+                                         sizeof err), 0);
+        json_t *result = json_pack("{s:{}}", "ranks");
+        vp_layout_mark(result, kinds[k], &layout.steps[0], 3, labels);
+        const json_t *ranks = json_object_get(result, "ranks");
+        assert_string_equal(json_string_value(json_object_get(ranks, "topology")),
+                            k ? "fan-out" : "fan-in");
+        const json_t *links = json_object_get(ranks, "links");
+        assert_int_equal(json_array_size(links), 2);
+        for (size_t l = 0; l < 2; l++) {
+            const json_t *link = json_array_get(links, l);
+            const char *from = json_string_value(json_object_get(link, "from_label"));
+            const char *to = json_string_value(json_object_get(link, "to_label"));
+            assert_string_equal(k ? from : to, "this-host");
+            assert_string_equal(k ? to : from, labels[l + 1]);
+            assert_int_equal(json_integer_value(json_object_get(link, k ? "to" : "from")),
+                             (json_int_t)l + 1);
+        }
+        json_decref(result);
+        vp_layout_free(&layout);
+    }
+    vp_plan_free(&plan);
+}
+
 static void nothing_to_run_is_refused(void **state)
 {
     (void)state;
@@ -162,6 +200,7 @@ int main(void)
         cmocka_unit_test(the_matrix_is_every_ordered_pair_alone),
         cmocka_unit_test(pairs_and_fans_link_at_once),
         cmocka_unit_test(a_topology_applies_to_network_benchmarks_only),
+        cmocka_unit_test(links_follow_the_data),
         cmocka_unit_test(nothing_to_run_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
