@@ -32,6 +32,30 @@ two_hosts() {
     ip -n "$2" link set vpb$$ up
 }
 
+# use_libvirt: libvirt's qemu:///system answering, libvirtd and virtlogd started where
+# systemd does not run them (LIBVIRTD_STARTED=true then); skips (77) without root or
+# libvirt. stop_libvirt: destroys every virtperf- domain left and stops what use_libvirt
+# started.
+LIBVIRTD_STARTED=false
+use_libvirt() {
+    [ "$(id -u)" -eq 0 ] || skip "libvirt's qemu:///system needs root"
+    command -v libvirtd >/dev/null || skip "libvirt is not installed (scripts/deps.sh guests)"
+    virsh -c qemu:///system version >/dev/null 2>&1 && return 0
+    mkdir -p /var/log/libvirt
+    libvirtd -d && virtlogd -d || fail "libvirtd -d or virtlogd -d failed"
+    LIBVIRTD_STARTED=true
+    for _ in $(seq 1 50); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 0.2; done
+}
+stop_libvirt() {
+    for domain in $(virsh -c qemu:///system list --all --name 2>/dev/null | grep '^virtperf-'); do
+        virsh -c qemu:///system destroy "$domain" >/dev/null 2>&1
+    done
+    if $LIBVIRTD_STARTED; then
+        pkill -x libvirtd
+        pkill -x virtlogd
+    fi
+}
+
 # start_xrootd DIR PORT HTTP_PORT [NETNS]: an xrootd (Debian xrootd-server) serving DIR
 # over root:// on PORT and over HTTP (its XrdHttp plugin) on HTTP_PORT, as user nobody,
 # tracing every request into $XROOTD_LOG (unless XROOTD_TRACE=0: a measurement's

@@ -7,24 +7,10 @@
 # destroyed mid-run is named (exit 1) and Ctrl-C stops the run (exit 130); either way no
 # domain, socket, console file or disk image the run made is left.
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" -eq 0 ] || skip "libvirt's qemu:///system needs root"
-command -v libvirtd >/dev/null || skip "libvirt is not installed (scripts/deps.sh guests)"
-STARTED_LIBVIRTD=false
-if ! virsh -c qemu:///system version >/dev/null 2>&1; then # systemd is not PID 1 here
-    mkdir -p /var/log/libvirt
-    libvirtd -d && virtlogd -d || fail "libvirtd -d or virtlogd -d failed"
-    STARTED_LIBVIRTD=true
-    for _ in $(seq 1 50); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 0.2; done
-fi
+use_libvirt
 cleanup() {
-    for domain in $(virsh -c qemu:///system list --all --name 2>/dev/null | grep '^virtperf-'); do
-        virsh -c qemu:///system destroy "$domain" >/dev/null 2>&1
-    done
+    stop_libvirt
     ip link del "vpbr$$" 2>/dev/null
-    if $STARTED_LIBVIRTD; then
-        pkill -x libvirtd
-        pkill -x virtlogd
-    fi
     rm -rf "$WORK"
 }
 trap cleanup EXIT

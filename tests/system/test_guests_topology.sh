@@ -1,0 +1,86 @@
+#!/bin/bash
+# run --guests --topology: the net benchmarks between this host (rank 0) and the guests
+# virtperf starts (ranks 1..k), over a bridge the test made (no NIC of it faces the
+# outside). matrix: every ordered pair of this host and 2 guests alone, 6 results, each
+# with its one link, guest to guest included (the CNAF 2007 study's matrix), which
+# `virtperf matrix` lays out. fan-out against fan-in through a known cost: a tbf on the
+# bridge's egress limits what this host sends into it to 200 Mbit/s, so fan-out (this
+# host sending to the guest) is held within 10% of the limit's payload and fan-in (the
+# guest sending) is not. Refusals come before any guest starts.
+. "$(dirname "$0")/lib.sh"
+use_libvirt
+BRIDGE=vptl$$
+cleanup() {
+    stop_libvirt
+    ip link del "$BRIDGE" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+export VIRTPERF_CACHE="$WORK/cache"
+chmod 755 "$WORK"
+ip link add "$BRIDGE" type bridge && ip addr add 198.18.$(( $$ % 200 + 20 )).1/24 dev "$BRIDGE" &&
+    ip link set "$BRIDGE" up || fail "cannot make the test's bridge"
+
+# refused before anything starts, each naming what is accepted
+expect_status 2 "$VP" run net.rr --topology matrix
+expect_contains "$WORK/err" "--topology: between this host and the guests or containers of a run"
+expect_status 2 "$VP" run net.rr --guests 1 --guest-net "$BRIDGE" --topology ring
+expect_contains "$WORK/err" "--topology: 'ring' is not valid; accepted: matrix, pairs, fan-in or fan-out"
+expect_status 2 "$VP" run net.rr --guests 2 --guest-net "$BRIDGE" --topology pairs
+expect_contains "$WORK/err" "--topology pairs: this host and 2 guests are 3 ends, which do not pair; accepted: an odd count"
+expect_status 2 "$VP" run net.rr --guests 1 --guest-net "$BRIDGE" --topology fan-in --and-host
+expect_contains "$WORK/err" "--and-host: not with --topology"
+expect_status 2 "$VP" run net.rr --guests 1 --guest-net "$BRIDGE" --topology fan-in --peer 198.18.0.9
+expect_contains "$WORK/err" "--peer: not with --topology"
+virsh -c qemu:///system list --name | grep -q '^virtperf-' && fail "a refusal started a guest"
+
+expect_status 0 "$VP" run net.rr --size 350 --duration 300ms --reps 2 --guests 2 \
+    --guest-net "$BRIDGE" --guest-accel tcg --topology matrix --label mx --json "$WORK/mx.json"
+python3 - "$WORK/mx.json" <<'PY' || fail "--topology matrix: each ordered pair of this host and 2 guests alone, one result each"
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+ends = ["this-host", "guest-1", "guest-2"]
+pairs = []
+for r in results:
+    assert r["status"] == "ok", r.get("error")
+    assert r["params"]["peer"] == "matrix" and r["ranks"]["topology"] == "matrix", r["params"]
+    (link,) = r["ranks"]["links"]
+    frm, to = link["from_label"].split()[0], link["to_label"].split()[0]
+    pairs.append((frm, to))
+    (host,) = r["ranks"]["hosts"]  # the connecting end alone ran jobs
+    assert host["rank"] == link["from"], (host["rank"], link)
+    assert host["host"].startswith("virtperf-") == (frm != "this-host"), (host["host"], frm)
+    assert host["metrics"]["latency"]["mean"] > 0
+    if frm != "this-host":  # a guest's jobs left through its own NIC
+        assert host["peer"]["interface"] == "eth0", host["peer"]
+        assert host["peer"]["address"] == link["to_label"].split()[1], (host["peer"], link)
+assert sorted(pairs) == sorted((a, b) for a in ends for b in ends if a != b), pairs
+PY
+expect_status 0 "$VP" matrix mx
+expect_contains "$WORK/out" "guest-1 198.18."
+grep -E "^guest-2 198\.18\.[0-9.]+ +[0-9.]+ [mu]s +- +[0-9.]+ [mu]s" "$WORK/out" >/dev/null ||
+    fail "virtperf matrix: guest-2's row should have guest-1 and this host, not itself: $(cat "$WORK/out")"
+
+# 200 Mbit/s on what this host sends into the bridge (tbf counts whole frames: the TCP
+# payload is 1448 of each 1514 bytes)
+tc qdisc add dev "$BRIDGE" root tbf rate 200mbit burst 64kb latency 100ms ||
+    fail "cannot put a tbf on the test's bridge"
+for topology in fan-out fan-in; do
+    expect_status 0 "$VP" run net.stream --duration 1s --reps 2 --guests 1 --guest-net "$BRIDGE" \
+        --guest-accel tcg --topology "$topology" --label "$topology" --json "$WORK/$topology.json"
+done
+python3 - "$WORK/fan-out.json" "$WORK/fan-in.json" <<'PY' || fail "fan-out should be held to the bridge's egress limit and fan-in not"
+import json, sys
+payload = 200e6 / 8 * 1448 / 1514
+(out,), (into,) = (json.load(open(path))["results"] for path in sys.argv[1:])
+for r, reverse, first in ((out, "on", "this-host"), (into, "off", "guest-1")):
+    assert r["status"] == "ok", r.get("error")
+    assert r["params"]["reverse"] == reverse, r["params"]
+    (link,) = r["ranks"]["links"]
+    assert link["from_label"].startswith(first), link
+for rate in out["metrics"]["throughput"]["values"]:
+    assert abs(rate - payload) / payload < 0.1, (rate, payload)
+assert into["metrics"]["throughput"]["mean"] > 2 * payload, into["metrics"]["throughput"]
+PY
+virsh -c qemu:///system list --name | grep -q '^virtperf-' && fail "a finished run left a guest"
+finish
