@@ -2,7 +2,8 @@
 # run --containers: containers virtperf starts itself through podman from a root directory
 # of this virtperf (no registry), one run over 1..2 containers: one result per count, each
 # container under ranks.hosts on the one kernel they share (the same machine), started
-# together, each container's CPU from its cgroup. Bad input is refused before one starts;
+# together, each container's CPU from its cgroup; a --topology between this host and a
+# container. Bad input is refused before one starts;
 # Ctrl-C stops the run (exit 130) and no container or socket is left.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "podman's containers here need root"
@@ -105,6 +106,24 @@ assert host["metrics"]["rate"]["mean"] > 0 and boxes["metrics"]["rate"]["mean"] 
 PY
 expect_status 0 "$VP" compare net-sides
 expect_contains "$WORK/out" "net.rr       jobs=1   latency"
+# --topology matrix: this host and the container each serve (the container on the
+# loopback it shares, a port of its own) and each connects to the other alone
+expect_status 0 "$VP" run net.rr --duration 0.3s --reps 2 --containers 1 --topology matrix --label box-matrix --json "$WORK/matrix.json"
+python3 - "$WORK/matrix.json" <<'PY' || fail "--containers 1 --topology matrix: this host to the container and back, each alone"
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+links = [(r["ranks"]["links"][0]["from"], r["ranks"]["links"][0]["to"]) for r in results]
+assert links == [(0, 1), (1, 0)], links
+for r in results:
+    assert r["status"] == "ok" and r["params"]["peer"] == "matrix", (r.get("error"), r["params"])
+    (host,) = r["ranks"]["hosts"]
+    assert host["rank"] == r["ranks"]["links"][0]["from"] and host["metrics"]["rate"]["mean"] > 0
+# the two ends' servers are not the same one: the ports differ
+ports = {r["ranks"]["hosts"][0]["peer"]["port"] for r in results}
+assert len(ports) == 2, ports
+PY
+expect_status 2 "$VP" run net.rr --containers 1 --container-net bridge --topology pairs
+expect_contains "$WORK/err" "--container-net bridge: a net benchmark's server on this host is not served there yet; accepted: --container-net host"
 printf '[b]\nbench = null\ncontainers = 1\n[a]\nbench = null\nand-host = on\n' >"$WORK/alone.ini"
 expect_status 2 "$VP" run --plan "$WORK/alone.ini"
 expect_contains "$WORK/err" "and-host: this step runs on this host alone"
