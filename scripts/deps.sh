@@ -10,13 +10,15 @@ mpi_pkgs="$build_pkgs openmpi-bin libopenmpi-dev"
 test_pkgs="$mpi_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
     e2fsprogs iproute2 util-linux chromium fonts-dejavu-core python3-fusepy gdb"
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf hyperfine iputils-ping iproute2"
-guest_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3 e2fsprogs strace"
-# run --guests: libvirt's daemon and C API (dnsmasq-base: the QEMU driver wants it),
-# and what the guests boot (the guest set)
-guests_pkgs="$build_pkgs $guest_pkgs libvirt-daemon-system libvirt-dev dnsmasq-base"
+# what a guest's or container's root is made of, and what a guest boots
+root_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3 e2fsprogs strace"
+# scripts/guest.sh: the root, run by libvirt's daemon (dnsmasq-base: its QEMU driver wants it)
+guest_pkgs="$root_pkgs libvirt-daemon-system libvirt-clients dnsmasq-base"
+# run --guests: libvirt's C API, and what the guests boot (the guest set)
+guests_pkgs="$build_pkgs $guest_pkgs libvirt-dev"
 # run --containers: podman and the runtime that runs on hybrid cgroup hosts, and what the
-# containers' root is made of (busybox, cpio, kmod: the guest set)
-containers_pkgs="$build_pkgs $guest_pkgs podman runc"
+# containers' root is made of
+containers_pkgs="$build_pkgs $root_pkgs podman runc"
 # the data benchmarks' URL sources (gfal2 and its plugins) and the xrootd serving them in
 # the tests and bench/ (curl and xrdcp are the native tools bench/data_peers.sh compares)
 data_pkgs="$build_pkgs libgfal2-dev gfal2-plugin-xrootd gfal2-plugin-http gfal2-plugin-file xrootd-server xrootd-client curl"

@@ -1,9 +1,10 @@
 #!/bin/bash
-# Runs virtperf inside a throwaway QEMU guest and imports its results here, so a guest
-# and this machine can be compared: Debian's cloud kernel, a busybox initramfs holding
-# build/virtperf and its libraries, virtio-net on QEMU's user network (the guest reaches
-# this machine's loopback as 10.0.2.2, so `virtperf serve` here is its time.drift
-# reference). The guest runs `virtperf ARGS --json`, prints the document base64-encoded
+# Runs virtperf inside a throwaway guest and imports its results here, so a guest and
+# this machine can be compared: a transient libvirt domain (qemu:///system; libvirtd must
+# run: `libvirtd -d; virtlogd -d` where systemd does not start it) booting Debian's cloud
+# kernel straight into a busybox initramfs holding build/virtperf and its libraries,
+# virtio-net on libvirt's user network (<interface type='user'>: the guest reaches this
+# machine's loopback as 10.0.2.2, so `virtperf serve` here is its time.drift reference). The guest runs `virtperf ARGS --json`, prints the document base64-encoded
 # on its serial console between markers and powers off; the document is then imported
 # into this machine's results database (with --label, under that label), and the
 # guest's own error lines are shown as they came. --setup FILE is a shell script the
@@ -62,11 +63,17 @@ ninja -C build >/dev/null || exit 2
 . scripts/guest_image.sh
 guest_kernel || exit 2
 
+virsh -c qemu:///system version >/dev/null 2>&1 || {
+    echo "guest.sh: libvirt's qemu:///system does not answer; start libvirtd (systemctl start libvirtd, or 'libvirtd -d; virtlogd -d' where systemd does not run)" >&2
+    exit 2
+}
 WORK=$(mktemp -d /tmp/vp-guest.XXXXXX)
-QEMU_PID=
+chmod 755 "$WORK" # libvirt's QEMU user reads the initramfs here
+DOMAIN=virtperf-guestsh-$$
+DOMAIN_STARTED=false
 DISK_IMAGE=
 cleanup() {
-    [ -n "$QEMU_PID" ] && kill "$QEMU_PID" 2>/dev/null
+    $DOMAIN_STARTED && virsh -c qemu:///system destroy "$DOMAIN" >/dev/null 2>&1
     [ -n "$DISK_IMAGE" ] && rm -f "$DISK_IMAGE"
     rm -rf "$WORK"
 }
@@ -145,30 +152,53 @@ poweroff -f
 INIT
 guest_image_pack "$root" "$WORK/initramfs.gz"
 
-accel_flags=(-accel tcg)
-[ "$accel" = kvm ] && accel_flags=(-accel kvm -cpu host)
-disk_flags=()
+disk_xml=""
 if [ -n "$disk_dir" ]; then
     DISK_IMAGE=$(mktemp "$disk_dir/vp-guest-disk.XXXXXX") || exit 2
     truncate -s "$disk_size" "$DISK_IMAGE" && mkfs.ext4 -q -F "$DISK_IMAGE" ||
         { echo "guest.sh: cannot make the disk image in $disk_dir" >&2; exit 2; }
-    disk_flags=(-drive "file=$DISK_IMAGE,if=none,id=disk0,format=raw,cache=none")
-    [ "$disk_bus" = ide ] && disk_flags+=(-device ide-hd,drive=disk0) ||
-        disk_flags+=(-device virtio-blk-pci,drive=disk0)
+    target="<target dev='vda' bus='virtio'/>"
+    [ "$disk_bus" = ide ] && target="<target dev='hda' bus='ide'/>"
+    disk_xml="<disk type='file' device='disk'><driver name='qemu' type='raw' cache='none'/><source file='$DISK_IMAGE'/>$target</disk>"
 fi
-qemu-system-x86_64 "${accel_flags[@]}" -smp "$smp" -m "$memory" -display none -monitor none \
-    -serial "file:$WORK/console.log" -no-reboot -kernel "$KERNEL" -initrd "$WORK/initramfs.gz" \
-    -append "console=ttyS0 rdinit=/init panic=-1 quiet" \
-    -netdev user,id=net0 -device virtio-net-pci,netdev=net0 "${disk_flags[@]}" &
-QEMU_PID=$!
+domain_type=qemu cpu_xml=""
+[ "$accel" = kvm ] && domain_type=kvm cpu_xml="<cpu mode='host-passthrough'/>"
+cat >"$WORK/domain.xml" <<XML
+<domain type='$domain_type'>
+  <name>$DOMAIN</name>
+  <memory unit='MiB'>$memory</memory>
+  <vcpu>$smp</vcpu>
+  <os>
+    <type arch='x86_64' machine='pc'>hvm</type>
+    <kernel>$KERNEL</kernel>
+    <initrd>$WORK/initramfs.gz</initrd>
+    <cmdline>console=ttyS0 rdinit=/init panic=-1 quiet</cmdline>
+  </os>
+  $cpu_xml
+  <features><acpi/></features>
+  <clock offset='utc'/>
+  <on_poweroff>destroy</on_poweroff>
+  <on_reboot>destroy</on_reboot>
+  <on_crash>destroy</on_crash>
+  <devices>
+    <serial type='file'><source path='$WORK/console.log'/><target port='0'/></serial>
+    <interface type='user'><model type='virtio'/></interface>
+    $disk_xml
+    <memballoon model='none'/>
+  </devices>
+</domain>
+XML
+virsh -c qemu:///system create "$WORK/domain.xml" >"$WORK/virsh.log" 2>&1 ||
+    { echo "guest.sh: libvirt did not start the guest: $(grep -v '^$' "$WORK/virsh.log" | tail -n 2)" >&2; exit 2; }
+DOMAIN_STARTED=true
+# the domain is transient: it is gone once the guest powers off
 deadline=$((SECONDS + timeout_s))
-while kill -0 "$QEMU_PID" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 1; done
-if kill -0 "$QEMU_PID" 2>/dev/null; then
+while virsh -c qemu:///system domstate "$DOMAIN" >/dev/null 2>&1 && [ $SECONDS -lt $deadline ]; do sleep 1; done
+if virsh -c qemu:///system domstate "$DOMAIN" >/dev/null 2>&1; then
     echo "guest.sh: the guest did not finish within $timeout_s s" >&2
-    kill "$QEMU_PID"
+    virsh -c qemu:///system destroy "$DOMAIN" >/dev/null 2>&1
 fi
-wait "$QEMU_PID" 2>/dev/null
-QEMU_PID=
+DOMAIN_STARTED=false
 [ -z "$console_copy" ] || cp "$WORK/console.log" "$console_copy"
 tr -d '\r' <"$WORK/console.log" | sed -n '/^VP-GUEST-BEGIN$/,/^VP-GUEST-END$/p' | sed '1d;$d' |
     base64 -d >"$WORK/document.json" 2>/dev/null

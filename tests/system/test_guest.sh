@@ -1,6 +1,6 @@
 #!/bin/bash
-# A real guest: scripts/guest.sh boots Debian's cloud kernel under QEMU (TCG, software
-# emulation) with build/virtperf inside. Its computation is far slower than here and
+# A real guest: scripts/guest.sh boots Debian's cloud kernel in a transient libvirt
+# domain (QEMU TCG, software emulation) with build/virtperf inside. Its computation is far slower than here and
 # `compare` says so; its clock, measured by time.drift against a virtperf serve on
 # this machine's loopback, shows the 2 s step a setup script inside the guest makes (the
 # step happens in the guest's clock only, never this machine's). A workload of app
@@ -9,8 +9,10 @@
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PORT=$((10000 + $$ % 20000)) # below the ephemeral ports (32768 up), which other sockets take
 SERVE_PID=
+use_libvirt
 cleanup() {
     [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null
+    stop_libvirt
     rm -rf "$WORK"
 }
 trap cleanup EXIT
