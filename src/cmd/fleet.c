@@ -58,7 +58,9 @@ struct fleet_run {
     bool and_host;              /* --and-host: this host's jobs too, alternating */
     bool of_plan;               /* the steps are a plan's (--no-guests runs them here) */
     const char *host_dir;       /* where they work (--guest-disk), NULL: here */
-    enum vp_topology_kind topology; /* --topology: this host rank 0, member m rank m + 1 */
+    /* each step's --topology: this host rank 0, member m rank m + 1 */
+    enum vp_topology_kind topology[VP_RUN_MAX_STEPS];
+    bool linked;                /* some step has one */
     char member_peer[VP_MAX_GUESTS][96]; /* ADDRESS:PORT of each member's own server */
     char label_text[VP_MAX_GUESTS + 1][128];
     char *labels[VP_MAX_GUESTS + 1];     /* each rank's name in a link */
@@ -300,11 +302,13 @@ static int start_server(struct fleet_run *run, const struct vp_run_steps *steps,
 static int take_topology(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
                          size_t err_len)
 {
-    const char *text = steps->step[0].request.topology;
-    if (vp_topology_parse(text, &run->topology, err, err_len) != 0)
-        return -1;
-    for (size_t s = 0; s < steps->count && run->topology != VP_TOPOLOGY_NONE; s++) {
+    for (size_t s = 0; s < steps->count; s++) {
         const struct vp_run_step *step = &steps->step[s];
+        if (vp_topology_parse(step->request.topology, &run->topology[s], err, err_len) != 0)
+            return -1;
+        if (run->topology[s] == VP_TOPOLOGY_NONE)
+            continue;
+        run->linked = true;
         if (with_host_side(run, step))
             return refuse(err, err_len, "--topology", "--and-host", "--topology (this host is "
                           "one end of its links) or --and-host alone");
@@ -318,7 +322,7 @@ static int take_topology(struct fleet_run *run, const struct vp_run_steps *steps
             if (strcmp(vp_param_text(&point->params, "peer"), VP_NET_EMBEDDED) != 0)
                 return refuse(err, err_len, "--topology", "--peer", "--topology without --peer "
                               "(the topology names each job's server)");
-            for (size_t c = 0; c < n && run->topology == VP_TOPOLOGY_PAIRS; c++)
+            for (size_t c = 0; c < n && run->topology[s] == VP_TOPOLOGY_PAIRS; c++)
                 if (counts[c] % 2 == 0) {
                     snprintf(err, err_len, "--topology pairs: this host and %u %s%s are %u "
                              "ends, which do not pair; accepted: an odd count (%s 1, 3, 5...)",
@@ -331,10 +335,14 @@ static int take_topology(struct fleet_run *run, const struct vp_run_steps *steps
     return 0;
 }
 
-/* Whether the topology's servers include the members' own (not only this host's). */
-static bool members_serve(const struct fleet_run *run)
+/* The topology of the run's steps whose servers include the members' own (pairs,
+ * matrix), NONE: this host serves alone. */
+static enum vp_topology_kind members_serve(const struct fleet_run *run, size_t step_count)
 {
-    return run->topology == VP_TOPOLOGY_PAIRS || run->topology == VP_TOPOLOGY_MATRIX;
+    for (size_t s = 0; s < step_count; s++)
+        if (run->topology[s] == VP_TOPOLOGY_PAIRS || run->topology[s] == VP_TOPOLOGY_MATRIX)
+            return run->topology[s];
+    return VP_TOPOLOGY_NONE;
 }
 
 /* Each rank's name in a link: this host, then each member, with its address. */
@@ -352,7 +360,8 @@ static void name_ranks(struct fleet_run *run)
 }
 
 /* Asks every member to serve on its own address (the run's key) and keeps where. */
-static int start_member_servers(struct fleet_run *run, char *err, size_t err_len)
+static int start_member_servers(struct fleet_run *run, enum vp_topology_kind topology,
+                                char *err, size_t err_len)
 {
     for (size_t m = 0; m < run->started; m++) {
         struct vp_member *member = &run->members[m];
@@ -360,7 +369,7 @@ static int start_member_servers(struct fleet_run *run, char *err, size_t err_len
         if (!address) {
             snprintf(err, err_len, "--topology %s: the %ss have no address of their own here; "
                      "accepted: fan-in or fan-out (every %s to this host)%s",
-                     vp_topology_name(run->topology), run->kind->noun, run->kind->noun,
+                     vp_topology_name(topology), run->kind->noun, run->kind->noun,
                      strcmp(run->kind->noun, "container") == 0 ? ", or --container-net host" : "");
             return -1;
         }
@@ -451,9 +460,10 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
             vp_fleet_hear(kind, &run->members[m], run->timeout_s, err, err_len) != 0)
             return -1;
     if (send_steps(run, steps, err, err_len) != 0 ||
-        (members_serve(run) && start_member_servers(run, err, err_len) != 0))
+        (members_serve(run, steps->count) &&
+         start_member_servers(run, members_serve(run, steps->count), err, err_len) != 0))
         return -1;
-    if (run->topology != VP_TOPOLOGY_NONE) {
+    if (run->linked) {
         name_ranks(run);
         run->host_fingerprint = vp_sysinfo_collect(steps->topology);
     }
@@ -886,7 +896,7 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     if (run->server && peer_at >= 0 &&
         strcmp(vp_param_text(&params, "peer"), VP_NET_EMBEDDED) == 0)
         vp_option_parse(&params.options[peer_at],
-                        link ? vp_topology_name(run->topology) : run->server_peer,
+                        link ? vp_topology_name(run->topology[index]) : run->server_peer,
                         &params.values[peer_at], err, sizeof err);
     if (link && link->reverse && reverse_at >= 0)
         vp_option_parse(&params.options[reverse_at], "on", &params.values[reverse_at], err,
@@ -894,7 +904,7 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     json_t *result = vp_combine_hosts(point->bench, &params, point->jobs, settings, parts,
                                       ranks.count, stonewall, span);
     if (link)
-        vp_layout_mark(result, run->topology, link, (int)count + 1, run->labels);
+        vp_layout_mark(result, run->topology[index], link, (int)count + 1, run->labels);
     if (together.lost >= 0) {
         vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", reason);
         *stopped = true;
@@ -947,7 +957,8 @@ static void run_linked_point(struct fleet_run *run, const struct vp_run_steps *s
     unsigned ends = count + 1;
     struct vp_layout layout;
     char err[256];
-    if (vp_layout_build(&one, (int)ends, &ends, 1, run->topology, &layout, err, sizeof err) != 0)
+    if (vp_layout_build(&one, (int)ends, &ends, 1, run->topology[index], &layout, err,
+                        sizeof err) != 0)
         return; /* judged in take_topology */
     for (size_t s = 0; s < layout.count && !*stopped; s++) {
         json_t *none = NULL;
@@ -981,7 +992,7 @@ static bool run_step_in_fleet(void *context, const struct vp_run_steps *steps, s
             settings.pin_spec = point->pin;
             settings.reps = point->reps;
             settings.warmup = point->warmup;
-            if (run->topology != VP_TOPOLOGY_NONE && vp_layout_is_network(point->bench)) {
+            if (run->topology[index] != VP_TOPOLOGY_NONE && vp_layout_is_network(point->bench)) {
                 run_linked_point(run, steps, index, p, counts[c], &settings, session, &stopped);
                 continue;
             }

@@ -411,14 +411,22 @@ static int members_as_jobs(struct compiler *c, const char *step, const struct en
 }
 
 /* An entry into a step's command: the step-only keys stay out, virtperf-mpi's keys are
- * its flags (for_mpi) or what one host does instead. */
+ * its flags (for_mpi) or what one host does instead; topology is also the flag of a step
+ * that runs in guests or containers (between this host and them). */
 static void add_entry(struct command *command, const struct entry *entry, bool for_mpi,
-                      struct vp_run_steps *notes)
+                      bool in_members, struct vp_run_steps *notes)
 {
     if (step_only_key(entry->key) || members_key(entry->key))
         return;
-    if (for_mpi || !one_host_fallback(command, entry, notes))
+    if (for_mpi || (in_members && strcmp(entry->key, "topology") == 0) ||
+        !one_host_fallback(command, entry, notes))
         add_flag(command, entry->key, entry->value);
+}
+
+/* Whether step runs in the guests or containers the plan asks for. */
+static bool runs_in_members(const struct compiler *c, const char *step)
+{
+    return !c->no_members && members_entry(c, step);
 }
 
 /* "run" and the step's benchmark words. */
@@ -455,7 +463,7 @@ static int judge_command(struct compiler *c, struct command *command, const stru
 {
     struct vp_run_request request;
     struct vp_plan built;
-    unsigned scopes = VP_SCOPE_STEP | (c->for_mpi ? VP_SCOPE_MPI : 0);
+    unsigned scopes = VP_SCOPE_STEP | (c->for_mpi ? VP_SCOPE_MPI : VP_SCOPE_FLEET);
     int status = vp_run_parse(&request, command->argc, command->argv, scopes, c->err, c->err_len);
     if (status == 0)
         status = vp_plan_build(&request.plan, plan ? plan : &built, c->err, c->err_len);
@@ -471,7 +479,7 @@ static int check_entry(struct compiler *c, const char *step, const struct entry 
     struct command command;
     if (start_command(c, step, &command) != 0)
         return -1;
-    add_entry(&command, entry, false, NULL);
+    add_entry(&command, entry, false, runs_in_members(c, step), NULL);
     return judge_command(c, &command, entry, step, NULL);
 }
 
@@ -632,12 +640,12 @@ static int step_command(struct compiler *c, const char *step, struct command *co
             return -1;
         }
         if (takes)
-            add_entry(command, entry, c->for_mpi, notes);
+            add_entry(command, entry, c->for_mpi, runs_in_members(c, step), notes);
     }
     for (size_t i = 0; i < c->count; i++)
         if (strcmp(c->entries[i].section, step) == 0 &&
             !(jobs_of_members && strcmp(c->entries[i].key, "jobs") == 0))
-            add_entry(command, &c->entries[i], c->for_mpi, notes);
+            add_entry(command, &c->entries[i], c->for_mpi, runs_in_members(c, step), notes);
     if (members && members_as_jobs(c, step, members, command, placement) != 0) {
         free_command(command);
         return -1;
@@ -780,7 +788,7 @@ static int make_steps(struct compiler *c, const char **names, size_t count,
         if (!step->argv)
             abort();
         memcpy(step->argv, command.argv, (size_t)command.argc * sizeof *step->argv);
-        unsigned scopes = VP_SCOPE_STEP | (c->for_mpi ? VP_SCOPE_MPI : 0);
+        unsigned scopes = VP_SCOPE_STEP | (c->for_mpi ? VP_SCOPE_MPI : VP_SCOPE_FLEET);
         if (vp_run_parse(&step->request, step->argc, step->argv, scopes, c->err,
                          c->err_len) != 0 ||
             vp_plan_build(&step->request.plan, &step->plan, c->err, c->err_len) != 0) {

@@ -122,6 +122,18 @@ for r in results:
 ports = {r["ranks"]["hosts"][0]["peer"]["port"] for r in results}
 assert len(ports) == 2, ports
 PY
+# a plan's step says its topology (kept where the step runs in containers, left out with a
+# note where it runs on this host)
+printf '[global]\nreps = 2\n[rpc]\nbench = net.rr\nduration = 0.3s\ncontainers = 1\ntopology = matrix\n[local]\nbench = null\ntopology = matrix\n' >"$WORK/linked.ini"
+expect_status 0 "$VP" run --plan "$WORK/linked.ini" --label plan-matrix --json "$WORK/linked.json"
+expect_contains "$WORK/out" "[local] topology = matrix: one host here, left out"
+python3 - "$WORK/linked.json" <<'PY' || fail "a plan's topology = matrix: the step's two links, the host step as it was"
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+assert [(r["step"], r["status"]) for r in results] == [("rpc", "ok")] * 2 + [("local", "ok")], results
+assert [r["ranks"]["links"][0]["from"] for r in results[:2]] == [0, 1]
+assert "ranks" not in results[2]
+PY
 expect_status 2 "$VP" run net.rr --containers 1 --container-net bridge --topology pairs
 expect_contains "$WORK/err" "--container-net bridge: a net benchmark's server on this host is not served there yet; accepted: --container-net host"
 printf '[b]\nbench = null\ncontainers = 1\n[a]\nbench = null\nand-host = on\n' >"$WORK/alone.ini"

@@ -30,6 +30,10 @@ dry_where ihep-2010.ini "# [network] in guests 1..8"
 dry_where ihep-2010.ini "# [cpu]"
 dry_where spring8-2005.ini "# [rpc] in guests 1..10"
 dry_where cnaf-2007.ini "# [disk] in guests 1,2"
+dry_where cnaf-2007.ini "# [network] in guests 2"
+expect_contains "$WORK/out" "--topology=matrix net.stream"
+expect_status 0 "$VP" run --plan "$PLANS/cnaf-2007.ini" --no-guests --dry-run
+expect_contains "$WORK/out" "[network] topology = matrix: one host here, left out"
 expect_status 0 "$VP" run --plan "$PLANS/ihep-2010.ini" --no-guests --dry-run
 expect_contains "$WORK/out" "--path=. --jobs=8 iozone"
 expect_contains "$WORK/out" "--reverse=on --jobs=1,2,3,4,5,6,7,8 net.stream"
