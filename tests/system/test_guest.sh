@@ -21,6 +21,10 @@ trap cleanup EXIT
 [ $? -eq 2 ] && grep -q "unknown argument '--bogus'" "$WORK/err" || fail "guest.sh should refuse an unknown argument with status 2"
 expect_status 0 "$ROOT/scripts/guest.sh" --help
 expect_contains "$WORK/out" "usage: scripts/guest.sh [--accel tcg|kvm]"
+# libvirtd not reachable (its sockets hidden in a mount namespace): refused, saying how
+# to start it, before anything is made
+expect_status 2 unshare -m sh -c "mount -t tmpfs none /run/libvirt && exec '$ROOT/scripts/guest.sh' -- run cpu"
+expect_contains "$WORK/err" "guest.sh: libvirt's qemu:///system does not answer; start libvirtd"
 
 # TCG translates every instruction: the guest's verified computation is far slower.
 # (Its system calls need not be: this machine may itself be a guest whose system calls
