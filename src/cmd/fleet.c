@@ -773,7 +773,7 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
         .measuring = start_monitor, .context = run, .lost = -1,
     };
     struct host_side host_side, linked_host, *host = NULL;
-    bool host_linked = ranks.rank[0] == 0;
+    bool host_linked = link && link->roles[0] == VP_ROLE_RUN; /* ranks.rank[0] is 0 */
     char host_err[256] = "", key_path[sizeof run->work + 16];
     struct vp_agent_link aim;
     double *host_rates = NULL;
