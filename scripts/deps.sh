@@ -16,9 +16,9 @@ root_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip
 guest_pkgs="$root_pkgs libvirt-daemon-system libvirt-clients dnsmasq-base"
 # run --guests: libvirt's C API, and what the guests boot (the guest set)
 guests_pkgs="$build_pkgs $guest_pkgs libvirt-dev"
-# run --containers: podman and the runtime that runs on hybrid cgroup hosts, and what the
-# containers' root is made of
-containers_pkgs="$build_pkgs $root_pkgs podman runc"
+# run --containers: podman and the runtime that runs on hybrid cgroup hosts, Debian's docker
+# engine (--container-engine docker), and what the containers' root is made of
+containers_pkgs="$build_pkgs $root_pkgs podman runc docker.io"
 # the data benchmarks' URL sources (gfal2 and its plugins) and the xrootd serving them in
 # the tests and bench/ (curl and xrdcp are the native tools bench/data_peers.sh compares)
 data_pkgs="$build_pkgs libgfal2-dev gfal2-plugin-xrootd gfal2-plugin-http gfal2-plugin-file xrootd-server xrootd-client curl"

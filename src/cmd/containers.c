@@ -1,8 +1,10 @@
 /* `virtperf run BENCH... --containers SPEC`: the containers kind of the fleet runner
  * (fleet.h). Each container runs `virtperf guest-agent` from a root directory of the same
- * contents as the guests' image (guest/image.h; no registry, no image), through podman
- * (`--rootfs DIR:O`, an overlay so the containers share the directory unchanged), on the
- * host's network or podman's bridge. Its channel is a unix socket this host listens on in
+ * contents as the guests' image (guest/image.h; no registry), through podman
+ * (`--rootfs DIR:O`, an overlay so the containers share the directory unchanged) or
+ * docker (which takes only images: the directory imported once as the local image
+ * virtperf-root:HASH, kept as a cache like the directory), on the host's network or the
+ * engine's bridge. Its channel is a unix socket this host listens on in
  * the run's directory, bind-mounted into the container. An idle container's agent waits
  * on its socket and costs nothing, so containers beyond the count are left as they are.
  * What a container costs the host is its cgroup's CPU (cpuacct). */
@@ -34,6 +36,8 @@ struct container {
 
 struct containers {
     const char *engine, *runtime, *network, *work;
+    bool docker;          /* docker's command line, else podman's */
+    char image[64];       /* docker: the root's image */
     struct vp_guest_image root;
     struct container own[VP_MAX_GUESTS];
 };
@@ -52,29 +56,11 @@ static bool installed(const char *program)
     return false;
 }
 
-static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, size_t err_len)
+/* podman's default ulimits are above what its runtime may set on some hosts ("error
+ * setting rlimit"): the containers keep the limits they inherit instead. The file is the
+ * run's; only the podman this run starts reads it. */
+static int podman_conf(const struct containers *containers, char *err, size_t err_len)
 {
-    struct containers *containers = state;
-    const struct vp_guests_request *asked = setup->asked;
-    containers->work = setup->work;
-    containers->engine = asked->container_engine ? asked->container_engine : "podman";
-    containers->network = asked->container_net ? asked->container_net : "host";
-    if (strcmp(containers->engine, "podman") != 0) {
-        snprintf(err, err_len, "--container-engine %s: not yet (it needs an image, not a root "
-                 "directory); accepted: podman", containers->engine);
-        return -1;
-    }
-    if (!installed("podman")) {
-        snprintf(err, err_len, "--containers: podman is not installed; install it "
-                 "(scripts/deps.sh containers)");
-        return -1;
-    }
-    /* crun refuses the hybrid cgroup hierarchies some hosts have; runc runs there */
-    containers->runtime = asked->container_runtime ? asked->container_runtime
-                          : installed("runc") ? "runc" : NULL;
-    /* podman's default ulimits are above what its runtime may set on some hosts ("error
-     * setting rlimit"): the containers keep the limits they inherit instead. The file is
-     * the run's; only the podman this run starts reads it. */
     char conf[VP_GUEST_PATH_LEN];
     snprintf(conf, sizeof conf, "%.400s/containers.conf", containers->work);
     FILE *file = fopen(conf, "w");
@@ -83,7 +69,67 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
         return -1;
     }
     setenv("CONTAINERS_CONF", conf, 1);
-    return vp_guest_root_find(&containers->root, err, err_len);
+    return 0;
+}
+
+/* docker's image of the root directory, imported from a tar of it unless docker has it
+ * already (the tag is the directory's content hash). */
+static int docker_image(struct containers *containers, char *err, size_t err_len)
+{
+    const char *hash = strrchr(containers->root.initrd, '-');
+    snprintf(containers->image, sizeof containers->image, "virtperf-root:%.16s",
+             hash ? hash + 1 : "unnamed");
+    char *inspect[] = { "docker", "image", "inspect", containers->image, NULL };
+    if (vp_run_program(inspect, true, NULL, 0) == 0)
+        return 0;
+    char tar_path[VP_GUEST_PATH_LEN], said[1024] = "";
+    snprintf(tar_path, sizeof tar_path, "%.400s/root.tar", containers->work);
+    char *tar[] = { "tar", "-C", containers->root.initrd, "-cf", tar_path, ".", NULL };
+    char *import[] = { "docker", "import", tar_path, containers->image, NULL };
+    int status = vp_run_program(tar, true, said, sizeof said);
+    if (status == 0)
+        status = vp_run_program(import, true, said, sizeof said);
+    unlink(tar_path);
+    if (status != 0) {
+        said[strcspn(said, "\n")] = '\0';
+        snprintf(err, err_len, "--container-engine docker: cannot import %s as %s: %s",
+                 containers->root.initrd, containers->image, said[0] ? said : "tar failed");
+        return -1;
+    }
+    return 0;
+}
+
+static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, size_t err_len)
+{
+    struct containers *containers = state;
+    const struct vp_guests_request *asked = setup->asked;
+    containers->work = setup->work;
+    containers->engine = asked->container_engine ? asked->container_engine : "podman";
+    containers->network = asked->container_net ? asked->container_net : "host";
+    containers->docker = strcmp(containers->engine, "docker") == 0;
+    if (!installed(containers->engine)) {
+        snprintf(err, err_len, "--containers: %s is not installed; install it "
+                 "(scripts/deps.sh containers)", containers->engine);
+        return -1;
+    }
+    char said[1024] = "";
+    char *info[] = { "docker", "info", "-f", "{{.ServerVersion}}", NULL };
+    if (containers->docker && vp_run_program(info, true, said, sizeof said) != 0) {
+        said[strcspn(said, "\n")] = '\0';
+        snprintf(err, err_len, "--container-engine docker: the Docker daemon does not answer "
+                 "(%s); start it (systemctl start docker, or dockerd where systemd does not "
+                 "run)", said[0] ? said : "docker info failed");
+        return -1;
+    }
+    /* crun refuses the hybrid cgroup hierarchies some hosts have; runc runs there (docker
+     * runs its own default unless told) */
+    containers->runtime = asked->container_runtime ? asked->container_runtime
+                          : !containers->docker && installed("runc") ? "runc" : NULL;
+    if (!containers->docker && podman_conf(containers, err, err_len) != 0)
+        return -1;
+    if (vp_guest_root_find(&containers->root, err, err_len) != 0)
+        return -1;
+    return containers->docker ? docker_image(containers, err, err_len) : 0;
 }
 
 static void finish(void *state)
@@ -104,7 +150,14 @@ static int start_container(void *state, struct vp_member *member, size_t index, 
     snprintf(container->socket, sizeof container->socket, "%.200s/%.60s.sock", containers->work,
              member->name);
     struct sockaddr_un address = { .sun_family = AF_UNIX };
-    snprintf(address.sun_path, sizeof address.sun_path, "%s", container->socket);
+    size_t socket_len = strlen(container->socket);
+    if (socket_len >= sizeof address.sun_path) {
+        snprintf(err, err_len, "--containers: the socket path %s is longer than a unix socket "
+                 "takes (%zu bytes)", container->socket,
+                 sizeof address.sun_path - 1);
+        return -1;
+    }
+    memcpy(address.sun_path, container->socket, socket_len + 1);
     container->listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (container->listener < 0 ||
         bind(container->listener, (struct sockaddr *)&address, sizeof address) != 0 ||
@@ -119,34 +172,48 @@ static int start_container(void *state, struct vp_member *member, size_t index, 
     snprintf(rootfs, sizeof rootfs, "%s:O", containers->root.initrd);
     snprintf(inside, sizeof inside, "/run/virtperf/%s.sock", member->name);
     snprintf(network, sizeof network, "--network=%s", containers->network);
-    char *argv[32];
+    char *argv[40];
     int n = 0;
-    argv[n++] = "podman";
-    if (containers->runtime) {
+    argv[n++] = (char *)containers->engine;
+    if (containers->runtime && !containers->docker) {
         argv[n++] = "--runtime";
         argv[n++] = (char *)containers->runtime;
     }
-    char *rest[] = { "run", "-d", "--rm", "--name", member->name, network, "-v", volume, "--tmpfs", "/tmp", "--workdir", "/tmp",
-                     "-e", "HOME=/tmp", "-e", "VIRTPERF_DB=/tmp/results.db", "--hostname",
-                     member->name, "--rootfs", rootfs, "/bin/virtperf", "guest-agent",
-                     "--socket", inside, NULL };
-    for (size_t i = 0; rest[i]; i++)
-        argv[n++] = rest[i];
+    char *options[] = { "run", "-d", "--rm", "--name", member->name, network, "-v", volume,
+                        "--tmpfs", "/tmp", "--workdir", "/tmp", "-e", "HOME=/tmp", "-e",
+                        "VIRTPERF_DB=/tmp/results.db", "--hostname", member->name, NULL };
+    for (size_t i = 0; options[i]; i++)
+        argv[n++] = options[i];
+    if (containers->runtime && containers->docker) {
+        argv[n++] = "--runtime";
+        argv[n++] = (char *)containers->runtime;
+    }
+    if (containers->docker) {
+        argv[n++] = containers->image;
+    } else {
+        argv[n++] = "--rootfs";
+        argv[n++] = rootfs;
+    }
+    char *agent[] = { "/bin/virtperf", "guest-agent", "--socket", inside, NULL };
+    for (size_t i = 0; agent[i]; i++)
+        argv[n++] = agent[i];
     argv[n] = NULL;
     char said[1024];
     if (vp_run_program(argv, true, said, sizeof said) != 0) {
         said[strcspn(said, "\n")] = '\0';
-        snprintf(err, err_len, "podman could not start %s: %s", member->name, said);
+        snprintf(err, err_len, "%s could not start %s: %s", containers->engine, member->name,
+                 said);
         return -1;
     }
     return 0;
 }
 
 /* The container's pid and cpuacct cgroup, once it runs. */
-static void find_process(struct vp_member *member, struct container *container)
+static void find_process(const struct containers *containers, struct vp_member *member,
+                         struct container *container)
 {
     char out[64];
-    char *argv[] = { "podman", "inspect", "-f", "{{.State.Pid}}", member->name, NULL };
+    char *argv[] = { (char *)containers->engine, "inspect", "-f", "{{.State.Pid}}", member->name, NULL };
     if (vp_run_program(argv, true, out, sizeof out) == 0)
         container->pid = (pid_t)atol(out);
     char path[64], line[512];
@@ -170,14 +237,13 @@ static void find_process(struct vp_member *member, struct container *container)
 static int connect_container(void *state, struct vp_member *member, int64_t deadline_ns,
                              char *err, size_t err_len)
 {
-    (void)state;
     struct container *container = member->own;
     while (vp_now_ns() < deadline_ns && !vp_engine_interrupted()) {
         struct pollfd ready = { .fd = container->listener, .events = POLLIN };
         if (poll(&ready, 1, 100) == 1) {
             member->fd = accept4(container->listener, NULL, NULL, SOCK_CLOEXEC);
             if (member->fd >= 0) {
-                find_process(member, container);
+                find_process(state, member, container);
                 return 0;
             }
         }
@@ -275,15 +341,17 @@ static json_t *summary(void *state)
 
 static void remove_container(void *state, struct vp_member *member)
 {
-    (void)state;
+    struct containers *containers = state;
     struct container *container = member->own;
     if (!container)
         return;
-    char *argv[] = { "podman", "rm", "-f", "-t", "0", member->name, NULL };
-    char *exists[] = { "podman", "container", "exists", member->name, NULL };
-    /* podman's own clean-up of an exited --rm container may still hold it: until gone */
+    char *engine = (char *)containers->engine;
+    char *podman_rm[] = { engine, "rm", "-f", "-t", "0", member->name, NULL };
+    char *docker_rm[] = { engine, "rm", "-f", member->name, NULL };
+    char *exists[] = { engine, "container", "inspect", member->name, NULL };
+    /* the engine's own clean-up of an exited --rm container may still hold it: until gone */
     for (int tries = 0; tries < 50 && vp_run_program(exists, true, NULL, 0) == 0; tries++) {
-        vp_run_program(argv, true, NULL, 0);
+        vp_run_program(containers->docker ? docker_rm : podman_rm, true, NULL, 0);
         usleep(100000);
     }
     if (container->listener >= 0)

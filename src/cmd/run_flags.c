@@ -500,17 +500,17 @@ const struct vp_run_flag vp_run_flags[] = {
       "With \\fB\\-\\-guest\\-disk\\fR DIR the host's jobs work in DIR. Not with net\n"
       "benchmarks yet.", take_and_host },
     { "containers", "SPEC", VP_SCOPE_SESSION,
-      "run in containers virtperf starts (podman): 4, 1,2,4 or 1..8,\n"
+      "run in containers virtperf starts (podman or docker): 4, 1,2,4 or 1..8,\n"
       "one result per count, started together  [none]",
-      "Runs the benchmarks in containers virtperf starts through podman, from a root\n"
+      "Runs the benchmarks in containers virtperf starts through podman or docker, from a root\n"
       "directory of this virtperf and its libraries (no registry), for each count of SPEC,\n"
       "as \\fB\\-\\-guests\\fR does with guests. See GUESTS.", take_containers },
-    { "container-engine", "E", VP_SCOPE_SESSION, "podman (docker: not yet)  [podman]", NULL,
+    { "container-engine", "E", VP_SCOPE_SESSION, "podman or docker  [podman]", NULL,
       take_container_engine },
     { "container-runtime", "R", VP_SCOPE_SESSION,
       "runc or crun  [runc where installed, else the engine's]", NULL, take_container_runtime },
     { "container-net", "N", VP_SCOPE_SESSION,
-      "host (this host's network) or bridge (podman's)  [host]", NULL, take_container_net },
+      "host (this host's network) or bridge (the engine's)  [host]", NULL, take_container_net },
     { "help", NULL, VP_SCOPE_COMMAND, "this text", NULL, take_help },
 };
 const size_t vp_run_flag_count = sizeof vp_run_flags / sizeof vp_run_flags[0];

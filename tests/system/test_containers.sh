@@ -25,8 +25,6 @@ left_nothing() { # PID WHAT
         fail "$2: sockets of the run left in /tmp/virtperf-containers.*"
 }
 
-expect_status 2 "$VP" run cpu --containers 1 --container-engine docker
-expect_contains "$WORK/err" "--container-engine docker: not yet"
 expect_status 2 "$VP" run cpu --containers 1 --guests 1
 expect_contains "$WORK/err" "--guests and --containers: one of them"
 expect_status 2 "$VP" run cpu --containers 1..99
