@@ -7,8 +7,7 @@
 
 #include "core/options.h"
 #include "engine/engine.h"
-#include "guest/channel.h"
-#include "guest/together.h"
+#include "guest/transport.h"
 
 /* One option of params set to text, when the benchmark has it. */
 static int set_param(struct vp_params *params, const char *name, const char *text, char *err,
@@ -31,23 +30,26 @@ int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
                  set_param(&params, "key-file", link->key_file, err, err_len) != 0 ||
                  set_param(&params, "reverse", link->reverse ? "on" : NULL, err, err_len) != 0))
         return -1;
-    struct vp_guest_sync sync;
-    if (vp_guest_sync_begin(&sync, fd, point->bench->ops_per_rep != NULL,
-                            point->warmup + point->reps, err, err_len) != 0)
+    struct vp_channel_transport channel;
+    vp_channel_transport_follow(&channel, &fd);
+    struct vp_together together;
+    if (vp_together_begin(&together, &channel.transport, point->bench->ops_per_rep != NULL,
+                          false, point->warmup, point->warmup + point->reps, err,
+                          err_len) != 0) {
+        vp_together_end(&together);
         return -1;
+    }
     struct vp_run_settings settings = vp_run_settings_of(step, steps->topology, NULL);
     settings.pin_spec = point->pin;
     settings.reps = point->reps;
     settings.warmup = point->warmup;
-    settings.sync = &sync.sync;
+    settings.sync = &together.sync;
     json_t *result = vp_engine_run(point->bench, &params, jobs ? jobs : point->jobs,
                                    &settings);
     char *text = json_dumps(result, JSON_COMPACT);
     json_decref(result);
-    int status = vp_channel_send(fd, VP_CHANNEL_RESULT, text, strlen(text), err, err_len);
+    int status = vp_together_send_part(&together, text, err, err_len);
     free(text);
-    if (status == 0)
-        status = vp_channel_send(fd, VP_CHANNEL_REGION, sync.region, sync.region_len, err, err_len);
-    vp_guest_sync_end(&sync);
+    vp_together_end(&together);
     return status;
 }

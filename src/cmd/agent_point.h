@@ -1,7 +1,7 @@
 /* One point run by an agent of the run: in a guest or container virtperf started
  * (guest-agent), or in a process of the host beside them (run --and-host). It runs the
- * point's jobs with the engine, started by the host's word over fd (guest/together.h),
- * and sends back its result and its jobs' region. */
+ * point's jobs with the engine, started by the host's word over fd (engine/together.h
+ * over guest/transport.h), and sends back its result and its jobs' region. */
 #ifndef VP_CMD_AGENT_POINT_H
 #define VP_CMD_AGENT_POINT_H
 

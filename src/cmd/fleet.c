@@ -26,7 +26,7 @@
 #include "engine/layout.h"
 #include "engine/result.h"
 #include "guest/channel.h"
-#include "guest/together.h"
+#include "guest/transport.h"
 #include "net/auth.h"
 #include "net/client.h"
 #include "store/document.h"
@@ -564,13 +564,45 @@ static json_t *cost_json(const struct fleet_run *run, unsigned count, double sec
 
 /* ---- this host's own jobs: beside the members (--and-host), or a topology's rank 0 ---- */
 
+/* What this host leads in a point: the ranks' channels and the protocol over them, and
+ * what it does as it sends each instant. */
+struct lead {
+    int fds[VP_MAX_GUESTS + 1];
+    struct vp_channel_transport channel;
+    struct vp_together together;
+    struct fleet_run *run;
+    int64_t *starts;       /* each repetition's instant on this host's clock, NULL: not kept */
+    bool monitors;         /* this host's monitor starts with the first measured repetition */
+};
+
+static void releasing(void *context, unsigned rep, int64_t instant_ns)
+{
+    struct lead *lead = context;
+    if (lead->monitors && rep == lead->together.warmup)
+        start_monitor(lead->run);
+    if (lead->starts)
+        lead->starts[rep] = instant_ns;
+}
+
+/* Times the count ranks of lead (their channels in lead->fds) for point. */
+static int begin_lead(struct lead *lead, const struct fleet_run *run, size_t count,
+                      const struct vp_plan_point *point, char *reason, size_t reason_len)
+{
+    vp_channel_transport_lead(&lead->channel, lead->fds, count, run->timeout_s);
+    int status = vp_together_begin(&lead->together, &lead->channel.transport,
+                                   point->bench->ops_per_rep != NULL, false, point->warmup,
+                                   point->warmup + point->reps, reason, reason_len);
+    lead->together.releasing = releasing;
+    lead->together.releasing_context = lead;
+    return status;
+}
+
 /* The host's side of a point: a process of this host running the point's jobs as a
  * member's agent does, over a socket pair, so both sides are started by one protocol. */
 struct host_side {
     pid_t pid;
     int fd;
-    struct vp_guest_member member;
-    struct vp_guests_point point;
+    struct lead lead;
 };
 
 /* Where a point's jobs on this host connect: to peer (NULL: the run's server), with the
@@ -621,7 +653,7 @@ static int start_host_side(struct fleet_run *run, const struct vp_run_steps *ste
         return -1;
     }
     side->fd = pair[0];
-    side->member = (struct vp_guest_member){ .fd = side->fd, .name = "this host" };
+    side->lead.fds[0] = side->fd;
     return 0;
 }
 
@@ -641,17 +673,14 @@ static bool reap_host_side(struct host_side *side, bool held)
 /* The host side's result (failed, saying why, when its agent did not give one) once its
  * agent has ended; lost: the run lost it. */
 static json_t *end_host_side(struct host_side *side, const struct vp_plan_point *point,
-                             bool held, const char *stopped_why, unsigned timeout_s)
+                             bool held, const char *stopped_why)
 {
-    char err[256] = "";
-    void *text = NULL, *region = NULL;
-    size_t len, region_len;
-    int64_t deadline = after_seconds(timeout_s);
+    char err[256] = "", *text = NULL;
+    void *region = NULL;
+    size_t region_len;
     json_t *result = NULL;
-    if (held && vp_channel_expect(side->fd, VP_CHANNEL_RESULT, &text, &len, 0, deadline, err,
-                                sizeof err) == 0 &&
-        vp_channel_expect(side->fd, VP_CHANNEL_REGION, &region, &region_len, 0, deadline, err,
-                        sizeof err) == 0)
+    if (held && vp_together_receive_part(&side->lead.together, 1, &text, &region, &region_len,
+                                         err, sizeof err) == 0)
         result = checked_result("this host", text);
     free(text);
     free(region);
@@ -712,38 +741,62 @@ static char *point_message(const struct fleet_run *run, const struct vp_step *li
     return text;
 }
 
+/* How a point's protocol ended when it did not hold: the rank (its index in the point's
+ * ranks) whose channel failed, or this host's side, and why. */
+struct point_outcome {
+    int lost;        /* -1: none (a signal, or this host's side) */
+    bool host_lost;  /* this host's alternating side */
+    char reason[512];
+};
+
 /* Sends the point to its running members and starts every rank that runs together (the
- * alternating host side too, when host); false with the lost one and reason when one was
- * lost. */
-static bool run_together(struct fleet_run *run, struct vp_guests_point *together,
-                         struct host_side *host, const struct point_ranks *ranks,
-                         const struct vp_step *link, size_t index, size_t point_index)
+ * alternating host side too, when host); false with what was lost when the protocol did
+ * not hold. */
+static bool run_together(struct fleet_run *run, struct lead *guests, struct host_side *host,
+                         const struct point_ranks *ranks, const struct vp_step *link,
+                         const struct vp_plan_point *point, size_t index, size_t point_index,
+                         struct point_outcome *outcome)
 {
-    char err[256];
+    char *reason = outcome->reason;
+    size_t reason_len = sizeof outcome->reason;
     for (size_t i = 0; i < ranks->count; i++) {
         if (ranks->rank[i] == 0)
-            continue; /* this host's jobs know their point */
+            continue; /* this host's jobs know their point: their channel is fds[0] */
         struct vp_member *member = &run->members[ranks->rank[i] - 1];
-        together->members[i] = (struct vp_guest_member){ .fd = member->fd, .name = member->name };
+        guests->fds[i] = member->fd;
         char *message = point_message(run, link, ranks->rank[i], index, point_index);
-        if (together->lost < 0 &&
-            vp_channel_send(member->fd, VP_CHANNEL_STEPS, message, strlen(message), err,
-                          sizeof err) != 0) {
-            together->lost = (int)i;
-            snprintf(together->reason, sizeof together->reason, "%s", err);
-        }
+        int sent = vp_channel_send(member->fd, VP_CHANNEL_STEPS, message, strlen(message),
+                                   reason, reason_len);
         free(message);
+        if (sent != 0) {
+            outcome->lost = (int)i;
+            return false;
+        }
     }
-    if (together->lost >= 0 || vp_guests_time(together) != 0)
-        return false;
-    if (!host)
-        return vp_guests_together(together) == 0;
-    if (vp_guests_time(&host->point) != 0) {
-        together->lost = -1; /* the guests are fine: the host's side says what failed */
+    if (begin_lead(guests, run, ranks->count, point, reason, reason_len) != 0) {
+        outcome->lost = guests->channel.lost - 1;
         return false;
     }
-    struct vp_guests_point *const sides[] = { &host->point, together };
-    return vp_guests_alternate(sides, 2) == 0;
+    if (!host) {
+        if (vp_together_wait(&guests->together, reason, reason_len) == 0)
+            return true;
+        outcome->lost = guests->channel.lost - 1;
+        return false;
+    }
+    size_t lost_side = 0;
+    struct vp_together *const sides[] = { &host->lead.together, &guests->together };
+    if (begin_lead(&host->lead, run, 1, point, reason, reason_len) == 0 &&
+        vp_together_alternate(sides, 2, &lost_side, reason, reason_len) == 0)
+        return true;
+    outcome->host_lost = lost_side == 0;
+    outcome->lost = lost_side == 0 ? -1 : guests->channel.lost - 1;
+    return false;
+}
+
+/* A rank's name in what went wrong. */
+static const char *rank_name(const struct fleet_run *run, int rank)
+{
+    return rank == 0 ? "this host" : run->members[rank - 1].name;
 }
 
 /* One point on the first count members, or on the ranks link (a topology's step) runs:
@@ -761,22 +814,12 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     for (unsigned r = 0; r <= count; r++)
         if (link ? link->roles[r] == VP_ROLE_RUN : r > 0)
             ranks.rank[ranks.count++] = (int)r;
-    struct vp_guest_member clocks[VP_MAX_GUESTS + 1];
-    unsigned measured = point->reps ? point->reps : 1;
-    double *stonewall = calloc(measured, sizeof *stonewall), *span = calloc(measured, sizeof *span);
-    if (!stonewall || !span)
-        abort();
-    struct vp_guests_point together = {
-        .members = clocks, .count = ranks.count, .op_log = point->bench->ops_per_rep != NULL,
-        .warmup = point->warmup, .total_reps = point->warmup + point->reps,
-        .timeout_s = run->timeout_s, .stonewall = stonewall, .span = span,
-        .measuring = start_monitor, .context = run, .lost = -1,
-    };
-    struct host_side host_side, linked_host, *host = NULL;
+    unsigned total_reps = point->warmup + point->reps, measured = point->reps ? point->reps : 1;
+    struct lead guests = { .run = run, .monitors = true };
+    struct host_side host_side = { .lead = { .run = run } }, linked_host, *host = NULL;
     bool host_linked = link && link->roles[0] == VP_ROLE_RUN; /* ranks.rank[0] is 0 */
     char host_err[256] = "", key_path[sizeof run->work + 16];
     struct vp_agent_link aim;
-    double *host_rates = NULL;
     int64_t *host_starts = NULL, *guest_starts = NULL;
     *host_result = NULL;
     if (host_linked) {
@@ -785,36 +828,29 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
                                                     sizeof key_path);
         if (start_host_side(run, steps, index, point_index, 0, how, &linked_host, host_err,
                             sizeof host_err) != 0) {
-            free(stonewall);
-            free(span);
             *stopped = true;
             return vp_result_finish(vp_result_start(point->bench, &point->params, point->jobs,
                                                     settings), "failed", host_err);
         }
-        clocks[0] = linked_host.member;
+        guests.fds[0] = linked_host.fd;
     } else if (with_host &&
                start_host_side(run, steps, index, point_index, count * point->jobs,
                                host_link(run, point, NULL, false, &aim, key_path, sizeof key_path),
                                &host_side, host_err, sizeof host_err) == 0) {
         host = &host_side;
-        host_rates = calloc(2 * (size_t)measured, sizeof *host_rates);
-        host_starts = calloc(together.total_reps, sizeof *host_starts);
-        guest_starts = calloc(together.total_reps, sizeof *guest_starts);
-        if (!host_rates || !host_starts || !guest_starts)
+        host_starts = calloc(total_reps, sizeof *host_starts);
+        guest_starts = calloc(total_reps, sizeof *guest_starts);
+        if (!host_starts || !guest_starts)
             abort();
-        together.starts = guest_starts;
-        host->point = together;
-        host->point.members = &host->member;
-        host->point.count = 1;
-        host->point.measuring = NULL;
-        host->point.stonewall = host_rates;
-        host->point.span = host_rates + measured;
-        host->point.starts = host_starts;
+        guests.starts = guest_starts;
+        host->lead.starts = host_starts;
     }
     for (unsigned m = 0; m < count; m++)
         run->kind->cost_begin(run->kind->state, &run->members[m]);
     int64_t began = vp_now_ns();
-    bool held = run_together(run, &together, host, &ranks, link, index, point_index);
+    struct point_outcome outcome = { .lost = -1 };
+    bool held = run_together(run, &guests, host, &ranks, link, point, index, point_index,
+                             &outcome);
     double seconds = (double)(vp_now_ns() - began) / 1e9;
     json_t *monitor = run->monitor ? vp_monitor_stop(run->monitor) : NULL;
     run->monitor = NULL;
@@ -824,29 +860,26 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     struct vp_shared views[VP_MAX_GUESTS + 1];
     void *regions[VP_MAX_GUESTS + 1] = { NULL };
     double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
-    char err[256];
+    const struct vp_together *together = &guests.together;
     for (size_t i = 0; i < ranks.count; i++) {
         int rank = ranks.rank[i];
         parts[i] = (struct vp_host_part){
             .rank = rank,
             .fingerprint = rank ? run->members[rank - 1].fingerprint : run->host_fingerprint,
-            .clock_offset_ns = clocks[i].offset_ns, .offset_bound_ns = clocks[i].bound_ns };
-        void *text = NULL;
-        size_t len, region_len;
-        int64_t deadline = after_seconds(run->timeout_s);
-        if (held && vp_channel_expect(clocks[i].fd, VP_CHANNEL_RESULT, &text, &len, 0, deadline,
-                                    err, sizeof err) == 0 &&
-            vp_channel_expect(clocks[i].fd, VP_CHANNEL_REGION, &regions[i], &region_len, 0,
-                            deadline, err, sizeof err) == 0) {
-            parts[i].result = checked_result(clocks[i].name, text);
+            .clock_offset_ns = together->offsets ? together->offsets[i + 1] : 0,
+            .offset_bound_ns = together->bounds ? together->bounds[i + 1] : 0 };
+        char *text = NULL;
+        size_t region_len;
+        if (held && vp_together_receive_part(together, (int)i + 1, &text, &regions[i],
+                                             &region_len, outcome.reason,
+                                             sizeof outcome.reason) == 0) {
+            parts[i].result = checked_result(rank_name(run, rank), text);
             json_int_t jobs = json_integer_value(json_object_get(parts[i].result, "jobs"));
             parts[i].shared = vp_shared_view(&views[i], point->bench, &point->params, jobs,
-                                             point->warmup + point->reps, duration, regions[i],
-                                             region_len);
+                                             total_reps, duration, regions[i], region_len);
         } else if (held) {
             held = false;
-            together.lost = (int)i;
-            snprintf(together.reason, sizeof together.reason, "%s", err);
+            outcome.lost = (int)i;
         }
         free(text);
         if (!json_is_object(parts[i].result)) {
@@ -863,15 +896,16 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     char reason[800] = "";
     if (host) {
         /* not held: its agent may wait for a start that never comes, so it is stopped */
-        const char *why = together.lost >= 0 ? "a guest was lost" : "a signal came";
-        *host_result = end_host_side(host, point, held, why, run->timeout_s);
-        if (host->point.lost >= 0) {
+        const char *why = outcome.lost >= 0 ? "a guest was lost" : "a signal came";
+        *host_result = end_host_side(host, point, held, why);
+        if (outcome.host_lost) {
             vp_result_finish(*host_result, vp_engine_interrupted() ? "interrupted" : "failed",
-                             host->point.reason);
+                             outcome.reason);
             *stopped = true;
         }
         json_object_set_new(*host_result, "side",
-                            side_json("host", host_starts, host_starts[0], together.total_reps));
+                            side_json("host", host_starts, host_starts[0], total_reps));
+        vp_together_end(&host->lead.together);
     } else if (with_host) {
         *host_result = vp_result_finish(vp_result_start(point->bench, &point->params,
                                                         count * point->jobs, settings),
@@ -879,20 +913,20 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
         json_object_set_new(*host_result, "side", side_json("host", NULL, 0, 0));
         *stopped = true;
     }
-    free(host_rates);
-    if (together.lost >= 0) { /* the lost one's part says what became of it */
-        int rank = ranks.rank[together.lost];
+    if (outcome.lost >= 0) { /* the lost one's part says what became of it */
+        int rank = ranks.rank[outcome.lost];
         if (rank == 0)
-            snprintf(reason, sizeof reason, "this host's jobs: %s", together.reason);
+            snprintf(reason, sizeof reason, "this host's jobs: %s", outcome.reason);
         else
-            lost_reason(run, rank - 1, together.reason, reason, sizeof reason);
-        json_decref(parts[together.lost].result);
-        parts[together.lost].result = json_pack("{s:s,s:s}", "status", "failed", "error", reason);
+            lost_reason(run, rank - 1, outcome.reason, reason, sizeof reason);
+        json_decref(parts[outcome.lost].result);
+        parts[outcome.lost].result = json_pack("{s:s,s:s}", "status", "failed", "error", reason);
     }
     /* stored with the server the members talked to named (a topology: its name, and
      * fan-out's direction) */
     struct vp_params params = point->params;
     int peer_at = vp_params_find(&params, "peer"), reverse_at = vp_params_find(&params, "reverse");
+    char err[256];
     if (run->server && peer_at >= 0 &&
         strcmp(vp_param_text(&params, "peer"), VP_NET_EMBEDDED) == 0)
         vp_option_parse(&params.options[peer_at],
@@ -901,11 +935,14 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     if (link && link->reverse && reverse_at >= 0)
         vp_option_parse(&params.options[reverse_at], "on", &params.values[reverse_at], err,
                         sizeof err);
+    double *no_rates = together->stonewall ? NULL : calloc(2 * (size_t)measured, sizeof *no_rates);
     json_t *result = vp_combine_hosts(point->bench, &params, point->jobs, settings, parts,
-                                      ranks.count, stonewall, span);
+                                      ranks.count, no_rates ? no_rates : together->stonewall,
+                                      no_rates ? no_rates + measured : together->span);
+    free(no_rates);
     if (link)
         vp_layout_mark(result, run->topology[index], link, (int)count + 1, run->labels);
-    if (together.lost >= 0) {
+    if (outcome.lost >= 0) {
         vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", reason);
         *stopped = true;
     }
@@ -918,15 +955,14 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
         json_object_set_new(result, "side",
                             side_json("guests", guest_starts,
                                       host_starts[0] ? host_starts[0] : guest_starts[0],
-                                      together.total_reps));
+                                      total_reps));
     free(host_starts);
     free(guest_starts);
     for (size_t i = 0; i < ranks.count; i++) {
         json_decref(parts[i].result);
         free(regions[i]);
     }
-    free(stonewall);
-    free(span);
+    vp_together_end(&guests.together);
     *stopped = *stopped || vp_engine_interrupted();
     return result;
 }

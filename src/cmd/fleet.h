@@ -4,7 +4,7 @@
  * before anything is stored, the most members SPEC asks for are started, each says hello
  * over its channel with its fingerprint and checks the run's steps (one refusal stops
  * the run, exit 2, every member gone); then for each count k of SPEC and each point, the
- * first k members run it (the others paused), started together (guest/together.c), and
+ * first k members run it (the others paused), started together (engine/together.c), and
  * their results and jobs' regions are combined into one result of virtperf-mpi's shape
  * (engine/combine.c), with this host's own monitor as the result's monitor and what each
  * member cost the host under "guests". With --topology, a net point follows

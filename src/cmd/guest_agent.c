@@ -4,7 +4,7 @@
  * channel (the virtio-serial port named org.virtperf.control), says hello with this guest's
  * fingerprint, builds the run's steps from the host's words and says whether this guest
  * can run them, then runs each point the host names, started together with the other
- * guests (guest/together.c), and sends back its result and its jobs' region. Under a
+ * guests (engine/together.c over guest/transport.c), and sends back its result and its jobs' region. Under a
  * --topology whose servers are guests, the host first asks it to serve: it starts a
  * `virtperf serve` on its own address, keyed with the run's key, and says its port. The
  * host stores everything; this guest keeps nothing. */

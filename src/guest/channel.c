@@ -15,7 +15,7 @@
 static const char *const kind_names[VP_CHANNEL_KIND_COUNT] = {
     [VP_CHANNEL_HELLO] = "hello", [VP_CHANNEL_STEPS] = "steps", [VP_CHANNEL_VERDICT] = "verdict",
     [VP_CHANNEL_CLOCK] = "clock", [VP_CHANNEL_OFFSET] = "offset", [VP_CHANNEL_READY] = "ready",
-    [VP_CHANNEL_WINDOW] = "window", [VP_CHANNEL_BYTES] = "bytes", [VP_CHANNEL_START] = "start",
+    [VP_CHANNEL_BYTES] = "bytes", [VP_CHANNEL_START] = "start",
     [VP_CHANNEL_RESULT] = "result", [VP_CHANNEL_REGION] = "region", [VP_CHANNEL_QUIT] = "quit",
 };
 

@@ -19,10 +19,10 @@ enum vp_channel_kind {
     VP_CHANNEL_VERDICT,     /* guest: "" when it can run the steps, else why not */
     VP_CHANNEL_CLOCK,       /* host: its clock (int64); the guest answers with its own */
     VP_CHANNEL_OFFSET,      /* host: the guest's offset (int64), the clock rounds done */
-    VP_CHANNEL_READY,       /* guest: ok, lead, the last repetition's window (int64 x 6) */
-    VP_CHANNEL_WINDOW,      /* host: the window agreed across guests (int64 x 4) */
-    VP_CHANNEL_BYTES,       /* guest: its bytes in that window (double x 3) */
-    VP_CHANNEL_START,       /* host: the instant on the guest's clock (int64), or stop: -1 */
+    VP_CHANNEL_READY,       /* each way: ok, lead, the last repetition's window (int64 x 6),
+                               the guest's, then the largest of each across guests */
+    VP_CHANNEL_BYTES,       /* each way: bytes in that window (double x 3), then their sums */
+    VP_CHANNEL_START,       /* host: the instant on its clock (int64), or stop: -1 */
     VP_CHANNEL_RESULT,      /* guest: a point's result (JSON) */
     VP_CHANNEL_REGION,      /* guest: its jobs' shared region */
     VP_CHANNEL_QUIT,        /* host: power off */

@@ -20,19 +20,18 @@ struct gathered {
 /* Receives the result and region of the step's member peer (its place in the step's
  * communicator); an unreadable one becomes a failed result. Returns -1 when a rank died
  * or a signal came (reason says which). */
-static int receive_part(const struct vp_world *world, struct vp_together *together,
-                        const struct vp_plan_point *point, double duration, int peer,
-                        struct gathered *into, char *reason, size_t reason_len)
+static int receive_part(struct vp_together *together, const struct vp_plan_point *point,
+                        double duration, int peer, struct gathered *into, char *reason,
+                        size_t reason_len)
 {
-    void *text, *region;
-    size_t text_len, region_len;
-    if (vp_world_receive(world, &text, &text_len, peer, together->comm, reason, reason_len) != 0)
+    char *text;
+    void *region;
+    size_t region_len;
+    if (vp_together_receive_part(together, peer, &text, &region, &region_len, reason,
+                                 reason_len) != 0)
         return -1;
     into->part.result = json_loads(text, 0, NULL);
     free(text);
-    if (vp_world_receive(world, &region, &region_len, peer, together->comm, reason,
-                         reason_len) != 0)
-        return -1;
     if (!json_is_object(into->part.result)) {
         json_decref(into->part.result);
         into->part.result = json_pack("{s:s,s:s}", "status", "failed", "error",
@@ -86,8 +85,8 @@ json_t *vp_gather_step(const struct vp_world *world, struct vp_together *togethe
                 vp_shared_attach(&part->view, together->region);
                 part->part.shared = &part->view;
             }
-        } else if (*stopped || receive_part(world, together, point, duration, (int)m, part,
-                                            reason, sizeof reason) != 0) {
+        } else if (*stopped || receive_part(together, point, duration, (int)m, part, reason,
+                                            sizeof reason) != 0) {
             *stopped = true;
             part->part.result = silent_part(rank);
         }
@@ -117,16 +116,12 @@ json_t *vp_gather_step(const struct vp_world *world, struct vp_together *togethe
     return result;
 }
 
-int vp_gather_send(const struct vp_world *world, struct vp_together *together, json_t *result)
+int vp_gather_send(const struct vp_together *together, json_t *result)
 {
     char reason[VP_ERROR_LEN];
     char *text = json_dumps(result, JSON_COMPACT);
-    int status = vp_world_send(world, text, strlen(text), 0, together->comm, reason,
-                               sizeof reason);
+    int status = vp_together_send_part(together, text, reason, sizeof reason);
     free(text);
-    if (status == 0)
-        status = vp_world_send(world, together->region, together->region_len, 0, together->comm,
-                               reason, sizeof reason);
     return status;
 }
 

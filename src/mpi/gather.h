@@ -11,7 +11,7 @@
 #include "engine/engine.h"
 #include "engine/layout.h"
 #include "engine/plan.h"
-#include "mpi/together.h"
+#include "engine/together.h"
 #include "mpi/world.h"
 
 /* What rank 0 knows of a step. members: the world ranks of the step's communicator, in
@@ -34,7 +34,7 @@ json_t *vp_gather_step(const struct vp_world *world, struct vp_together *togethe
                        const struct vp_gather_step *what, const struct vp_run_settings *settings,
                        json_t *own, bool *stopped);
 /* Another rank that ran jobs: its result and region to rank 0. Returns 0 or -1. */
-int vp_gather_send(const struct vp_world *world, struct vp_together *together, json_t *result);
+int vp_gather_send(const struct vp_together *together, json_t *result);
 /* Every rank's fingerprint, by rank, on rank 0 (NULL elsewhere). */
 json_t **vp_gather_fingerprints(const struct vp_world *world, const json_t *own);
 

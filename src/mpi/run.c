@@ -3,7 +3,7 @@
  * is then a part of the run, a command line of its own); each rank builds the plan from
  * them and checks it against its own machine, and one refusal anywhere stops every rank
  * with exit 2 and nothing stored. Each point then runs on the first k ranks (--ranks), started together
- * (together.c); rank 0 gathers every rank's result and jobs' figures, combines them
+ * (engine/together.c over mpi/transport.c); rank 0 gathers every rank's result and jobs' figures, combines them
  * (engine/combine.c) and stores the one result before the next point starts. This is
  * the executor's MPI runner: the executor opens the session on rank 0 and stores what
  * rank 0 hands it. */
@@ -28,7 +28,7 @@
 #include "mpi/gather.h"
 #include "mpi/liveness.h"
 #include "mpi/servers.h"
-#include "mpi/together.h"
+#include "mpi/transport.h"
 #include "store/store.h"
 
 #define REFUSAL_LEN 1024
@@ -377,9 +377,11 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
         settings.pin_spec = point->pin;
         settings.reps = point->reps;
         settings.warmup = point->warmup;
+        struct vp_mpi_transport transport;
+        vp_mpi_transport_init(&transport, world, part->comms.of_step[s]);
         struct vp_together together;
         json_t *result = NULL;
-        if (vp_together_begin(&together, world, part->comms.of_step[s],
+        if (vp_together_begin(&together, &transport.transport,
                               point->bench->ops_per_rep != NULL, part->barrier, point->warmup,
                               point->warmup + point->reps, reason, sizeof reason) != 0) {
             stopped = true;
@@ -409,7 +411,7 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
             vp_run_session_add(session, combined);
             json_decref(combined);
         } else if (role == VP_ROLE_RUN && !stopped &&
-                   vp_gather_send(world, &together, result) != 0) {
+                   vp_gather_send(&together, result) != 0) {
             stopped = true;
         }
         stopped = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;

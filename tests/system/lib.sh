@@ -32,6 +32,26 @@ two_hosts() {
     ip -n "$2" link set vpb$$ up
 }
 
+# wait_for_run OUT: until OUT has a run's first line ("run N ..."), then a second more.
+wait_for_run() {
+    for _ in $(seq 1 600); do grep -q '^run [0-9]' "$1" && break; sleep 0.1; done
+    sleep 1
+}
+# interrupt_run OUT CMD...: CMD in the background (its output in OUT), a Ctrl-C once its
+# run has begun; fails unless it exits 130. RUN is its pid (what it left is the caller's
+# to check).
+interrupt_run() {
+    local out=$1 status
+    shift
+    "$@" >"$out" 2>&1 &
+    RUN=$!
+    wait_for_run "$out"
+    kill -INT $RUN
+    wait $RUN
+    status=$?
+    [ $status -eq 130 ] || fail "Ctrl-C should exit 130, got $status: $(tail -5 "$out")"
+}
+
 # use_libvirt: libvirt's qemu:///system answering, libvirtd and virtlogd started where
 # systemd does not run them (LIBVIRTD_STARTED=true then); skips (77) without root or
 # libvirt. stop_libvirt: destroys every virtperf- domain left and stops what use_libvirt

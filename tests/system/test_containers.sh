@@ -144,13 +144,6 @@ expect_status 2 "$VP" run --plan "$WORK/boxes.ini" --no-guests --containers 1
 expect_contains "$WORK/err" "--no-guests: not with --guests, --containers or --and-host"
 left_nothing '[0-9]*' "a plan's run"
 
-"$VP" run cpu --containers 2 --ops 200m --reps 20 --label interrupted >"$WORK/int.out" 2>&1 &
-RUN=$!
-for _ in $(seq 1 300); do grep -q '^run [0-9]' "$WORK/int.out" && break; sleep 0.1; done
-sleep 1
-kill -INT $RUN
-wait $RUN
-status=$?
-[ $status -eq 130 ] || fail "Ctrl-C should exit 130, got $status: $(tail -5 "$WORK/int.out")"
+interrupt_run "$WORK/int.out" "$VP" run cpu --containers 2 --ops 200m --reps 20 --label interrupted
 left_nothing $RUN "Ctrl-C"
 finish

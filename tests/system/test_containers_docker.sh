@@ -57,14 +57,8 @@ docker image inspect "virtperf-root:$(ls "$WORK/cache" | sed -n 's/^root-//p' | 
     fail "the root's image virtperf-root:HASH should be kept as a cache"
 left_nothing '[0-9]*' "a finished run"
 
-"$VP" run cpu --containers 2 --container-engine docker --ops 200m --reps 20 --label interrupted >"$WORK/int.out" 2>&1 &
-RUN=$!
-for _ in $(seq 1 300); do grep -q '^run [0-9]' "$WORK/int.out" && break; sleep 0.1; done
-sleep 1
-kill -INT $RUN
-wait $RUN
-status=$?
-[ $status -eq 130 ] || fail "Ctrl-C should exit 130, got $status: $(tail -5 "$WORK/int.out")"
+interrupt_run "$WORK/int.out" "$VP" run cpu --containers 2 --container-engine docker --ops 200m --reps 20 \
+    --label interrupted
 left_nothing $RUN "Ctrl-C"
 
 kill $DOCKERD

@@ -170,10 +170,6 @@ left_nothing '[0-9]*' "a run of both sides"
 # A guest destroyed mid-run is named, exit 1, the finished results kept; Ctrl-C gives
 # exit 130; neither leaves anything behind. (One after the other: four TCG guests booting
 # at once on two CPUs take minutes.)
-wait_for_run() { # OUT
-    for _ in $(seq 1 600); do grep -q '^run [0-9]' "$1" && break; sleep 0.1; done
-    sleep 1
-}
 # (a disk step first, each guest an emulated IDE disk, CNAF 2007's other bus, which go too)
 "$VP" run disk.write cpu --size 16m --ops 300m --reps 5 --guests 2 --guest-disk "$WORK/disks" \
     --guest-disk-size 128M --guest-disk-bus ide --guest-accel tcg --label destroyed --json "$WORK/destroyed.json" \
@@ -200,13 +196,7 @@ PY
 left_nothing $RUN "a destroyed guest"
 # (--guest-accel auto, the default: where /dev/kvm opens, as on the cloud machines this
 # runs on, a nested KVM guest never answers, and the run says it fell back to TCG)
-"$VP" run cpu --guests 1 --ops 100m --reps 20 --label interrupted >"$WORK/int.out" 2>&1 &
-RUN=$!
-wait_for_run "$WORK/int.out"
-kill -INT $RUN
-wait $RUN
-status=$?
-[ $status -eq 130 ] || fail "Ctrl-C should exit 130, got $status: $(tail -5 "$WORK/int.out")"
+interrupt_run "$WORK/int.out" "$VP" run cpu --guests 1 --ops 100m --reps 20 --label interrupted
 if [ -w /dev/kvm ] && virsh -c qemu:///system capabilities | grep -q "<domain type='kvm'"; then
     grep -q "1 guest started (libvirt kvm)" "$WORK/int.out" ||
         { grep -q "kvm did not answer in 10 s: fell back to TCG" "$WORK/int.out" &&

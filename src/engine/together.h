@@ -1,0 +1,101 @@
+/* Starting the jobs of many hosts together and bringing their figures back: one protocol,
+ * whatever carries its words (a transport: MPI in virtperf-mpi, the guests' and
+ * containers' channels in `run --guests|--containers`). One rank leads (rank 0, whose
+ * clock is the reference). Before a point it measures each other rank's clock offset to
+ * its own (VP_CLOCK_ROUNDS timed exchanges, the shortest round trip's half the bound).
+ * Before each repetition every rank says whether it is ok, its jobs' lead and its last
+ * repetition's window (the largest of each word across ranks is everyone's answer); with
+ * an op log each rank then counts its bytes inside that window and the sums give the
+ * stonewalled rate across hosts; the leader then sends the instant, on its clock, at which
+ * every rank's jobs start (each rank moves it onto its own clock). One rank not ok stops
+ * them all at that repetition; every rank makes the same calls also after a failure, so
+ * none waits forever. A rank that ran jobs then sends the leader its result and its jobs'
+ * region (engine/combine.c joins them). No barrier: a barrier's exit skew grows to tens
+ * of ms once ranks outnumber cores (--start-with barrier, virtperf-mpi's, keeps one for
+ * comparison). */
+#ifndef VP_ENGINE_TOGETHER_H
+#define VP_ENGINE_TOGETHER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/settings.h"
+
+/* What a point-to-point word between the leader and another rank is. */
+enum vp_together_word {
+    VP_WORD_CLOCK,  /* a clock reading, each way */
+    VP_WORD_OFFSET, /* leader: the other's offset, the rounds done */
+    VP_WORD_RESULT, /* a rank that ran jobs: its result (JSON text) */
+    VP_WORD_REGION, /* then its jobs' shared region */
+};
+
+/* What carries the words. Every op returns 0, or -1 with why (a rank lost, a wait given
+ * up, a signal that stops the run). */
+struct vp_together_transport {
+    void *context;
+    int rank, size;   /* this side's rank (0: the leader), and how many ranks */
+    int64_t margin_ns; /* for the leader's instant to reach every rank before it comes */
+    /* One word between the leader and rank peer (the others' peer is always 0); len is
+     * known to both ends, except for RESULT and REGION (receive_any). */
+    int (*send)(void *context, int peer, enum vp_together_word what, const void *data,
+                size_t len, char *reason, size_t reason_len);
+    int (*receive)(void *context, int peer, enum vp_together_word what, void *data,
+                   size_t len, char *reason, size_t reason_len);
+    int (*receive_any)(void *context, int peer, enum vp_together_word what, void **data,
+                       size_t *len, char *reason, size_t reason_len);
+    /* Every rank's values combined in place (the largest / the sum), the outcome at every
+     * rank; the leader's value to every rank. */
+    int (*max)(void *context, int64_t *words, size_t count, char *reason, size_t reason_len);
+    int (*sum)(void *context, double *values, size_t count, char *reason, size_t reason_len);
+    int (*broadcast)(void *context, int64_t *value, char *reason, size_t reason_len);
+    /* A blocking barrier (--start-with barrier), NULL where the transport has none. */
+    void (*barrier)(void *context);
+};
+
+struct vp_together {
+    const struct vp_together_transport *transport;
+    bool op_log;                /* the benchmark logs operations (stonewalled rates) */
+    bool barrier;               /* start when the transport's barrier returns instead */
+    unsigned warmup, total_reps;
+    int64_t offset_ns;          /* this rank's clock minus the leader's */
+    int64_t *offsets, *bounds;  /* on the leader: each rank's offset and its bound */
+    double *stonewall, *span;   /* per measured repetition, across ranks */
+    void *region;               /* a copy of this rank's shared region, when it ran ok */
+    size_t region_len;
+    unsigned region_jobs;
+    /* The leader's: told each instant (its clock) before it is sent; NULL: not told. */
+    void (*releasing)(void *context, unsigned rep, int64_t instant_ns);
+    void *releasing_context;
+    struct vp_run_sync sync;    /* what the engine calls on a rank with jobs */
+};
+
+/* Sets up together for one point over transport (every rank calls it) and measures the
+ * clocks. 0, or -1 with reason. */
+int vp_together_begin(struct vp_together *together, const struct vp_together_transport *transport,
+                      bool op_log, bool barrier, unsigned warmup, unsigned total_reps,
+                      char *reason, size_t reason_len);
+/* A rank without jobs in the point (a server, or a leader that only leads): takes part
+ * in every agreement the jobs' ranks make, until they end or one fails. -1 with reason
+ * when the transport failed. */
+int vp_together_wait(struct vp_together *together, char *reason, size_t reason_len);
+/* A leader without jobs over sides (each its own transport and together, begun) whose
+ * repetitions alternate: side 0's first, once done side 1's first, then side 0's second...
+ * (ABAB), so that a drift of the machine does not become one side's penalty. Every side
+ * has the same total_reps; a rank failing on any side stops every side at its next
+ * repetition. 0, or -1 with reason and *lost_side when a transport failed. */
+#define VP_TOGETHER_MAX_SIDES 2
+int vp_together_alternate(struct vp_together *const *sides, size_t count, size_t *lost_side,
+                          char *reason, size_t reason_len);
+void vp_together_end(struct vp_together *together);
+
+/* A rank that ran jobs: result_text and its region (when every repetition ran) to the
+ * leader. */
+int vp_together_send_part(const struct vp_together *together, const char *result_text,
+                          char *reason, size_t reason_len);
+/* The leader: rank peer's result text and region, malloc'd. */
+int vp_together_receive_part(const struct vp_together *together, int peer, char **result_text,
+                             void **region, size_t *region_len, char *reason,
+                             size_t reason_len);
+
+#endif

@@ -1,0 +1,186 @@
+/* The start-together protocol's words over the members' channels (see transport.h). */
+#include "guest/transport.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "guest/channel.h"
+
+#define MEMBER_WAIT_S (24 * 3600) /* a member waits for the host, which closes when it gives up */
+
+static const uint32_t frame_of[] = {
+    [VP_WORD_CLOCK] = VP_CHANNEL_CLOCK, [VP_WORD_OFFSET] = VP_CHANNEL_OFFSET,
+    [VP_WORD_RESULT] = VP_CHANNEL_RESULT, [VP_WORD_REGION] = VP_CHANNEL_REGION,
+};
+
+static int64_t deadline(const struct vp_channel_transport *channel)
+{
+    return vp_now_ns() + (int64_t)channel->timeout_s * 1000000000LL;
+}
+
+/* The channel to rank peer (a member's: the host's). */
+static int fd_of(const struct vp_channel_transport *channel, int peer)
+{
+    return channel->transport.rank == 0 ? channel->fds[peer - 1] : channel->fds[0];
+}
+
+static int lose(struct vp_channel_transport *channel, int peer, const char *why)
+{
+    if (channel->transport.rank == 0 && channel->lost == 0) {
+        channel->lost = peer;
+        snprintf(channel->lost_why, sizeof channel->lost_why, "%s", why);
+    }
+    return -1;
+}
+
+/* On the leader once a rank is lost: no word waits for the others. */
+static bool already_lost(const struct vp_channel_transport *channel, char *reason,
+                         size_t reason_len)
+{
+    if (channel->lost == 0)
+        return false;
+    snprintf(reason, reason_len, "%s", channel->lost_why);
+    return true;
+}
+
+static int send_frame(struct vp_channel_transport *channel, int peer, uint32_t kind,
+                      const void *data, size_t len, char *reason, size_t reason_len)
+{
+    if (already_lost(channel, reason, reason_len))
+        return -1;
+    if (vp_channel_send(fd_of(channel, peer), kind, data, len, reason, reason_len) != 0)
+        return lose(channel, peer, reason);
+    return 0;
+}
+
+/* A frame of kind exactly len long into data. */
+static int receive_frame(struct vp_channel_transport *channel, int peer, uint32_t kind,
+                         void *data, size_t len, char *reason, size_t reason_len)
+{
+    void *payload;
+    size_t got;
+    if (already_lost(channel, reason, reason_len))
+        return -1;
+    if (vp_channel_expect(fd_of(channel, peer), kind, &payload, &got, len, deadline(channel),
+                          reason, reason_len) != 0)
+        return lose(channel, peer, reason);
+    memcpy(data, payload, len);
+    free(payload);
+    return 0;
+}
+
+static int send_word(void *context, int peer, enum vp_together_word what, const void *data,
+                     size_t len, char *reason, size_t reason_len)
+{
+    return send_frame(context, peer, frame_of[what], data, len, reason, reason_len);
+}
+
+static int receive_word(void *context, int peer, enum vp_together_word what, void *data,
+                        size_t len, char *reason, size_t reason_len)
+{
+    return receive_frame(context, peer, frame_of[what], data, len, reason, reason_len);
+}
+
+static int receive_any(void *context, int peer, enum vp_together_word what, void **data,
+                       size_t *len, char *reason, size_t reason_len)
+{
+    struct vp_channel_transport *channel = context;
+    if (already_lost(channel, reason, reason_len))
+        return -1;
+    if (vp_channel_expect(fd_of(channel, peer), frame_of[what], data, len, 0, deadline(channel),
+                          reason, reason_len) != 0)
+        return lose(channel, peer, reason);
+    return 0;
+}
+
+/* The star of an agreement: each member's values to the host, combined there with its
+ * own by combine, the outcome back to each. */
+static int combine_all(struct vp_channel_transport *channel, uint32_t kind, void *values,
+                       size_t len, void (*combine)(void *into, const void *other, size_t len),
+                       char *reason, size_t reason_len)
+{
+    if (channel->transport.rank != 0)
+        return send_frame(channel, 0, kind, values, len, reason, reason_len) != 0 ? -1
+               : receive_frame(channel, 0, kind, values, len, reason, reason_len);
+    unsigned char other[64];
+    if (len > sizeof other)
+        abort();
+    for (int peer = 1; peer < channel->transport.size; peer++) {
+        if (receive_frame(channel, peer, kind, other, len, reason, reason_len) != 0)
+            return -1;
+        combine(values, other, len);
+    }
+    for (int peer = 1; peer < channel->transport.size; peer++)
+        if (send_frame(channel, peer, kind, values, len, reason, reason_len) != 0)
+            return -1;
+    return 0;
+}
+
+static void take_max(void *into, const void *other, size_t len)
+{
+    int64_t *words = into;
+    const int64_t *theirs = other;
+    for (size_t w = 0; w < len / sizeof *words; w++)
+        words[w] = theirs[w] > words[w] ? theirs[w] : words[w];
+}
+
+static void take_sum(void *into, const void *other, size_t len)
+{
+    double *values = into;
+    const double *theirs = other;
+    for (size_t v = 0; v < len / sizeof *values; v++)
+        values[v] += theirs[v];
+}
+
+static int max_words(void *context, int64_t *words, size_t count, char *reason,
+                     size_t reason_len)
+{
+    return combine_all(context, VP_CHANNEL_READY, words, count * sizeof *words, take_max,
+                       reason, reason_len);
+}
+
+static int sum_values(void *context, double *values, size_t count, char *reason,
+                      size_t reason_len)
+{
+    return combine_all(context, VP_CHANNEL_BYTES, values, count * sizeof *values, take_sum,
+                       reason, reason_len);
+}
+
+static int broadcast(void *context, int64_t *value, char *reason, size_t reason_len)
+{
+    struct vp_channel_transport *channel = context;
+    if (channel->transport.rank != 0)
+        return receive_frame(channel, 0, VP_CHANNEL_START, value, sizeof *value, reason,
+                             reason_len);
+    for (int peer = 1; peer < channel->transport.size; peer++)
+        if (send_frame(channel, peer, VP_CHANNEL_START, value, sizeof *value, reason,
+                       reason_len) != 0)
+            return -1;
+    return 0;
+}
+
+static void init(struct vp_channel_transport *channel, const int *fds, size_t count, int rank,
+                 unsigned timeout_s)
+{
+    *channel = (struct vp_channel_transport){
+        .fds = fds, .count = count, .timeout_s = timeout_s,
+        .transport = { .context = channel, .rank = rank, .size = (int)count + 1,
+                       .margin_ns = 5000000 + 2000000 * (int64_t)count, .send = send_word,
+                       .receive = receive_word, .receive_any = receive_any, .max = max_words,
+                       .sum = sum_values, .broadcast = broadcast },
+    };
+}
+
+void vp_channel_transport_lead(struct vp_channel_transport *channel, const int *fds,
+                               size_t count, unsigned timeout_s)
+{
+    init(channel, fds, count, 0, timeout_s);
+}
+
+void vp_channel_transport_follow(struct vp_channel_transport *channel, const int *fd)
+{
+    init(channel, fd, 1, 1, MEMBER_WAIT_S);
+}

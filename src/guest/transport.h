@@ -1,0 +1,31 @@
+/* The start-together protocol's transport (engine/together.h) between this host and the
+ * members it started, over their channels (guest/channel.h frames): this host leads (rank
+ * 0, without jobs of its own: its own jobs, when it has some, are a member over a socket
+ * pair), member i is rank i + 1. The agreements are a star: each member's words to the
+ * host, the host's combination back to each. The integers are this machine's (the members
+ * run this same binary on the same architecture). The instant is sent 5 ms + 2 ms per
+ * member ahead of the jobs' own lead. A member whose channel closes (destroyed, crashed)
+ * or stays silent past the timeout is the one lost. */
+#ifndef VP_GUEST_TRANSPORT_H
+#define VP_GUEST_TRANSPORT_H
+
+#include <stddef.h>
+
+#include "engine/together.h"
+
+struct vp_channel_transport {
+    struct vp_together_transport transport;
+    const int *fds;      /* the leader's: member i's channel at fds[i]; a member's: fds[0] */
+    size_t count;
+    unsigned timeout_s;  /* the longest wait for one word */
+    int lost;            /* the leader's: the rank whose channel failed, 0: none */
+    char lost_why[256];  /* what failed then: every later word fails with it at once */
+};
+
+/* This host's side over count members' channels. */
+void vp_channel_transport_lead(struct vp_channel_transport *channel, const int *fds,
+                               size_t count, unsigned timeout_s);
+/* A member's side over its channel to the host (the host closes it when it gives up). */
+void vp_channel_transport_follow(struct vp_channel_transport *channel, const int *fd);
+
+#endif

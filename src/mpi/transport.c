@@ -1,0 +1,88 @@
+/* The start-together protocol's words over MPI (see transport.h). */
+#include "mpi/transport.h"
+
+static int wait_for(const struct vp_mpi_transport *mpi, MPI_Request *request, char *reason,
+                    size_t reason_len)
+{
+    return vp_world_wait(mpi->world, request, reason, reason_len);
+}
+
+static int send_word(void *context, int peer, enum vp_together_word what, const void *data,
+                     size_t len, char *reason, size_t reason_len)
+{
+    struct vp_mpi_transport *mpi = context;
+    if (what == VP_WORD_RESULT || what == VP_WORD_REGION)
+        return vp_world_send(mpi->world, data, len, peer, mpi->comm, reason, reason_len);
+    MPI_Request request; /* a clock word: one int64 */
+    MPI_Isend(data, (int)(len / sizeof(int64_t)), MPI_INT64_T, peer, VP_WORLD_TAG, mpi->comm,
+              &request);
+    return wait_for(mpi, &request, reason, reason_len);
+}
+
+static int receive_word(void *context, int peer, enum vp_together_word what, void *data,
+                        size_t len, char *reason, size_t reason_len)
+{
+    (void)what; /* the protocol's order says which: only clock words come here */
+    struct vp_mpi_transport *mpi = context;
+    MPI_Request request;
+    MPI_Irecv(data, (int)(len / sizeof(int64_t)), MPI_INT64_T, peer, VP_WORLD_TAG, mpi->comm,
+              &request);
+    return wait_for(mpi, &request, reason, reason_len);
+}
+
+static int receive_any(void *context, int peer, enum vp_together_word what, void **data,
+                       size_t *len, char *reason, size_t reason_len)
+{
+    (void)what;
+    struct vp_mpi_transport *mpi = context;
+    return vp_world_receive(mpi->world, data, len, peer, mpi->comm, reason, reason_len);
+}
+
+static int allreduce(struct vp_mpi_transport *mpi, void *data, size_t count, MPI_Datatype type,
+                     MPI_Op op, char *reason, size_t reason_len)
+{
+    MPI_Request request;
+    MPI_Iallreduce(MPI_IN_PLACE, data, (int)count, type, op, mpi->comm, &request);
+    return wait_for(mpi, &request, reason, reason_len);
+}
+
+static int max_words(void *context, int64_t *words, size_t count, char *reason,
+                     size_t reason_len)
+{
+    return allreduce(context, words, count, MPI_INT64_T, MPI_MAX, reason, reason_len);
+}
+
+static int sum_values(void *context, double *values, size_t count, char *reason,
+                      size_t reason_len)
+{
+    return allreduce(context, values, count, MPI_DOUBLE, MPI_SUM, reason, reason_len);
+}
+
+static int broadcast(void *context, int64_t *value, char *reason, size_t reason_len)
+{
+    struct vp_mpi_transport *mpi = context;
+    MPI_Request request;
+    MPI_Ibcast(value, 1, MPI_INT64_T, 0, mpi->comm, &request);
+    return wait_for(mpi, &request, reason, reason_len);
+}
+
+static void barrier(void *context)
+{
+    struct vp_mpi_transport *mpi = context;
+    MPI_Barrier(mpi->comm);
+}
+
+void vp_mpi_transport_init(struct vp_mpi_transport *mpi, const struct vp_world *world,
+                           MPI_Comm comm)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    *mpi = (struct vp_mpi_transport){
+        .world = world, .comm = comm,
+        .transport = { .context = mpi, .rank = rank, .size = size,
+                       .margin_ns = 2000000 + 500000 * (int64_t)size, .send = send_word,
+                       .receive = receive_word, .receive_any = receive_any, .max = max_words,
+                       .sum = sum_values, .broadcast = broadcast, .barrier = barrier },
+    };
+}

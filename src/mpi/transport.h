@@ -1,0 +1,27 @@
+/* virtperf-mpi's transport of the start-together protocol (engine/together.h): the ranks
+ * of one step's communicator, rank 0 leading; the agreements are MPI collectives
+ * (allreduce, broadcast), the clock rounds and parts point-to-point messages, every wait
+ * through vp_world_wait so that a rank's death or a signal ends it with why. Rank 0's
+ * instant is sent 2 ms + 0.5 ms per rank ahead of the jobs' own lead: the broadcast
+ * crosses ranks that may share CPUs. --start-with barrier starts each repetition when a
+ * blocking MPI_Barrier returns instead, as most MPI benchmarks do (bench/mpi_skew.sh
+ * measures both). */
+#ifndef VP_MPI_TRANSPORT_H
+#define VP_MPI_TRANSPORT_H
+
+#include <mpi.h>
+
+#include "engine/together.h"
+#include "mpi/world.h"
+
+struct vp_mpi_transport {
+    struct vp_together_transport transport;
+    const struct vp_world *world;
+    MPI_Comm comm;
+};
+
+/* The transport over comm (every rank of comm takes part). */
+void vp_mpi_transport_init(struct vp_mpi_transport *mpi, const struct vp_world *world,
+                           MPI_Comm comm);
+
+#endif
