@@ -4,15 +4,17 @@
 # the host's clock through the measured offsets) beside its error bound, each guest's
 # time from its start to its first word (boot to ready), and the wall time of the whole
 # command. Then the same computation in one guest started by `run --guests 1` and by
-# scripts/guest.sh (QEMU's own command line, user networking): the two must agree, as a
+# scripts/guest.sh (a transient libvirt domain of its own, user networking): the two must agree, as a
 # ratio per round. TCG unless ACCEL=kvm. Not a test: numbers depend on the machine (and
 # TCG guests beyond its CPUs crawl); rerun it on yours.
-# Usage: bench/guests_scale.sh [ROUNDS] [REPS]   (defaults 3 and 30)
+# Usage: bench/guests_scale.sh [ROUNDS] [REPS]   (defaults 3 and 30); VP=path/to/virtperf
+# gives the skew table of another build (an older commit's, say); SKEW_ONLY=1 stops there.
 set -u
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
 REPS=${2:-30}
 COUNTS=${COUNTS:-1 2 4}
+VP=${VP:-build/virtperf}
 ACCEL=${ACCEL:-tcg}
 scripts/deps.sh build guests || exit 1
 [ -f build/build.ninja ] || meson setup build >/dev/null
@@ -27,7 +29,7 @@ printf '%-6s %-7s %12s %12s %12s %12s %12s %10s\n' round guests "skew p50" "skew
 for round in $(seq "$ROUNDS"); do
     for count in $COUNTS; do
         started=$(date +%s.%N)
-        build/virtperf run null --guests "$count" --guest-accel "$ACCEL" --reps "$REPS" --warmup 2 \
+        "$VP" run null --guests "$count" --guest-accel "$ACCEL" --reps "$REPS" --warmup 2 \
             --quiet --json "$work/null.json" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
         wall=$(echo "$(date +%s.%N) - $started" | bc)
         python3 - "$work/null.json" "$round" "$count" "$wall" <<'PY'
@@ -43,6 +45,7 @@ print("%-6s %-7s %12s %12s %12s %12s %12s %9.1fs" % (sys.argv[2], sys.argv[3], u
 PY
     done
 done
+[ "${SKEW_ONLY:-0}" = 1 ] && exit 0
 echo
 echo "one guest, the same computation: run --guests 1 against scripts/guest.sh (score, M ops/s)"
 printf '%-6s %14s %14s %8s\n' round "--guests 1" "guest.sh" ratio

@@ -543,7 +543,7 @@ static int read_one_file(struct vp_job *job, struct data_state *state, size_t n,
     int scratch = -1;
     if (scratch_path[0] &&
         (scratch = open(scratch_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
-        snprintf(job->error, sizeof job->error, "--to: %s: %s", scratch_path, strerror(errno));
+        snprintf(job->error, sizeof job->error, "--to: %.180s: %s", scratch_path, strerror(errno));
     int status = scratch_path[0] && scratch < 0 ? -1
                  : state->copy ? copy_file(job, state, &handle, file, scratch, tally)
                                : read_ranges(job, state, &handle, n, tally);
@@ -552,7 +552,7 @@ static int read_one_file(struct vp_job *job, struct data_state *state, size_t n,
                    status == 0 ? sizeof job->error : sizeof ignored) != 0)
         status = -1;
     if (scratch >= 0 && close(scratch) != 0 && status == 0) {
-        snprintf(job->error, sizeof job->error, "--to: %s: %s", scratch_path, strerror(errno));
+        snprintf(job->error, sizeof job->error, "--to: %.180s: %s", scratch_path, strerror(errno));
         status = -1;
     }
     if (status != 0 && scratch_path[0])

@@ -9,16 +9,6 @@
 #include "engine/engine.h"
 #include "guest/transport.h"
 
-/* One option of params set to text, when the benchmark has it. */
-static int set_param(struct vp_params *params, const char *name, const char *text, char *err,
-                     size_t err_len)
-{
-    int at = vp_params_find(params, name);
-    if (at < 0 || !text)
-        return 0;
-    return vp_option_parse(&params->options[at], text, &params->values[at], err, err_len);
-}
-
 int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
                        size_t point_index, unsigned jobs, const struct vp_agent_link *link,
                        char *err, size_t err_len)
@@ -26,9 +16,10 @@ int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
     const struct vp_run_step *step = &steps->step[index];
     const struct vp_plan_point *point = &step->plan.points[point_index];
     struct vp_params params = point->params;
-    if (link && (set_param(&params, "peer", link->peer, err, err_len) != 0 ||
-                 set_param(&params, "key-file", link->key_file, err, err_len) != 0 ||
-                 set_param(&params, "reverse", link->reverse ? "on" : NULL, err, err_len) != 0))
+    if (link && (vp_params_set(&params, "peer", link->peer, err, err_len) != 0 ||
+                 vp_params_set(&params, "key-file", link->key_file, err, err_len) != 0 ||
+                 vp_params_set(&params, "reverse", link->reverse ? "on" : NULL, err,
+                               err_len) != 0))
         return -1;
     struct vp_channel_transport channel;
     vp_channel_transport_follow(&channel, &fd);

@@ -9,6 +9,7 @@
  * on its socket and costs nothing, so containers beyond the count are left as they are.
  * What a container costs the host is its cgroup's CPU (cpuacct). */
 #define _GNU_SOURCE /* accept4 */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -31,6 +32,7 @@ struct container {
     int listener;
     pid_t pid;            /* its first process, as the engine says */
     char cgroup[VP_GUEST_PATH_LEN]; /* its cpuacct.usage */
+    char address[64];     /* its address on the engine's network ("": the host's network) */
     uint64_t before_ns;
 };
 
@@ -38,6 +40,7 @@ struct containers {
     const char *engine, *runtime, *network, *work;
     bool docker;          /* docker's command line, else podman's */
     char image[64];       /* docker: the root's image */
+    char gateway[64];     /* this host's address on the engine's network, once asked */
     struct vp_guest_image root;
     struct container own[VP_MAX_GUESTS];
 };
@@ -208,10 +211,33 @@ static int start_container(void *state, struct vp_member *member, size_t index, 
     return 0;
 }
 
-/* The container's pid and cpuacct cgroup, once it runs. */
+/* The engine's answer to argv, its first word (an address, a pid) in out. */
+static int ask_engine(char **argv, char *out, size_t out_len)
+{
+    out[0] = '\0';
+    int status = vp_run_program(argv, true, out, out_len);
+    out[strcspn(out, " \n")] = '\0';
+    return status == 0 && out[0] ? 0 : -1;
+}
+
+/* The name of the engine's network that --container-net names. */
+static const char *network_name(const struct containers *containers)
+{
+    if (strcmp(containers->network, "bridge") == 0)
+        return containers->docker ? "bridge" : "podman";
+    return containers->network;
+}
+
+/* The container's pid and cpuacct cgroup, once it runs; its address on the engine's
+ * network. */
 static void find_process(const struct containers *containers, struct vp_member *member,
                          struct container *container)
 {
+    char *address[] = { (char *)containers->engine, "inspect", "-f",
+                        "{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}",
+                        member->name, NULL };
+    if (strcmp(containers->network, "host") != 0)
+        ask_engine(address, container->address, sizeof container->address);
     char out[64];
     char *argv[] = { (char *)containers->engine, "inspect", "-f", "{{.State.Pid}}", member->name, NULL };
     if (vp_run_program(argv, true, out, sizeof out) == 0)
@@ -312,25 +338,55 @@ static json_t *cost_end(void *state, struct vp_member *member, double seconds)
     return entry;
 }
 
-/* This host's loopback, which containers on the host's network share. */
+/* A subnet's (IPv4 A.B.C.D/N) first address in place of it; an address stays as it is.
+ * -1 when it is neither. */
+static int first_address(char *text)
+{
+    char *slash = strchr(text, '/');
+    if (slash)
+        *slash = '\0';
+    struct in_addr address;
+    if (inet_pton(AF_INET, text, &address) != 1)
+        return -1;
+    if (slash) {
+        address.s_addr = htonl(ntohl(address.s_addr) + 1);
+        inet_ntop(AF_INET, &address, text, INET_ADDRSTRLEN);
+    }
+    return 0;
+}
+
+/* Where the containers reach this host: the loopback they share on the host's network,
+ * else this host's address on the engine's network (its gateway). */
 static const char *server_address(void *state, char *err, size_t err_len)
 {
     struct containers *containers = state;
     if (strcmp(containers->network, "host") == 0)
         return "127.0.0.1";
-    snprintf(err, err_len, "--container-net %s: a net benchmark's server on this host is not "
-             "served there yet; accepted: --container-net host, or --peer HOST",
-             containers->network);
+    char *podman[] = { "podman", "network", "inspect", "-f",
+                       "{{range .Subnets}}{{.Gateway}} {{end}}", (char *)network_name(containers),
+                       NULL };
+    /* docker names a gateway only when told one: else the bridge takes the subnet's first */
+    char *docker[] = { "docker", "network", "inspect", "-f",
+                       "{{range .IPAM.Config}}{{if .Gateway}}{{.Gateway}}{{else}}{{.Subnet}}"
+                       "{{end}} {{end}}", (char *)network_name(containers), NULL };
+    if (ask_engine(containers->docker ? docker : podman, containers->gateway,
+                   sizeof containers->gateway) == 0 && first_address(containers->gateway) == 0)
+        return containers->gateway;
+    snprintf(err, err_len, "--container-net %s: %s knows no gateway of a network %s; accepted: "
+             "host, or a network with a subnet (%s network create --subnet ...)",
+             containers->network, containers->engine, network_name(containers),
+             containers->engine);
     return NULL;
 }
 
-/* On the host's network a container's own server listens on the loopback it shares
- * (a port of its own); on podman's bridge it has no address this host knows. */
+/* A container's own server listens on the loopback it shares on the host's network (a
+ * port of its own), else on its address on the engine's network. */
 static const char *member_address(void *state, size_t index)
 {
-    (void)index;
     struct containers *containers = state;
-    return strcmp(containers->network, "host") == 0 ? "127.0.0.1" : NULL;
+    if (strcmp(containers->network, "host") == 0)
+        return "127.0.0.1";
+    return containers->own[index].address[0] ? containers->own[index].address : NULL;
 }
 
 static json_t *summary(void *state)

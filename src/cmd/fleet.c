@@ -263,14 +263,12 @@ static void name_server(struct fleet_run *run, const struct vp_run_steps *steps)
     }
 }
 
-/* The net benchmarks' server on this host where the members reach it, keyed by a fresh
- * key each member gets over its channel; the members' words then name it. */
-static int start_server(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
-                        size_t err_len)
+/* The net benchmarks' server on this host at address, where the members reach it (once
+ * they run: an engine's bridge may have its address only then), keyed by a fresh key each
+ * member gets over its channel; the members' words then name it. */
+static int start_server(struct fleet_run *run, const struct vp_run_steps *steps,
+                        const char *address, char *err, size_t err_len)
 {
-    const char *address = run->kind->server_address(run->kind->state, err, err_len);
-    if (!address)
-        return -1;
     uint8_t key[SERVER_KEY_BYTES];
     char path[300];
     snprintf(path, sizeof path, "%s/server.key", run->work);
@@ -444,7 +442,10 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     struct vp_fleet_setup setup = { .asked = asked, .work = run->work, .most = run->most };
     if (kind->prepare(kind->state, &setup, err, err_len) != 0)
         return -1;
-    if (wants_server(run, steps) && start_server(run, steps, err, err_len) != 0)
+    /* where this host serves is known (or refused) before any member starts */
+    const char *server_address = NULL;
+    if (wants_server(run, steps) &&
+        !(server_address = kind->server_address(kind->state, err, err_len)))
         return -1;
     for (size_t m = 0; m < run->most; m++) {
         struct vp_member *member = &run->members[m];
@@ -459,9 +460,10 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         if (!run->members[m].fingerprint &&
             vp_fleet_hear(kind, &run->members[m], run->timeout_s, err, err_len) != 0)
             return -1;
-    if (send_steps(run, steps, err, err_len) != 0 ||
-        (members_serve(run, steps->count) &&
-         start_member_servers(run, members_serve(run, steps->count), err, err_len) != 0))
+    enum vp_topology_kind serving = members_serve(run, steps->count);
+    if ((server_address && start_server(run, steps, server_address, err, err_len) != 0) ||
+        send_steps(run, steps, err, err_len) != 0 ||
+        (serving != VP_TOPOLOGY_NONE && start_member_servers(run, serving, err, err_len) != 0))
         return -1;
     if (run->linked) {
         name_ranks(run);
@@ -925,16 +927,13 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     /* stored with the server the members talked to named (a topology: its name, and
      * fan-out's direction) */
     struct vp_params params = point->params;
-    int peer_at = vp_params_find(&params, "peer"), reverse_at = vp_params_find(&params, "reverse");
     char err[256];
-    if (run->server && peer_at >= 0 &&
+    if (run->server && vp_params_find(&params, "peer") >= 0 &&
         strcmp(vp_param_text(&params, "peer"), VP_NET_EMBEDDED) == 0)
-        vp_option_parse(&params.options[peer_at],
-                        link ? vp_topology_name(run->topology[index]) : run->server_peer,
-                        &params.values[peer_at], err, sizeof err);
-    if (link && link->reverse && reverse_at >= 0)
-        vp_option_parse(&params.options[reverse_at], "on", &params.values[reverse_at], err,
-                        sizeof err);
+        vp_params_set(&params, "peer",
+                      link ? vp_topology_name(run->topology[index]) : run->server_peer, err,
+                      sizeof err);
+    vp_params_set(&params, "reverse", link && link->reverse ? "on" : NULL, err, sizeof err);
     double *no_rates = together->stonewall ? NULL : calloc(2 * (size_t)measured, sizeof *no_rates);
     json_t *result = vp_combine_hosts(point->bench, &params, point->jobs, settings, parts,
                                       ranks.count, no_rates ? no_rates : together->stonewall,

@@ -1,6 +1,7 @@
 /* Run's flag table and the parser it drives (run_flags.h). */
 #include "cmd/run_flags.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -362,9 +363,14 @@ static int take_container_runtime(struct vp_run_request *request, const char *va
 static int take_container_net(struct vp_run_request *request, const char *value, char *err,
                               size_t len)
 {
-    if (strcmp(value, "host") != 0 && strcmp(value, "bridge") != 0)
-        return refuse(err, len, "--container-net: '%s' is not valid; accepted: host or bridge",
-                      value);
+    /* a network's name as podman and docker take them */
+    size_t length = strlen(value);
+    bool named = length > 0 && length < 64 && isalnum((unsigned char)value[0]) &&
+                 strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                               "0123456789_.-") == length;
+    if (!named)
+        return refuse(err, len, "--container-net: '%s' is not valid; accepted: host, bridge or "
+                      "the name of a network of the engine (letters, digits, _ . -)", value);
     request->guests.container_net = value;
     return 0;
 }
@@ -510,7 +516,8 @@ const struct vp_run_flag vp_run_flags[] = {
     { "container-runtime", "R", VP_SCOPE_SESSION,
       "runc or crun  [runc where installed, else the engine's]", NULL, take_container_runtime },
     { "container-net", "N", VP_SCOPE_SESSION,
-      "host (this host's network) or bridge (the engine's)  [host]", NULL, take_container_net },
+      "host (this host's network), bridge (the engine's default) or NETWORK (one made with\n"
+      "podman/docker network create)  [host]", NULL, take_container_net },
     { "help", NULL, VP_SCOPE_COMMAND, "this text", NULL, take_help },
 };
 const size_t vp_run_flag_count = sizeof vp_run_flags / sizeof vp_run_flags[0];

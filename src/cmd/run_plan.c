@@ -34,6 +34,7 @@ struct compiler {
     size_t count;
     bool for_mpi;
     bool no_members; /* --no-guests or virtperf-mpi: the guests keys left out */
+    bool members_given; /* --guests or --containers on the command line: every step in them */
     char *err;
     size_t err_len;
 };
@@ -423,10 +424,11 @@ static void add_entry(struct command *command, const struct entry *entry, bool f
         add_flag(command, entry->key, entry->value);
 }
 
-/* Whether step runs in the guests or containers the plan asks for. */
+/* Whether step runs in guests or containers: the plan's, or the command line's (which
+ * every step runs in). */
 static bool runs_in_members(const struct compiler *c, const char *step)
 {
-    return !c->no_members && members_entry(c, step);
+    return !c->no_members && (c->members_given || members_entry(c, step));
 }
 
 /* "run" and the step's benchmark words. */
@@ -808,8 +810,9 @@ int vp_plan_compile(const struct vp_run_request *command, const char *text, bool
     if (!c)
         abort();
     *c = (struct compiler){ .path = command->plan_path, .text = text, .for_mpi = for_mpi,
-                            .no_members = for_mpi || command->no_guests, .err = err,
-                            .err_len = err_len };
+                            .no_members = for_mpi || command->no_guests,
+                            .members_given = command->guests.spec || command->guests.containers,
+                            .err = err, .err_len = err_len };
     *steps = (struct vp_run_steps){ .count = 0 };
     const char *names[VP_RUN_MAX_STEPS];
     size_t count = 0;

@@ -241,6 +241,15 @@ int vp_params_find(const struct vp_params *params, const char *name)
     return -1;
 }
 
+int vp_params_set(struct vp_params *params, const char *name, const char *text, char *err,
+                  size_t err_len)
+{
+    int at = vp_params_find(params, name);
+    if (at < 0 || !text)
+        return 0;
+    return vp_option_parse(&params->options[at], text, &params->values[at], err, err_len);
+}
+
 static const struct vp_param_value *require(const struct vp_params *params, const char *name)
 {
     int index = vp_params_find(params, name);

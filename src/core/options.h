@@ -65,6 +65,10 @@ void vp_params_init(struct vp_params *params, const struct vp_option *options, s
 
 /* Index of the option called name, or -1. */
 int vp_params_find(const struct vp_params *params, const char *name);
+/* The option called name set to text, when params has it and text is given (else
+ * nothing): 0, or -1 with why when text is not a value of it. */
+int vp_params_set(struct vp_params *params, const char *name, const char *text, char *err,
+                  size_t err_len);
 
 /* Typed accessors; asking for an option the table lacks is a programming error (abort). */
 uint64_t vp_param_number(const struct vp_params *params, const char *name);

@@ -163,13 +163,8 @@ static void step_params(const struct vp_step *step, const struct vp_plan_point *
     *params = point->params;
     char err[VP_ERROR_LEN];
     int peer = step->peers[rank];
-    int at = vp_params_find(params, "peer");
-    if (peer >= 0 && at >= 0)
-        vp_option_parse(&params->options[at], servers->peer[peer], &params->values[at], err,
-                        sizeof err);
-    at = vp_params_find(params, "reverse");
-    if (step->reverse && at >= 0)
-        vp_option_parse(&params->options[at], "on", &params->values[at], err, sizeof err);
+    vp_params_set(params, "peer", peer >= 0 ? servers->peer[peer] : NULL, err, sizeof err);
+    vp_params_set(params, "reverse", step->reverse ? "on" : NULL, err, sizeof err);
 }
 
 /* The params a step's result is stored with: the point's, the peer named by the topology
@@ -179,13 +174,9 @@ static void result_params(const struct vp_step *step, const struct vp_plan_point
 {
     *params = point->params;
     char err[VP_ERROR_LEN];
-    int at = vp_params_find(params, "peer");
-    if (topology != VP_TOPOLOGY_NONE && at >= 0)
-        vp_option_parse(&params->options[at], vp_topology_name(topology), &params->values[at],
-                        err, sizeof err);
-    at = vp_params_find(params, "reverse");
-    if (step->reverse && at >= 0)
-        vp_option_parse(&params->options[at], "on", &params->values[at], err, sizeof err);
+    vp_params_set(params, "peer", topology != VP_TOPOLOGY_NONE ? vp_topology_name(topology) : NULL,
+                  err, sizeof err);
+    vp_params_set(params, "reverse", step->reverse ? "on" : NULL, err, sizeof err);
 }
 
 /* The ranks of a step, in the order of its communicator. */

@@ -23,6 +23,7 @@ remove_work() {
 }
 cleanup() {
     for name in $(docker ps -aq 2>/dev/null); do docker rm -f "$name" >/dev/null 2>&1; done
+    docker network rm vp-dnet >/dev/null 2>&1 # its bridge would outlive the daemon
     kill $DOCKERD 2>/dev/null && wait $DOCKERD
     remove_work
 }
@@ -56,6 +57,18 @@ PY
 docker image inspect "virtperf-root:$(ls "$WORK/cache" | sed -n 's/^root-//p' | cut -c1-16)" >/dev/null 2>&1 ||
     fail "the root's image virtperf-root:HASH should be kept as a cache"
 left_nothing '[0-9]*' "a finished run"
+
+# on a network of docker's made here (198.18.13.0/24): this host's server on its gateway
+docker network create --subnet 198.18.13.0/24 vp-dnet >/dev/null || fail "docker network create failed"
+expect_status 0 "$VP" run net.rr --containers 1 --container-engine docker --container-net vp-dnet --duration 0.3s --reps 2 --label docked-net --json "$WORK/net.json"
+python3 - "$WORK/net.json" <<'PY' || fail "--container-engine docker --container-net NETWORK: the server on the network's gateway"
+import json, sys
+(r,) = json.load(open(sys.argv[1]))["results"]
+assert r["status"] == "ok" and r["params"]["peer"].startswith("198.18.13.1:"), (r.get("error"), r["params"])
+assert r["ranks"]["hosts"][0]["peer"]["local_address"].startswith("198.18.13."), r["ranks"]["hosts"][0]["peer"]
+PY
+left_nothing '[0-9]*' "a run on a network"
+docker network rm vp-dnet >/dev/null || fail "docker network rm vp-dnet failed"
 
 interrupt_run "$WORK/int.out" "$VP" run cpu --containers 2 --container-engine docker --ops 200m --reps 20 \
     --label interrupted

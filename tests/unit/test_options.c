@@ -29,6 +29,23 @@ static void defaults_fill_params(void **state)
     assert_int_equal(vp_params_find(&params, "nope"), -1);
 }
 
+/* One option of a copy set by name: taken when valid, nothing without the option or text. */
+static void one_option_set_by_name(void **state)
+{
+    (void)state;
+    struct vp_params params;
+    char err[VP_ERROR_LEN];
+    vp_params_init(&params, table, 4);
+    assert_int_equal(vp_params_set(&params, "mode", "wide", err, sizeof err), 0);
+    assert_string_equal(vp_param_text(&params, "mode"), "wide");
+    assert_int_equal(vp_params_set(&params, "passes", NULL, err, sizeof err), 0);
+    assert_int_equal(vp_param_number(&params, "passes"), 2);
+    assert_int_equal(vp_params_set(&params, "peer", "198.18.0.1:5201", err, sizeof err), 0);
+    assert_int_equal(vp_params_set(&params, "passes", "0", err, sizeof err), -1);
+    assert_non_null(strstr(err, "from 1 to 1000"));
+    assert_int_equal(vp_param_number(&params, "passes"), 2);
+}
+
 static void values_are_validated_with_the_accepted_form(void **state)
 {
     (void)state;
@@ -102,6 +119,7 @@ int main(void)
         cmocka_unit_test(an_empty_choice_list_default_is_no_sweep),
         cmocka_unit_test(values_are_validated_with_the_accepted_form),
         cmocka_unit_test(choice_lists_select_each_word),
+        cmocka_unit_test(one_option_set_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
