@@ -52,7 +52,7 @@ static void steps_of_command_line(struct vp_run_steps *steps, int argc, char **a
     if (vp_run_parse(&step->request, argc, argv, VP_SCOPES_COMMAND_LINE, err, sizeof err) != 0)
         refused(err);
     if (step->request.help) {
-        vp_run_print_usage(stdout);
+        vp_run_print_usage(stdout, 0);
         exit(0);
     }
     steps->label = step->request.label;

@@ -686,11 +686,11 @@ static void expand(const char *text, FILE *out)
     }
 }
 
-void vp_run_print_flags(FILE *out, unsigned scopes)
+void vp_run_print_flags(FILE *out, unsigned scopes, unsigned listed)
 {
     for (size_t i = 0; i < vp_run_flag_count; i++) {
         const struct vp_run_flag *flag = &vp_run_flags[i];
-        if (!(flag->scope & scopes))
+        if (!(flag->scope & scopes) || (flag->scope & listed))
             continue;
         char head[40];
         snprintf(head, sizeof head, "--%s%s%s", flag->name, flag->argument ? " " : "",
@@ -709,7 +709,7 @@ void vp_run_print_flags(FILE *out, unsigned scopes)
     }
 }
 
-void vp_run_print_usage(FILE *out)
+void vp_run_print_usage(FILE *out, unsigned listed)
 {
     fputs("usage: virtperf run [BENCH...] [options] [--BENCH-OPTION=VALUE...]\n"
           "\n"
@@ -720,7 +720,7 @@ void vp_run_print_usage(FILE *out)
     fputs(").\n'virtperf list BENCH' shows a benchmark's own options; 'virtperf list' the "
           "presets.\n\n", out);
     vp_run_print_flags(out, VP_SCOPE_SESSION | VP_SCOPE_STEP | VP_SCOPE_PLAN |
-                                VP_SCOPE_COMMAND | VP_SCOPE_FLEET);
+                                VP_SCOPE_COMMAND | VP_SCOPE_FLEET, listed);
 }
 
 void vp_run_print_manual(FILE *out)

@@ -87,10 +87,11 @@ int vp_run_parse(struct vp_run_request *request, int argc, char **argv, unsigned
 /* Takes one flag's value as the plan gives it (a switch: "on", "true"; else left off). */
 int vp_run_take(struct vp_run_request *request, const struct vp_run_flag *flag,
                 const char *value, char *err, size_t err_len);
-/* The flags of scopes as --help lists them. */
-void vp_run_print_flags(FILE *out, unsigned scopes);
-/* `virtperf run --help`. */
-void vp_run_print_usage(FILE *out);
+/* The flags of scopes as --help lists them, those also of a scope in listed left out
+ * (listed already). */
+void vp_run_print_flags(FILE *out, unsigned scopes, unsigned listed);
+/* `virtperf run --help`, the flags of a scope in listed left out. */
+void vp_run_print_usage(FILE *out, unsigned listed);
 /* The manual's RUN OPTIONS section (roff). */
 void vp_run_print_manual(FILE *out);
 

@@ -104,9 +104,9 @@ static void print_usage(void)
            "with its error bound. --jobs counts jobs per rank; with --plan, each step's ranks,\n"
            "topology and start-with keys are these flags.\n"
            "\n");
-    vp_run_print_flags(stdout, VP_SCOPE_MPI);
+    vp_run_print_flags(stdout, VP_SCOPE_MPI, 0);
     printf("\nThe options of 'virtperf run':\n\n");
-    vp_run_print_usage(stdout);
+    vp_run_print_usage(stdout, VP_SCOPE_MPI);
 }
 
 /* The value of a benchmark option as given on the command line, or NULL. */

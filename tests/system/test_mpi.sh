@@ -16,6 +16,12 @@ MPIRUN=(mpirun --oversubscribe --bind-to none)
 # Under ASan: leak checks on, Open MPI's own leaks suppressed (lib.sh).
 suppress_library_leaks
 
+# its help lists each flag once: its own (--ranks, --topology...), then run's others
+expect_status 0 "$VP_MPI" run --help
+for flag in --ranks --topology --start-with --jobs; do
+    [ "$(grep -c -- "^  $flag " "$WORK/out")" -eq 1 ] || fail "virtperf-mpi run --help should list $flag once"
+done
+
 # 1. Four ranks, the first 1..4 in turn: each result holds every active rank's jobs.
 expect_status 0 "${MPIRUN[@]}" -np 4 "$VP_MPI" run null --jobs 2 --ranks 1..4 --reps 3 \
     --label four --json "$WORK/four.json"
