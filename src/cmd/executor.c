@@ -39,6 +39,12 @@ int vp_run_steps_check_here(struct vp_run_steps *steps, char *err, size_t err_le
     return 0;
 }
 
+bool vp_run_step_and_host(const struct vp_run_steps *steps, const struct vp_run_step *step)
+{
+    return step->and_host == VP_STEP_AND_HOST_OF_RUN ? steps->guests.and_host
+                                                     : step->and_host == VP_STEP_AND_HOST_ON;
+}
+
 void vp_run_steps_free(struct vp_run_steps *steps)
 {
     if (steps->guests_owned) {

@@ -30,9 +30,10 @@ struct vp_run_step {
     struct vp_run_request request;
     struct vp_plan plan;
     /* a plan step's own guests = / containers = SPEC (NULL: the run's; owned with the
-     * step) and and-host = on */
+     * step) and and-host = line */
     const char *members_spec;
-    bool members_are_containers, and_host;
+    bool members_are_containers;
+    enum { VP_STEP_AND_HOST_OF_RUN, VP_STEP_AND_HOST_ON, VP_STEP_AND_HOST_OFF } and_host;
 };
 
 /* A run: its steps, the session's own flags, and for a plan its text and notes. */
@@ -55,6 +56,9 @@ int vp_run_steps_build(struct vp_run_steps *steps, char *err, size_t err_len);
  * step's refusal starts with "[NAME]: ". */
 int vp_run_steps_check_here(struct vp_run_steps *steps, char *err, size_t err_len);
 void vp_run_steps_free(struct vp_run_steps *steps);
+/* Whether step's jobs also run on this host, beside its guests or containers: its own
+ * and-host line, else the run's --and-host. */
+bool vp_run_step_and_host(const struct vp_run_steps *steps, const struct vp_run_step *step);
 
 /* The stored run while it runs. */
 struct vp_run_session {

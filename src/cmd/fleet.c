@@ -55,7 +55,6 @@ struct fleet_run {
     int word_count;
     char *sets[2 * VP_RUN_MAX_STEPS]; /* a plan's: --set STEP.peer=..., STEP.key-file=... */
     size_t set_count;
-    bool and_host;              /* --and-host: this host's jobs too, alternating */
     bool of_plan;               /* the steps are a plan's (--no-guests runs them here) */
     const char *host_dir;       /* where they work (--guest-disk), NULL: here */
     /* each step's --topology: this host rank 0, member m rank m + 1 */
@@ -201,10 +200,11 @@ static bool in_members(const struct fleet_run *run, const struct vp_run_step *st
     return step->members_spec || run->spec;
 }
 
-/* Whether step runs on this host too, beside its members. */
-static bool with_host_side(const struct fleet_run *run, const struct vp_run_step *step)
+/* Whether step runs on this host too, beside its members, alternating. */
+static bool with_host_side(const struct fleet_run *run, const struct vp_run_steps *steps,
+                           const struct vp_run_step *step)
 {
-    return in_members(run, step) && (run->and_host || step->and_host);
+    return in_members(run, step) && vp_run_step_and_host(steps, step);
 }
 
 /* Whether a point of step, run in members, talks to the embedded server (no --peer
@@ -307,7 +307,7 @@ static int take_topology(struct fleet_run *run, const struct vp_run_steps *steps
         if (run->topology[s] == VP_TOPOLOGY_NONE)
             continue;
         run->linked = true;
-        if (with_host_side(run, step))
+        if (with_host_side(run, steps, step))
             return refuse(err, err_len, "--topology", "--and-host", "--topology (this host is "
                           "one end of its links) or --and-host alone");
         unsigned counts[VP_MAX_GUESTS];
@@ -405,7 +405,6 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     struct fleet_run *run = context;
     const struct vp_fleet_kind *kind = run->kind;
     const struct vp_guests_request *asked = &steps->guests;
-    run->and_host = asked->and_host;
     run->of_plan = steps->kept_text != NULL;
     for (size_t s = 0; s < steps->count; s++) {
         unsigned counts[VP_MAX_GUESTS];
@@ -1033,7 +1032,7 @@ static bool run_step_in_fleet(void *context, const struct vp_run_steps *steps, s
             }
             json_t *host = NULL;
             json_t *result = run_point(run, steps, index, p, counts[c], NULL, &settings,
-                                       with_host_side(run, step), &host, &stopped);
+                                       with_host_side(run, steps, step), &host, &stopped);
             json_t *both[] = { host, result };
             keep_results(session, step, both, 2);
         }

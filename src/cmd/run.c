@@ -139,7 +139,7 @@ static void print_where(const struct vp_run_steps *steps, const struct vp_run_st
         return;
     bool containers = step->members_spec ? step->members_are_containers : !run->spec;
     printf(" in %s %s%s", containers ? "containers" : "guests", spec,
-           step->and_host || run->and_host ? ", and on this host, alternating" : "");
+           vp_run_step_and_host(steps, step) ? ", and on this host, alternating" : "");
 }
 
 static void print_notes(const struct vp_run_steps *steps)

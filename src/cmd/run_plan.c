@@ -285,12 +285,22 @@ static void add_word(struct command *command, char *word)
     command->argv[command->argc] = NULL;
 }
 
+/* Whether value is a switch's (on, off, true, false); *on: which. */
+static bool switch_value(const char *value, bool *on)
+{
+    bool yes = strcmp(value, "on") == 0 || strcmp(value, "true") == 0;
+    if (on)
+        *on = yes;
+    return yes || strcmp(value, "off") == 0 || strcmp(value, "false") == 0;
+}
+
 static void add_flag(struct command *command, const char *key, const char *value)
 {
     const struct vp_run_flag *flag = vp_run_flag_find(key);
     char *word;
+    bool on;
     if (flag && !flag->argument) {
-        if (strcmp(value, "on") != 0 && strcmp(value, "true") != 0)
+        if (!switch_value(value, &on) || !on)
             return;
         if (asprintf(&word, "--%s", key) < 0)
             abort();
@@ -582,6 +592,10 @@ static int check_places(struct compiler *c)
         if (global && step_only_key(entry->key))
             return plan_error(c, entry, NULL, "%s belongs to a step, not to [global]",
                               entry->key);
+        const struct vp_run_flag *flag = vp_run_flag_find(entry->key);
+        if (flag && !flag->argument && !switch_value(entry->value, NULL))
+            return plan_error(c, entry, NULL, "%s = %s: a switch; accepted: on, off, true or "
+                              "false", entry->key, entry->value);
         if (in_scope(entry->key, VP_SCOPE_COMMAND | VP_SCOPE_PLAN)) {
             char step_keys[300], run_keys[200];
             vp_run_flag_names(VP_SCOPE_STEP | VP_SCOPE_MPI, "", step_keys, sizeof step_keys);
@@ -723,7 +737,9 @@ static int place_step(struct compiler *c, const char *name, struct vp_run_step *
         struct vp_run_request request = { .monitor_hz = 0 };
         vp_run_take(&request, vp_run_flag_find(entry->key), entry->value, c->err, c->err_len);
         if (strcmp(entry->key, "and-host") == 0) {
-            step->and_host = request.guests.and_host;
+            bool on;
+            switch_value(entry->value, &on);
+            step->and_host = on ? VP_STEP_AND_HOST_ON : VP_STEP_AND_HOST_OFF;
             continue;
         }
         bool containers = strcmp(entry->key, "containers") == 0;
@@ -746,7 +762,7 @@ static int check_members(struct compiler *c, const struct vp_run_steps *steps)
         const struct vp_run_step *step = &steps->step[s];
         if (step->members_spec)
             *(step->members_are_containers ? &containers : &guests) = true;
-        if (step->and_host && !step->members_spec && !steps->guests.spec &&
+        if (step->and_host == VP_STEP_AND_HOST_ON && !step->members_spec && !steps->guests.spec &&
             !steps->guests.containers)
             return plan_error(c, NULL, step->name, "and-host: this step runs on this host "
                               "alone; accepted: and-host beside guests = SPEC or containers = "

@@ -40,6 +40,14 @@ expect_contains "$WORK/out" "--reverse=on --jobs=1,2,3,4,5,6,7,8 net.stream"
 expect_contains "$WORK/out" "[disk] guests = 8: --no-guests, run on this host as jobs = 8"
 expect_contains "$WORK/out" "[disk] and-host = on: left out"
 ! grep -q '^# .* in guests' "$WORK/out" || fail "--no-guests: a step still runs in guests"
+# a step's and-host = off is the step's, over [global]'s on; a switch takes on or off only
+printf '[global]\nguests = 1\nand-host = on\n[both]\nbench = null\n[alone]\nbench = null\nand-host = off\n' >sides.ini
+expect_status 0 "$VP" run --plan sides.ini --dry-run
+expect_contains "$WORK/out" "# [both] in guests 1, and on this host, alternating"
+grep -qx '# \[alone\] in guests 1' "$WORK/out" || fail "[alone] and-host = off should run in the guest alone: $(cat "$WORK/out")"
+printf '[a]\nbench = null\nguests = 1\nand-host = maybe\n' >switch.ini
+expect_status 2 "$VP" run --plan switch.ini --dry-run
+expect_contains "$WORK/err" "switch.ini:4: and-host = maybe: a switch; accepted: on, off, true or false"
 expect_status 0 "$VP" run --plan "$PLANS/spring8-2005.ini" --no-guests --dry-run
 expect_contains "$WORK/out" "--jobs=1,2,3,4,5,6,7,8,9,10 net.rr"
 printf '[a]\nbench = null\njobs = 1,2\nguests = 2\n' >multi.ini
