@@ -21,13 +21,18 @@ int vp_run_steps_build(struct vp_run_steps *steps, char *err, size_t err_len)
     return 0;
 }
 
-int vp_run_steps_check_here(struct vp_run_steps *steps, char *err, size_t err_len)
+int vp_run_steps_check_here(struct vp_run_steps *steps, enum vp_steps_checked which, char *err,
+                            size_t err_len)
 {
     if (!steps->topology && vp_topology_load(&steps->topology, NULL, err, err_len) != 0)
         return -1;
     for (size_t s = 0; s < steps->count; s++) {
         const struct vp_run_step *step = &steps->step[s];
-        if (vp_plan_check(&step->plan, steps->topology, err, err_len) == 0)
+        bool in_members = vp_run_step_in_members(steps, step);
+        bool checked = which == VP_CHECK_EVERY_STEP ||
+                       (which == VP_CHECK_MEMBERS ? in_members
+                                                  : !in_members || vp_run_step_and_host(steps, step));
+        if (!checked || vp_plan_check(&step->plan, steps->topology, err, err_len) == 0)
             continue;
         if (step->name) {
             char message[VP_PATH_ERROR_LEN];
@@ -37,6 +42,11 @@ int vp_run_steps_check_here(struct vp_run_steps *steps, char *err, size_t err_le
         return -1;
     }
     return 0;
+}
+
+bool vp_run_step_in_members(const struct vp_run_steps *steps, const struct vp_run_step *step)
+{
+    return step->members_spec || steps->guests.spec || steps->guests.containers;
 }
 
 bool vp_run_step_and_host(const struct vp_run_steps *steps, const struct vp_run_step *step)

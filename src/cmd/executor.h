@@ -52,10 +52,17 @@ struct vp_run_steps {
 
 /* Builds each step's plan from its request; -1 with err (named by the step) on refusal. */
 int vp_run_steps_build(struct vp_run_steps *steps, char *err, size_t err_len);
-/* Checks each step's plan against this machine (loading steps->topology); a named
+/* Which steps a machine checks against itself: every one (plan check --here), those this
+ * host runs (alone, or beside its guests or containers), those its members run. */
+enum vp_steps_checked { VP_CHECK_EVERY_STEP, VP_CHECK_THIS_HOSTS, VP_CHECK_MEMBERS };
+/* Checks those steps' plans against this machine (loading steps->topology); a named
  * step's refusal starts with "[NAME]: ". */
-int vp_run_steps_check_here(struct vp_run_steps *steps, char *err, size_t err_len);
+int vp_run_steps_check_here(struct vp_run_steps *steps, enum vp_steps_checked which, char *err,
+                            size_t err_len);
 void vp_run_steps_free(struct vp_run_steps *steps);
+/* Whether step runs in guests or containers: its own guests = / containers = line, or the
+ * run's --guests / --containers. */
+bool vp_run_step_in_members(const struct vp_run_steps *steps, const struct vp_run_step *step);
 /* Whether step's jobs also run on this host, beside its guests or containers: its own
  * and-host line, else the run's --and-host. */
 bool vp_run_step_and_host(const struct vp_run_steps *steps, const struct vp_run_step *step);

@@ -150,7 +150,7 @@ static void take_steps(const json_t *message, struct vp_run_steps *steps, char *
     if (key && keep_key(key, verdict, verdict_len) != 0)
         return;
     if (vp_run_steps_of_words(steps, count, words, text, verdict, verdict_len) == 0 &&
-        vp_run_steps_check_here(steps, verdict, verdict_len) == 0)
+        vp_run_steps_check_here(steps, VP_CHECK_MEMBERS, verdict, verdict_len) == 0)
         verdict[0] = '\0';
 }
 

@@ -173,7 +173,7 @@ int cmd_run(int argc, char **argv)
         vp_run_steps_free(&steps);
         return 0;
     }
-    if (vp_run_steps_check_here(&steps, err, sizeof err) != 0)
+    if (vp_run_steps_check_here(&steps, VP_CHECK_THIS_HOSTS, err, sizeof err) != 0)
         refuse_here(&command, &steps, err);
     const struct vp_guests_request *fleet = &steps.guests;
     bool in_guests = fleet->spec, in_containers = fleet->containers;
@@ -203,7 +203,7 @@ int cmd_plan_check(int argc, char **argv)
     struct vp_run_request command;
     steps_of_plan(&command, &steps, argc, argv);
     char err[VP_PATH_ERROR_LEN];
-    if (command.here && vp_run_steps_check_here(&steps, err, sizeof err) != 0)
+    if (command.here && vp_run_steps_check_here(&steps, VP_CHECK_EVERY_STEP, err, sizeof err) != 0)
         refuse_here(&command, &steps, err);
     size_t points = 0;
     for (size_t s = 0; s < steps.count; s++)

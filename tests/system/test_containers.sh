@@ -137,6 +137,12 @@ assert [(r["step"], r["status"]) for r in results] == [("rpc", "ok")] * 2 + [("l
 assert [r["ranks"]["links"][0]["from"] for r in results[:2]] == [0, 1]
 assert "ranks" not in results[2]
 PY
+# each side checks only its own steps: the host step's directory is this host's alone
+mkdir "$WORK/hosts-own"
+printf '[global]\nreps = 2\n[here]\nbench = disk.write\nsize = 1m\npath = %s\n[box]\nbench = null\ncontainers = 1\n' "$WORK/hosts-own" >"$WORK/own.ini"
+expect_status 0 "$VP" run --plan "$WORK/own.ini" --label own-steps --json "$WORK/own.json"
+json_check "$WORK/own.json" '[(r["step"], r["status"]) for r in d["results"]] == [("here", "ok"), ("box", "ok")]' \
+    "a container should not check the step this host runs alone (its path is not in the container)"
 # the same plan's rpc step in containers given on the command line: its topology is kept
 printf '[global]\nreps = 2\n[rpc]\nbench = net.rr\nduration = 0.3s\ntopology = matrix\n' >"$WORK/given.ini"
 expect_status 0 "$VP" run --plan "$WORK/given.ini" --containers 1 --label plan-given --json "$WORK/given.json"
