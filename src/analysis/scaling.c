@@ -87,7 +87,19 @@ static bool in_a_sweep(const json_t *result)
     return !topology || strcmp(topology, "matrix") != 0;
 }
 
-/* The results of one group (same bench and params), ordered by workers(). */
+/* A result's side in a run of both (--and-host: "host" or "guests"), NULL in others. */
+static const char *side_of(const json_t *result)
+{
+    return json_string_value(json_object_get(json_object_get(result, "side"), "name"));
+}
+
+static bool same_side(const json_t *a, const json_t *b)
+{
+    const char *one = side_of(a), *other = side_of(b);
+    return one == other || (one && other && strcmp(one, other) == 0);
+}
+
+/* The results of one group (same bench, params and side), ordered by workers(). */
 static size_t collect_group(const json_t *results, const json_t *first, const json_t **group,
                             size_t cap)
 {
@@ -98,7 +110,7 @@ static size_t collect_group(const json_t *results, const json_t *first, const js
             strcmp(json_string_value(json_object_get(result, "bench")),
                    json_string_value(json_object_get(first, "bench"))) != 0 ||
             !json_equal(json_object_get(result, "params"), json_object_get(first, "params")) ||
-            !in_a_sweep(result) || count == cap)
+            !same_side(result, first) || !in_a_sweep(result) || count == cap)
             continue;
         group[count++] = result;
     }
@@ -339,6 +351,8 @@ json_t *vp_scaling(const json_t *run, const struct vp_qos *qos,
             json_t *analysis = analyse_metric(group, count, name, qos);
             json_object_set_new(analysis, "bench", json_deep_copy(json_object_get(group[0], "bench")));
             json_object_set_new(analysis, "params", json_deep_copy(json_object_get(group[0], "params")));
+            if (side_of(group[0]))
+                json_object_set_new(analysis, "side", json_string(side_of(group[0])));
             json_array_append_new(groups, analysis);
         }
     }

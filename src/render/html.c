@@ -348,8 +348,10 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
             char title[200], marker[96];
             enum vp_unit_style style = vp_units_pick(report->units, vp_bench_units(vp_json_text(group, "bench")));
             const char *axis = by_hosts(group) ? "hosts" : "jobs";
-            snprintf(title, sizeof title, "%s: %s %s against %s", run_name(documents[d]),
-                     vp_json_text(group, "bench"), vp_json_text(group, "metric"), axis);
+            const char *side = json_string_value(json_object_get(group, "side"));
+            snprintf(title, sizeof title, "%s: %s %s against %s%s%s", run_name(documents[d]),
+                     vp_json_text(group, "bench"), vp_json_text(group, "metric"), axis,
+                     side ? ", side " : "", side ? side : "");
             long long knee = (long long)json_integer_value(
                 json_object_get(group, by_hosts(group) ? "knee_hosts" : "knee_jobs"));
             snprintf(marker, sizeof marker, "knee: %lld %.*s%s (%s)", knee,

@@ -24,10 +24,12 @@ static void print_group(FILE *out, const json_t *groups, const json_t *group,
     char params[512];
     vp_distinguishing_params(groups, json_object_get(group, "bench"),
                              json_object_get(group, "params"), params, sizeof params);
-    fprintf(out, "%s%s%s %s (%s is better)\n", json_string_value(json_object_get(group, "bench")),
-           params[0] ? " " : "", params,
-           json_string_value(json_object_get(group, "metric")),
-           json_string_value(json_object_get(group, "better")));
+    const char *side = json_string_value(json_object_get(group, "side"));
+    fprintf(out, "%s%s%s %s (%s is better)%s%s\n",
+            json_string_value(json_object_get(group, "bench")), params[0] ? " " : "", params,
+            json_string_value(json_object_get(group, "metric")),
+            json_string_value(json_object_get(group, "better")), side ? ", side: " : "",
+            !side ? "" : strcmp(side, "host") == 0 ? "this host's jobs" : "the guests' (or containers') jobs");
     bool hosts = json_object_get(group, "knee_hosts") != NULL; /* a --ranks sweep */
     fprintf(out, "  %s%5s %14s %14s %10s %9s %9s %14s\n", hosts ? "hosts " : "", "jobs", "aggregate",
            "per job", "efficiency", "fairness", "cpu idle", by_p99 ? "p99 (judged)" : "judged");

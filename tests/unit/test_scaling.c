@@ -1,11 +1,13 @@
 /* Unit tests for scaling.c: the knee on synthetic curves (flat, linear decay, cliff,
- * noisy, latency), QoS rules, Jain's fairness. */
+ * noisy, latency), QoS rules, Jain's fairness, the two sides of a run scaled apart. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "analysis/scaling.h"
 
@@ -29,6 +31,45 @@ static void knees_of_synthetic_curves(void **state)
     assert_int_equal(vp_knee(p99, 5, 0, 0, &absolute), 2);
     const double first_fails[] = { 5e-3 };
     assert_int_equal(vp_knee(first_fails, 1, 0, 0, &absolute), 0);
+}
+
+/* A cpu result of jobs jobs on hosts hosts (0: one host, no ranks), on side (NULL: none). */
+static json_t *cpu_result(int jobs, int hosts, const char *side, double score)
+{
+    json_t *result = json_pack("{s:s,s:s,s:{},s:i,s:{s:{s:f,s:s,s:s,s:s}}}", "status", "ok",
+                               "bench", "cpu", "params", "jobs", jobs, "metrics", "score",
+                               "mean", score, "better", "higher", "aggregate", "sum", "unit",
+                               "ops/s");
+    if (hosts)
+        json_object_set_new(result, "ranks", json_pack("{s:i}", "count", hosts));
+    if (side)
+        json_object_set_new(result, "side", json_pack("{s:s}", "name", side));
+    return result;
+}
+
+/* An --and-host run: this host's jobs and the guests' alternate per count; each side is
+ * its own curve, never one sweep of both. */
+static void sides_scale_apart(void **state)
+{
+    (void)state;
+    json_t *run = json_pack("{s:[o,o,o,o]}", "results", cpu_result(1, 0, "host", 100),
+                            cpu_result(1, 1, "guests", 90), cpu_result(2, 0, "host", 200),
+                            cpu_result(1, 2, "guests", 170));
+    char err[256];
+    json_t *scaled = vp_scaling(run, &default_rule, NULL, err, sizeof err);
+    assert_non_null(scaled);
+    const json_t *groups = json_object_get(scaled, "groups");
+    assert_int_equal(json_array_size(groups), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(groups, 0), "side")),
+                        "host");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(groups, 1), "side")),
+                        "guests");
+    for (size_t g = 0; g < 2; g++)
+        assert_int_equal(json_array_size(json_object_get(json_array_get(groups, g), "points")), 2);
+    assert_non_null(json_object_get(json_array_get(groups, 1), "knee_hosts"));
+    assert_null(json_object_get(json_array_get(groups, 0), "knee_hosts"));
+    json_decref(scaled);
+    json_decref(run);
 }
 
 static void qos_rules_parse(void **state)
@@ -67,6 +108,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(knees_of_synthetic_curves),
         cmocka_unit_test(qos_rules_parse),
+        cmocka_unit_test(sides_scale_apart),
         cmocka_unit_test(jain_fairness_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
