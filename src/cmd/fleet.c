@@ -995,9 +995,21 @@ static void run_linked_point(struct fleet_run *run, const struct vp_run_steps *s
                         sizeof err) != 0)
         return; /* judged in take_topology */
     for (size_t s = 0; s < layout.count && !*stopped; s++) {
+        const struct vp_step *link = &layout.steps[s];
         json_t *none = NULL;
-        json_t *result = run_point(run, steps, index, point_index, count, &layout.steps[s],
-                                   settings, false, &none, stopped);
+        json_t *result = run_point(run, steps, index, point_index, count, link, settings, false,
+                                   &none, stopped);
+        /* a member that only served the link is in no protocol: asked whether it is gone */
+        for (unsigned r = 1; r <= count && !*stopped; r++) {
+            if (link->roles[r] != VP_ROLE_WAIT ||
+                run->kind->alive(run->kind->state, &run->members[r - 1]))
+                continue;
+            char reason[800];
+            lost_reason(run, (int)r - 1, "gone while it served this link", reason,
+                        sizeof reason);
+            vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", reason);
+            *stopped = true;
+        }
         keep_results(session, step, &result, 1);
     }
     vp_layout_free(&layout);

@@ -125,6 +125,19 @@ for r in results:
 ports = {r["ranks"]["hosts"][0]["peer"]["port"] for r in results}
 assert len(ports) == 2, ports
 PY
+# a container that only serves a link and dies there is named (exit 1), nothing left
+"$VP" run net.rr --duration 6s --reps 1 --warmup 0 --containers 1 --topology matrix --label served \
+    --json "$WORK/served.json" >"$WORK/served.out" 2>&1 &
+RUN=$!
+for _ in $(seq 1 300); do podman container exists "virtperf-$RUN-1" 2>/dev/null && break; sleep 0.1; done
+sleep 3
+podman kill "virtperf-$RUN-1" >/dev/null 2>&1 || fail "podman kill virtperf-$RUN-1 failed"
+wait $RUN
+status=$?
+[ $status -eq 1 ] || fail "a serving container killed mid-link should fail the run (exit 1), got $status: $(tail -3 "$WORK/served.out")"
+json_check "$WORK/served.json" 'd["results"][0]["status"] == "failed" and "container 1 (virtperf-'$RUN'-1): gone while it served this link" in d["results"][0]["error"]' \
+    "the container that served the link should be named as gone"
+left_nothing $RUN "a serving container killed"
 # a plan's step says its topology (kept where the step runs in containers, left out with a
 # note where it runs on this host)
 printf '[global]\nreps = 2\n[rpc]\nbench = net.rr\nduration = 0.3s\ncontainers = 1\ntopology = matrix\n[local]\nbench = null\ntopology = matrix\n' >"$WORK/linked.ini"
