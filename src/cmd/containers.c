@@ -4,7 +4,10 @@
  * (`--rootfs DIR:O`, an overlay so the containers share the directory unchanged) or
  * docker (which takes only images: the directory imported once as the local image
  * virtperf-root:HASH, kept as a cache like the directory), on the host's network or the
- * engine's bridge. Its channel is a unix socket this host listens on in
+ * engine's bridge. Each works in a private directory of this host's bind-mounted at
+ * /work (in --guest-disk DIR, else the current directory: where this host's own jobs
+ * work), so a disk benchmark in a container writes to the disk the host's jobs do, not to
+ * the container's memory; its home and database are a tmpfs. Its channel is a unix socket this host listens on in
  * the run's directory, bind-mounted into the container. An idle container's agent waits
  * on its socket and costs nothing, so containers beyond the count are left as they are.
  * What a container costs the host is its cgroup's CPU (cpuacct). */
@@ -24,6 +27,7 @@
 #include "cmd/fleet.h"
 #include "core/clock.h"
 #include "core/program.h"
+#include "core/scratch.h"
 #include "engine/engine.h"
 #include "guest/image.h"
 
@@ -33,11 +37,13 @@ struct container {
     pid_t pid;            /* its first process, as the engine says */
     char cgroup[VP_GUEST_PATH_LEN]; /* its cpuacct.usage */
     char address[64];     /* its address on the engine's network ("": the host's network) */
+    char work[VP_GUEST_PATH_LEN]; /* its /work on this host, "": not made */
     uint64_t before_ns;
 };
 
 struct containers {
     const char *engine, *runtime, *network, *work;
+    const char *disk_dir; /* where the containers' /work directories are made */
     bool docker;          /* docker's command line, else podman's */
     char image[64];       /* docker: the root's image */
     char gateway[64];     /* this host's address on the engine's network, once asked */
@@ -107,6 +113,7 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
     struct containers *containers = state;
     const struct vp_guests_request *asked = setup->asked;
     containers->work = setup->work;
+    containers->disk_dir = asked->disk_dir ? asked->disk_dir : ".";
     containers->engine = asked->container_engine ? asked->container_engine : "podman";
     containers->network = asked->container_net ? asked->container_net : "host";
     containers->docker = strcmp(containers->engine, "docker") == 0;
@@ -169,6 +176,21 @@ static int start_container(void *state, struct vp_member *member, size_t index, 
                  strerror(errno));
         return -1;
     }
+    char made[VP_GUEST_PATH_LEN], work[VP_GUEST_PATH_LEN + 16];
+    if (vp_scratch_make(containers->disk_dir, "virtperf-box", made, sizeof made, err,
+                        err_len) != 0)
+        return -1;
+    char *absolute = realpath(made, NULL);
+    if (!absolute || strlen(absolute) >= sizeof container->work) {
+        snprintf(err, err_len, "--containers: %s: %s", made,
+                 absolute ? "its path is too long" : strerror(errno));
+        free(absolute);
+        vp_scratch_remove(made);
+        return -1;
+    }
+    memcpy(container->work, absolute, strlen(absolute) + 1);
+    free(absolute);
+    snprintf(work, sizeof work, "%s:/work", container->work);
     char volume[VP_GUEST_PATH_LEN + 32], rootfs[VP_GUEST_PATH_LEN + 8], inside[128];
     char network[64];
     snprintf(volume, sizeof volume, "%s:/run/virtperf", containers->work);
@@ -183,8 +205,8 @@ static int start_container(void *state, struct vp_member *member, size_t index, 
         argv[n++] = (char *)containers->runtime;
     }
     char *options[] = { "run", "-d", "--rm", "--name", member->name, network, "-v", volume,
-                        "--tmpfs", "/tmp", "--workdir", "/tmp", "-e", "HOME=/tmp", "-e",
-                        "VIRTPERF_DB=/tmp/results.db", "--hostname", member->name, NULL };
+                        "-v", work, "--tmpfs", "/tmp", "--workdir", "/work", "-e", "HOME=/tmp",
+                        "-e", "VIRTPERF_DB=/tmp/results.db", "--hostname", member->name, NULL };
     for (size_t i = 0; options[i]; i++)
         argv[n++] = options[i];
     if (containers->runtime && containers->docker) {
@@ -297,10 +319,11 @@ static void describe_container(void *state, struct vp_member *member)
     struct containers *containers = state;
     struct container *container = member->own;
     json_object_set_new(member->fingerprint, "container",
-                        json_pack("{s:s,s:s,s:s,s:s,s:i}", "name", member->name, "engine",
+                        json_pack("{s:s,s:s,s:s,s:s,s:i,s:s}", "name", member->name, "engine",
                                   containers->engine, "runtime",
                                   containers->runtime ? containers->runtime : "default",
-                                  "network", containers->network, "pid", (int)container->pid));
+                                  "network", containers->network, "pid", (int)container->pid,
+                                  "work", container->work));
 }
 
 static void silent_container(void *state, struct vp_member *member)
@@ -414,6 +437,9 @@ static void remove_container(void *state, struct vp_member *member)
         close(container->listener);
     container->listener = -1;
     unlink(container->socket);
+    if (container->work[0])
+        vp_scratch_remove(container->work);
+    container->work[0] = '\0';
 }
 
 int vp_run_containers(struct vp_run_steps *steps, int argc, char **argv)

@@ -490,7 +490,9 @@ const struct vp_run_flag vp_run_flags[] = {
       "to the bridge's own  [no NIC]", NULL, take_guest_net },
     { "guest-disk", "DIR", VP_SCOPE_SESSION,
       "a disk image per guest made in DIR (ext4, at /mnt/disk in\n"
-      "the guest, its working directory), removed afterwards  [none]", NULL, take_guest_disk },
+      "the guest, its working directory), removed afterwards; a\n"
+      "container's working directory /work is made there  [none; /work: here]", NULL,
+      take_guest_disk },
     { "guest-disk-size", "SIZE", VP_SCOPE_SESSION, "each guest disk's size  [1G]", NULL,
       take_guest_disk_size },
     { "guest-disk-bus", "B", VP_SCOPE_SESSION, "virtio or ide (emulated)  [virtio]", NULL,

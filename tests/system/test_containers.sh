@@ -55,6 +55,20 @@ assert 0 < two["ranks"]["start_skew_bound_s"] < 0.01, two["ranks"]
 PY
 left_nothing '[0-9]*' "a finished run"
 
+# a disk step in a container writes to this host's disk (its /work in --guest-disk DIR),
+# not to the container's memory; the directory goes with the container
+mkdir "$WORK/boxdisk"
+expect_status 0 "$VP" run disk.write --size 4m --reps 2 --containers 1 --guest-disk "$WORK/boxdisk" --label boxdisk --json "$WORK/boxdisk.json"
+python3 - "$WORK/boxdisk.json" "$WORK/boxdisk" <<'PY' || fail "a container's disk step: on this host's disk, in --guest-disk DIR"
+import json, sys
+(r,) = json.load(open(sys.argv[1]))["results"]
+assert r["status"] == "ok", r.get("error")
+(host,) = r["ranks"]["hosts"]
+assert host["fingerprint"]["container"]["work"].startswith(sys.argv[2] + "/virtperf-box-"), host["fingerprint"]["container"]
+assert not any("tmpfs" in w for w in r.get("warnings", []) + host.get("warnings", [])), r.get("warnings")
+PY
+[ -z "$(ls "$WORK/boxdisk")" ] || fail "the container's work directory should be gone: $(ls "$WORK/boxdisk")"
+
 # A plan's step in containers of its own; the other step on this host, the containers
 # paused. --no-guests runs every step here, each container's jobs at once.
 cat >"$WORK/boxes.ini" <<'INI'
