@@ -26,6 +26,7 @@ left_nothing() { # PID WHAT
     [ -z "$names" ] || fail "$2: containers left: $names"
     ! ls /tmp/virtperf-containers.* 2>/dev/null | grep -q "virtperf-$1-" ||
         fail "$2: sockets of the run left in /tmp/virtperf-containers.*"
+    ! ls -d virtperf-box-* 2>/dev/null | grep -q . || fail "$2: work directories left: $(ls -d virtperf-box-*)"
 }
 
 expect_status 2 "$VP" run cpu --containers 1 --guests 1
