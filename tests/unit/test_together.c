@@ -165,27 +165,37 @@ static void every_follower_starts_at_the_leaders_instant(void **state)
     vp_together_end(&together);
 }
 
+/* A leader over two followers in threads. */
+struct two {
+    pthread_t threads[2];
+    int fds[2];
+    struct vp_channel_transport channel;
+    struct vp_together together;
+};
+
+static void lead_two(struct two *two, struct follower *followers)
+{
+    start_followers(followers, 2, two->threads, two->fds);
+    lead(&two->channel, &two->together, two->fds, 2, 0);
+}
+
 static void one_failing_stops_all_and_every_side_ends(void **state)
 {
     (void)state;
     struct follower followers[2] = { { .fail_at = -1, .quit_at = -1 },
                                      { .fail_at = 2, .quit_at = -1 } };
-    pthread_t threads[2];
-    int fds[2];
-    start_followers(followers, 2, threads, fds);
-    struct vp_channel_transport channel;
-    struct vp_together together;
+    struct two two;
     char reason[256] = "";
-    lead(&channel, &together, fds, 2, 0);
-    assert_int_equal(vp_together_wait(&together, reason, sizeof reason), 0);
-    join_followers(2, threads, fds);
+    lead_two(&two, followers);
+    assert_int_equal(vp_together_wait(&two.together, reason, sizeof reason), 0);
+    join_followers(2, two.threads, two.fds);
     /* repetitions 0 and 1 ran on both; at 2 the failing one said so and both stopped */
     assert_int_equal(followers[0].started, 2);
     assert_int_equal(followers[1].started, 2);
     assert_non_null(strstr(followers[0].stopped_why, "another host's jobs failed"));
     assert_false(followers[0].kept_region || followers[1].kept_region);
-    assert_int_equal(channel.lost, 0);
-    vp_together_end(&together);
+    assert_int_equal(two.channel.lost, 0);
+    vp_together_end(&two.together);
 }
 
 /* Two sides of one follower each, alternating; fail_b: side B's follower fails there. */
@@ -244,21 +254,17 @@ static void a_closed_channel_names_its_rank(void **state)
     (void)state;
     struct follower followers[2] = { { .fail_at = -1, .quit_at = -1 },
                                      { .fail_at = -1, .quit_at = 1 } };
-    pthread_t threads[2];
-    int fds[2];
-    start_followers(followers, 2, threads, fds);
-    struct vp_channel_transport channel;
-    struct vp_together together;
+    struct two two;
     char reason[256] = "";
-    lead(&channel, &together, fds, 2, 0);
-    assert_int_equal(vp_together_wait(&together, reason, sizeof reason), -1);
-    assert_int_equal(channel.lost, 2);
+    lead_two(&two, followers);
+    assert_int_equal(vp_together_wait(&two.together, reason, sizeof reason), -1);
+    assert_int_equal(two.channel.lost, 2);
     assert_string_equal(reason, "the channel: closed");
-    close(fds[0]); /* the leader gives up: the other follower's wait ends */
+    close(two.fds[0]); /* the leader gives up: the other follower's wait ends */
     for (size_t i = 0; i < 2; i++)
-        assert_int_equal(pthread_join(threads[i], NULL), 0);
-    close(fds[1]);
-    vp_together_end(&together);
+        assert_int_equal(pthread_join(two.threads[i], NULL), 0);
+    close(two.fds[1]);
+    vp_together_end(&two.together);
 }
 
 int main(void)
