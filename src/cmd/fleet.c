@@ -800,6 +800,53 @@ static const char *rank_name(const struct fleet_run *run, int rank)
     return rank == 0 ? "this host" : run->members[rank - 1].name;
 }
 
+/* Every running rank's part of a point, as this host combines them. */
+struct point_parts {
+    struct vp_host_part part[VP_MAX_GUESTS + 1];
+    struct vp_shared view[VP_MAX_GUESTS + 1];
+    void *region[VP_MAX_GUESTS + 1];
+};
+
+/* Each running rank's result and region when the protocol held (else a part saying it
+ * was not heard from); false, with the rank that was lost, when one did not come. */
+static bool receive_parts(const struct fleet_run *run, const struct vp_together *together,
+                          const struct point_ranks *ranks, const struct vp_plan_point *point,
+                          double duration, bool held, struct point_outcome *outcome,
+                          struct point_parts *parts)
+{
+    for (size_t i = 0; i < ranks->count; i++) {
+        int rank = ranks->rank[i];
+        struct vp_host_part *part = &parts->part[i];
+        *part = (struct vp_host_part){
+            .rank = rank,
+            .fingerprint = rank ? run->members[rank - 1].fingerprint : run->host_fingerprint,
+            .clock_offset_ns = together->offsets ? together->offsets[i + 1] : 0,
+            .offset_bound_ns = together->bounds ? together->bounds[i + 1] : 0 };
+        parts->region[i] = NULL;
+        char *text = NULL;
+        size_t region_len;
+        if (held && vp_together_receive_part(together, (int)i + 1, &text, &parts->region[i],
+                                             &region_len, outcome->reason,
+                                             sizeof outcome->reason) == 0) {
+            part->result = checked_result(rank_name(run, rank), text);
+            json_int_t jobs = json_integer_value(json_object_get(part->result, "jobs"));
+            part->shared = vp_shared_view(&parts->view[i], point->bench, &point->params, jobs,
+                                          point->warmup + point->reps, duration,
+                                          parts->region[i], region_len);
+        } else if (held) {
+            held = false;
+            outcome->lost = (int)i;
+        }
+        free(text);
+        if (!json_is_object(part->result)) {
+            json_decref(part->result);
+            part->result = json_pack("{s:s,s:s}", "status", "interrupted", "error",
+                                     "not heard from: the run stopped");
+        }
+    }
+    return held;
+}
+
 /* One point on the first count members, or on the ranks link (a topology's step) runs:
  * their combined result; with --and-host also the host's (*host_result, NULL without).
  * *stopped: a member was lost or a signal came. */
@@ -857,41 +904,13 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     run->monitor = NULL;
     json_t *cost = cost_json(run, count, seconds);
 
-    struct vp_host_part parts[VP_MAX_GUESTS + 1];
-    struct vp_shared views[VP_MAX_GUESTS + 1];
-    void *regions[VP_MAX_GUESTS + 1] = { NULL };
+    struct point_parts parts;
     double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
     const struct vp_together *together = &guests.together;
-    for (size_t i = 0; i < ranks.count; i++) {
-        int rank = ranks.rank[i];
-        parts[i] = (struct vp_host_part){
-            .rank = rank,
-            .fingerprint = rank ? run->members[rank - 1].fingerprint : run->host_fingerprint,
-            .clock_offset_ns = together->offsets ? together->offsets[i + 1] : 0,
-            .offset_bound_ns = together->bounds ? together->bounds[i + 1] : 0 };
-        char *text = NULL;
-        size_t region_len;
-        if (held && vp_together_receive_part(together, (int)i + 1, &text, &regions[i],
-                                             &region_len, outcome.reason,
-                                             sizeof outcome.reason) == 0) {
-            parts[i].result = checked_result(rank_name(run, rank), text);
-            json_int_t jobs = json_integer_value(json_object_get(parts[i].result, "jobs"));
-            parts[i].shared = vp_shared_view(&views[i], point->bench, &point->params, jobs,
-                                             total_reps, duration, regions[i], region_len);
-        } else if (held) {
-            held = false;
-            outcome.lost = (int)i;
-        }
-        free(text);
-        if (!json_is_object(parts[i].result)) {
-            json_decref(parts[i].result);
-            parts[i].result = json_pack("{s:s,s:s}", "status", "interrupted", "error",
-                                        "not heard from: the run stopped");
-        }
-    }
+    held = receive_parts(run, together, &ranks, point, duration, held, &outcome, &parts);
     if (host_linked && !reap_host_side(&linked_host, held) && held) {
-        json_decref(parts[0].result);
-        parts[0].result = json_pack("{s:s,s:s}", "status", "failed", "error",
+        json_decref(parts.part[0].result);
+        parts.part[0].result = json_pack("{s:s,s:s}", "status", "failed", "error",
                                     "this host's jobs: its process did not end cleanly");
     }
     char reason[800] = "";
@@ -920,8 +939,8 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
             snprintf(reason, sizeof reason, "this host's jobs: %s", outcome.reason);
         else
             lost_reason(run, rank - 1, outcome.reason, reason, sizeof reason);
-        json_decref(parts[outcome.lost].result);
-        parts[outcome.lost].result = json_pack("{s:s,s:s}", "status", "failed", "error", reason);
+        json_decref(parts.part[outcome.lost].result);
+        parts.part[outcome.lost].result = json_pack("{s:s,s:s}", "status", "failed", "error", reason);
     }
     /* stored with the server the members talked to named (a topology: its name, and
      * fan-out's direction) */
@@ -934,7 +953,7 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
                       sizeof err);
     vp_params_set(&params, "reverse", link && link->reverse ? "on" : NULL, err, sizeof err);
     double *no_rates = together->stonewall ? NULL : calloc(2 * (size_t)measured, sizeof *no_rates);
-    json_t *result = vp_combine_hosts(point->bench, &params, point->jobs, settings, parts,
+    json_t *result = vp_combine_hosts(point->bench, &params, point->jobs, settings, parts.part,
                                       ranks.count, no_rates ? no_rates : together->stonewall,
                                       no_rates ? no_rates + measured : together->span);
     free(no_rates);
@@ -957,8 +976,8 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     free(host_starts);
     free(guest_starts);
     for (size_t i = 0; i < ranks.count; i++) {
-        json_decref(parts[i].result);
-        free(regions[i]);
+        json_decref(parts.part[i].result);
+        free(parts.region[i]);
     }
     vp_together_end(&guests.together);
     *stopped = *stopped || vp_engine_interrupted();
