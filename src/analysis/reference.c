@@ -156,7 +156,7 @@ int vp_reference_parse(const char *key, const char *value, struct vp_reference *
                  names);
         return -1;
     }
-    snprintf(reference->bench, sizeof reference->bench, "%s", text);
+    snprintf(reference->bench, sizeof reference->bench, "%.63s", text); /* a known name */
     snprintf(reference->metric, sizeof reference->metric, "%s", metric->name);
     snprintf(reference->unit, sizeof reference->unit, "%s", metric->unit);
     if (reference->penalty) {
