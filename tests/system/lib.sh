@@ -66,6 +66,16 @@ use_libvirt() {
     LIBVIRTD_STARTED=true
     for _ in $(seq 1 50); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 0.2; done
 }
+# guests_left_nothing PID WHAT: nothing of run PID is left: no domain, no file in its work
+# directory, no disk image in $WORK/disks.
+guests_left_nothing() {
+    local domains
+    domains=$(virsh -c qemu:///system list --all --name | grep "^virtperf-$1-")
+    [ -z "$domains" ] || fail "$2: domains left: $domains"
+    ! ls -d /tmp/virtperf-guests.* 2>/dev/null | xargs -r -n1 sh -c 'ls "$0"' | grep -q "virtperf-$1-" ||
+        fail "$2: files of the run left in /tmp/virtperf-guests.*"
+    ! ls "$WORK/disks" 2>/dev/null | grep -q . || fail "$2: disk images left: $(ls "$WORK/disks")"
+}
 stop_libvirt() {
     for domain in $(virsh -c qemu:///system list --all --name 2>/dev/null | grep '^virtperf-'); do
         virsh -c qemu:///system destroy "$domain" >/dev/null 2>&1
