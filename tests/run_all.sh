@@ -90,7 +90,7 @@ fi
 # judging whether the machine was quiet, runs alone before them.
 release_only="test_time test_idle test_vcost test_mpi_hosts test_guest test_stream_codegen
     test_compare test_probe test_migration test_data_saturation test_study_plans
-    test_guests test_guests_topology test_containers_docker"
+    test_guests test_guests_topology"
 unmeasured_release="test_fresh" # builds its own tree: release, but judges no figure
 # Sanitized, but alone on the machine: it judges whether the machine was quiet.
 sanitized_alone="test_copy_speed"

@@ -42,7 +42,7 @@ expect_contains "$WORK/err" "--container-engine docker: the Docker daemon does n
 
 expect_status 0 "$VP" run cpu net.rr --containers 2 --container-engine docker --ops 20m --duration 0.3s --reps 3 --label docked --json "$WORK/docked.json"
 python3 - "$WORK/docked.json" <<'PY' || fail "run --containers 2 --container-engine docker: two containers at once from the imported root"
-import json, sys
+import json, os, sys
 cpu, rpc = json.load(open(sys.argv[1]))["results"]
 for r in (cpu, rpc):
     assert r["status"] == "ok", r.get("error")
@@ -51,7 +51,7 @@ for r in (cpu, rpc):
         assert h["fingerprint"]["container"]["engine"] == "docker", h["fingerprint"].get("container")
     assert 0 < r["ranks"]["start_skew_bound_s"] < 0.01, r["ranks"]
 for g in cpu["guests"]["hosts"]:  # each container's cgroup ran its job
-    assert g["cpu_pct"] > 30, g
+    assert g["cpu_pct"] > (5 if os.environ.get("VP_SANITIZED") == "1" else 30), g
 assert rpc["params"]["peer"].startswith("127.0.0.1:") and rpc["metrics"]["rate"]["mean"] > 0
 PY
 docker image inspect "virtperf-root:$(ls "$WORK/cache" | sed -n 's/^root-//p' | cut -c1-16)" >/dev/null 2>&1 ||
