@@ -19,13 +19,20 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+cd "$WORK" # the containers' work directories are made here
 
-left_nothing() { # PID WHAT
-    local names
-    names=$(podman ps -a --format '{{.Names}}' | grep "^virtperf-$1-")
-    [ -z "$names" ] || fail "$2: containers left: $names"
-    ! ls /tmp/virtperf-containers.* 2>/dev/null | grep -q "virtperf-$1-" ||
-        fail "$2: sockets of the run left in /tmp/virtperf-containers.*"
+# whether the run that named NAME (virtperf-PID-N...) is over: another test's run may be
+# going on beside this one
+run_over() { local pid=${1#virtperf-}; ! kill -0 "${pid%%-*}" 2>/dev/null; }
+left_nothing() { # PID WHAT: nothing of run PID ('[0-9]*': of any run that is over) left
+    local name left=""
+    for name in $(podman ps -a --format '{{.Names}}' | grep "^virtperf-$1-"); do
+        run_over "$name" && left="$left $name"
+    done
+    [ -z "$left" ] || fail "$2: containers left:$left"
+    for name in $(ls /tmp/virtperf-containers.* 2>/dev/null | grep "^virtperf-$1-"); do
+        run_over "$name" && fail "$2: a socket of the run left in /tmp/virtperf-containers.*: $name"
+    done
     ! ls -d virtperf-box-* 2>/dev/null | grep -q . || fail "$2: work directories left: $(ls -d virtperf-box-*)"
 }
 

@@ -28,6 +28,7 @@ cleanup() {
     remove_work
 }
 trap cleanup EXIT
+cd "$WORK" # the containers' work directories are made here
 for _ in $(seq 1 100); do docker info >/dev/null 2>&1 && break; sleep 0.2; done
 docker info >/dev/null 2>&1 || fail "dockerd did not answer: $(tail -3 "$WORK/dockerd.log")"
 
