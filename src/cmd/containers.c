@@ -7,8 +7,8 @@
  * engine's bridge. Each works in a private directory of this host's bind-mounted at
  * /work (in --guest-disk DIR, else the current directory: where this host's own jobs
  * work), so a disk benchmark in a container writes to the disk the host's jobs do, not to
- * the container's memory; its home and database are a tmpfs. Its channel is a unix socket this host listens on in
- * the run's directory, bind-mounted into the container. An idle container's agent waits
+ * the container's memory; its home and database are a tmpfs. Its channel is a unix
+ * socket this host listens on in the run's directory, bind-mounted into the container. An idle container's agent waits
  * on its socket and costs nothing, so containers beyond the count are left as they are.
  * What a container costs the host is its cgroup's CPU (cpuacct). */
 #define _GNU_SOURCE /* accept4 */
@@ -260,10 +260,11 @@ static void find_process(const struct containers *containers, struct vp_member *
                         member->name, NULL };
     if (strcmp(containers->network, "host") != 0)
         ask_engine(address, container->address, sizeof container->address);
-    char out[64];
-    char *argv[] = { (char *)containers->engine, "inspect", "-f", "{{.State.Pid}}", member->name, NULL };
-    if (vp_run_program(argv, true, out, sizeof out) == 0)
-        container->pid = (pid_t)atol(out);
+    char pid[32];
+    char *inspect_pid[] = { (char *)containers->engine, "inspect", "-f", "{{.State.Pid}}",
+                            member->name, NULL };
+    if (ask_engine(inspect_pid, pid, sizeof pid) == 0)
+        container->pid = (pid_t)atol(pid);
     char path[64], line[512];
     snprintf(path, sizeof path, "/proc/%ld/cgroup", (long)container->pid);
     FILE *cgroups = container->pid > 0 ? fopen(path, "r") : NULL;

@@ -29,9 +29,9 @@ int vp_run_steps_check_here(struct vp_run_steps *steps, enum vp_steps_checked wh
     for (size_t s = 0; s < steps->count; s++) {
         const struct vp_run_step *step = &steps->step[s];
         bool in_members = vp_run_step_in_members(steps, step);
+        bool this_hosts = !in_members || vp_run_step_and_host(steps, step);
         bool checked = which == VP_CHECK_EVERY_STEP ||
-                       (which == VP_CHECK_MEMBERS ? in_members
-                                                  : !in_members || vp_run_step_and_host(steps, step));
+                       (which == VP_CHECK_MEMBERS ? in_members : this_hosts);
         if (!checked || vp_plan_check(&step->plan, steps->topology, err, err_len) == 0)
             continue;
         if (step->name) {

@@ -940,7 +940,8 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
         else
             lost_reason(run, rank - 1, outcome.reason, reason, sizeof reason);
         json_decref(parts.part[outcome.lost].result);
-        parts.part[outcome.lost].result = json_pack("{s:s,s:s}", "status", "failed", "error", reason);
+        parts.part[outcome.lost].result = json_pack("{s:s,s:s}", "status", "failed", "error",
+                                                    reason);
     }
     /* stored with the server the members talked to named (a topology: its name, and
      * fan-out's direction) */
