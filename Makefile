@@ -18,7 +18,7 @@ deps:
 # io_uring). Meson decides on them once, at setup; when the set found now differs from
 # the one the build was set up with (a package set installed since: scripts/deps.sh mpi,
 # make test), the build is set up again, so `make` then builds what they allow.
-OPTIONAL_LIBS = ompi-c gfal2 cmocka liburing libvirt
+OPTIONAL_LIBS = ompi-c gfal2 cmocka liburing libvirt libpq
 found_optional_libs = $$(for lib in $(OPTIONAL_LIBS); do pkg-config --exists $$lib && printf '%s ' $$lib; done)
 
 $(BUILD)/build.ninja:

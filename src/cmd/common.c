@@ -42,8 +42,8 @@ int vp_cli_store_open(const char *db_flag, struct vp_store **store, char *err, s
     char path[4096];
     if (db_flag) {
         if (!*db_flag) {
-            snprintf(err, err_len, "--db: empty path; accepted: a file path for the SQLite "
-                     "database");
+            snprintf(err, err_len, "--db: empty path; accepted: a file path for a SQLite "
+                     "database, or postgresql://[USER@]HOST[:PORT]/DATABASE");
             return -1;
         }
         snprintf(path, sizeof path, "%s", db_flag);
@@ -59,7 +59,12 @@ struct vp_store *vp_cli_open_store(const char *db_flag)
 {
     struct vp_store *store;
     char err[VP_PATH_ERROR_LEN];
-    if (vp_cli_store_open(db_flag, &store, err, sizeof err) != 0)
+    int opened = vp_cli_store_open(db_flag, &store, err, sizeof err);
+    if (opened == VP_STORE_UNAVAILABLE) { /* a server that is down or refuses */
+        fprintf(stderr, "virtperf: %s\n", err);
+        exit(1);
+    }
+    if (opened != 0)
         vp_usage_error("%s", err);
     return store;
 }

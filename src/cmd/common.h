@@ -25,10 +25,11 @@ _Noreturn void vp_usage_error(const char *format, ...) __attribute__((format(pri
 void vp_cli_set_units(enum vp_unit_style units);
 enum vp_unit_style vp_cli_units(void);
 
-/* Opens the store at db_flag, or the default path when it is NULL; exits 2 when it
- * cannot be opened or written. */
+/* Opens the store at db_flag (a path or a postgresql:// URL), or the default one when it
+ * is NULL; exits 2 when it cannot be used as given, 1 when it is a server that is down or
+ * refusing. */
 struct vp_store *vp_cli_open_store(const char *db_flag);
-/* The same, returning -1 with err instead of exiting. */
+/* The same, returning -1 or VP_STORE_UNAVAILABLE with err instead of exiting. */
 int vp_cli_store_open(const char *db_flag, struct vp_store **store, char *err, size_t err_len);
 /* Exits for a read of the store that failed: 1 with err when the database is damaged
  * (vp_store_damaged), else 2, a refused reference; what (may be "") goes before err. */

@@ -133,7 +133,8 @@ static int write_document(struct vp_run_session *session, const char *status, ch
     return written;
 }
 
-/* Opens the --json target and the store; -1 with err on a bad target or store. */
+/* Opens the --json target and the store; -1 with err on a bad target or store,
+ * VP_STORE_UNAVAILABLE for a store that is down or refusing. */
 static int session_open(struct vp_run_session *session, const struct vp_run_steps *steps,
                         char *err, size_t err_len)
 {
@@ -277,13 +278,13 @@ bool vp_run_step_here(const struct vp_run_steps *steps, size_t index,
     return vp_engine_interrupted();
 }
 
-static void settle(const struct vp_runner *runner, const char *refusal)
+static void settle(const struct vp_runner *runner, const char *refusal, int exit_status)
 {
     if (runner->settle) {
-        runner->settle(runner->context, refusal);
+        runner->settle(runner->context, refusal, exit_status);
     } else if (refusal) {
         fprintf(stderr, "virtperf: %s\n", refusal);
-        exit(VP_EXIT_USAGE);
+        exit(exit_status);
     }
 }
 
@@ -293,12 +294,16 @@ int vp_run_execute(const struct vp_runner *runner, struct vp_run_steps *steps, i
     void *context = runner->context;
     char err[VP_PATH_ERROR_LEN];
     const char *refusal = NULL;
+    int refusal_status = VP_EXIT_USAGE, opened = 0;
     struct vp_run_session session = { .store = NULL };
     if (runner->open && runner->open(context, steps, err, sizeof err) != 0)
         refusal = err;
-    else if (runner->keeps_session && session_open(&session, steps, err, sizeof err) != 0)
+    else if (runner->keeps_session && (opened = session_open(&session, steps, err, sizeof err)) != 0)
         refusal = err;
-    settle(runner, refusal); /* nothing is stored unless every participant can go on */
+    /* a site store that is down or refuses is not a mistake in the command */
+    if (opened == VP_STORE_UNAVAILABLE)
+        refusal_status = 1;
+    settle(runner, refusal, refusal_status); /* nothing is stored unless every participant can go on */
 
     json_t *host = vp_sysinfo_collect(steps->topology);
     if (runner->fingerprint)

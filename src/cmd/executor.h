@@ -93,9 +93,11 @@ struct vp_runner {
     const char *program; /* "virtperf run": the stored command's first words */
     bool keeps_session;  /* this process stores the results (one host; rank 0) */
     void *context;
-    /* Every participant's say: refusal is this one's reason not to go on (NULL: none);
-     * returns only when no one refused. NULL: a refusal is printed, exit 2. */
-    void (*settle)(void *context, const char *refusal);
+    /* Every participant's say: refusal is this one's reason not to go on (NULL: none),
+     * exit_status the status it means (2 for a mistake in the command, 1 for a results
+     * store that is down or refusing); returns only when no one refused. NULL: a refusal
+     * is printed, exit with its status. */
+    void (*settle)(void *context, const char *refusal, int exit_status);
     /* Before the session opens: what the run needs first (servers); -1 with err. */
     int (*open)(void *context, struct vp_run_steps *steps, char *err, size_t err_len);
     /* This host's fingerprint, before the run begins (every rank gathers all). */

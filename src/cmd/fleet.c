@@ -480,7 +480,7 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
 }
 
 /* A refusal: every member gone first; 130 when it was Ctrl-C. */
-static void settle_fleet(void *context, const char *refusal)
+static void settle_fleet(void *context, const char *refusal, int exit_status)
 {
     struct fleet_run *run = context;
     if (!refusal)
@@ -488,7 +488,7 @@ static void settle_fleet(void *context, const char *refusal)
     remove_all(run);
     fprintf(stderr, "virtperf: %s%s\n", refusal,
             run->of_plan ? " (or --no-guests: the plan's steps on this host alone)" : "");
-    exit(vp_engine_interrupted() ? VP_EXIT_INTERRUPTED : VP_EXIT_USAGE);
+    exit(vp_engine_interrupted() ? VP_EXIT_INTERRUPTED : exit_status);
 }
 
 static void start_monitor(void *context)

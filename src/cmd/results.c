@@ -1,4 +1,4 @@
-/* `virtperf results list|show|export|import|delete`: the stored runs. */
+/* `virtperf results list|show|export|import|delete|push`: the stored runs. */
 #include <getopt.h>
 #include <sys/stat.h>
 #include <errno.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "cmd/results_push.h"
 #include "analysis/study.h"
 #include "render/study.h"
 #include "render/table.h"
@@ -19,11 +20,15 @@ static const char results_usage[] =
     "       virtperf results export RUN [-o FILE|-] [--format json|csv] [--db PATH]\n"
     "       virtperf results import FILE|-     [--db PATH]\n"
     "       virtperf results delete RUN        [--db PATH]\n"
+    "       virtperf results push [RUN...] --to URL [--db PATH]\n"
     "\n"
     "RUN is a run id, a run uuid, a label (its latest run) or 'latest'. export writes the\n"
     "virtperf/1 JSON document (stdout by default), or with --format csv one row per\n"
     "result and metric for spreadsheets; import reads a JSON document back, checking every\n"
-    "field first: a malformed document is refused and nothing is written.\n";
+    "field first: a malformed document is refused and nothing is written. push copies runs\n"
+    "(every run when none is named) into a site store, postgresql://[USER@]HOST[:PORT]/DB,\n"
+    "one transaction per run: a run already there (by its uuid) is left as it is, so\n"
+    "pushing twice, or from two hosts, adds nothing. --db also takes such a URL.\n";
 
 static void print_run_row(const struct vp_run_row *row, void *context)
 {
@@ -308,10 +313,11 @@ int cmd_results(int argc, char **argv)
         { "db", required_argument, NULL, 'd' },
         { "output", required_argument, NULL, 'o' },
         { "format", required_argument, NULL, 'f' },
+        { "to", required_argument, NULL, 't' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *db = NULL, *output = "-";
+    const char *db = NULL, *output = "-", *to = NULL;
     int csv = 0;
     opterr = 0;
     int option;
@@ -319,6 +325,7 @@ int cmd_results(int argc, char **argv)
         switch (option) {
         case 'd': db = optarg; break;
         case 'o': output = optarg; break;
+        case 't': to = optarg; break;
         case 'f':
             if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0)
                 vp_usage_error("--format: '%s' is not valid; accepted: json, csv", optarg);
@@ -333,13 +340,24 @@ int cmd_results(int argc, char **argv)
     int rest = argc - optind;
     char **words = argv + optind;
     if (rest == 0)
-        vp_usage_error("results: missing action; accepted: list, show, export, import, delete");
+        vp_usage_error("results: missing action; accepted: list, show, export, import, delete, "
+                       "push");
     const char *action = words[0];
     int wants_argument = strcmp(action, "list") != 0;
     if (strcmp(action, "list") && strcmp(action, "show") && strcmp(action, "export") &&
-        strcmp(action, "import") && strcmp(action, "delete"))
+        strcmp(action, "import") && strcmp(action, "delete") && strcmp(action, "push"))
         vp_usage_error("results: unknown action '%s'; accepted: list, show, export, import, "
-                       "delete", action);
+                       "delete, push", action);
+    if ((to != NULL) != (strcmp(action, "push") == 0))
+        vp_usage_error("results %s: %s", action, to ? "--to is push's alone"
+                       : "--to URL is missing: the site store to push to, such as "
+                         "postgresql://USER@HOST/DATABASE");
+    if (strcmp(action, "push") == 0) {
+        struct vp_store *local = vp_cli_open_store(db);
+        int pushed = vp_results_push(local, words + 1, rest - 1, to);
+        vp_store_close(local);
+        return pushed;
+    }
     if (rest != 1 + wants_argument)
         vp_usage_error("results %s: %s", action,
                        wants_argument ? "takes one argument (see 'virtperf results --help')"

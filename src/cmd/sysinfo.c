@@ -36,7 +36,7 @@ static json_t *stored_result_advisories(const char *db_flag, const char *hostnam
         snprintf(path, sizeof path, "%s", db_flag);
     else if (vp_store_default_path(path, sizeof path) != 0)
         return advisories;
-    if (access(path, F_OK) != 0)
+    if (!vp_store_names_server(path) && access(path, F_OK) != 0)
         return advisories;
     struct vp_store *store = vp_cli_open_store(path);
     json_t *newest;

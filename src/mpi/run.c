@@ -34,8 +34,9 @@
 #define REFUSAL_LEN 1024
 
 /* Every rank's refusal (or "" when it has none) to all; when one refused, rank 0 prints
- * them (once when every rank said the same) and every rank exits 2. */
-static void settle_refusals(const struct vp_world *world, const char *own)
+ * them (once when every rank said the same) and every rank exits with the worst status
+ * any refusal meant (2 for a mistake in the command, 1 for a store that is down). */
+static void settle_refusals(const struct vp_world *world, const char *own, int own_status)
 {
     char mine[REFUSAL_LEN] = "";
     snprintf(mine, sizeof mine, "%s", own ? own : "");
@@ -43,6 +44,8 @@ static void settle_refusals(const struct vp_world *world, const char *own)
     if (!all)
         abort();
     MPI_Allgather(mine, REFUSAL_LEN, MPI_CHAR, all, REFUSAL_LEN, MPI_CHAR, MPI_COMM_WORLD);
+    int status = own ? own_status : 0, worst = 0;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     int refused = 0;
     bool same = true;
     for (int r = 0; r < world->size; r++) {
@@ -64,7 +67,7 @@ static void settle_refusals(const struct vp_world *world, const char *own)
     }
     free(all);
     MPI_Finalize();
-    exit(VP_EXIT_USAGE);
+    exit(worst);
 }
 
 
@@ -201,7 +204,7 @@ static char *text_of_rank0(const struct vp_world *world, char *text, const char 
     }
     MPI_Bcast(reason, (int)sizeof reason, MPI_CHAR, 0, MPI_COMM_WORLD);
     MPI_Bcast(&len, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    settle_refusals(world, reason[0] ? reason : NULL);
+    settle_refusals(world, reason[0] ? reason : NULL, VP_EXIT_USAGE);
     if (world->rank != 0) {
         text = calloc(1, len + 1);
         if (!text)
@@ -244,7 +247,7 @@ static int steps_of_words(const struct vp_world *world, int count, char **words,
             status = -1, snprintf(err, err_len, "%s: not taken by virtperf-mpi; accepted: "
                                   "virtperf run --plan FILE --dry-run, virtperf plan-check FILE "
                                   "--here", command.dry_run ? "--dry-run" : "--here");
-        settle_refusals(world, status == 0 ? NULL : err);
+        settle_refusals(world, status == 0 ? NULL : err, VP_EXIT_USAGE);
         char *text = world->rank == 0 ? vp_plan_read_text(command.plan_path, err, err_len) : NULL;
         text = text_of_rank0(world, text, err);
         status = vp_plan_compile(&command, text, true, steps, err, err_len);
@@ -300,10 +303,10 @@ static int prepare_part(const struct vp_world *world, struct vp_run_steps *steps
                            part->topology_kind, &part->layout, err, err_len);
 }
 
-static void settle_run(void *context, const char *refusal)
+static void settle_run(void *context, const char *refusal, int exit_status)
 {
     const struct mpi_run *run = context;
-    settle_refusals(run->world, refusal);
+    settle_refusals(run->world, refusal, exit_status);
 }
 
 /* One set of servers for every step that runs between ranks. */
@@ -447,7 +450,7 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     run = (struct mpi_run){ .world = world, .servers = { .own = -1 } };
     char err[VP_PATH_ERROR_LEN];
     int built = steps_of_words(world, count, words, &steps, err, sizeof err);
-    settle_refusals(world, built == 0 ? NULL : err);
+    settle_refusals(world, built == 0 ? NULL : err, VP_EXIT_USAGE);
     char refusal[REFUSAL_LEN] = "";
     for (size_t s = 0; s < steps.count && !refusal[0]; s++) {
         if (prepare_part(world, &steps, s, &run.parts[s], err, sizeof err) == 0)
@@ -457,7 +460,7 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
         else
             snprintf(refusal, sizeof refusal, "%.1000s", err);
     }
-    settle_refusals(world, refusal[0] ? refusal : NULL); /* every rank's steps built, or every rank stops */
+    settle_refusals(world, refusal[0] ? refusal : NULL, VP_EXIT_USAGE); /* every rank's steps built, or every rank stops */
 
     run.part_count = steps.count;
     run.members = calloc((size_t)world->size, sizeof *run.members);

@@ -1,6 +1,5 @@
 /* Reading the store back out: a run as the whole JSON document (export), and the
  * newest result of each configuration on a host (for sysinfo's advisories). */
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +17,12 @@ static void set_if_present(json_t *object, const char *key, json_t *value)
 }
 
 
-static json_t *column_json(sqlite3_stmt *statement, int index)
+static json_t *column_json(struct vp_db_statement *statement, int index)
 {
-    switch (sqlite3_column_type(statement, index)) {
-    case SQLITE_INTEGER: return json_integer(sqlite3_column_int64(statement, index));
-    case SQLITE_FLOAT: return json_real(sqlite3_column_double(statement, index));
-    case SQLITE_TEXT: return json_string((const char *)sqlite3_column_text(statement, index));
+    switch (vp_db_column_type(statement, index)) {
+    case VP_DB_INTEGER: return json_integer(vp_db_column_int64(statement, index));
+    case VP_DB_FLOAT: return json_real(vp_db_column_double(statement, index));
+    case VP_DB_TEXT: return json_string(vp_db_column_text(statement, index));
     default: return NULL;
     }
 }
@@ -32,37 +31,37 @@ static json_t *column_json(sqlite3_stmt *statement, int index)
 static void load_values(struct vp_store *store, int64_t result_id, int64_t job,
                         const char *metric, json_t *into)
 {
-    sqlite3_stmt *statement;
+    struct vp_db_statement *statement;
     const char *sql = job < 0
         ? "SELECT value FROM metric_values WHERE result_id = ?1 AND metric = ?2 ORDER BY rep"
         : "SELECT value FROM job_values WHERE result_id = ?1 AND metric = ?2 AND job = ?3"
           " ORDER BY rep";
-    if (vp_store_prepare(store, sql, &statement) != SQLITE_OK)
+    if (vp_store_prepare(store, sql, &statement) != 0)
         return;
-    sqlite3_bind_int64(statement, 1, result_id);
-    sqlite3_bind_text(statement, 2, metric, -1, SQLITE_TRANSIENT);
+    vp_db_bind_int64(statement, 1, result_id);
+    vp_db_bind_text(statement, 2, metric);
     if (job >= 0)
-        sqlite3_bind_int64(statement, 3, job);
+        vp_db_bind_int64(statement, 3, job);
     double values[VP_MAX_REPS];
     size_t n = 0;
-    while (vp_store_step(store, statement) == SQLITE_ROW && n < VP_MAX_REPS)
-        values[n++] = sqlite3_column_double(statement, 0);
-    sqlite3_finalize(statement);
+    while (vp_store_step(store, statement) == VP_DB_ROW && n < VP_MAX_REPS)
+        values[n++] = vp_db_column_double(statement, 0);
+    vp_db_finalize(statement);
     vp_metric_set_stats(into, values, n);
 }
 
 static json_t *load_distribution(struct vp_store *store, int64_t result_id, const char *metric)
 {
-    sqlite3_stmt *statement;
+    struct vp_db_statement *statement;
     json_t *distribution = NULL;
     if (vp_store_prepare(store, "SELECT histogram_json FROM metric_distributions"
-                           " WHERE result_id = ? AND metric = ?", &statement) != SQLITE_OK)
+                           " WHERE result_id = ? AND metric = ?", &statement) != 0)
         return NULL;
-    sqlite3_bind_int64(statement, 1, result_id);
-    sqlite3_bind_text(statement, 2, metric, -1, SQLITE_TRANSIENT);
-    if (vp_store_step(store, statement) == SQLITE_ROW)
+    vp_db_bind_int64(statement, 1, result_id);
+    vp_db_bind_text(statement, 2, metric);
+    if (vp_store_step(store, statement) == VP_DB_ROW)
         distribution = vp_store_column_json(store, statement, 0, 0, "a metric's distribution");
-    sqlite3_finalize(statement);
+    vp_db_finalize(statement);
     return distribution;
 }
 
@@ -70,36 +69,36 @@ static json_t *load_metrics(struct vp_store *store, int64_t result_id, json_t **
 {
     json_t *metrics = json_object();
     *names = json_array();
-    sqlite3_stmt *statement;
+    struct vp_db_statement *statement;
     if (vp_store_prepare(store, "SELECT name, unit, better, aggregate FROM metrics"
-                           " WHERE result_id = ? ORDER BY rowid", &statement) != SQLITE_OK)
+                           " WHERE result_id = ? ORDER BY position, name", &statement) != 0)
         return metrics;
-    sqlite3_bind_int64(statement, 1, result_id);
-    while (vp_store_step(store, statement) == SQLITE_ROW) {
-        const char *name = (const char *)sqlite3_column_text(statement, 0);
-        json_t *metric = json_pack("{s:s,s:s,s:s}", "unit", sqlite3_column_text(statement, 1),
-                                   "better", sqlite3_column_text(statement, 2), "aggregate",
-                                   sqlite3_column_text(statement, 3));
+    vp_db_bind_int64(statement, 1, result_id);
+    while (vp_store_step(store, statement) == VP_DB_ROW) {
+        const char *name = vp_db_column_text(statement, 0);
+        json_t *metric = json_pack("{s:s,s:s,s:s}", "unit", vp_db_column_text(statement, 1),
+                                   "better", vp_db_column_text(statement, 2), "aggregate",
+                                   vp_db_column_text(statement, 3));
         load_values(store, result_id, -1, name, metric);
         set_if_present(metric, "distribution", load_distribution(store, result_id, name));
         json_object_set_new(metrics, name, metric);
         json_array_append_new(*names, json_string(name));
     }
-    sqlite3_finalize(statement);
+    vp_db_finalize(statement);
     return metrics;
 }
 
 static json_t *load_jobs(struct vp_store *store, int64_t result_id, const json_t *names)
 {
     json_t *per_job = json_array();
-    sqlite3_stmt *statement;
+    struct vp_db_statement *statement;
     if (vp_store_prepare(store, "SELECT job, cpu_planned, cpu_binding, cpu_seen,"
                            " start_offset_s, done_offset_s FROM jobs WHERE result_id = ?"
-                           " ORDER BY job", &statement) != SQLITE_OK)
+                           " ORDER BY job", &statement) != 0)
         return per_job;
-    sqlite3_bind_int64(statement, 1, result_id);
-    while (vp_store_step(store, statement) == SQLITE_ROW) {
-        int64_t job = sqlite3_column_int64(statement, 0);
+    vp_db_bind_int64(statement, 1, result_id);
+    while (vp_store_step(store, statement) == VP_DB_ROW) {
+        int64_t job = vp_db_column_int64(statement, 0);
         json_t *planned = column_json(statement, 1);
         json_t *job_metrics = json_object();
         size_t i;
@@ -111,29 +110,29 @@ static json_t *load_jobs(struct vp_store *store, int64_t result_id, const json_t
         }
         json_array_append_new(per_job, json_pack(
             "{s:I,s:o,s:s,s:I,s:f,s:f,s:o}", "job", (json_int_t)job, "cpu_planned",
-            planned ? planned : json_null(), "cpu_binding", sqlite3_column_text(statement, 2),
-            "cpu_seen", (json_int_t)sqlite3_column_int64(statement, 3), "start_offset_s",
-            sqlite3_column_double(statement, 4), "done_offset_s",
-            sqlite3_column_double(statement, 5), "metrics", job_metrics));
+            planned ? planned : json_null(), "cpu_binding", vp_db_column_text(statement, 2),
+            "cpu_seen", (json_int_t)vp_db_column_int64(statement, 3), "start_offset_s",
+            vp_db_column_double(statement, 4), "done_offset_s",
+            vp_db_column_double(statement, 5), "metrics", job_metrics));
     }
-    sqlite3_finalize(statement);
+    vp_db_finalize(statement);
     return per_job;
 }
 
 static json_t *load_timing(struct vp_store *store, int64_t result_id)
 {
     json_t *timing = json_array();
-    sqlite3_stmt *statement;
+    struct vp_db_statement *statement;
     if (vp_store_prepare(store, "SELECT start_skew_s, first_done_s, last_done_s"
-                           " FROM rep_timing WHERE result_id = ? ORDER BY rep", &statement) != SQLITE_OK)
+                           " FROM rep_timing WHERE result_id = ? ORDER BY rep", &statement) != 0)
         return timing;
-    sqlite3_bind_int64(statement, 1, result_id);
-    while (vp_store_step(store, statement) == SQLITE_ROW)
+    vp_db_bind_int64(statement, 1, result_id);
+    while (vp_store_step(store, statement) == VP_DB_ROW)
         json_array_append_new(timing, json_pack("{s:f,s:f,s:f}", "start_skew_s",
-                                                sqlite3_column_double(statement, 0),
-                                                "first_done_s", sqlite3_column_double(statement, 1),
-                                                "last_done_s", sqlite3_column_double(statement, 2)));
-    sqlite3_finalize(statement);
+                                                vp_db_column_double(statement, 0),
+                                                "first_done_s", vp_db_column_double(statement, 1),
+                                                "last_done_s", vp_db_column_double(statement, 2)));
+    vp_db_finalize(statement);
     return timing;
 }
 
@@ -141,20 +140,20 @@ static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz
                             int64_t samples)
 {
     json_t *series = json_object(), *summary = json_object();
-    sqlite3_stmt *statement;
+    struct vp_db_statement *statement;
     if (vp_store_prepare(store, "SELECT name, mean, max, series_json FROM monitor_columns"
-                           " WHERE result_id = ? ORDER BY position", &statement) == SQLITE_OK) {
-        sqlite3_bind_int64(statement, 1, result_id);
-        while (vp_store_step(store, statement) == SQLITE_ROW) {
-            const char *name = (const char *)sqlite3_column_text(statement, 0);
+                           " WHERE result_id = ? ORDER BY position", &statement) == 0) {
+        vp_db_bind_int64(statement, 1, result_id);
+        while (vp_store_step(store, statement) == VP_DB_ROW) {
+            const char *name = vp_db_column_text(statement, 0);
             json_t *values = vp_store_column_json(store, statement, 3, 0, "a monitor series");
             json_object_set_new(series, name, values ? values : json_array());
-            if (sqlite3_column_type(statement, 1) != SQLITE_NULL)
+            if (vp_db_column_type(statement, 1) != VP_DB_NULL)
                 json_object_set_new(summary, name, json_pack(
-                    "{s:f,s:f}", "mean", sqlite3_column_double(statement, 1), "max",
-                    sqlite3_column_double(statement, 2)));
+                    "{s:f,s:f}", "mean", vp_db_column_double(statement, 1), "max",
+                    vp_db_column_double(statement, 2)));
         }
-        sqlite3_finalize(statement);
+        vp_db_finalize(statement);
     }
     return json_pack("{s:f,s:I,s:o,s:o}", "hz", hz, "samples", (json_int_t)samples, "series",
                      series, "summary", summary);
@@ -167,25 +166,25 @@ static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz
     " monitor_samples, monitor_nics_json, parts_json"
 
 /* The index of the column called name in row's statement (-1: none). */
-static int column(sqlite3_stmt *row, const char *name)
+static int column(struct vp_db_statement *row, const char *name)
 {
-    for (int i = 0; i < sqlite3_column_count(row); i++)
-        if (strcmp(sqlite3_column_name(row, i), name) == 0)
+    for (int i = 0; i < vp_db_column_count(row); i++)
+        if (strcmp(vp_db_column_name(row, i), name) == 0)
             return i;
     return -1;
 }
 
-static const char *column_text(sqlite3_stmt *row, const char *name)
+static const char *column_text(struct vp_db_statement *row, const char *name)
 {
-    return (const char *)sqlite3_column_text(row, column(row, name));
+    return vp_db_column_text(row, column(row, name));
 }
 
-static json_int_t column_integer(sqlite3_stmt *row, const char *name)
+static json_int_t column_integer(struct vp_db_statement *row, const char *name)
 {
-    return (json_int_t)sqlite3_column_int64(row, column(row, name));
+    return (json_int_t)vp_db_column_int64(row, column(row, name));
 }
 
-static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
+static json_t *load_result(struct vp_store *store, struct vp_db_statement *row)
 {
     int64_t result_id = column_integer(row, "id");
     json_t *params = vp_store_column_json(store, row, column(row, "params_json"), 0,
@@ -219,11 +218,11 @@ static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
     }
     json_decref(names);
     int hz = column(row, "monitor_hz");
-    if (sqlite3_column_type(row, hz) != SQLITE_NULL) {
-        json_t *monitor = load_monitor(store, result_id, sqlite3_column_double(row, hz),
+    if (vp_db_column_type(row, hz) != VP_DB_NULL) {
+        json_t *monitor = load_monitor(store, result_id, vp_db_column_double(row, hz),
                                        column_integer(row, "monitor_samples"));
         int nics = column(row, "monitor_nics_json");
-        if (sqlite3_column_type(row, nics) != SQLITE_NULL)
+        if (vp_db_column_type(row, nics) != VP_DB_NULL)
             json_object_set_new(monitor, "nics", vp_store_column_json(store, row, nics, 0,
                                                                       "a monitor's interfaces"));
         json_object_set_new(result, "monitor", monitor);
@@ -242,23 +241,23 @@ static json_t *load_result(struct vp_store *store, sqlite3_stmt *row)
 int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **document,
                         char *err, size_t err_len)
 {
-    sqlite3_stmt *statement;
+    struct vp_db_statement *statement;
     if (vp_store_prepare(store, "SELECT uuid, label, started_at, status, command,"
-                           " host_json, plan_text FROM runs WHERE id = ?", &statement) != SQLITE_OK)
-        return vp_store_error(err, err_len, "database", store->db);
-    sqlite3_bind_int64(statement, 1, run_id);
-    if (vp_store_step(store, statement) != SQLITE_ROW) {
-        sqlite3_finalize(statement);
+                           " host_json, plan_text FROM runs WHERE id = ?", &statement) != 0)
+        return vp_store_error(err, err_len, "database", store);
+    vp_db_bind_int64(statement, 1, run_id);
+    if (vp_store_step(store, statement) != VP_DB_ROW) {
+        vp_db_finalize(statement);
         if (vp_store_check_reads(store, err, err_len) == 0)
             snprintf(err, err_len, "run %lld: no such run", (long long)run_id);
         return -1;
     }
     json_t *host = vp_store_column_json(store, statement, 5, 0, "a run's host fingerprint");
     json_t *label = column_json(statement, 1);
-    json_t *run = json_pack("{s:s,s:o,s:s,s:s,s:o}", "id", sqlite3_column_text(statement, 0),
+    json_t *run = json_pack("{s:s,s:o,s:s,s:s,s:o}", "id", vp_db_column_text(statement, 0),
                             "label", label ? label : json_null(),
-                            "started_at", sqlite3_column_text(statement, 2),
-                            "status", sqlite3_column_text(statement, 3),
+                            "started_at", vp_db_column_text(statement, 2),
+                            "status", vp_db_column_text(statement, 3),
                             "host", host ? host : json_object());
     if (!run) { /* a NOT NULL column read as NULL */
         vp_store_note_damage(store, "the run row lacks its uuid, start or status");
@@ -266,15 +265,15 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
     }
     set_if_present(run, "command", column_json(statement, 4));
     set_if_present(run, "plan", column_json(statement, 6));
-    sqlite3_finalize(statement);
+    vp_db_finalize(statement);
 
     json_t *results = json_array();
     if (vp_store_prepare(store, "SELECT " RESULT_COLUMNS " FROM results"
-                           " WHERE run_id = ? ORDER BY seq", &statement) == SQLITE_OK) {
-        sqlite3_bind_int64(statement, 1, run_id);
-        while (vp_store_step(store, statement) == SQLITE_ROW)
+                           " WHERE run_id = ? ORDER BY seq", &statement) == 0) {
+        vp_db_bind_int64(statement, 1, run_id);
+        while (vp_store_step(store, statement) == VP_DB_ROW)
             json_array_append_new(results, load_result(store, statement));
-        sqlite3_finalize(statement);
+        vp_db_finalize(statement);
     }
     *document = json_pack("{s:s,s:o,s:o}", "schema", VP_SCHEMA_NAME, "run", run, "results",
                           results);
@@ -289,21 +288,21 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
 int vp_store_newest_results(struct vp_store *store, const char *hostname, int recent_runs,
                             json_t **results, char *err, size_t err_len)
 {
-    sqlite3_stmt *statement;
+    struct vp_db_statement *statement;
     if (vp_store_prepare(store,
                            "SELECT " RESULT_COLUMNS " FROM (SELECT *, ROW_NUMBER() OVER"
                            " (PARTITION BY bench, params_json ORDER BY run_id DESC, seq DESC)"
                            " AS newness FROM results WHERE run_id IN (SELECT id FROM runs"
-                           " WHERE IFNULL(json_extract(host_json, '$.hostname'), '') = ?"
-                           " ORDER BY id DESC LIMIT ?)) WHERE newness = 1"
-                           " ORDER BY run_id DESC, seq", &statement) != SQLITE_OK)
-        return vp_store_error(err, err_len, "database", store->db);
-    sqlite3_bind_text(statement, 1, hostname, -1, SQLITE_STATIC);
-    sqlite3_bind_int(statement, 2, recent_runs);
+                           " WHERE COALESCE(hostname, '') = ?"
+                           " ORDER BY id DESC LIMIT ?)) AS ranked WHERE newness = 1"
+                           " ORDER BY run_id DESC, seq", &statement) != 0)
+        return vp_store_error(err, err_len, "database", store);
+    vp_db_bind_text(statement, 1, hostname);
+    vp_db_bind_int64(statement, 2, recent_runs);
     *results = json_array();
-    while (vp_store_step(store, statement) == SQLITE_ROW)
+    while (vp_store_step(store, statement) == VP_DB_ROW)
         json_array_append_new(*results, load_result(store, statement));
-    sqlite3_finalize(statement);
+    vp_db_finalize(statement);
     if (vp_store_check_reads(store, err, err_len) != 0) {
         json_decref(*results);
         *results = NULL;

@@ -1,7 +1,8 @@
 /* Reads that fail whole: every prepare and step of a read is checked, the first failure
  * kept in the store until the read's end reports it with the database's own diagnosis
- * (PRAGMA integrity_check's first line). A damaged file read as if whole gave runs of 39
- * results out of 5,000 and nan% figures, exit 0. */
+ * (SQLite's integrity check's first line, or whether the server still answers). A
+ * damaged file read as if whole gave runs of 39 results out of 5,000 and nan% figures,
+ * exit 0. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,28 +15,26 @@ void vp_store_note_damage(struct vp_store *store, const char *what)
         snprintf(store->read_failure, sizeof store->read_failure, "%s", what);
 }
 
-int vp_store_prepare(struct vp_store *store, const char *sql, sqlite3_stmt **statement)
+int vp_store_prepare(struct vp_store *store, const char *sql, struct vp_db_statement **statement)
 {
-    int status = sqlite3_prepare_v2(store->db, sql, -1, statement, NULL);
-    if (status != SQLITE_OK) {
-        vp_store_note_damage(store, sqlite3_errmsg(store->db));
-        *statement = NULL;
-    }
+    int status = vp_db_prepare(store->db, sql, statement);
+    if (status != 0)
+        vp_store_note_damage(store, vp_db_message(store->db));
     return status;
 }
 
-int vp_store_step(struct vp_store *store, sqlite3_stmt *statement)
+enum vp_db_step vp_store_step(struct vp_store *store, struct vp_db_statement *statement)
 {
-    int status = sqlite3_step(statement);
-    if (status != SQLITE_ROW && status != SQLITE_DONE)
-        vp_store_note_damage(store, sqlite3_errmsg(store->db));
+    enum vp_db_step status = vp_db_step(statement);
+    if (status == VP_DB_ERROR)
+        vp_store_note_damage(store, vp_db_message(store->db));
     return status;
 }
 
-json_t *vp_store_column_json(struct vp_store *store, sqlite3_stmt *statement, int index,
-                             size_t flags, const char *what)
+json_t *vp_store_column_json(struct vp_store *store, struct vp_db_statement *statement,
+                             int index, size_t flags, const char *what)
 {
-    const char *text = (const char *)sqlite3_column_text(statement, index);
+    const char *text = vp_db_column_text(statement, index);
     if (!text)
         return NULL;
     json_t *value = json_loads(text, flags, NULL);
@@ -47,33 +46,14 @@ json_t *vp_store_column_json(struct vp_store *store, sqlite3_stmt *statement, in
     return value;
 }
 
-/* The first line PRAGMA integrity_check gives ("ok" when it finds nothing). */
-static void integrity_first_line(struct vp_store *store, char *line, size_t len)
-{
-    sqlite3_stmt *statement;
-    snprintf(line, len, "could not run");
-    if (sqlite3_prepare_v2(store->db, "PRAGMA integrity_check(1)", -1, &statement, NULL) !=
-        SQLITE_OK)
-        return;
-    int status = sqlite3_step(statement);
-    if (status == SQLITE_ROW && sqlite3_column_text(statement, 0))
-        snprintf(line, len, "%s", (const char *)sqlite3_column_text(statement, 0));
-    else if (status != SQLITE_DONE)
-        snprintf(line, len, "%s", sqlite3_errmsg(store->db));
-    sqlite3_finalize(statement);
-    for (char *c = line; *c; c++) /* one line: its report may span several */
-        if (*c == '\n')
-            *c = ' ';
-}
-
 int vp_store_check_reads(struct vp_store *store, char *err, size_t err_len)
 {
     if (!store->read_failure[0])
         return 0;
-    char integrity[200];
-    integrity_first_line(store, integrity, sizeof integrity);
-    snprintf(err, err_len, "database %s: %s (PRAGMA integrity_check: %s); nothing read from it "
-             "is shown", store->path, store->read_failure, integrity);
+    char diagnosis[200];
+    vp_db_diagnose(store->db, diagnosis, sizeof diagnosis);
+    snprintf(err, err_len, "database %s: %s (%s); nothing read from it is shown", store->path,
+             store->read_failure, diagnosis);
     return -1;
 }
 

@@ -1,6 +1,6 @@
 /* Writing one result into the store's tables (store_db.h's vp_store_insert_result): its
  * row (with every optional part in parts_json), metrics and their values, jobs, timing
- * and the monitor's columns. */
+ * and the monitor's columns, in SQL both engines read (store/db.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,13 +35,15 @@ static int insert_metrics(struct vp_store *store, int64_t result_id, const json_
 {
     const char *name;
     const json_t *metric;
+    int64_t position = 0;
     json_object_foreach((json_t *)metrics, name, metric) {
         if (vp_store_run_statement(store,
-                          "INSERT INTO metrics (result_id, name, unit, better, aggregate)"
-                          " VALUES (?, ?, ?, ?, ?)", "itttt", result_id, name,
+                          "INSERT INTO metrics (result_id, name, unit, better, aggregate, position)"
+                          " VALUES (?, ?, ?, ?, ?, ?)", "itttti", result_id, name,
                           json_string_value(json_object_get(metric, "unit")),
                           json_string_value(json_object_get(metric, "better")),
-                          json_string_value(json_object_get(metric, "aggregate"))) != 0 ||
+                          json_string_value(json_object_get(metric, "aggregate")),
+                          position++) != 0 ||
             insert_values(store, "INSERT INTO metric_values (result_id, metric, rep, value)"
                           " VALUES (?, ?, ?, ?)", result_id, -1, name,
                           json_object_get(metric, "values")) != 0)
@@ -133,31 +135,58 @@ static json_t *parts_of(const json_t *result)
     return parts;
 }
 
-static void bind_text(sqlite3_stmt *statement, const char *name, const char *text)
+/* The columns of a result's row, in the order of the INSERT's parameters: bound by name. */
+static const char *const result_columns[] = {
+    "run_id", "seq", "bench", "params_json", "jobs", "pin", "reps", "warmup", "duration_s",
+    "status", "error", "started_at", "start_skew_s", "start_skew_max_s", "first_done_s",
+    "last_done_s", "monitor_hz", "monitor_samples", "monitor_nics_json", "parts_json",
+};
+#define RESULT_COLUMN_COUNT (sizeof result_columns / sizeof result_columns[0])
+
+/* The parameter (from 1) of the column called name. */
+static int parameter(const char *name)
 {
-    sqlite3_bind_text(statement, sqlite3_bind_parameter_index(statement, name), text, -1,
-                      SQLITE_TRANSIENT);
+    for (size_t i = 0; i < RESULT_COLUMN_COUNT; i++)
+        if (strcmp(result_columns[i], name) == 0)
+            return (int)i + 1;
+    abort(); /* a column this file does not list */
 }
 
-static void bind_integer(sqlite3_stmt *statement, const char *name, json_int_t value)
+/* "INSERT INTO results (run_id, ...) VALUES (?1, ...) RETURNING id", made once. */
+static const char *insert_result_sql(void)
 {
-    sqlite3_bind_int64(statement, sqlite3_bind_parameter_index(statement, name), value);
+    static char sql[1024];
+    if (sql[0])
+        return sql;
+    size_t used = (size_t)snprintf(sql, sizeof sql, "INSERT INTO results (");
+    for (size_t i = 0; i < RESULT_COLUMN_COUNT; i++)
+        used += (size_t)snprintf(sql + used, sizeof sql - used, "%s%s", i ? ", " : "",
+                                 result_columns[i]);
+    used += (size_t)snprintf(sql + used, sizeof sql - used, ") VALUES (");
+    for (size_t i = 0; i < RESULT_COLUMN_COUNT; i++)
+        used += (size_t)snprintf(sql + used, sizeof sql - used, "%s?%zu", i ? ", " : "", i + 1);
+    snprintf(sql + used, sizeof sql - used, ") RETURNING id");
+    return sql;
+}
+
+static void bind_text(struct vp_db_statement *statement, const char *name, const char *text)
+{
+    if (text)
+        vp_db_bind_text(statement, parameter(name), text);
+    else
+        vp_db_bind_null(statement, parameter(name));
+}
+
+static void bind_integer(struct vp_db_statement *statement, const char *name, json_int_t value)
+{
+    vp_db_bind_int64(statement, parameter(name), value);
 }
 
 static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq,
                              const json_t *result, int64_t *result_id)
 {
-    sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db,
-                           "INSERT INTO results (run_id, seq, bench, params_json, jobs, pin, reps,"
-                           " warmup, duration_s, status, error, started_at, start_skew_s,"
-                           " start_skew_max_s, first_done_s, last_done_s, monitor_hz,"
-                           " monitor_samples, monitor_nics_json, parts_json) VALUES (:run_id,"
-                           " :seq, :bench, :params_json, :jobs, :pin, :reps, :warmup,"
-                           " :duration_s, :status, :error, :started_at, :start_skew_s,"
-                           " :start_skew_max_s, :first_done_s, :last_done_s, :monitor_hz,"
-                           " :monitor_samples, :monitor_nics_json, :parts_json)",
-                           -1, &statement, NULL) != SQLITE_OK)
+    struct vp_db_statement *statement;
+    if (vp_db_prepare(store->db, insert_result_sql(), &statement) != 0)
         return -1;
     char *params_text = json_dumps(json_object_get(result, "params"), JSON_COMPACT | JSON_SORT_KEYS);
     json_t *parts = parts_of(result);
@@ -166,55 +195,48 @@ static int insert_result_row(struct vp_store *store, int64_t run_id, int64_t seq
     const json_t *monitor = json_object_get(result, "monitor");
     const json_t *nics = json_object_get(monitor, "nics");
     char *nics_text = nics ? json_dumps(nics, JSON_COMPACT) : NULL;
-    bind_text(statement, ":monitor_nics_json", nics_text);
-    bind_integer(statement, ":run_id", run_id);
-    bind_integer(statement, ":seq", seq);
-    bind_text(statement, ":params_json", params_text);
-    bind_text(statement, ":parts_json", parts_text);
+    bind_text(statement, "monitor_nics_json", nics_text);
+    bind_integer(statement, "run_id", run_id);
+    bind_integer(statement, "seq", seq);
+    bind_text(statement, "params_json", params_text);
+    bind_text(statement, "parts_json", parts_text);
     static const char *const texts[] = { "bench", "pin", "status", "error", "started_at" };
-    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-        char name[32];
-        snprintf(name, sizeof name, ":%s", texts[i]);
-        bind_text(statement, name, json_string_value(json_object_get(result, texts[i])));
-    }
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        bind_text(statement, texts[i], json_string_value(json_object_get(result, texts[i])));
     static const char *const integers[] = { "jobs", "reps", "warmup" };
-    for (size_t i = 0; i < sizeof integers / sizeof integers[0]; i++) {
-        char name[32];
-        snprintf(name, sizeof name, ":%s", integers[i]);
-        bind_integer(statement, name, json_integer_value(json_object_get(result, integers[i])));
-    }
+    for (size_t i = 0; i < sizeof integers / sizeof integers[0]; i++)
+        bind_integer(statement, integers[i], json_integer_value(json_object_get(result, integers[i])));
     static const char *const optional[] = { "duration_s", "start_skew_s", "start_skew_max_s",
                                             "first_done_s", "last_done_s" };
-    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++) {
-        char name[32];
-        snprintf(name, sizeof name, ":%s", optional[i]);
-        vp_store_bind_optional(statement, sqlite3_bind_parameter_index(statement, name),
-                      json_object_get(result, optional[i]));
-    }
-    vp_store_bind_optional(statement, sqlite3_bind_parameter_index(statement, ":monitor_hz"),
-                  json_object_get(monitor, "hz"));
-    vp_store_bind_optional(statement, sqlite3_bind_parameter_index(statement, ":monitor_samples"),
-                  json_object_get(monitor, "samples"));
-    int status = sqlite3_step(statement);
-    sqlite3_finalize(statement);
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
+        vp_store_bind_optional(statement, parameter(optional[i]),
+                               json_object_get(result, optional[i]));
+    vp_store_bind_optional(statement, parameter("monitor_hz"), json_object_get(monitor, "hz"));
+    vp_store_bind_optional(statement, parameter("monitor_samples"),
+                           json_object_get(monitor, "samples"));
+    enum vp_db_step status = vp_db_step(statement);
+    if (status == VP_DB_ROW)
+        *result_id = vp_db_column_int64(statement, 0);
+    vp_db_finalize(statement);
     free(parts_text);
     free(params_text);
     free(nics_text);
-    *result_id = sqlite3_last_insert_rowid(store->db);
-    return status == SQLITE_DONE ? 0 : -1;
+    return status == VP_DB_ROW ? 0 : -1;
 }
 
 int vp_store_insert_result(struct vp_store *store, int64_t run_id, const json_t *result)
 {
-    sqlite3_stmt *statement;
+    struct vp_db_statement *statement;
     int64_t seq = 0, result_id;
-    if (sqlite3_prepare_v2(store->db, "SELECT COUNT(*) FROM results WHERE run_id = ?", -1,
-                           &statement, NULL) != SQLITE_OK)
+    if (vp_db_prepare(store->db, "SELECT COUNT(*) FROM results WHERE run_id = ?", &statement) != 0)
         return -1;
-    sqlite3_bind_int64(statement, 1, run_id);
-    if (sqlite3_step(statement) == SQLITE_ROW)
-        seq = sqlite3_column_int64(statement, 0);
-    sqlite3_finalize(statement);
+    vp_db_bind_int64(statement, 1, run_id);
+    enum vp_db_step counted = vp_db_step(statement);
+    if (counted == VP_DB_ROW)
+        seq = vp_db_column_int64(statement, 0);
+    vp_db_finalize(statement);
+    if (counted != VP_DB_ROW)
+        return -1;
     if (insert_result_row(store, run_id, seq, result, &result_id) != 0)
         return -1;
     const json_t *metrics = json_object_get(result, "metrics");

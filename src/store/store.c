@@ -1,11 +1,11 @@
-/* SQLite results store: schema and migrations, run and result rows, import, listing
- * and deletion. Reading results back out is export.c's. */
+/* The results store on either engine (store/db.h): schema and migrations, run and
+ * result rows, import, listing and deletion. Reading results back out is export.c's. */
 #include "store/store.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
-#include <sqlite3.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +20,17 @@
 #include "store/document.h"
 #include "store/store_db.h"
 
-/* Migration k brings a database from user_version k to k + 1. Never edit a shipped one:
- * add the next. */
-static const char *const migrations[VP_SCHEMA_VERSION] = {
+/* Migration k brings a database from schema version k to k + 1, on either engine: its
+ * schema text (SQLite's type names, which store/db_postgresql.c reads as its own), then
+ * sqlite_rows, then schema_after. sqlite_rows carries the rows an older SQLite file holds
+ * into the new shape, in SQLite's own functions; a PostgreSQL store is never older than
+ * version 11 (the first virtperf that wrote one), so it holds no such rows and skips
+ * them. From version 11 on a migration moves rows in SQL both engines read. Never edit
+ * a shipped one: add the next. */
+static const struct migration {
+    const char *schema, *sqlite_rows, *schema_after;
+} migrations[VP_SCHEMA_VERSION] = {
+    { .schema =
     "CREATE TABLE runs ("
     "  id INTEGER PRIMARY KEY,"
     "  uuid TEXT NOT NULL UNIQUE,"
@@ -71,13 +79,15 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
     "CREATE TABLE monitor_columns ("
     "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
     "  position INTEGER NOT NULL, name TEXT NOT NULL, mean REAL, max REAL,"
-    "  series_json TEXT NOT NULL, PRIMARY KEY (result_id, name));",
+    "  series_json TEXT NOT NULL, PRIMARY KEY (result_id, name));" },
 
+    { .schema =
     "CREATE INDEX results_by_run ON results(run_id, seq);"
-    "CREATE INDEX runs_by_label ON runs(label, started_at);",
+    "CREATE INDEX runs_by_label ON runs(label, started_at);" },
 
     /* Disk and net results: warnings, device counters, the peer's route, per-operation
      * latency histograms. */
+    { .schema =
     "ALTER TABLE results ADD COLUMN warnings_json TEXT;"
     "ALTER TABLE results ADD COLUMN device_json TEXT;"
     "ALTER TABLE results ADD COLUMN peer_json TEXT;"
@@ -85,41 +95,49 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
     "CREATE TABLE metric_distributions ("
     "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,"
     "  metric TEXT NOT NULL, histogram_json TEXT NOT NULL,"
-    "  PRIMARY KEY (result_id, metric));",
+    "  PRIMARY KEY (result_id, metric));" },
 
     /* The conditions of a timing result: the background load (--load) and the CPU
      * idle policy in force (--hold-latency). */
+    { .schema =
     "ALTER TABLE results ADD COLUMN load_json TEXT;"
     "ALTER TABLE results ADD COLUMN idle_json TEXT;"
     /* The process that runs a run, so a run whose process died is marked abandoned. */
     "ALTER TABLE runs ADD COLUMN pid INTEGER;"
-    "ALTER TABLE runs ADD COLUMN pid_host TEXT;",
+    "ALTER TABLE runs ADD COLUMN pid_host TEXT;" },
 
     /* A result from many hosts at once (virtperf-mpi): each host's figures, monitor and
      * fingerprint, the start skew's error bound. */
-    "ALTER TABLE results ADD COLUMN ranks_json TEXT;",
+    { .schema =
+    "ALTER TABLE results ADD COLUMN ranks_json TEXT;" },
 
     /* A watch's events over time (net.probe: each gap, the round trip over time). */
-    "ALTER TABLE results ADD COLUMN timeline_json TEXT;",
+    { .schema =
+    "ALTER TABLE results ADD COLUMN timeline_json TEXT;" },
 
     /* What a data benchmark read: the source, the network input, job times across jobs. */
-    "ALTER TABLE results ADD COLUMN data_json TEXT;",
+    { .schema =
+    "ALTER TABLE results ADD COLUMN data_json TEXT;" },
 
     /* The plan file a run was made from (run --plan), as it was read, and the step of
      * the plan each result belongs to. */
+    { .schema =
     "ALTER TABLE runs ADD COLUMN plan_text TEXT;"
-    "ALTER TABLE results ADD COLUMN step_json TEXT;",
+    "ALTER TABLE results ADD COLUMN step_json TEXT;" },
 
     /* A result's optional parts in one JSON object, whatever declared them (engine/parts.h),
      * instead of a column and a migration per part. */
-    "ALTER TABLE results ADD COLUMN parts_json TEXT;"
+    { .schema =
+    "ALTER TABLE results ADD COLUMN parts_json TEXT;",
+      .sqlite_rows =
     "UPDATE results SET parts_json = (SELECT json_group_object(key, json(value)) FROM ("
     "  SELECT 1 AS place, 'warnings' AS key, warnings_json AS value"
     "  UNION ALL SELECT 2, 'device', device_json UNION ALL SELECT 3, 'peer', peer_json"
     "  UNION ALL SELECT 4, 'intervals', intervals_json UNION ALL SELECT 5, 'load', load_json"
     "  UNION ALL SELECT 6, 'idle', idle_json UNION ALL SELECT 7, 'ranks', ranks_json"
     "  UNION ALL SELECT 8, 'timeline', timeline_json UNION ALL SELECT 9, 'data', data_json"
-    "  UNION ALL SELECT 10, 'step', step_json ORDER BY place) WHERE value IS NOT NULL);"
+    "  UNION ALL SELECT 10, 'step', step_json ORDER BY place) WHERE value IS NOT NULL);",
+      .schema_after =
     "ALTER TABLE results DROP COLUMN warnings_json;"
     "ALTER TABLE results DROP COLUMN device_json;"
     "ALTER TABLE results DROP COLUMN peer_json;"
@@ -129,23 +147,27 @@ static const char *const migrations[VP_SCHEMA_VERSION] = {
     "ALTER TABLE results DROP COLUMN ranks_json;"
     "ALTER TABLE results DROP COLUMN timeline_json;"
     "ALTER TABLE results DROP COLUMN data_json;"
-    "ALTER TABLE results DROP COLUMN step_json;",
+    "ALTER TABLE results DROP COLUMN step_json;" },
 
     /* What each interface the monitor counted is (monitor.nics: kind, counted), so that
      * its network.rx/tx can be told from the per-interface series. */
-    "ALTER TABLE results ADD COLUMN monitor_nics_json TEXT;",
+    { .schema =
+    "ALTER TABLE results ADD COLUMN monitor_nics_json TEXT;" },
+
+    /* The fingerprint's hostname as a column (runs are listed and chosen by it), and each
+     * metric's place in its result (SQLite's rowid kept it until the store was SQL that
+     * PostgreSQL reads too). */
+    { .schema =
+    "ALTER TABLE runs ADD COLUMN hostname TEXT;"
+    "ALTER TABLE metrics ADD COLUMN position INTEGER;",
+      .sqlite_rows =
+    "UPDATE runs SET hostname = json_extract(host_json, '$.hostname');"
+    "UPDATE metrics SET position = rowid;" },
 };
 
-/* Seconds a write waits for another process's lock: $VIRTPERF_DB_TIMEOUT, else 60. */
-static int busy_timeout_s = VP_STORE_DEFAULT_TIMEOUT_S;
-
-int vp_store_error(char *err, size_t err_len, const char *what, sqlite3 *db)
+int vp_store_error(char *err, size_t err_len, const char *what, struct vp_store *store)
 {
-    if (db && (sqlite3_errcode(db) == SQLITE_BUSY || sqlite3_errcode(db) == SQLITE_LOCKED))
-        snprintf(err, err_len, "%s: the database stayed locked by another process for more "
-                 "than %d s (VIRTPERF_DB_TIMEOUT sets the wait)", what, busy_timeout_s);
-    else
-        snprintf(err, err_len, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
+    snprintf(err, err_len, "%s: %s", what, vp_db_message(store->db));
     return -1;
 }
 
@@ -168,110 +190,76 @@ int vp_store_default_path(char *buf, size_t len)
     return 0;
 }
 
-/* mkdir -p of the directory part of path. */
-static int make_parent_directories(const char *path)
-{
-    char copy[4096];
-    if (strlen(path) >= sizeof copy)
-        return -1;
-    strcpy(copy, path);
-    char *slash = strrchr(copy, '/');
-    if (!slash || slash == copy)
-        return 0;
-    *slash = '\0';
-    for (char *cursor = copy + 1; *cursor; cursor++) {
-        if (*cursor != '/')
-            continue;
-        *cursor = '\0';
-        if (mkdir(copy, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *cursor = '/';
-    }
-    return mkdir(copy, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-static int exec_sql(struct vp_store *store, const char *sql, char *err, size_t err_len)
-{
-    if (sqlite3_exec(store->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-        return vp_store_error(err, err_len, "database", store->db);
-    return 0;
-}
-
 int vp_store_schema_version(struct vp_store *store)
 {
-    sqlite3_stmt *statement;
-    int version = -1;
-    if (sqlite3_prepare_v2(store->db, "PRAGMA user_version", -1, &statement, NULL) == SQLITE_OK &&
-        sqlite3_step(statement) == SQLITE_ROW)
-        version = sqlite3_column_int(statement, 0);
-    sqlite3_finalize(statement);
-    return version;
+    return vp_db_schema_version(store->db);
+}
+
+static int run_part(struct vp_store *store, const char *sql, bool schema)
+{
+    if (!sql)
+        return 0;
+    return schema ? vp_db_exec_schema(store->db, sql) : vp_db_exec(store->db, sql);
 }
 
 static int migrate(struct vp_store *store, char *err, size_t err_len)
 {
-    /* BEGIN IMMEDIATE takes the write lock: it fails on a read-only database, which is
-     * how an unwritable --db is refused before any benchmark starts. */
-    if (exec_sql(store, "BEGIN IMMEDIATE", err, err_len) != 0)
-        return -1;
+    /* the writer lock: it fails on a read-only database, which is how an unwritable --db
+     * is refused before any benchmark starts */
+    if (vp_db_begin_write(store->db) != 0)
+        return vp_store_error(err, err_len, "database", store);
     int version = vp_store_schema_version(store);
+    if (version < 0) {
+        vp_store_error(err, err_len, "database: cannot read its schema version", store);
+        vp_db_rollback(store->db);
+        return -1;
+    }
     if (version > VP_SCHEMA_VERSION) {
-        exec_sql(store, "ROLLBACK", err, err_len);
+        vp_db_rollback(store->db);
         snprintf(err, err_len,
                  "database schema version %d is newer than this virtperf's (%d): upgrade virtperf",
                  version, VP_SCHEMA_VERSION);
         return -1;
     }
+    bool sqlite = strcmp(vp_db_engine(store->db), "SQLite") == 0;
     for (int step = version; step < VP_SCHEMA_VERSION; step++) {
-        char pragma[64];
-        snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", step + 1);
-        if (exec_sql(store, migrations[step], err, err_len) != 0 ||
-            exec_sql(store, pragma, err, err_len) != 0) {
-            char ignored[64];
-            exec_sql(store, "ROLLBACK", ignored, sizeof ignored);
+        const struct migration *migration = &migrations[step];
+        if (run_part(store, migration->schema, true) != 0 ||
+            run_part(store, sqlite ? migration->sqlite_rows : NULL, false) != 0 ||
+            run_part(store, migration->schema_after, true) != 0 ||
+            vp_db_set_schema_version(store->db, step + 1) != 0) {
+            vp_store_error(err, err_len, "database", store);
+            vp_db_rollback(store->db);
             return -1;
         }
     }
-    return exec_sql(store, "COMMIT", err, err_len);
+    if (vp_db_commit(store->db) != 0)
+        return vp_store_error(err, err_len, "database", store);
+    return 0;
 }
 
 static void mark_abandoned(struct vp_store *store);
 
 int vp_store_open(const char *path, struct vp_store **store, char *err, size_t err_len)
 {
-    if (make_parent_directories(path) != 0) {
-        snprintf(err, err_len, "--db %s: cannot create its directory: %s", path, strerror(errno));
-        return -1;
-    }
     struct vp_store *opened = calloc(1, sizeof *opened);
     if (!opened)
         abort();
-    snprintf(opened->path, sizeof opened->path, "%s", path);
-    if (sqlite3_open_v2(path, &opened->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-        SQLITE_OK) {
-        snprintf(err, err_len, "--db %s: cannot open: %s", path, sqlite3_errmsg(opened->db));
-        vp_store_close(opened);
-        return -1;
-    }
-    const char *timeout = getenv("VIRTPERF_DB_TIMEOUT");
-    if (timeout && *timeout) {
-        char *end;
-        long seconds = strtol(timeout, &end, 10);
-        if (*end || seconds < 0 || seconds > 3600) {
-            snprintf(err, err_len, "VIRTPERF_DB_TIMEOUT: '%s' is not valid; accepted: whole "
-                     "seconds from 0 to 3600", timeout);
-            vp_store_close(opened);
-            return -1;
-        }
-        busy_timeout_s = (int)seconds;
-    }
-    sqlite3_busy_timeout(opened->db, busy_timeout_s * 1000);
+    vp_db_shown_target(path, opened->path, sizeof opened->path);
+    enum vp_db_refusal refusal;
     char detail[VP_ERROR_LEN];
-    if (exec_sql(opened, "PRAGMA foreign_keys = ON", detail, sizeof detail) != 0 ||
-        migrate(opened, detail, sizeof detail) != 0) {
-        snprintf(err, err_len, "--db %s: %s", path, detail);
+    if (vp_db_open(path, &opened->db, &refusal, detail, sizeof detail) != 0) {
+        snprintf(err, err_len, "--db %s: %s", opened->path, detail);
+        free(opened);
+        return refusal == VP_DB_UNAVAILABLE ? VP_STORE_UNAVAILABLE : -1;
+    }
+    if (migrate(opened, detail, sizeof detail) != 0) {
+        snprintf(err, err_len, "--db %s: %s", opened->path, detail);
+        bool served = vp_db_is_url(path);
         vp_store_close(opened);
-        return -1;
+        /* a server that refuses (a read-only role, a lock held too long) is unavailable,
+         * not a mistake in the command */
+        return served ? VP_STORE_UNAVAILABLE : -1;
     }
     *store = opened;
     mark_abandoned(opened);
@@ -282,44 +270,84 @@ void vp_store_close(struct vp_store *store)
 {
     if (!store)
         return;
-    sqlite3_close(store->db);
+    vp_db_close(store->db);
     free(store);
 }
 
-/* Optional numbers go in as NULL when absent. */
-void vp_store_bind_optional(sqlite3_stmt *statement, int index, const json_t *value)
+bool vp_store_names_server(const char *target)
 {
-    if (json_is_integer(value))
-        sqlite3_bind_int64(statement, index, json_integer_value(value));
-    else if (json_is_number(value))
-        sqlite3_bind_double(statement, index, json_number_value(value));
-    else
-        sqlite3_bind_null(statement, index);
+    return vp_db_is_url(target);
 }
 
-/* Prepares sql, binds the arguments described by types ('i' int64, 'd' double,
- * 't' text or NULL, 'j' a json_t number, or NULL for a missing one) and steps once.
- * Returns 0 when it ran to SQLITE_DONE. */
-int vp_store_run_statement(struct vp_store *store, const char *sql, const char *types, ...)
+const char *vp_store_engine(const struct vp_store *store)
 {
-    sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db, sql, -1, &statement, NULL) != SQLITE_OK)
-        return -1;
-    va_list args;
-    va_start(args, types);
+    return vp_db_engine(store->db);
+}
+
+/* Optional numbers go in as NULL when absent. */
+void vp_store_bind_optional(struct vp_db_statement *statement, int index, const json_t *value)
+{
+    if (json_is_integer(value))
+        vp_db_bind_int64(statement, index, json_integer_value(value));
+    else if (json_is_number(value))
+        vp_db_bind_double(statement, index, json_number_value(value));
+    else
+        vp_db_bind_null(statement, index);
+}
+
+/* Binds the arguments described by types ('i' int64, 'd' double, 't' text or NULL, 'j' a
+ * json_t number, or NULL for a missing one). */
+static void bind_arguments(struct vp_db_statement *statement, const char *types, va_list args)
+{
     for (int i = 0; types[i]; i++) {
         switch (types[i]) {
-        case 'i': sqlite3_bind_int64(statement, i + 1, va_arg(args, int64_t)); break;
-        case 'd': sqlite3_bind_double(statement, i + 1, va_arg(args, double)); break;
-        case 't': sqlite3_bind_text(statement, i + 1, va_arg(args, const char *), -1,
-                                    SQLITE_TRANSIENT); break;
+        case 'i': vp_db_bind_int64(statement, i + 1, va_arg(args, int64_t)); break;
+        case 'd': vp_db_bind_double(statement, i + 1, va_arg(args, double)); break;
+        case 't': {
+            const char *text = va_arg(args, const char *);
+            if (text)
+                vp_db_bind_text(statement, i + 1, text);
+            else
+                vp_db_bind_null(statement, i + 1);
+            break;
+        }
         default: vp_store_bind_optional(statement, i + 1, va_arg(args, const json_t *)); break;
         }
     }
+}
+
+int vp_store_run_statement(struct vp_store *store, const char *sql, const char *types, ...)
+{
+    struct vp_db_statement *statement;
+    if (vp_db_prepare(store->db, sql, &statement) != 0)
+        return -1;
+    va_list args;
+    va_start(args, types);
+    bind_arguments(statement, types, args);
     va_end(args);
-    int status = sqlite3_step(statement);
-    sqlite3_finalize(statement);
-    return status == SQLITE_DONE ? 0 : -1;
+    enum vp_db_step status = vp_db_step(statement);
+    vp_db_finalize(statement);
+    return status == VP_DB_DONE ? 0 : -1;
+}
+
+/* Like vp_store_run_statement for a statement that gives one number back (INSERT ...
+ * RETURNING id, DELETE ... RETURNING id): 1 with *number set, 0 when it gave no row, -1
+ * on an error. */
+static int run_returning(struct vp_store *store, int64_t *number, const char *sql,
+                         const char *types, ...)
+{
+    struct vp_db_statement *statement;
+    if (vp_db_prepare(store->db, sql, &statement) != 0)
+        return -1;
+    va_list args;
+    va_start(args, types);
+    bind_arguments(statement, types, args);
+    va_end(args);
+    enum vp_db_step status = vp_db_step(statement);
+    if (status == VP_DB_ROW)
+        *number = vp_db_column_int64(statement, 0);
+    vp_db_finalize(statement);
+    return status == VP_DB_ROW ? 1 : status == VP_DB_DONE ? 0 : -1;
 }
 
 /* A run still "running" whose process, on this host, is gone (killed, a crash) never
@@ -329,23 +357,23 @@ static void mark_abandoned(struct vp_store *store)
 {
     char hostname[256] = "";
     gethostname(hostname, sizeof hostname - 1);
-    sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(store->db, "SELECT id, pid FROM runs WHERE status = 'running'"
-                           " AND pid IS NOT NULL AND pid_host = ?", -1, &statement, NULL) != SQLITE_OK)
+    struct vp_db_statement *statement;
+    if (vp_db_prepare(store->db, "SELECT id, pid FROM runs WHERE status = 'running'"
+                      " AND pid IS NOT NULL AND pid_host = ?", &statement) != 0)
         return;
-    sqlite3_bind_text(statement, 1, hostname, -1, SQLITE_TRANSIENT);
+    vp_db_bind_text(statement, 1, hostname);
     int64_t gone[64];
     size_t count = 0;
-    while (sqlite3_step(statement) == SQLITE_ROW && count < 64) {
-        long pid = (long)sqlite3_column_int64(statement, 1);
+    while (vp_db_step(statement) == VP_DB_ROW && count < 64) {
+        long pid = (long)vp_db_column_int64(statement, 1);
         char path[64], comm[32] = "";
         snprintf(path, sizeof path, "/proc/%ld/comm", pid);
         bool alive = vp_read_text_file(path, comm, sizeof comm) > 0 &&
                      strncmp(comm, "virtperf", 8) == 0;
         if (!alive)
-            gone[count++] = sqlite3_column_int64(statement, 0);
+            gone[count++] = vp_db_column_int64(statement, 0);
     }
-    sqlite3_finalize(statement);
+    vp_db_finalize(statement);
     for (size_t i = 0; i < count; i++)
         vp_store_run_statement(store, "UPDATE runs SET status = 'abandoned' WHERE id = ?", "i", gone[i]);
 }
@@ -368,23 +396,31 @@ static void new_uuid(char *buf, size_t len)
 }
 
 /* ours: this process runs the run (it carries our pid: see mark_abandoned); an
- * imported run never does, whatever its status says. */
+ * imported run never does, whatever its status says. 1 with *run_id set, 0 when a run
+ * with this uuid is there already (another host put it there first), -1 on an error. */
 static int insert_run(struct vp_store *store, const char *uuid, const char *label,
                       const char *started_at, const char *status, const char *command,
                       const json_t *host, bool ours, int64_t *run_id)
 {
+    /* writers hold the store's one lock, so looking first is exact; ON CONFLICT below
+     * only keeps a uuid from being stored twice whatever happens */
+    int64_t existing;
+    int found = run_returning(store, &existing, "SELECT id FROM runs WHERE uuid = ?", "t", uuid);
+    if (found != 0)
+        return found < 0 ? -1 : 0;
     char *host_text = json_dumps(host, JSON_COMPACT);
     char hostname[256] = "";
     gethostname(hostname, sizeof hostname - 1);
     json_t *pid = ours ? json_integer(getpid()) : NULL;
-    int rc = vp_store_run_statement(store,
+    int rc = run_returning(store, run_id,
                            "INSERT INTO runs (uuid, label, started_at, status, command, host_json,"
-                           " pid, pid_host) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           "ttttttjt", uuid, label, started_at, status, command, host_text, pid,
+                           " hostname, pid, pid_host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                           " ON CONFLICT (uuid) DO NOTHING RETURNING id",
+                           "tttttttjt", uuid, label, started_at, status, command, host_text,
+                           json_string_value(json_object_get(host, "hostname")), pid,
                            pid ? hostname : NULL);
     json_decref(pid);
     free(host_text);
-    *run_id = sqlite3_last_insert_rowid(store->db);
     return rc;
 }
 
@@ -394,8 +430,8 @@ int vp_store_begin_run(struct vp_store *store, const char *label, const char *co
     char uuid[40], started[32];
     new_uuid(uuid, sizeof uuid);
     vp_utc_timestamp(started, sizeof started);
-    if (insert_run(store, uuid, label, started, "running", command, host, true, run_id) != 0)
-        return vp_store_error(err, err_len, "database: cannot add the run", store->db);
+    if (insert_run(store, uuid, label, started, "running", command, host, true, run_id) != 1)
+        return vp_store_error(err, err_len, "database: cannot add the run", store);
     return 0;
 }
 
@@ -404,7 +440,7 @@ int vp_store_set_run_plan(struct vp_store *store, int64_t run_id, const char *te
 {
     if (vp_store_run_statement(store, "UPDATE runs SET plan_text = ? WHERE id = ?", "ti", text,
                       run_id) != 0)
-        return vp_store_error(err, err_len, "database: cannot keep the plan", store->db);
+        return vp_store_error(err, err_len, "database: cannot keep the plan", store);
     return 0;
 }
 
@@ -416,15 +452,16 @@ int vp_store_finish_run(struct vp_store *store, int64_t run_id, const char *stat
 int vp_store_add_result(struct vp_store *store, int64_t run_id, const json_t *result,
                         char *err, size_t err_len)
 {
-    if (exec_sql(store, "BEGIN IMMEDIATE", err, err_len) != 0)
-        return -1;
+    if (vp_db_begin_write(store->db) != 0)
+        return vp_store_error(err, err_len, "database", store);
     if (vp_store_insert_result(store, run_id, result) != 0) {
-        vp_store_error(err, err_len, "database: cannot store the result", store->db);
-        char ignored[64];
-        exec_sql(store, "ROLLBACK", ignored, sizeof ignored);
+        vp_store_error(err, err_len, "database: cannot store the result", store);
+        vp_db_rollback(store->db);
         return -1;
     }
-    return exec_sql(store, "COMMIT", err, err_len);
+    if (vp_db_commit(store->db) != 0)
+        return vp_store_error(err, err_len, "database", store);
+    return 0;
 }
 
 int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run_id,
@@ -435,32 +472,25 @@ int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run
     const json_t *run = json_object_get(document, "run");
     const char *uuid = json_string_value(json_object_get(run, "id"));
     const char *status = json_string_value(json_object_get(run, "status"));
-    if (exec_sql(store, "BEGIN IMMEDIATE", err, err_len) != 0)
-        return -1;
-    sqlite3_stmt *statement;
-    int exists = 0;
-    if (sqlite3_prepare_v2(store->db, "SELECT 1 FROM runs WHERE uuid = ?", -1, &statement,
-                           NULL) == SQLITE_OK) {
-        sqlite3_bind_text(statement, 1, uuid, -1, SQLITE_TRANSIENT);
-        exists = sqlite3_step(statement) == SQLITE_ROW;
-    }
-    sqlite3_finalize(statement);
+    if (vp_db_begin_write(store->db) != 0)
+        return vp_store_error(err, err_len, "database", store);
     int failed = 0;
-    if (exists) {
+    int inserted = insert_run(store, uuid, json_string_value(json_object_get(run, "label")),
+                              json_string_value(json_object_get(run, "started_at")),
+                              status ? status : "ok",
+                              json_string_value(json_object_get(run, "command")),
+                              json_object_get(run, "host"), false, run_id);
+    if (inserted == 0) {
         snprintf(err, err_len, "run.id: run %s is already in the database", uuid);
-        failed = 1;
-    } else if (insert_run(store, uuid, json_string_value(json_object_get(run, "label")),
-                          json_string_value(json_object_get(run, "started_at")),
-                          status ? status : "ok",
-                          json_string_value(json_object_get(run, "command")),
-                          json_object_get(run, "host"), false, run_id) != 0) {
-        vp_store_error(err, err_len, "database: cannot add the run", store->db);
-        failed = 1;
+        failed = VP_STORE_ALREADY_THERE;
+    } else if (inserted < 0) {
+        vp_store_error(err, err_len, "database: cannot add the run", store);
+        failed = -1;
     } else if (json_object_get(run, "plan") &&
                vp_store_set_run_plan(store, *run_id,
                                      json_string_value(json_object_get(run, "plan")), err,
                                      err_len) != 0) {
-        failed = 1;
+        failed = -1;
     }
     size_t i;
     const json_t *result;
@@ -468,23 +498,27 @@ int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run
         if (failed)
             break;
         if (vp_store_insert_result(store, *run_id, result) != 0) {
-            vp_store_error(err, err_len, "database: cannot store a result", store->db);
-            failed = 1;
+            vp_store_error(err, err_len, "database: cannot store a result", store);
+            failed = -1;
         }
     }
     if (failed) {
-        char ignored[64];
-        exec_sql(store, "ROLLBACK", ignored, sizeof ignored);
-        return -1;
+        vp_db_rollback(store->db);
+        return failed;
     }
-    return exec_sql(store, "COMMIT", err, err_len);
+    if (vp_db_commit(store->db) != 0)
+        return vp_store_error(err, err_len, "database: cannot commit the run", store);
+    return 0;
 }
 
 int vp_store_delete_run(struct vp_store *store, int64_t run_id, char *err, size_t err_len)
 {
-    if (vp_store_run_statement(store, "DELETE FROM runs WHERE id = ?", "i", run_id) != 0)
-        return vp_store_error(err, err_len, "database: cannot delete", store->db);
-    if (sqlite3_changes(store->db) == 0) {
+    int64_t deleted;
+    int rc = run_returning(store, &deleted, "DELETE FROM runs WHERE id = ? RETURNING id", "i",
+                           run_id);
+    if (rc < 0)
+        return vp_store_error(err, err_len, "database: cannot delete", store);
+    if (rc == 0) {
         snprintf(err, err_len, "run %lld: no such run", (long long)run_id);
         return -1;
     }
@@ -494,17 +528,16 @@ int vp_store_delete_run(struct vp_store *store, int64_t run_id, char *err, size_
 /* The run a reference of one kind names, or 0 (ids start at 1); -1 on a database error. */
 static int64_t find_run(struct vp_store *store, const char *query, const char *ref)
 {
-    sqlite3_stmt *statement;
-    if (vp_store_prepare(store, query, &statement) != SQLITE_OK)
+    struct vp_db_statement *statement;
+    if (vp_store_prepare(store, query, &statement) != 0)
         return -1;
-    sqlite3_bind_text(statement, 1, ref, -1, SQLITE_TRANSIENT);
-    int stepped = vp_store_step(store, statement);
-    int64_t id = stepped == SQLITE_ROW ? sqlite3_column_int64(statement, 0)
-                 : stepped == SQLITE_DONE ? 0 : -1;
-    sqlite3_finalize(statement);
+    vp_db_bind_text(statement, 1, ref);
+    enum vp_db_step stepped = vp_store_step(store, statement);
+    int64_t id = stepped == VP_DB_ROW ? vp_db_column_int64(statement, 0)
+                 : stepped == VP_DB_DONE ? 0 : -1;
+    vp_db_finalize(statement);
     return id;
 }
-
 int vp_store_resolve_run(struct vp_store *store, const char *ref, int64_t *run_id,
                          char *err, size_t err_len)
 {
@@ -572,22 +605,22 @@ int vp_store_list_runs(struct vp_store *store,
                        void (*visit)(const struct vp_run_row *row, void *context),
                        void *context, char *err, size_t err_len)
 {
-    sqlite3_stmt *statement;
+    struct vp_db_statement *statement;
     if (vp_store_prepare(store,
-                         "SELECT r.id, r.uuid, IFNULL(r.label, ''), r.started_at, r.status,"
-                         " IFNULL(json_extract(r.host_json, '$.hostname'), ''),"
+                         "SELECT r.id, r.uuid, COALESCE(r.label, ''), r.started_at, r.status,"
+                         " COALESCE(r.hostname, ''),"
                          " (SELECT COUNT(*) FROM results WHERE run_id = r.id)"
-                         " FROM runs r ORDER BY r.id", &statement) != SQLITE_OK)
+                         " FROM runs r ORDER BY r.id", &statement) != 0)
         return vp_store_check_reads(store, err, err_len);
-    while (vp_store_step(store, statement) == SQLITE_ROW) {
+    while (vp_store_step(store, statement) == VP_DB_ROW) {
         struct vp_run_row row = {
-            .id = sqlite3_column_int64(statement, 0),
-            .uuid = (const char *)sqlite3_column_text(statement, 1),
-            .label = (const char *)sqlite3_column_text(statement, 2),
-            .started_at = (const char *)sqlite3_column_text(statement, 3),
-            .status = (const char *)sqlite3_column_text(statement, 4),
-            .hostname = (const char *)sqlite3_column_text(statement, 5),
-            .result_count = sqlite3_column_int(statement, 6),
+            .id = vp_db_column_int64(statement, 0),
+            .uuid = vp_db_column_text(statement, 1),
+            .label = vp_db_column_text(statement, 2),
+            .started_at = vp_db_column_text(statement, 3),
+            .status = vp_db_column_text(statement, 4),
+            .hostname = vp_db_column_text(statement, 5),
+            .result_count = (int)vp_db_column_int64(statement, 6),
         };
         if (!row.uuid || !row.started_at || !row.status) { /* NOT NULL columns read as NULL */
             vp_store_note_damage(store, "a run row lacks its uuid, start or status");
@@ -595,6 +628,6 @@ int vp_store_list_runs(struct vp_store *store,
         }
         visit(&row, context);
     }
-    sqlite3_finalize(statement);
+    vp_db_finalize(statement);
     return vp_store_check_reads(store, err, err_len);
 }

@@ -1,4 +1,5 @@
-/* The results database (SQLite): versioned schema with migrations, one run row per
+/* The results database (a SQLite file, or a PostgreSQL site store through the same
+ * interface: store/db.h): versioned schema with migrations, one run row per
  * `virtperf run` or import, one result row per point, metric values per repetition,
  * per-job values, repetition timing and monitor series. Results go in and come out as
  * the JSON result objects of the virtperf/1 document (store/document.c), so run, export and import share one shape. */
@@ -10,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VP_SCHEMA_VERSION 10
+#define VP_SCHEMA_VERSION 11
 
 struct vp_store;
 
@@ -18,15 +19,24 @@ struct vp_store;
  * ~/.local/share/virtperf/results.db. */
 int vp_store_default_path(char *buf, size_t len);
 
-#define VP_STORE_DEFAULT_TIMEOUT_S 60
+/* vp_store_open: a store that is there but down or refusing (a server not answering, a
+ * wrong password, no such database, a read-only role), not a mistake in the target. */
+#define VP_STORE_UNAVAILABLE (-2)
+/* vp_store_import: the document's run (its uuid) is stored already; nothing was written. */
+#define VP_STORE_ALREADY_THERE (-3)
 
-/* Opens (creating directories and the file as needed) and migrates; checks that the
- * database can be written before returning. A database from a newer virtperf is
- * refused. A write that finds the database locked by another process waits up to
- * $VIRTPERF_DB_TIMEOUT seconds (0..3600, default 60), then fails saying so. On error: -1
- * with a one-line message in err. */
+/* Opens path (a file path, or a postgresql:// URL without a password) and migrates;
+ * checks that the database can be written before returning. A database from a newer
+ * virtperf is refused. A write that finds the database locked by another process (or
+ * host) waits up to $VIRTPERF_DB_TIMEOUT seconds (0..3600, default 60), then fails saying
+ * so. On error: -1 (a target that cannot be used as given) or VP_STORE_UNAVAILABLE, with
+ * a one-line message in err that never holds a password. */
 int vp_store_open(const char *path, struct vp_store **store, char *err, size_t err_len);
 void vp_store_close(struct vp_store *store);
+/* True when target is a PostgreSQL URL, not a file path. */
+bool vp_store_names_server(const char *target);
+/* "SQLite" or "PostgreSQL". */
+const char *vp_store_engine(const struct vp_store *store);
 int vp_store_schema_version(struct vp_store *store);
 
 /* A new run with status "running"; run_id receives its local id. */
@@ -51,7 +61,8 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
                         char *err, size_t err_len);
 
 /* Validates a document (vp_document_validate) and stores it as a new run in one
- * transaction: a refused document writes nothing. */
+ * transaction: a refused document writes nothing, and a run whose uuid is stored already
+ * (another host pushed it first) is VP_STORE_ALREADY_THERE. */
 int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run_id,
                     char *err, size_t err_len);
 
@@ -72,9 +83,10 @@ int vp_store_list_runs(struct vp_store *store,
                        void (*visit)(const struct vp_run_row *row, void *context),
                        void *context, char *err, size_t err_len);
 
-/* Every read above fails whole (-1) when SQLite refused a step of it: a malformed page,
- * an I/O error, a stored JSON text that does not parse. This says so in err: "database
- * PATH: SQLite's message (PRAGMA integrity_check: its first line)"; 0 when every read
+/* Every read above fails whole (-1) when the database refused a step of it: a malformed
+ * page, an I/O error, a lost connection, a stored JSON text that does not parse. This
+ * says so in err: "database PATH: the engine's message (PRAGMA integrity_check: its first
+ * line, or whether the server still answers)"; 0 when every read
  * so far succeeded. vp_store_damaged tells such a failure from a refused reference. */
 int vp_store_check_reads(struct vp_store *store, char *err, size_t err_len);
 bool vp_store_damaged(const struct vp_store *store);

@@ -6,7 +6,7 @@ VP=${VP:-$(cd "$(dirname "$0")/../.." && pwd)/build/virtperf}
 WORK=$(mktemp -d /tmp/vp-system.XXXXXX)
 export VIRTPERF_DB="$WORK/results.db"
 FAILURES=0
-trap 'rm -rf "$WORK"' EXIT
+trap 'forget_postgresql; rm -rf "$WORK"' EXIT
 
 # True in the pass under ASan+UBSan (run_all.sh sets VP_SANITIZED=1), where what matters
 # is the code each path runs, not how long it takes: sections that only wait for a
@@ -131,6 +131,85 @@ stop_xrootd() {
     rm -rf "$XROOTD_HOME"
 }
 
+# start_postgresql [ADDRESS...]: a private PostgreSQL server for this test (Debian's
+# postgresql; skips 77 without it or root): a cluster made by initdb in $PG_HOME as user
+# postgres, on 127.0.0.1 (and each ADDRESS, which must exist) at port PG_PORT, password
+# logins (scram) only, its superuser vpsite with the password kept in $PG_HOME/pgpass
+# (PGPASSFILE is exported: virtperf finds it there, never in a URL). PG_URL is
+# postgresql://vpsite@127.0.0.1:PG_PORT; PG_PID the server's pid. stop_postgresql stops it
+# and checks it ran until then; restart_postgresql starts it again on the same data.
+start_postgresql() {
+    [ "$(id -u)" -eq 0 ] || skip "the test's PostgreSQL server runs as user postgres: needs root"
+    PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+    [ -x "$PG_BIN/initdb" ] || skip "PostgreSQL's server is not installed (scripts/deps.sh test)"
+    PG_HOME=$(mktemp -d /tmp/vp-pg.XXXXXX)
+    chmod 755 "$PG_HOME"
+    PG_LISTEN=127.0.0.1
+    for address in "$@"; do PG_LISTEN="$PG_LISTEN,$address"; done
+    head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$PG_HOME/password"
+    chown -R postgres "$PG_HOME"
+    setpriv --reuid postgres --regid postgres --clear-groups "$PG_BIN/initdb" -D "$PG_HOME/data" \
+        -U vpsite --pwfile="$PG_HOME/password" --auth=scram-sha-256 --no-sync \
+        >"$PG_HOME/initdb.log" 2>&1 || { fail "initdb: $(tail -n 3 "$PG_HOME/initdb.log")"; finish; }
+    echo "host all all 198.18.0.0/15 scram-sha-256" >>"$PG_HOME/data/pg_hba.conf"
+    PG_PORT=$((20000 + RANDOM % 20000))
+    while bash -c "exec 3<>/dev/tcp/127.0.0.1/$PG_PORT" 2>/dev/null; do PG_PORT=$((PG_PORT + 1)); done
+    printf '*:%s:*:vpsite:%s\n' "$PG_PORT" "$(cat "$PG_HOME/password")" >"$PG_HOME/pgpass"
+    chmod 600 "$PG_HOME/pgpass"
+    export PGPASSFILE="$PG_HOME/pgpass"
+    PG_URL="postgresql://vpsite@127.0.0.1:$PG_PORT"
+    restart_postgresql
+}
+
+restart_postgresql() {
+    setpriv --reuid postgres --regid postgres --clear-groups "$PG_BIN/postgres" -D "$PG_HOME/data" \
+        -p "$PG_PORT" -c listen_addresses="$PG_LISTEN" -c unix_socket_directories="$PG_HOME" \
+        -c fsync=off -c max_connections=60 >>"$PG_HOME/server.log" 2>&1 &
+    PG_PID=$!
+    for _ in $(seq 1 200); do
+        psql -X -q -d "$PG_URL/postgres" -c "SELECT 1" >/dev/null 2>&1 && return 0
+        kill -0 "$PG_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    fail "PostgreSQL did not start: $(tail -n 5 "$PG_HOME/server.log")"
+    finish
+}
+
+# site_database NAME: a new database NAME in the test's server; SITE = its URL.
+site_database() {
+    psql -X -q -d "$PG_URL/postgres" -c "CREATE DATABASE $1" >/dev/null || fail "createdb $1"
+    SITE="$PG_URL/$1"
+}
+
+# kill_postgresql: the server and its backends killed at once (SIGKILL), as a crash.
+kill_postgresql() {
+    pkill -KILL -P "$PG_PID" 2>/dev/null
+    kill -KILL "$PG_PID" 2>/dev/null
+    wait "$PG_PID" 2>/dev/null
+    PG_PID=
+}
+
+# forget_postgresql: on the way out (the EXIT trap), a server still running is stopped
+# and its files removed; the test itself calls stop_postgresql, which checks.
+forget_postgresql() {
+    [ -n "${PG_HOME:-}" ] || return 0
+    [ -z "${PG_PID:-}" ] || { kill -INT "$PG_PID" 2>/dev/null; wait "$PG_PID" 2>/dev/null; }
+    rm -rf "$PG_HOME"
+}
+
+stop_postgresql() {
+    [ -n "${PG_HOME:-}" ] || return 0
+    if [ -n "${PG_PID:-}" ]; then
+        kill -0 "$PG_PID" 2>/dev/null || fail "PostgreSQL had stopped before the test ended: $(tail -n 3 "$PG_HOME/server.log")"
+        kill -INT "$PG_PID" 2>/dev/null # fast shutdown
+        wait "$PG_PID"
+        local status=$?
+        [ "$status" -eq 0 ] || fail "PostgreSQL exited $status on a fast shutdown, want 0"
+    fi
+    rm -rf "$PG_HOME"
+    PG_HOME=
+}
+
 # suppress_library_leaks: under ASan, leak checks stay on and what Open MPI and gfal2
 # themselves never free is suppressed (tests/system/data/library-leaks.supp says how).
 suppress_library_leaks() {
@@ -199,10 +278,16 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-# count_runs: RUNS = the runs stored in $VIRTPERF_DB (0 when no database was made). A
+# count_runs: RUNS = the runs stored in $VIRTPERF_DB, a file or a PostgreSQL URL (0 when
+# no database file was made). A
 # database that cannot be queried fails the test: it never reads as "nothing stored".
 count_runs() {
     RUNS=0
+    case "$VIRTPERF_DB" in
+    postgres*://*) RUNS=$(psql -X -At -d "$VIRTPERF_DB" -c "SELECT COUNT(*) FROM runs" 2>"$WORK/sqlite.err") ||
+        { fail "cannot count the runs in $VIRTPERF_DB: $(cat "$WORK/sqlite.err")"; RUNS=-1; }
+        return 0 ;;
+    esac
     [ -e "$VIRTPERF_DB" ] || return 0
     if ! RUNS=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs" 2>"$WORK/sqlite.err"); then
         fail "cannot count the runs in $VIRTPERF_DB: $(cat "$WORK/sqlite.err")"

@@ -50,7 +50,8 @@ static void results_round_trip_through_the_database(void **state)
 
     /* The exported document imports back as a new copy only once. */
     int64_t imported_id;
-    assert_int_equal(vp_store_import(store, document, &imported_id, err, sizeof err), -1);
+    assert_int_equal(vp_store_import(store, document, &imported_id, err, sizeof err),
+                     VP_STORE_ALREADY_THERE);
     assert_non_null(strstr(err, "already in the database"));
     assert_int_equal(vp_store_delete_run(store, run_id, err, sizeof err), 0);
     assert_int_equal(vp_store_import(store, document, &imported_id, err, sizeof err), 0);
@@ -150,8 +151,9 @@ static void set_user_version(int version, const char *extra_sql)
 {
     sqlite3 *db;
     assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
-    char sql[1024];
-    snprintf(sql, sizeof sql, "%s PRAGMA user_version = %d;", extra_sql, version);
+    char sql[4096];
+    assert_true((size_t)snprintf(sql, sizeof sql, "%s PRAGMA user_version = %d;", extra_sql,
+                                 version) < sizeof sql);
     assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
 }
@@ -170,6 +172,11 @@ static int index_exists(const char *name)
     return found;
 }
 
+static void remember_hostname(const struct vp_run_row *row, void *context)
+{
+    snprintf(context, 64, "%s", row->hostname);
+}
+
 static void migrations_bring_old_databases_forward(void **state)
 {
     (void)state;
@@ -179,6 +186,8 @@ static void migrations_bring_old_databases_forward(void **state)
     assert_true(index_exists("results_by_run"));
     /* A version-1 database (before the indexes) is migrated on open, keeping its runs. */
     set_user_version(1, "DROP INDEX results_by_run; DROP INDEX runs_by_label;"
+                        "ALTER TABLE runs DROP COLUMN hostname;"
+                        "ALTER TABLE metrics DROP COLUMN position;"
                         "ALTER TABLE results DROP COLUMN parts_json;"
                         "ALTER TABLE results DROP COLUMN monitor_nics_json;"
                         "ALTER TABLE runs DROP COLUMN pid;"
@@ -186,13 +195,17 @@ static void migrations_bring_old_databases_forward(void **state)
                         "ALTER TABLE runs DROP COLUMN plan_text;"
                         "DROP TABLE metric_distributions;"
                         "INSERT INTO runs (uuid, started_at, status, host_json)"
-                        " VALUES ('old', 'then', 'ok', '{}');");
+                        " VALUES ('old', 'then', 'ok', '{\"hostname\":\"oldhost\"}');");
     assert_false(index_exists("results_by_run"));
     store = open_store();
     assert_int_equal(vp_store_schema_version(store), VP_SCHEMA_VERSION);
     int64_t found;
     char err[VP_ERROR_LEN + 256];
     assert_int_equal(vp_store_resolve_run(store, "old", &found, err, sizeof err), 0);
+    /* version 11 keeps the fingerprint's hostname in a column of its own */
+    char hostname[64] = "";
+    assert_int_equal(vp_store_list_runs(store, remember_hostname, hostname, err, sizeof err), 0);
+    assert_string_equal(hostname, "oldhost");
     vp_store_close(store);
     assert_true(index_exists("results_by_run"));
 }
@@ -205,6 +218,8 @@ static void parts_move_from_their_columns_into_one(void **state)
     struct vp_store *store = open_store();
     vp_store_close(store);
     set_user_version(8, "ALTER TABLE results DROP COLUMN parts_json;"
+                        "ALTER TABLE runs DROP COLUMN hostname;"
+                        "ALTER TABLE metrics DROP COLUMN position;"
                         "ALTER TABLE results DROP COLUMN monitor_nics_json;"
                         "ALTER TABLE results ADD COLUMN warnings_json TEXT;"
                         "ALTER TABLE results ADD COLUMN device_json TEXT;"
