@@ -1,13 +1,17 @@
 #!/bin/sh
 # Installs the Debian packages virtperf needs to build, test or compare, and
-# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest|guests|containers|presets|data]...
+# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest|guests|containers|presets|data|site]...
 # (default: build).  Not root and something missing: prints the apt-get line, exits 1.
 # --list prints the sets' packages, one per line, and installs nothing.
 set -eu
 
 build_pkgs="meson ninja-build pkg-config gcc libsqlite3-dev libjansson-dev libhwloc-dev liburing-dev libssl-dev libinih-dev"
 mpi_pkgs="$build_pkgs openmpi-bin libopenmpi-dev"
-test_pkgs="$mpi_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
+# --db postgresql://...: a PostgreSQL site store, through libpq
+site_pkgs="$build_pkgs libpq-dev"
+# the tests' own PostgreSQL server (initdb, postgres, psql), beside the site set
+site_test_pkgs="$site_pkgs postgresql"
+test_pkgs="$mpi_pkgs $site_test_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
     e2fsprogs iproute2 util-linux chromium fonts-dejavu-core python3-fusepy gdb"
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf hyperfine iputils-ping iproute2"
 # what a guest's or container's root is made of, and what a guest boots
@@ -43,7 +47,8 @@ for set_name in "$@"; do
         containers) wanted="$wanted $containers_pkgs" ;;
         presets) wanted="$wanted $presets_pkgs" ;;
         data) wanted="$wanted $data_pkgs" ;;
-        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest, guests, containers, presets, data)" >&2; exit 2 ;;
+        site) wanted="$wanted $site_pkgs" ;;
+        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest, guests, containers, presets, data, site)" >&2; exit 2 ;;
     esac
 done
 

@@ -110,8 +110,21 @@ static int write_document(struct vp_run_session *session, const char *status, ch
                           size_t err_len)
 {
     json_t *document = NULL;
-    if (vp_store_export_run(session->store, session->run_id, &document, err, err_len) != 0)
-        return -1;
+    char why[VP_PATH_ERROR_LEN];
+    if (vp_store_export_run(session->store, session->run_id, &document, why, sizeof why) != 0) {
+        /* the store is gone (a server down since): every result from this process */
+        if (!session->begun) {
+            snprintf(err, err_len, "%s", why);
+            return -1;
+        }
+        fprintf(stderr, "virtperf: %s: the JSON document holds the results this run made\n", why);
+        document = json_deep_copy(session->begun);
+        json_object_set_new(json_object_get(document, "run"), "status", json_string(status));
+        json_object_set(document, "results", session->results);
+        int written = vp_json_output_commit(&session->json_output, document, err, err_len);
+        json_decref(document);
+        return written;
+    }
     /* the run's outcome, even when the database could not be told */
     json_object_set_new(json_object_get(document, "run"), "status", json_string(status));
     json_t *stored = json_object_get(document, "results"), *all = json_array();
@@ -159,6 +172,9 @@ static void session_begin(struct vp_run_session *session, const struct vp_run_st
     if (steps->kept_text && vp_store_set_run_plan(session->store, session->run_id,
                                                   steps->kept_text, err, sizeof err) != 0)
         fprintf(stderr, "virtperf: the plan's text was not kept: %s\n", err);
+    if (session->json &&
+        vp_store_export_run(session->store, session->run_id, &session->begun, err, sizeof err) != 0)
+        session->begun = NULL;
     session->table = session->json && session->json_output.to_stdout ? stderr : stdout;
     session->lost = json_array();
     session->results = json_array();
@@ -216,6 +232,7 @@ static int session_end(struct vp_run_session *session, bool interrupted)
                               : "; give --json to keep them");
     json_decref(session->lost);
     json_decref(session->results);
+    json_decref(session->begun);
     vp_store_close(session->store);
     return exit_status;
 }

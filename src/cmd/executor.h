@@ -76,6 +76,8 @@ struct vp_run_session {
     FILE *table;     /* stdout, or stderr when the JSON document goes to stdout */
     json_t *lost;    /* results the database refused: [[position, result]] */
     json_t *results; /* every result, for the summary lines at the end */
+    json_t *begun;   /* the run's document as begun (no results): the JSON document's
+                      * frame when the store cannot be read at the end (a server gone) */
     size_t count;
     bool any_failed;
 };

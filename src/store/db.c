@@ -49,7 +49,7 @@ int vp_db_open(const char *target, struct vp_db **db, enum vp_db_refusal *refusa
     return vp_db_postgresql.open(target, db, refusal, err, err_len);
 #else
     *refusal = VP_DB_BAD_TARGET;
-    snprintf(err, err_len, "--db: this virtperf was built without PostgreSQL (libpq); "
+    snprintf(err, err_len, "this virtperf was built without PostgreSQL (libpq); "
              "accepted here: a file path for SQLite (scripts/deps.sh site installs libpq-dev, "
              "then rebuild)");
     return -1;

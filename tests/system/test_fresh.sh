@@ -19,7 +19,7 @@ closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflic
     --no-breaks --no-replaces --no-enhances $build_set 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)
 : >"$WORK/hidden_files"
 : >"$WORK/hidden_packages"
-for pkg in $("$SRC/scripts/deps.sh" --list test peers guest guests containers presets data); do
+for pkg in $("$SRC/scripts/deps.sh" --list test peers guest guests containers presets data site); do
     grep -qx "$pkg" <<<"$closure" && continue
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || continue
     case "$(dpkg-query -W -f='${Priority}' "$pkg")" in required | important) continue ;; esac
@@ -48,6 +48,7 @@ sqlite3 --version >/dev/null 2>&1 && { echo "sqlite3 still runs" >&2; exit 3; }
 mpicc --showme >/dev/null 2>&1 && { echo "mpicc still runs" >&2; exit 3; }
 pkg-config --exists gfal2 && { echo "gfal2 is still visible" >&2; exit 3; }
 pkg-config --exists libvirt && { echo "libvirt is still visible" >&2; exit 3; }
+pkg-config --exists libpq && { echo "libpq is still visible" >&2; exit 3; }
 cd "$SRC_COPY"
 make run BUILD="$BUILD_DIR" RUN_FLAGS="cpu mem.write --size=4m --passes=1 --reps 2 --warmup 0"
 make install BUILD="$BUILD_DIR" PREFIX=/usr DESTDIR="$DEST"
@@ -61,8 +62,11 @@ echo "url refused: $?"
 # guests without libvirt: refused, saying what to install
 "$BUILD_DIR/virtperf" run cpu --guests 1 --db "$DEST/refused.db" 2>"$DEST/guests.err"
 echo "guests refused: $?"
+# a PostgreSQL site store without libpq: refused, saying what to install
+"$BUILD_DIR/virtperf" results list --db postgresql://site@127.0.0.1:1/campaign 2>"$DEST/site.err"
+echo "site refused: $?"
 set -e
-cat "$DEST/preset.err" "$DEST/url.err" "$DEST/guests.err"
+cat "$DEST/preset.err" "$DEST/url.err" "$DEST/guests.err" "$DEST/site.err"
 HIDE
 
 git -C "$SRC" ls-files -z | (cd "$SRC" && cpio -p0dm --quiet "$WORK/src") # a clean tree
@@ -81,6 +85,9 @@ grep -qE 'gfal2 \(URLs\) *: no' "$WORK/out" || fail "the build should say it has
 expect_contains "$WORK/out" "guests refused: 2"
 expect_contains "$WORK/out" "--guests: this virtperf was built without libvirt; install it (scripts/deps.sh guests) and build again"
 grep -qE 'run --guests \(libvirt\) *: no' "$WORK/out" || fail "the build should say it has no libvirt"
+expect_contains "$WORK/out" "site refused: 2"
+expect_contains "$WORK/out" "this virtperf was built without PostgreSQL (libpq); accepted here: a file path for SQLite (scripts/deps.sh site installs libpq-dev, then rebuild)"
+grep -qE 'postgresql:// \(libpq\) *: no' "$WORK/out" || fail "the build should say it has no libpq"
 [ -f "$WORK/dest/usr/share/man/man1/virtperf.1" ] || fail "make install did not install the manual"
 [ ! -e "$WORK/build/tests/unit/test_units" ] || fail "unit tests were built although cmocka was hidden"
 # without MPI the build goes on, and says so
