@@ -4,7 +4,27 @@
 set -u
 VP=${VP:-$(cd "$(dirname "$0")/../.." && pwd)/build/virtperf}
 WORK=$(mktemp -d /tmp/vp-system.XXXXXX)
-export VIRTPERF_DB="$WORK/results.db"
+# new_store NAME: prints a new, empty store's --db: a file in $WORK, or, when VP_SITE_URL
+# names a PostgreSQL server (test_site_store.sh runs tests against its own), a new database
+# there. store_count STORE TABLE: the rows of TABLE in it.
+new_store() {
+    if [ -z "${VP_SITE_URL:-}" ]; then
+        echo "$WORK/$1.db"
+        return
+    fi
+    local name="t$$_$1_$RANDOM"
+    psql -X -q -d "$VP_SITE_URL/postgres" -c "CREATE DATABASE $name" >/dev/null ||
+        { echo "FAIL: cannot create database $name on $VP_SITE_URL" >&2; exit 1; }
+    echo "$VP_SITE_URL/$name"
+}
+store_count() {
+    case "$1" in
+    postgres*://*) psql -X -At -d "$1" -c "SELECT COUNT(*) FROM $2" ;;
+    *) sqlite3 "$1" "SELECT COUNT(*) FROM $2" ;;
+    esac
+}
+VIRTPERF_DB=$(new_store results)
+export VIRTPERF_DB
 FAILURES=0
 trap 'forget_postgresql; rm -rf "$WORK"' EXIT
 
@@ -283,13 +303,8 @@ PY
 # database that cannot be queried fails the test: it never reads as "nothing stored".
 count_runs() {
     RUNS=0
-    case "$VIRTPERF_DB" in
-    postgres*://*) RUNS=$(psql -X -At -d "$VIRTPERF_DB" -c "SELECT COUNT(*) FROM runs" 2>"$WORK/sqlite.err") ||
-        { fail "cannot count the runs in $VIRTPERF_DB: $(cat "$WORK/sqlite.err")"; RUNS=-1; }
-        return 0 ;;
-    esac
-    [ -e "$VIRTPERF_DB" ] || return 0
-    if ! RUNS=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM runs" 2>"$WORK/sqlite.err"); then
+    case "$VIRTPERF_DB" in postgres*://*) ;; *) [ -e "$VIRTPERF_DB" ] || return 0 ;; esac
+    if ! RUNS=$(store_count "$VIRTPERF_DB" runs 2>"$WORK/sqlite.err"); then
         fail "cannot count the runs in $VIRTPERF_DB: $(cat "$WORK/sqlite.err")"
         RUNS=-1
     fi

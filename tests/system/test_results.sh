@@ -2,6 +2,7 @@
 # results export / import / delete: a run moves between databases intact; malformed or
 # hostile documents are refused with exit 2 and nothing written.
 . "$(dirname "$0")/lib.sh"
+OTHER=$(new_store other) # a second store: another file, or another database on the site server
 
 expect_status 0 "$VP" run cpu --ops=1m --jobs 2 --reps 2 --label bare --quiet
 expect_status 0 "$VP" results export bare -o "$WORK/export.json"
@@ -32,15 +33,15 @@ PY
 expect_status 0 "$VP" results show rr
 expect_contains "$WORK/out" "(over every operation)"
 expect_usage_error "--format: 'xml' is not valid; accepted: json, csv" "$VP" results export bare --format xml
-expect_status 0 "$VP" results import "$WORK/export.json" --db "$WORK/other.db"
+expect_status 0 "$VP" results import "$WORK/export.json" --db "$OTHER"
 expect_contains "$WORK/out" "imported as run 1"
-expect_status 0 "$VP" results export latest --db "$WORK/other.db" -o "$WORK/again.json"
+expect_status 0 "$VP" results export latest --db "$OTHER" -o "$WORK/again.json"
 python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if a == b else 1)' "$WORK/export.json" "$WORK/again.json" || fail "export -> import -> export changed the document"
-expect_usage_error "already in the database" "$VP" results import "$WORK/export.json" --db "$WORK/other.db"
+expect_usage_error "already in the database" "$VP" results import "$WORK/export.json" --db "$OTHER"
 
-before=$(sqlite3 "$WORK/other.db" "SELECT COUNT(*) FROM results")
+before=$(store_count "$OTHER" results)
 printf '{"schema": "virtperf/1", "run": ' >"$WORK/truncated.json"
-expect_usage_error "is not valid JSON" "$VP" results import "$WORK/truncated.json" --db "$WORK/other.db"
+expect_usage_error "is not valid JSON" "$VP" results import "$WORK/truncated.json" --db "$OTHER"
 python3 - "$WORK/export.json" "$WORK/hostile.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -48,7 +49,7 @@ d["run"]["id"] = "fresh"
 d["results"][0]["jobs"] = 10**9
 json.dump(d, open(sys.argv[2], "w"))
 PY
-expect_usage_error "results[0].jobs: accepted: a whole number from 1 to 1024" "$VP" results import "$WORK/hostile.json" --db "$WORK/other.db"
+expect_usage_error "results[0].jobs: accepted: a whole number from 1 to 1024" "$VP" results import "$WORK/hostile.json" --db "$OTHER"
 # a time that is not one, a benchmark this virtperf does not have: refused, not stored
 for change in 'd["run"]["started_at"] = "yesterday"' 'd["results"][0]["started_at"] = "2026-13-01T00:00:00Z"' 'd["results"][0]["bench"] = "no.such"'; do
     python3 -c 'import json, sys
@@ -60,14 +61,14 @@ json.dump(d, open(sys.argv[2], "w"))' "$WORK/export.json" "$WORK/hostile.json" "
     *2026-13*) want="results[0].started_at: '2026-13-01T00:00:00Z' is not a time" ;;
     *) want="results[0].bench: 'no.such' is not a benchmark of this virtperf; accepted: one 'virtperf list' names" ;;
     esac
-    expect_usage_error "$want" "$VP" results import "$WORK/hostile.json" --db "$WORK/other.db"
+    expect_usage_error "$want" "$VP" results import "$WORK/hostile.json" --db "$OTHER"
 done
 printf '{"schema": "virtperf/1", "schema": "x"}' >"$WORK/dup.json"
-expect_usage_error "duplicate object key" "$VP" results import "$WORK/dup.json" --db "$WORK/other.db"
-[ "$(sqlite3 "$WORK/other.db" "SELECT COUNT(*) FROM results")" = "$before" ] || fail "a refused import wrote results"
-[ "$(sqlite3 "$WORK/other.db" "SELECT COUNT(*) FROM runs")" = 1 ] || fail "a refused import wrote a run"
+expect_usage_error "duplicate object key" "$VP" results import "$WORK/dup.json" --db "$OTHER"
+[ "$(store_count "$OTHER" results)" = "$before" ] || fail "a refused import wrote results"
+[ "$(store_count "$OTHER" runs)" = 1 ] || fail "a refused import wrote a run"
 
-expect_status 0 "$VP" results delete 1 --db "$WORK/other.db"
-[ "$(sqlite3 "$WORK/other.db" "SELECT COUNT(*) FROM results")" = 0 ] || fail "delete left results behind"
-expect_usage_error "run '1': not found" "$VP" results delete 1 --db "$WORK/other.db"
+expect_status 0 "$VP" results delete 1 --db "$OTHER"
+[ "$(store_count "$OTHER" results)" = 0 ] || fail "delete left results behind"
+expect_usage_error "run '1': not found" "$VP" results delete 1 --db "$OTHER"
 finish

@@ -1,0 +1,217 @@
+#!/bin/bash
+# The PostgreSQL site store (--db postgresql://..., results push) against a real server
+# the test starts (Debian's postgresql: initdb in a scratch directory, a private port):
+# the store, compare and report tests run against it as they do against SQLite; eight
+# writers at once lose and duplicate nothing; a push is idempotent, from two hosts at
+# once too; a server killed mid-push or mid-run leaves no half run and loses no result;
+# a refusing server is exit 1 and a bad URL exit 2, never showing a password; the
+# documents exported from both stores are equal; three hosts (network namespaces) write
+# one campaign whose compare and report equal those of one SQLite holding the same runs.
+. "$(dirname "$0")/lib.sh"
+suppress_library_leaks
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+# Three "hosts", each a namespace joined to this one by a veth pair: vpsN at
+# 198.18.2N.2, this side at 198.18.2N.1, where the server listens too.
+[ "$(id -u)" -eq 0 ] || skip "needs root (the server runs as postgres, the hosts are namespaces)"
+HOSTS=()
+for n in 1 2 3; do
+    ns=vps$n$$
+    ip netns add "$ns" || skip "needs ip netns"
+    HOSTS+=("$ns")
+    ip link add vps$n$$a type veth peer name vps$n$$b netns "$ns"
+    ip addr add "198.18.2$n.1/30" dev vps$n$$a
+    ip link set vps$n$$a up
+    ip -n "$ns" addr add "198.18.2$n.2/30" dev vps$n$$b
+    ip -n "$ns" link set vps$n$$b up
+    ip -n "$ns" link set lo up
+done
+trap 'for ns in "${HOSTS[@]}"; do ip netns del "$ns" 2>/dev/null; done; forget_postgresql; rm -rf "$WORK"' EXIT
+start_postgresql 198.18.21.1 198.18.22.1 198.18.23.1
+
+# sorted_json FILE: the document with its keys sorted, for comparing two.
+sorted_json() { python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1])), sort_keys=True))' "$1"; }
+# results_per_run STORE: "uuid results" lines, sorted, of every run in STORE.
+results_per_run() {
+    local sql="SELECT uuid || ' ' || (SELECT COUNT(*) FROM results WHERE run_id = r.id) FROM runs r ORDER BY uuid"
+    case "$1" in
+    postgres*://*) psql -X -At -d "$1" -c "$sql" ;;
+    *) sqlite3 "$1" "$sql" ;;
+    esac
+}
+
+# 1. The same system tests as against SQLite, each in a database of its own.
+for test in test_results test_compare test_report; do
+    VP_SITE_URL=$PG_URL bash "$HERE/$test.sh" >"$WORK/$test.log" 2>&1
+    status=$?
+    [ "$status" -eq 0 ] || fail "$test against PostgreSQL exited $status: $(grep -E 'FAIL|skip' "$WORK/$test.log" | head -n 5)"
+done
+
+# 2. Eight writers at once: eight runs, each once and whole.
+site_database writers
+pids=()
+for w in 1 2 3 4 5 6 7 8; do
+    "$VP" run cpu --ops=1m --reps 2 --label "w$w" --quiet --db "$SITE" >"$WORK/w$w.out" 2>&1 &
+    pids+=($!)
+done
+for w in 1 2 3 4 5 6 7 8; do
+    wait "${pids[$((w - 1))]}" || fail "writer $w exited $?: $(tail -n 2 "$WORK/w$w.out")"
+done
+[ "$(psql -X -At -d "$SITE" -c "SELECT COUNT(DISTINCT uuid) || ' ' || COUNT(*) || ' ' || COUNT(DISTINCT label) FROM runs WHERE status = 'ok'")" = "8 8 8" ] ||
+    fail "eight writers: want 8 distinct ok runs with 8 labels: $(psql -X -At -d "$SITE" -c 'SELECT id, label, status FROM runs')"
+[ "$(psql -X -At -d "$SITE" -c "SELECT COUNT(*) FROM results")" = 8 ] || fail "eight writers: want 8 results"
+[ "$(psql -X -At -d "$SITE" -c "SELECT COUNT(*) FROM metric_values")" = \
+  "$(psql -X -At -d "$SITE" -c "SELECT 2 * COUNT(*) FROM metrics")" ] || fail "eight writers: a metric lacks a repetition's value"
+
+# 3. The JSON contract: a run stored in PostgreSQL exports as its --json document, and as
+# the same document from SQLite once pushed there.
+"$VP" run cpu mem.write --ops=1m --size=1m --passes=1 --reps 2 --label contract --quiet \
+    --db "$SITE" --json "$WORK/contract.run.json" >/dev/null 2>&1 || fail "the contract run failed"
+expect_status 0 "$VP" results export contract --db "$SITE" -o "$WORK/contract.pg.json"
+expect_status 0 "$VP" results push contract --db "$SITE" --to "$WORK/copy.db"
+expect_status 0 "$VP" results export contract --db "$WORK/copy.db" -o "$WORK/contract.sqlite.json"
+[ "$(sorted_json "$WORK/contract.pg.json")" = "$(sorted_json "$WORK/contract.run.json")" ] ||
+    fail "the document exported from PostgreSQL differs from the run's own"
+[ "$(sorted_json "$WORK/contract.pg.json")" = "$(sorted_json "$WORK/contract.sqlite.json")" ] ||
+    fail "the documents exported from PostgreSQL and SQLite differ"
+
+# 4. Push twice: the second adds nothing.
+LOCAL=$WORK/local.db
+for n in 1 2 3; do
+    "$VP" run cpu --ops=1m --reps 2 --label "local$n" --quiet --db "$LOCAL" >/dev/null 2>&1 || fail "local run $n failed"
+done
+site_database pushed
+expect_status 0 "$VP" results push --db "$LOCAL" --to "$SITE"
+[ "$(grep -c '^pushed run' "$WORK/out")" = 3 ] || fail "the first push should push 3 runs: $(cat "$WORK/out")"
+expect_status 0 "$VP" results push --db "$LOCAL" --to "$SITE"
+[ "$(grep -c 'already: nothing added' "$WORK/out")" = 3 ] || fail "the second push should add nothing: $(cat "$WORK/out")"
+[ "$(results_per_run "$SITE")" = "$(results_per_run "$LOCAL")" ] || fail "after two pushes the site store differs from the local one"
+[ "$(store_count "$SITE" results)" = 3 ] || fail "two pushes: want 3 results, $(store_count "$SITE" results)"
+
+# 5. The same runs pushed from two hosts at once: each run once.
+site_database twice
+cp "$LOCAL" "$WORK/host1.db"
+cp "$LOCAL" "$WORK/host2.db"
+ip netns exec "${HOSTS[0]}" "$VP" results push --db "$WORK/host1.db" \
+    --to "postgresql://vpsite@198.18.21.1:$PG_PORT/twice" >"$WORK/push1.out" 2>&1 &
+first=$!
+ip netns exec "${HOSTS[1]}" "$VP" results push --db "$WORK/host2.db" \
+    --to "postgresql://vpsite@198.18.22.1:$PG_PORT/twice" >"$WORK/push2.out" 2>&1 &
+second=$!
+wait "$first" || fail "the first host's push exited $?: $(cat "$WORK/push1.out")"
+wait "$second" || fail "the second host's push exited $?: $(cat "$WORK/push2.out")"
+[ "$(cat "$WORK/push1.out" "$WORK/push2.out" | grep -c '^pushed run')" = 3 ] ||
+    fail "two hosts pushing the same 3 runs should push each once: $(cat "$WORK/push1.out" "$WORK/push2.out")"
+[ "$(results_per_run "$SITE")" = "$(results_per_run "$LOCAL")" ] || fail "two hosts' pushes: the site store differs from the local one"
+
+# 6. The server killed mid-push: no half run; pushing again brings the rest.
+expect_status 0 "$VP" results export local1 --db "$LOCAL" -o "$WORK/one.json"
+python3 - "$WORK/one.json" "$WORK/many" <<'PY'
+import copy, json, os, sys
+doc = json.load(open(sys.argv[1]))
+os.makedirs(sys.argv[2])
+result = doc["results"][0]
+doc["results"] = [copy.deepcopy(result) for _ in range(150)]
+for n in range(30):
+    doc["run"]["id"] = "%032x" % (0xfeed0000 + n)
+    json.dump(doc, open(os.path.join(sys.argv[2], "%02d.json" % n), "w"))
+PY
+BIG=$WORK/big.db
+for file in "$WORK"/many/*.json; do
+    "$VP" results import "$file" --db "$BIG" >/dev/null || fail "cannot import $file"
+done
+site_database killed
+"$VP" results push --db "$BIG" --to "$SITE" >"$WORK/killed.out" 2>"$WORK/killed.err" &
+pusher=$!
+for _ in $(seq 1 300); do grep -q '^pushed run' "$WORK/killed.out" && break; sleep 0.05; done
+kill_postgresql
+wait "$pusher"
+status=$?
+[ "$status" -eq 1 ] || fail "a push whose server was killed exited $status, want 1: $(tail -n 2 "$WORK/killed.err")"
+grep -q "not pushed, nothing of it kept there" "$WORK/killed.err" || fail "the failed push does not say what failed: $(head -n 2 "$WORK/killed.err")"
+restart_postgresql
+pushed=$(results_per_run "$SITE")
+count=$(grep -c . <<<"$pushed")
+[ "$count" -ge 1 ] && [ "$count" -lt 30 ] || fail "the kill should land mid-push: $count of 30 runs there"
+grep -v ' 150$' <<<"$pushed" | grep -q . && fail "a half run is in the site store: $(grep -v ' 150$' <<<"$pushed")"
+expect_status 0 "$VP" results push --db "$BIG" --to "$SITE"
+[ "$(results_per_run "$SITE")" = "$(results_per_run "$BIG")" ] || fail "after the second push the site store lacks runs or results"
+
+# 7. The server killed mid-run: exit 1, every result in --json.
+site_database midrun
+"$VP" run cpu mem.write mem.stream --ops=20m --size=64m --passes=2 --reps 3 --db "$SITE" \
+    --json "$WORK/midrun.json" >"$WORK/midrun.out" 2>"$WORK/midrun.err" &
+runner=$!
+for _ in $(seq 1 600); do grep -q '^cpu' "$WORK/midrun.out" && break; sleep 0.05; done
+kill_postgresql
+wait "$runner"
+status=$?
+[ "$status" -eq 1 ] || fail "a run whose store died exited $status, want 1: $(tail -n 3 "$WORK/midrun.err")"
+json_check "$WORK/midrun.json" 'len(d["results"]) == 3 and [r["bench"] for r in d["results"]] == ["cpu", "mem.write", "mem.stream"]' "the JSON document of a run whose store died"
+expect_contains "$WORK/midrun.out" "NOT stored in the results database"
+restart_postgresql
+
+# 8. Refusals: a wrong password, no such database, a read-only role are exit 1 in one
+# line; a URL with a password or malformed is exit 2; no password is ever printed.
+site_database refusals
+printf '*:%s:*:vpsite:wrong\n' "$PG_PORT" >"$WORK/wrong.pgpass"
+chmod 600 "$WORK/wrong.pgpass"
+PGPASSFILE=$WORK/wrong.pgpass "$VP" run cpu --ops=1m --reps 2 --db "$SITE" >"$WORK/out" 2>"$WORK/err"
+status=$?
+[ "$status" -eq 1 ] || fail "a wrong password: exit $status, want 1"
+[ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q 'password authentication failed for user "vpsite"' "$WORK/err" ||
+    fail "a wrong password should be one line naming it: $(cat "$WORK/err")"
+grep -q "stored as run" "$WORK/out" && fail "a run refused by its store said it was stored"
+PGPASSFILE=/dev/null PGPASSWORD=$(cat "$PG_HOME/password") \
+    expect_status 0 "$VP" run cpu --ops=1m --reps 2 --label viaenv --quiet --db "$SITE"
+"$VP" results list --db "$PG_URL/nosuch" >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 1 ] && grep -q 'database "nosuch" does not exist' "$WORK/err" || fail "no such database: $(cat "$WORK/err")"
+psql -X -q -d "$SITE" -c "CREATE ROLE reader LOGIN PASSWORD 'readerpw'; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader" ||
+    fail "cannot make a read-only role"
+printf '*:%s:*:reader:readerpw\n' "$PG_PORT" >>"$PGPASSFILE"
+"$VP" run cpu --ops=1m --reps 2 --db "postgresql://reader@127.0.0.1:$PG_PORT/refusals" >"$WORK/out" 2>"$WORK/err"
+status=$?
+[ "$status" -eq 1 ] && grep -q "permission denied" "$WORK/err" || fail "a read-only role: exit $status: $(cat "$WORK/err")"
+expect_status 0 "$VP" results list --db "postgresql://reader@127.0.0.1:$PG_PORT/refusals"
+expect_contains "$WORK/out" "viaenv"
+secret=$(cat "$PG_HOME/password")
+expect_usage_error "the URL carries a password" "$VP" results list --db "postgresql://vpsite:$secret@127.0.0.1:$PG_PORT/refusals"
+expect_usage_error "the URL carries a password" "$VP" run cpu --db "$SITE?password=$secret"
+grep -q "$secret" "$WORK/out" && fail "a password in a URL was printed"
+expect_usage_error "not a PostgreSQL URL" "$VP" results list --db "postgresql://[::1"
+grep -rq "$secret" <(psql -X -At -d "$SITE" -c "SELECT command FROM runs") && fail "a password was stored with a run"
+
+# 9. A campaign over three hosts: the first writes the site store directly, the other two
+# to their own SQLite and push. compare and report over the site store give what one
+# SQLite holding the same runs gives.
+site_database campaign
+campaign_pids=()
+for n in 1 2 3; do
+    site_url="postgresql://vpsite@198.18.2$n.1:$PG_PORT/campaign"
+    if [ "$n" = 1 ]; then
+        ip netns exec "${HOSTS[0]}" "$VP" run cpu mem.write --ops=1m --size=1m --passes=1 --reps 3 \
+            --label host1 --quiet --db "$site_url" >"$WORK/host1.out" 2>&1 &
+    else
+        ip netns exec "${HOSTS[$((n - 1))]}" bash -c '"$1" run cpu mem.write --ops=1m --size=1m --passes=1 --reps 3 --label "host$2" --quiet --db "$3" &&
+            "$1" results push --db "$3" --to "$4"' _ "$VP" "$n" "$WORK/campaign$n.db" "$site_url" >"$WORK/host$n.out" 2>&1 &
+    fi
+    campaign_pids+=($!)
+done
+for n in 1 2 3; do
+    wait "${campaign_pids[$((n - 1))]}" || fail "host $n exited $?: $(tail -n 3 "$WORK/host$n.out")"
+done
+expect_status 0 "$VP" results push --db "$SITE" --to "$WORK/campaign.db"
+[ "$(results_per_run "$SITE" | wc -l)" = 3 ] || fail "the campaign should hold 3 runs"
+for store in "$SITE" "$WORK/campaign.db"; do
+    tag=$(basename "$store")
+    "$VP" compare host1 host2 host3 --db "$store" >"$WORK/compare.$tag" 2>&1 || fail "compare over $store failed: $(tail -n 2 "$WORK/compare.$tag")"
+    "$VP" report host1 host2 host3 --db "$store" -o "$WORK/report.$tag.html" >/dev/null 2>&1 || fail "report over $store failed"
+done
+cmp -s "$WORK/compare.campaign" "$WORK/compare.campaign.db" || fail "compare differs between the site store and SQLite: $(diff "$WORK/compare.campaign" "$WORK/compare.campaign.db" | head -n 6)"
+grep -q "host2" "$WORK/compare.campaign" || fail "the campaign's compare does not name host2's run"
+cmp -s "$WORK/report.campaign.html" "$WORK/report.campaign.db.html" || fail "report differs between the site store and SQLite"
+
+for ns in "${HOSTS[@]}"; do ip netns del "$ns"; done
+HOSTS=()
+stop_postgresql
+finish
