@@ -64,7 +64,7 @@ done
   "$(psql -X -At -d "$SITE" -c "SELECT 2 * COUNT(*) FROM metrics")" ] || fail "eight writers: a metric lacks a repetition's value"
 
 # 3. The JSON contract: a run stored in PostgreSQL exports as its --json document, and as
-# the same document from SQLite once pushed there.
+# the same document from SQLite once pushed there (and the other way in 4).
 "$VP" run cpu mem.write --ops=1m --size=1m --passes=1 --reps 2 --label contract --quiet \
     --db "$SITE" --json "$WORK/contract.run.json" >/dev/null 2>&1 || fail "the contract run failed"
 expect_status 0 "$VP" results export contract --db "$SITE" -o "$WORK/contract.pg.json"
@@ -87,6 +87,13 @@ expect_status 0 "$VP" results push --db "$LOCAL" --to "$SITE"
 [ "$(grep -c 'already: nothing added' "$WORK/out")" = 3 ] || fail "the second push should add nothing: $(cat "$WORK/out")"
 [ "$(results_per_run "$SITE")" = "$(results_per_run "$LOCAL")" ] || fail "after two pushes the site store differs from the local one"
 [ "$(store_count "$SITE" results)" = 3 ] || fail "two pushes: want 3 results, $(store_count "$SITE" results)"
+# the JSON contract the other way: runs made into SQLite export the same from PostgreSQL
+for n in 1 2 3; do
+    "$VP" results export "local$n" --db "$LOCAL" -o "$WORK/local$n.sqlite.json" || fail "export local$n from SQLite"
+    "$VP" results export "local$n" --db "$SITE" -o "$WORK/local$n.pg.json" || fail "export local$n from PostgreSQL"
+    cmp -s "$WORK/local$n.sqlite.json" "$WORK/local$n.pg.json" ||
+        fail "run local$n exports differently from SQLite and from PostgreSQL"
+done
 
 # 5. The same runs pushed from two hosts at once: each run once.
 site_database twice
