@@ -12,6 +12,7 @@
 
 #include "core/options.h"
 #include "fixtures.h"
+#include "store/db.h"
 #include "store/store.h"
 
 static struct vp_store *open_store(void)
@@ -268,6 +269,35 @@ static void newer_and_unwritable_databases_are_refused(void **state)
     assert_non_null(strstr(err, "--db /dev/null/results.db"));
 }
 
+/* A URL's password never shows: in the user part or as a query option; a path and a URL
+ * without one show as they are; a URL with one is refused before any connection. */
+static void a_url_shows_without_its_password(void **state)
+{
+    (void)state;
+    char shown[256];
+    vp_db_shown_target("postgresql://site:s3cret@db:5432/campaign", shown, sizeof shown);
+    assert_string_equal(shown, "postgresql://site:***@db:5432/campaign");
+    vp_db_shown_target("postgres://site@db/c?sslmode=require&password=s3cret&x=1", shown,
+                       sizeof shown);
+    assert_string_equal(shown, "postgres://site@db/c?sslmode=require&password=***&x=1");
+    vp_db_shown_target("postgresql://site@db/campaign", shown, sizeof shown);
+    assert_string_equal(shown, "postgresql://site@db/campaign");
+    vp_db_shown_target("/tmp/a:b@c/results.db", shown, sizeof shown);
+    assert_string_equal(shown, "/tmp/a:b@c/results.db");
+    assert_true(vp_db_is_url("postgres://h/d"));
+    assert_false(vp_db_is_url("postgresql:/h/d"));
+    struct vp_store *store;
+    char err[VP_ERROR_LEN];
+    assert_int_equal(vp_store_open("postgresql://site:s3cret@127.0.0.1:1/campaign", &store, err,
+                                   sizeof err), -1);
+    assert_null(strstr(err, "s3cret"));
+#ifdef VP_HAVE_LIBPQ
+    assert_non_null(strstr(err, "the URL carries a password"));
+#else
+    assert_non_null(strstr(err, "built without PostgreSQL"));
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +313,7 @@ int main(void)
                                         remove_path),
         cmocka_unit_test_setup_teardown(newer_and_unwritable_databases_are_refused, make_path,
                                         remove_path),
+        cmocka_unit_test(a_url_shows_without_its_password),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
