@@ -16,7 +16,7 @@
 static const char compare_usage[] =
     "usage: virtperf compare BASE CAND [CAND...] [--margin PCT] [--vary PARAM]\n"
     "                        [--metric NAME...] [--normalize clock] [--clock-ghz G,G...]\n"
-    "                        [--json FILE|-] [--db PATH]\n"
+    "                        [--json FILE|-] [--db PATH|URL]\n"
     "       virtperf compare RUN [...]   (a run of both sides: run --guests N --and-host)\n"
     "\n"
     "Compares stored runs (a run id, uuid, label or 'latest' each): results are matched by\n"

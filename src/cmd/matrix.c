@@ -9,7 +9,7 @@
 #include "render/matrix_table.h"
 
 static const char matrix_usage[] =
-    "usage: virtperf matrix RUN [RUN...] [--metric NAME] [--json FILE|-] [--db PATH]\n"
+    "usage: virtperf matrix RUN [RUN...] [--metric NAME] [--json FILE|-] [--db PATH|URL]\n"
     "\n"
     "Net results of the runs as source x destination tables: the source is the host a run\n"
     "came from, the destination the peer it measured (the CNAF 2007 study's netperf tables). Gather\n"

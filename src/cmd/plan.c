@@ -12,7 +12,7 @@
 
 static const char plan_usage[] =
     "usage: virtperf plan --workloads N (--per-host N | --from RUN [--metric BENCH:METRIC]\n"
-    "                     [--qos RULE]) [--host-cost C --current-cost C] [--db PATH]\n"
+    "                     [--qos RULE]) [--host-cost C --current-cost C] [--db PATH|URL]\n"
     "\n"
     "Hosts needed for N workloads at a per-host capacity, the consolidation ratio, and with\n"
     "costs the hardware saved against one machine per workload. --from takes the capacity\n"

@@ -19,7 +19,7 @@
 static const char report_usage[] =
     "usage: virtperf report RUN [RUN...] -o FILE.html [--margin PCT] [--vary PARAM]\n"
     "                       [--metric NAME...] [--normalize clock] [--clock-ghz G,G...]\n"
-    "                       [--db PATH]\n"
+    "                       [--db PATH|URL]\n"
     "\n"
     "Writes one self-contained HTML page (inline CSS and SVG; no script, no external URL):\n"
     "verdicts of every RUN against the first (matched as 'virtperf compare' does, with\n"

@@ -15,12 +15,12 @@
 #define MAX_IMPORT_BYTES (256L * 1024 * 1024)
 
 static const char results_usage[] =
-    "usage: virtperf results list              [--db PATH]\n"
-    "       virtperf results show RUN          [--db PATH]\n"
-    "       virtperf results export RUN [-o FILE|-] [--format json|csv] [--db PATH]\n"
-    "       virtperf results import FILE|-     [--db PATH]\n"
-    "       virtperf results delete RUN        [--db PATH]\n"
-    "       virtperf results push [RUN...] --to URL [--db PATH]\n"
+    "usage: virtperf results list              [--db PATH|URL]\n"
+    "       virtperf results show RUN          [--db PATH|URL]\n"
+    "       virtperf results export RUN [-o FILE|-] [--format json|csv] [--db PATH|URL]\n"
+    "       virtperf results import FILE|-     [--db PATH|URL]\n"
+    "       virtperf results delete RUN        [--db PATH|URL]\n"
+    "       virtperf results push [RUN...] --to URL [--db PATH|URL]\n"
     "\n"
     "RUN is a run id, a run uuid, a label (its latest run) or 'latest'. export writes the\n"
     "virtperf/1 JSON document (stdout by default), or with --format csv one row per\n"

@@ -407,8 +407,13 @@ const struct vp_run_flag vp_run_flags[] = {
       "Time per repetition for time-bound benchmarks (those whose BENCHMARKS entry lists\n"
       "\\fB\\-\\-duration\\fR), such as \\fB10s\\fR or \\fB500ms\\fR.", take_duration },
     { "label", "L", VP_SCOPE_SESSION, "tag the run (bare, kvm, xen-pv ...)", NULL, take_label },
-    { "db", "PATH", VP_SCOPE_SESSION,
-      "results database  [$VIRTPERF_DB or ~/.local/share/virtperf/results.db]", NULL, take_db },
+    { "db", "PATH|URL", VP_SCOPE_SESSION,
+      "results database: a SQLite file or postgresql://USER@HOST/DB  [$VIRTPERF_DB or "
+      "~/.local/share/virtperf/results.db]",
+      "The results database: a SQLite file (made with its directories on first use), or a\n"
+      "PostgreSQL site store, \fBpostgresql://\fR[\fIUSER\fR\fB@\fR]\fIHOST\fR[\fB:\fR\fIPORT\fR]\fB/\fR\fIDATABASE\fR,\n"
+      "shared by many hosts (its password from ~/.pgpass, \fBPGPASSFILE\fR or \fBPGPASSWORD\fR,\n"
+      "never in the URL). Default: \fB$VIRTPERF_DB\fR, else ~/.local/share/virtperf/results.db.", take_db },
     { "json", "FILE|-", VP_SCOPE_SESSION, "also write the run's JSON document (- for stdout)",
       "Also write the run's JSON document; \\fB\\-\\fR is stdout (tables then go to stderr).\n"
       "Files are written whole or not at all.", take_json },

@@ -14,7 +14,7 @@
 #define MAX_METRICS 32
 
 static const char scaling_usage[] =
-    "usage: virtperf scaling RUN [--qos RULE] [--metric NAME...] [--json FILE|-] [--db PATH]\n"
+    "usage: virtperf scaling RUN [--qos RULE] [--metric NAME...] [--json FILE|-] [--db PATH|URL]\n"
     "\n"
     "For each benchmark swept in RUN over --jobs (1..8, 10,30,70) or virtperf-mpi's --ranks\n"
     "(N then counts every host's jobs, and the knee is also given in hosts): per-job and\n"

@@ -1,4 +1,4 @@
-/* `virtperf sysinfo [--json] [--db PATH]`: the environment fingerprint, its advisories,
+/* `virtperf sysinfo [--json] [--db PATH|URL]`: the environment fingerprint, its advisories,
  * and the advisories that this host's stored results explain. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include "render/sysinfo_table.h"
 
 static const char sysinfo_usage[] =
-    "usage: virtperf sysinfo [--json] [--db PATH]\n"
+    "usage: virtperf sysinfo [--json] [--db PATH|URL]\n"
     "\n"
     "Prints the fingerprint stored with every run (host, kernel, CPU, topology, memory,\n"
     "clocksource, hypervisor, container, NICs, disks) and advisories that explain likely\n"
@@ -21,7 +21,7 @@ static const char sysinfo_usage[] =
     "each benchmark configuration run on this host (late timers, lost ticks, clock steps\n"
     "and drift, slow clock reads, dear cross-CPU wake-ups). --json prints\n"
     "{\"fingerprint\", \"advisories\", \"result_advisories\"}.\n"
-    "  --db PATH   results database  [$VIRTPERF_DB or ~/.local/share/virtperf/results.db]\n";
+    "  --db PATH|URL  results database: a SQLite file or postgresql://...  [$VIRTPERF_DB or ~/.local/share/virtperf/results.db]\n";
 
 #define RECENT_RUNS 50
 
@@ -67,7 +67,7 @@ int cmd_sysinfo(int argc, char **argv)
             fputs(sysinfo_usage, stdout);
             return 0;
         } else
-            vp_usage_error("sysinfo: unknown argument '%s'; accepted: --json, --db PATH, --help", argv[i]);
+            vp_usage_error("sysinfo: unknown argument '%s'; accepted: --json, --db PATH|URL, --help", argv[i]);
     }
     char err[VP_ERROR_LEN];
     struct vp_topology *topology;
