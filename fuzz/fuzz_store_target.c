@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             __builtin_trap();
         for (const char *key = strstr(authority + authority_len, "password="); key;
              key = strstr(key + 1, "password="))
-            if ((key[-1] == '?' || key[-1] == '&') && strncmp(key + 9, "***", 3) != 0 &&
-                key + 9 < shown + strlen(shown))
+            if ((key[-1] == '?' || key[-1] == '&') && strlen(key + 9) >= 3 && /* not cut off */
+                strncmp(key + 9, "***", 3) != 0)
                 __builtin_trap();
     }
     free(text);

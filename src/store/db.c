@@ -14,30 +14,42 @@ bool vp_db_is_url(const char *target)
     return strncmp(target, "postgresql://", 13) == 0 || strncmp(target, "postgres://", 11) == 0;
 }
 
+/* Appends n bytes of text to buf (len bytes, used so far), cutting what does not fit. */
+static void append(char *buf, size_t len, size_t *used, const char *text, size_t n)
+{
+    size_t room = len - 1 - *used;
+    n = n < room ? n : room;
+    memcpy(buf + *used, text, n);
+    *used += n;
+    buf[*used] = '\0';
+}
+
 void vp_db_shown_target(const char *target, char *buf, size_t len)
 {
+    if (len == 0)
+        return;
     snprintf(buf, len, "%s", target);
     if (!vp_db_is_url(target))
         return;
     size_t used = 0;
+    buf[0] = '\0';
     const char *c = target;
     const char *authority = strstr(target, "://") + 3;
     const char *authority_end = authority + strcspn(authority, "/?");
     const char *at = memchr(authority, '@', (size_t)(authority_end - authority));
     const char *colon = at ? memchr(authority, ':', (size_t)(at - authority)) : NULL;
-    while (*c && used + 4 < len) {
-        if (c == colon + 1 && colon) { /* user:PASSWORD@ */
-            used += (size_t)snprintf(buf + used, len - used, "***");
+    while (*c && used + 1 < len) {
+        if (colon && c == colon + 1) { /* user:PASSWORD@ */
+            append(buf, len, &used, "***", 3);
             c = at;
         } else if (c > authority_end && (c[-1] == '?' || c[-1] == '&') &&
                    strncmp(c, "password=", 9) == 0) {
-            used += (size_t)snprintf(buf + used, len - used, "password=***");
+            append(buf, len, &used, "password=***", 12);
             c += strcspn(c, "&");
         } else {
-            buf[used++] = *c++;
+            append(buf, len, &used, c++, 1);
         }
     }
-    buf[used] = '\0';
 }
 
 int vp_db_open(const char *target, struct vp_db **db, enum vp_db_refusal *refusal, char *err,
