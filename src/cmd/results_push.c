@@ -81,6 +81,7 @@ static int push_run(struct vp_store *local, struct vp_store *site, int64_t run_i
         }
     }
     json_decref(document);
+    fflush(stdout); /* each run's line as it is pushed, through a pipe or into a file too */
     return rc;
 }
 

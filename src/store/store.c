@@ -316,17 +316,28 @@ static void bind_arguments(struct vp_db_statement *statement, const char *types,
     }
 }
 
-int vp_store_run_statement(struct vp_store *store, const char *sql, const char *types, ...)
+/* Prepares sql, binds args as types says and steps once; the first column of a row it
+ * gives goes to *number (when number is not NULL). */
+static enum vp_db_step step_once(struct vp_store *store, int64_t *number, const char *sql,
+                                 const char *types, va_list args)
 {
     struct vp_db_statement *statement;
     if (vp_db_prepare(store->db, sql, &statement) != 0)
-        return -1;
+        return VP_DB_ERROR;
+    bind_arguments(statement, types, args);
+    enum vp_db_step status = vp_db_step(statement);
+    if (status == VP_DB_ROW && number)
+        *number = vp_db_column_int64(statement, 0);
+    vp_db_finalize(statement);
+    return status;
+}
+
+int vp_store_run_statement(struct vp_store *store, const char *sql, const char *types, ...)
+{
     va_list args;
     va_start(args, types);
-    bind_arguments(statement, types, args);
+    enum vp_db_step status = step_once(store, NULL, sql, types, args);
     va_end(args);
-    enum vp_db_step status = vp_db_step(statement);
-    vp_db_finalize(statement);
     return status == VP_DB_DONE ? 0 : -1;
 }
 
@@ -336,17 +347,10 @@ int vp_store_run_statement(struct vp_store *store, const char *sql, const char *
 static int run_returning(struct vp_store *store, int64_t *number, const char *sql,
                          const char *types, ...)
 {
-    struct vp_db_statement *statement;
-    if (vp_db_prepare(store->db, sql, &statement) != 0)
-        return -1;
     va_list args;
     va_start(args, types);
-    bind_arguments(statement, types, args);
+    enum vp_db_step status = step_once(store, number, sql, types, args);
     va_end(args);
-    enum vp_db_step status = vp_db_step(statement);
-    if (status == VP_DB_ROW)
-        *number = vp_db_column_int64(statement, 0);
-    vp_db_finalize(statement);
     return status == VP_DB_ROW ? 1 : status == VP_DB_DONE ? 0 : -1;
 }
 

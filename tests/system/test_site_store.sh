@@ -32,6 +32,14 @@ start_postgresql 198.18.21.1 198.18.22.1 198.18.23.1
 # section N: the time the section before took, for whoever keeps the suite short.
 SECTION_START=$SECONDS
 section() { echo "section $(($1 - 1)): $((SECONDS - SECTION_START)) s"; SECTION_START=$SECONDS; }
+# kill_when OUT PATTERN PID: once OUT has a line matching PATTERN, the server killed
+# (kill_postgresql); then PID waited for, its status in STATUS.
+kill_when() {
+    for _ in $(seq 1 600); do grep -q "$2" "$1" && break; sleep 0.05; done
+    kill_postgresql
+    wait "$3"
+    STATUS=$?
+}
 # sorted_json FILE: the document with its keys sorted, for comparing two.
 sorted_json() { python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1])), sort_keys=True))' "$1"; }
 # results_per_run STORE: "uuid results" lines, sorted, of every run in STORE.
@@ -127,8 +135,8 @@ import copy, json, os, sys
 doc = json.load(open(sys.argv[1]))
 os.makedirs(sys.argv[2])
 result = doc["results"][0]
-doc["results"] = [copy.deepcopy(result) for _ in range(100)]
-for n in range(20):
+doc["results"] = [copy.deepcopy(result) for _ in range(40)]
+for n in range(12):
     doc["run"]["id"] = "%032x" % (0xfeed0000 + n)
     json.dump(doc, open(os.path.join(sys.argv[2], "%02d.json" % n), "w"))
 PY
@@ -138,18 +146,14 @@ for file in "$WORK"/many/*.json; do
 done
 site_database killed
 "$VP" results push --db "$BIG" --to "$SITE" >"$WORK/killed.out" 2>"$WORK/killed.err" &
-pusher=$!
-for _ in $(seq 1 300); do grep -q '^pushed run' "$WORK/killed.out" && break; sleep 0.05; done
-kill_postgresql
-wait "$pusher"
-status=$?
-[ "$status" -eq 1 ] || fail "a push whose server was killed exited $status, want 1: $(tail -n 2 "$WORK/killed.err")"
+kill_when "$WORK/killed.out" '^pushed run' $!
+[ "$STATUS" -eq 1 ] || fail "a push whose server was killed exited $STATUS, want 1: $(tail -n 2 "$WORK/killed.err")"
 grep -q "not pushed, nothing of it kept there" "$WORK/killed.err" || fail "the failed push does not say what failed: $(head -n 2 "$WORK/killed.err")"
 restart_postgresql
 pushed=$(results_per_run "$SITE")
 count=$(grep -c . <<<"$pushed")
-[ "$count" -ge 1 ] && [ "$count" -lt 20 ] || fail "the kill should land mid-push: $count of 20 runs there"
-grep -v ' 100$' <<<"$pushed" | grep -q . && fail "a half run is in the site store: $(grep -v ' 100$' <<<"$pushed")"
+[ "$count" -ge 1 ] && [ "$count" -lt 12 ] || fail "the kill should land mid-push: $count of 12 runs there"
+grep -v ' 40$' <<<"$pushed" | grep -q . && fail "a half run is in the site store: $(grep -v ' 40$' <<<"$pushed")"
 expect_status 0 "$VP" results push --db "$BIG" --to "$SITE"
 [ "$(results_per_run "$SITE")" = "$(results_per_run "$BIG")" ] || fail "after the second push the site store lacks runs or results"
 
@@ -158,12 +162,8 @@ section 7
 site_database midrun
 "$VP" run cpu mem.write mem.stream --ops=20m --size=64m --passes=2 --reps 3 --db "$SITE" \
     --json "$WORK/midrun.json" >"$WORK/midrun.out" 2>"$WORK/midrun.err" &
-runner=$!
-for _ in $(seq 1 600); do grep -q '^cpu' "$WORK/midrun.out" && break; sleep 0.05; done
-kill_postgresql
-wait "$runner"
-status=$?
-[ "$status" -eq 1 ] || fail "a run whose store died exited $status, want 1: $(tail -n 3 "$WORK/midrun.err")"
+kill_when "$WORK/midrun.out" '^cpu' $!
+[ "$STATUS" -eq 1 ] || fail "a run whose store died exited $STATUS, want 1: $(tail -n 3 "$WORK/midrun.err")"
 json_check "$WORK/midrun.json" 'len(d["results"]) == 3 and [r["bench"] for r in d["results"]] == ["cpu", "mem.write", "mem.stream"]' "the JSON document of a run whose store died"
 expect_contains "$WORK/midrun.out" "NOT stored in the results database"
 restart_postgresql
