@@ -6,7 +6,8 @@
 # once too; a server killed mid-push or mid-run leaves no half run and loses no result;
 # a refusing server is exit 1 and a bad URL exit 2, never showing a password; the
 # documents exported from both stores are equal; three hosts (network namespaces) write
-# one campaign whose compare and report equal those of one SQLite holding the same runs.
+# one campaign whose compare and report equal those of one SQLite holding the same runs;
+# virtperf-mpi's rank 0 writes it as a plain run does.
 . "$(dirname "$0")/lib.sh"
 suppress_library_leaks
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -237,6 +238,20 @@ cmp -s "$WORK/report.campaign.html.timeless" "$WORK/report.campaign.db.html.time
 grep -q "host3" "$WORK/report.campaign.html" || fail "the campaign's report does not name host3's run"
 
 section 10
+# 10. virtperf-mpi stores from rank 0 into the site store as a plain run does.
+MPI_VP=$(dirname "$VP")/virtperf-mpi
+if command -v mpirun >/dev/null && [ -x "$MPI_VP" ]; then
+    site_database ranks
+    mpirun --allow-run-as-root --oversubscribe --bind-to none -n 2 -x PGPASSFILE -x ASAN_OPTIONS \
+        -x LSAN_OPTIONS "$MPI_VP" run cpu --ops=1m --reps 2 --label ranks --quiet --db "$SITE" \
+        >"$WORK/mpi.out" 2>&1 || fail "virtperf-mpi into the site store exited $?: $(tail -n 3 "$WORK/mpi.out")"
+    [ "$(psql -X -At -d "$SITE" -c "SELECT label || ' ' || status FROM runs")" = "ranks ok" ] ||
+        fail "virtperf-mpi's run is not in the site store whole: $(psql -X -At -d "$SITE" -c 'SELECT label, status FROM runs')"
+else
+    fail "virtperf-mpi or mpirun is missing (scripts/deps.sh mpi), so rank 0's writing was not checked"
+fi
+
+section 11
 for ns in "${HOSTS[@]}"; do ip netns del "$ns"; done
 HOSTS=()
 stop_postgresql
