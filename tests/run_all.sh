@@ -84,7 +84,8 @@ fi
 # release build and the machine to themselves: they run first, one at a time. test_net
 # runs in both: its hostile clients under the sanitizers (VP_SANITIZED leaves its
 # deadlines and rates out there), its rates and deadlines in release (VP_MEASURING_ONLY
-# leaves the rest out there). What judges no figure (the sanitized tests, test_fresh's
+# leaves the rest out there); so does test_site_store (test_compare against its server
+# in release, the rest sanitized). What judges no figure (the sanitized tests, test_fresh's
 # build of its own tree, the fuzz targets) then runs two at a time, one per CPU of the
 # 2-CPU machines the suite is kept within 15 minutes on; test_copy_speed, sanitized but
 # judging whether the machine was quiet, runs alone before them.
@@ -94,7 +95,7 @@ release_only="test_time test_idle test_vcost test_mpi_hosts test_guest test_stre
 unmeasured_release="test_fresh" # builds its own tree: release, but judges no figure
 # Sanitized, but alone on the machine: it judges whether the machine was quiet.
 sanitized_alone="test_copy_speed"
-in_release() { case " $(echo $release_only) test_net " in *" $1 "*) return 0 ;; esac; return 1; }
+in_release() { case " $(echo $release_only) test_net test_site_store " in *" $1 "*) return 0 ;; esac; return 1; }
 in_sanitized() {
     case " $(echo $release_only $unmeasured_release) " in *" $1 "*) return 1 ;; esac
     return 0

@@ -12,6 +12,19 @@
 suppress_library_leaks
 HERE=$(cd "$(dirname "$0")" && pwd)
 
+# test_compare judges measured figures (significance, the run's own load): it runs
+# against the server in the release pass alone (VP_MEASURING_ONLY, as tests/run_all.sh
+# sets it for a test in both passes); the sanitized pass runs everything else.
+if measuring_only; then
+    [ "$(id -u)" -eq 0 ] || skip "needs root (the server runs as postgres)"
+    start_postgresql
+    VP_SITE_URL=$PG_URL bash "$HERE/test_compare.sh" >"$WORK/test_compare.log" 2>&1
+    status=$?
+    [ "$status" -eq 0 ] || fail "test_compare against PostgreSQL exited $status: $(grep -E 'FAIL|skip' "$WORK/test_compare.log" | head -n 5)"
+    stop_postgresql
+    finish
+fi
+
 # Three "hosts", each a namespace joined to this one by a veth pair: vpsN at
 # 198.18.2N.2, this side at 198.18.2N.1, where the server listens too.
 [ "$(id -u)" -eq 0 ] || skip "needs root (the server runs as postgres, the hosts are namespaces)"
@@ -53,8 +66,11 @@ results_per_run() {
 }
 
 section 1
-# 1. The same system tests as against SQLite, each in a database of its own.
-for test in test_results test_compare test_report; do
+# 1. The same system tests as against SQLite, each in a database of its own: the store
+# (results), report, matrix, and compare with scaling and plan (see above).
+against=(test_results test_report test_matrix)
+sanitized || against+=(test_compare) # (run alone: the release pass runs it measuring only)
+for test in "${against[@]}"; do
     VP_SITE_URL=$PG_URL bash "$HERE/$test.sh" >"$WORK/$test.log" 2>&1
     status=$?
     [ "$status" -eq 0 ] || fail "$test against PostgreSQL exited $status: $(grep -E 'FAIL|skip' "$WORK/$test.log" | head -n 5)"
@@ -209,10 +225,10 @@ campaign_pids=()
 for n in 1 2 3; do
     site_url="postgresql://vpsite@198.18.2$n.1:$PG_PORT/campaign"
     if [ "$n" = 1 ]; then
-        ip netns exec "${HOSTS[0]}" "$VP" run cpu mem.write --ops=1m --size=1m --passes=1 --reps 3 \
+        ip netns exec "${HOSTS[0]}" "$VP" run cpu mem.write --ops=1m --size=1m --passes=1 --reps 3 --jobs 1,2 \
             --label host1 --quiet --db "$site_url" >"$WORK/host1.out" 2>&1 &
     else
-        ip netns exec "${HOSTS[$((n - 1))]}" bash -c '"$1" run cpu mem.write --ops=1m --size=1m --passes=1 --reps 3 --label "host$2" --quiet --db "$3" &&
+        ip netns exec "${HOSTS[$((n - 1))]}" bash -c '"$1" run cpu mem.write --ops=1m --size=1m --passes=1 --reps 3 --jobs 1,2 --label "host$2" --quiet --db "$3" &&
             "$1" results push --db "$3" --to "$4"' _ "$VP" "$n" "$WORK/campaign$n.db" "$site_url" >"$WORK/host$n.out" 2>&1 &
     fi
     campaign_pids+=($!)
@@ -226,9 +242,13 @@ for store in "$SITE" "$WORK/campaign.db"; do
     tag=$(basename "$store")
     "$VP" compare host1 host2 host3 --db "$store" >"$WORK/compare.$tag" 2>&1 || fail "compare over $store failed: $(tail -n 2 "$WORK/compare.$tag")"
     "$VP" report host1 host2 host3 --db "$store" -o "$WORK/report.$tag.html" >/dev/null 2>&1 || fail "report over $store failed"
+    { "$VP" scaling host2 --db "$store" && "$VP" plan --workloads 20 --from host3 --host-cost 3000 \
+        --current-cost 1000 --db "$store"; } >"$WORK/scaling.$tag" 2>&1 || fail "scaling or plan over $store failed: $(tail -n 2 "$WORK/scaling.$tag")"
 done
 cmp -s "$WORK/compare.campaign" "$WORK/compare.campaign.db" || fail "compare differs between the site store and SQLite: $(diff "$WORK/compare.campaign" "$WORK/compare.campaign.db" | head -n 6)"
 grep -q "host2" "$WORK/compare.campaign" || fail "the campaign's compare does not name host2's run"
+cmp -s "$WORK/scaling.campaign" "$WORK/scaling.campaign.db" || fail "scaling or plan differs between the site store and SQLite: $(diff "$WORK/scaling.campaign" "$WORK/scaling.campaign.db" | head -n 6)"
+grep -q "efficiency" "$WORK/scaling.campaign" || fail "the campaign's scaling table is missing: $(head -n 3 "$WORK/scaling.campaign")"
 # (the page says when it was made: that line aside, the two must be the same)
 for page in "$WORK/report.campaign.html" "$WORK/report.campaign.db.html"; do
     sed 's/Generated [0-9TZ:-]* from/Generated from/' "$page" >"$page.timeless"
