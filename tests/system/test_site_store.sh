@@ -152,8 +152,8 @@ import copy, json, os, sys
 doc = json.load(open(sys.argv[1]))
 os.makedirs(sys.argv[2])
 result = doc["results"][0]
-doc["results"] = [copy.deepcopy(result) for _ in range(40)]
-for n in range(12):
+doc["results"] = [copy.deepcopy(result) for _ in range(30)]
+for n in range(10):
     doc["run"]["id"] = "%032x" % (0xfeed0000 + n)
     json.dump(doc, open(os.path.join(sys.argv[2], "%02d.json" % n), "w"))
 PY
@@ -169,8 +169,8 @@ grep -q "not pushed, nothing of it kept there" "$WORK/killed.err" || fail "the f
 restart_postgresql
 pushed=$(results_per_run "$SITE")
 count=$(grep -c . <<<"$pushed")
-[ "$count" -ge 1 ] && [ "$count" -lt 12 ] || fail "the kill should land mid-push: $count of 12 runs there"
-grep -v ' 40$' <<<"$pushed" | grep -q . && fail "a half run is in the site store: $(grep -v ' 40$' <<<"$pushed")"
+[ "$count" -ge 1 ] && [ "$count" -lt 10 ] || fail "the kill should land mid-push: $count of 10 runs there"
+grep -v ' 30$' <<<"$pushed" | grep -q . && fail "a half run is in the site store: $(grep -v ' 30$' <<<"$pushed")"
 expect_status 0 "$VP" results push --db "$BIG" --to "$SITE"
 [ "$(results_per_run "$SITE")" = "$(results_per_run "$BIG")" ] || fail "after the second push the site store lacks runs or results"
 
