@@ -172,15 +172,22 @@ start_postgresql() {
         -U vpsite --pwfile="$PG_HOME/password" --auth=scram-sha-256 --no-sync \
         >"$PG_HOME/initdb.log" 2>&1 || { fail "initdb: $(tail -n 3 "$PG_HOME/initdb.log")"; finish; }
     echo "host all all 198.18.0.0/15 scram-sha-256" >>"$PG_HOME/data/pg_hba.conf"
-    PG_PORT=$((20000 + RANDOM % 20000))
-    while bash -c "exec 3<>/dev/tcp/127.0.0.1/$PG_PORT" 2>/dev/null; do PG_PORT=$((PG_PORT + 1)); done
-    printf '*:%s:*:vpsite:%s\n' "$PG_PORT" "$(cat "$PG_HOME/password")" >"$PG_HOME/pgpass"
+    printf '*:*:*:vpsite:%s\n' "$(cat "$PG_HOME/password")" >"$PG_HOME/pgpass"
     chmod 600 "$PG_HOME/pgpass"
     export PGPASSFILE="$PG_HOME/pgpass"
-    PG_URL="postgresql://vpsite@127.0.0.1:$PG_PORT"
-    restart_postgresql
+    # a port below the ephemeral range; one another test takes first is tried again
+    for _ in 1 2 3 4 5; do
+        PG_PORT=$((15000 + RANDOM % 15000))
+        bash -c "exec 3<>/dev/tcp/127.0.0.1/$PG_PORT" 2>/dev/null && continue
+        PG_URL="postgresql://vpsite@127.0.0.1:$PG_PORT"
+        restart_postgresql && return 0
+    done
+    fail "PostgreSQL did not start on five ports: $(tail -n 5 "$PG_HOME/server.log")"
+    finish
 }
 
+# restart_postgresql: the server on PG_PORT again (after start_postgresql or
+# kill_postgresql); 1 when another process holds one of its addresses' port.
 restart_postgresql() {
     setpriv --reuid postgres --regid postgres --clear-groups "$PG_BIN/postgres" -D "$PG_HOME/data" \
         -p "$PG_PORT" -c listen_addresses="$PG_LISTEN" -c unix_socket_directories="$PG_HOME" \
@@ -188,9 +195,18 @@ restart_postgresql() {
     PG_PID=$!
     for _ in $(seq 1 200); do
         psql -X -q -d "$PG_URL/postgres" -c "SELECT 1" >/dev/null 2>&1 && return 0
-        kill -0 "$PG_PID" 2>/dev/null || break
+        if grep -q "could not bind" "$PG_HOME/server.log" || ! kill -0 "$PG_PID" 2>/dev/null; then
+            break
+        fi
         sleep 0.1
     done
+    if grep -q "could not bind" "$PG_HOME/server.log"; then
+        kill -INT "$PG_PID" 2>/dev/null
+        wait "$PG_PID" 2>/dev/null
+        mv "$PG_HOME/server.log" "$PG_HOME/server.log.port$PG_PORT"
+        PG_PID=
+        return 1
+    fi
     fail "PostgreSQL did not start: $(tail -n 5 "$PG_HOME/server.log")"
     finish
 }
