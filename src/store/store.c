@@ -2,14 +2,12 @@
  * result rows, import, listing and deletion. Reading results back out is export.c's. */
 #include "store/store.h"
 
-#include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -277,11 +275,6 @@ void vp_store_close(struct vp_store *store)
 bool vp_store_names_server(const char *target)
 {
     return vp_db_is_url(target);
-}
-
-const char *vp_store_engine(const struct vp_store *store)
-{
-    return vp_db_engine(store->db);
 }
 
 /* Optional numbers go in as NULL when absent. */

@@ -35,8 +35,6 @@ int vp_store_open(const char *path, struct vp_store **store, char *err, size_t e
 void vp_store_close(struct vp_store *store);
 /* True when target is a PostgreSQL URL, not a file path. */
 bool vp_store_names_server(const char *target);
-/* "SQLite" or "PostgreSQL". */
-const char *vp_store_engine(const struct vp_store *store);
 int vp_store_schema_version(struct vp_store *store);
 
 /* A new run with status "running"; run_id receives its local id. */
