@@ -151,7 +151,8 @@ run_fuzz_target() { # TARGET
 # two workers end together; a worker takes the next item nobody has claimed (mkdir is the
 # claim), keeps its output and status, and the output is printed in the list's order.
 items=("test_fresh.sh release tests/system/test_fresh.sh")
-for name in test_mpi test_net test_net_flood test_data test_safety test_app_presets; do
+for name in test_mpi test_site_store test_guests_faults test_containers test_net test_net_flood \
+    test_data test_safety test_app_presets; do
     items+=("asan:$name.sh asan tests/system/$name.sh")
 done
 for test in tests/system/test_*.sh; do
