@@ -93,13 +93,13 @@ const char *vp_db_engine(const struct vp_db *db) { return DRIVER(db)->engine; }
 int vp_db_exec(struct vp_db *db, const char *sql) { return DRIVER(db)->exec(db, sql); }
 int vp_db_exec_schema(struct vp_db *db, const char *sql) { return DRIVER(db)->exec_schema(db, sql); }
 int vp_db_begin_write(struct vp_db *db) { return DRIVER(db)->begin_write(db); }
-int vp_db_commit(struct vp_db *db) { return DRIVER(db)->exec(db, "COMMIT"); }
+int vp_db_commit(struct vp_db *db) { return DRIVER(db)->commit(db); }
 int vp_db_schema_version(struct vp_db *db) { return DRIVER(db)->schema_version(db); }
 const char *vp_db_message(struct vp_db *db) { return DRIVER(db)->message(db); }
 
 void vp_db_rollback(struct vp_db *db)
 {
-    DRIVER(db)->exec(db, "ROLLBACK");
+    DRIVER(db)->rollback(db);
 }
 
 int vp_db_set_schema_version(struct vp_db *db, int version)

@@ -45,7 +45,11 @@ int vp_db_exec(struct vp_db *db, const char *sql);
  * REAL, TEXT), each driver reading the types as its own. */
 int vp_db_exec_schema(struct vp_db *db, const char *sql);
 /* A write transaction that holds the store's one writer lock until commit or rollback,
- * so writers on many hosts take turns as processes on one host do. */
+ * so writers on many hosts take turns as processes on one host do. Inside it a statement
+ * that gives nothing back (INSERT, UPDATE, DELETE without RETURNING) may be sent without
+ * waiting for its answer (PostgreSQL's pipeline: one round trip for many rows), its step
+ * saying VP_DB_DONE at once; a failure of it is told by the next statement that waits
+ * (a read, a RETURNING, the commit), which then fails, and the transaction with it. */
 int vp_db_begin_write(struct vp_db *db);
 int vp_db_commit(struct vp_db *db);
 void vp_db_rollback(struct vp_db *db);
@@ -87,6 +91,8 @@ struct vp_db_driver {
     int (*exec)(struct vp_db *db, const char *sql);
     int (*exec_schema)(struct vp_db *db, const char *sql);
     int (*begin_write)(struct vp_db *db);
+    int (*commit)(struct vp_db *db);
+    void (*rollback)(struct vp_db *db);
     int (*schema_version)(struct vp_db *db);
     int (*set_schema_version)(struct vp_db *db, int version);
     const char *(*message)(struct vp_db *db);

@@ -4,17 +4,26 @@
  * ~/.pgpass, a service file), so none is ever stored with a run or printed. The schema
  * version lives in the table virtperf_schema; a writer holds a transaction-scoped advisory
  * lock, so writers take turns as SQLite's do, each waiting $VIRTPERF_DB_TIMEOUT seconds
- * (lock_timeout). The store's '?' and '?N' parameters become '$N'. */
+ * (lock_timeout). The store's '?' and '?N' parameters become '$N'. Inside a write
+ * transaction a statement that gives nothing back is sent in libpq's pipeline mode and its
+ * answer read later, with the others' (settle), so that a run's thousands of rows cost a
+ * few round trips, not one each. */
+#define _GNU_SOURCE /* strcasestr */
 #include <libpq-fe.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "store/db.h"
 
 /* The advisory lock every writer of a virtperf store takes (any fixed number: 'vprf'). */
 #define WRITER_LOCK "1987080806"
+/* The statements sent whose answers may wait unread: the server's answers (some 30 bytes
+ * each) then never fill the socket while this side is still sending, which would leave
+ * both sides waiting on each other. */
+#define MOST_UNANSWERED 256
 /* pg_type oids of the columns the store reads */
 enum { OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_TEXT = 25, OID_FLOAT4 = 700,
        OID_FLOAT8 = 701, OID_NUMERIC = 1700 };
@@ -23,6 +32,9 @@ struct vp_db {
     struct vp_db_base base;
     PGconn *connection;
     int timeout_s;
+    bool writing;      /* between begin_write and commit or rollback */
+    bool write_failed; /* a statement of the write transaction failed: it can only roll back */
+    int unanswered;    /* statements sent in the pipeline whose answers are not read yet */
     char message[320];
 };
 
@@ -38,6 +50,7 @@ struct vp_db_statement {
     int parameter_count;
     struct parameter *parameters;
     PGresult *result;
+    bool sent; /* in the pipeline, its answer read by settle */
     int next_row, row; /* row: the current one (after a step that gave VP_DB_ROW) */
 };
 
@@ -111,8 +124,51 @@ static int check_url(const char *url, char *err, size_t err_len)
     return 0;
 }
 
+/* Reads the answers of every statement sent in the pipeline and leaves pipeline mode; -1
+ * when one failed (the first one's message kept) or the write transaction had failed
+ * before, which then can only roll back. */
+static int settle(struct vp_db *db)
+{
+    if (PQpipelineStatus(db->connection) == PQ_PIPELINE_OFF)
+        return db->write_failed ? -1 : 0;
+    bool synced = PQpipelineSync(db->connection) == 1, failed = !synced;
+    if (failed)
+        keep_message(db, PQerrorMessage(db->connection));
+    /* every answer is read, after a failure too, so the connection is ready for the next */
+    for (int i = 0; synced && i < db->unanswered; i++) {
+        PGresult *result = PQgetResult(db->connection);
+        if (!failed && PQresultStatus(result) != PGRES_COMMAND_OK) {
+            keep_failure(db, result); /* the first: those after it only say "aborted" */
+            failed = true;
+        }
+        if (!result) { /* the connection is gone: nothing more will come */
+            synced = false;
+            break;
+        }
+        PQclear(result);
+        PQclear(PQgetResult(db->connection)); /* the NULL that ends each answer */
+    }
+    if (synced) {
+        PGresult *sync = PQgetResult(db->connection);
+        if (!failed && PQresultStatus(sync) != PGRES_PIPELINE_SYNC) {
+            keep_failure(db, sync);
+            failed = true;
+        }
+        PQclear(sync);
+    }
+    db->unanswered = 0;
+    if (PQexitPipelineMode(db->connection) != 1 && !failed) {
+        keep_message(db, PQerrorMessage(db->connection));
+        failed = true;
+    }
+    db->write_failed = db->write_failed || (failed && db->writing);
+    return failed || db->write_failed ? -1 : 0;
+}
+
 static int setting(struct vp_db *db, const char *sql)
 {
+    if (settle(db) != 0)
+        return -1;
     PGresult *result = PQexec(db->connection, sql);
     int ok = PQresultStatus(result) == PGRES_COMMAND_OK || PQresultStatus(result) == PGRES_TUPLES_OK;
     if (!ok)
@@ -219,23 +275,48 @@ static int postgresql_exec_schema(struct vp_db *db, const char *sql)
     return rc;
 }
 
+/* Rolls back, keeping the message of what failed before. */
+static void postgresql_rollback(struct vp_db *db)
+{
+    char kept[sizeof db->message];
+    memcpy(kept, db->message, sizeof kept);
+    settle(db);
+    db->writing = false;
+    db->write_failed = false;
+    setting(db, "ROLLBACK");
+    memcpy(db->message, kept, sizeof kept);
+}
+
 static int postgresql_begin_write(struct vp_db *db)
 {
     if (setting(db, "BEGIN") != 0)
         return -1;
     if (setting(db, "SELECT pg_advisory_xact_lock(" WRITER_LOCK ")") != 0) {
-        char kept[sizeof db->message];
-        memcpy(kept, db->message, sizeof kept);
-        setting(db, "ROLLBACK");
-        memcpy(db->message, kept, sizeof kept);
+        postgresql_rollback(db);
         return -1;
     }
+    db->writing = true;
+    db->write_failed = false;
     return 0;
+}
+
+/* A transaction one of whose statements failed is not committed (PostgreSQL would roll it
+ * back and say COMMIT worked): -1, the failure's message kept. */
+static int postgresql_commit(struct vp_db *db)
+{
+    if (settle(db) != 0) {
+        postgresql_rollback(db);
+        return -1;
+    }
+    db->writing = false;
+    return setting(db, "COMMIT");
 }
 
 /* The first column of the first row of sql as a number, or fallback when it gives none. */
 static long single_number(struct vp_db *db, const char *sql, long fallback)
 {
+    if (settle(db) != 0)
+        return fallback;
     PGresult *result = PQexec(db->connection, sql);
     long number = fallback;
     if (PQresultStatus(result) != PGRES_TUPLES_OK)
@@ -362,8 +443,39 @@ static void postgresql_bind_null(struct vp_db_statement *statement, int index)
     bind(statement, index, NULL, 0);
 }
 
+/* True when sql gives nothing back: an INSERT, UPDATE or DELETE without RETURNING. */
+static bool answers_nothing(const char *sql)
+{
+    sql += strspn(sql, " \n");
+    return (strncasecmp(sql, "INSERT", 6) == 0 || strncasecmp(sql, "UPDATE", 6) == 0 ||
+            strncasecmp(sql, "DELETE", 6) == 0) && !strcasestr(sql, "RETURNING");
+}
+
+/* Sends statement in the pipeline, its answer read by settle; VP_DB_DONE, or VP_DB_ERROR
+ * when it cannot be sent or an earlier one failed. */
+static enum vp_db_step send_in_pipeline(struct vp_db_statement *statement, int count,
+                                        const unsigned int *types, const char *const *values)
+{
+    struct vp_db *db = statement->db;
+    if ((db->unanswered >= MOST_UNANSWERED && settle(db) != 0) || db->write_failed)
+        return VP_DB_ERROR;
+    if ((PQpipelineStatus(db->connection) == PQ_PIPELINE_OFF &&
+         PQenterPipelineMode(db->connection) != 1) ||
+        PQsendQueryParams(db->connection, statement->sql, count, types, values, NULL, NULL,
+                          0) != 1) {
+        keep_message(db, PQerrorMessage(db->connection));
+        db->write_failed = true;
+        return VP_DB_ERROR;
+    }
+    db->unanswered++;
+    statement->sent = true;
+    return VP_DB_DONE;
+}
+
 static enum vp_db_step postgresql_step(struct vp_db_statement *statement)
 {
+    if (statement->sent)
+        return VP_DB_DONE;
     if (!statement->result) {
         int count = statement->parameter_count;
         unsigned int types[count + 1];
@@ -372,6 +484,10 @@ static enum vp_db_step postgresql_step(struct vp_db_statement *statement)
             types[i] = statement->parameters[i].type;
             values[i] = statement->parameters[i].value;
         }
+        if (statement->db->writing && answers_nothing(statement->sql))
+            return send_in_pipeline(statement, count, types, values);
+        if (settle(statement->db) != 0)
+            return VP_DB_ERROR;
         statement->result = PQexecParams(statement->db->connection, statement->sql, count,
                                          types, values, NULL, NULL, 0);
         ExecStatusType status = PQresultStatus(statement->result);
@@ -446,6 +562,8 @@ const struct vp_db_driver vp_db_postgresql = {
     .exec = postgresql_exec,
     .exec_schema = postgresql_exec_schema,
     .begin_write = postgresql_begin_write,
+    .commit = postgresql_commit,
+    .rollback = postgresql_rollback,
     .schema_version = postgresql_schema_version,
     .set_schema_version = postgresql_set_schema_version,
     .message = postgresql_message,

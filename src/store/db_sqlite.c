@@ -106,6 +106,16 @@ static int sqlite_begin_write(struct vp_db *db)
     return sqlite_exec(db, "BEGIN IMMEDIATE");
 }
 
+static int sqlite_commit(struct vp_db *db)
+{
+    return sqlite_exec(db, "COMMIT");
+}
+
+static void sqlite_rollback(struct vp_db *db)
+{
+    sqlite_exec(db, "ROLLBACK");
+}
+
 static int sqlite_schema_version(struct vp_db *db)
 {
     sqlite3_stmt *statement;
@@ -234,6 +244,8 @@ const struct vp_db_driver vp_db_sqlite = {
     .exec = sqlite_exec,
     .exec_schema = sqlite_exec,
     .begin_write = sqlite_begin_write,
+    .commit = sqlite_commit,
+    .rollback = sqlite_rollback,
     .schema_version = sqlite_schema_version,
     .set_schema_version = sqlite_set_schema_version,
     .message = sqlite_message,

@@ -126,6 +126,29 @@ for n in 1 2 3; do
     cmp -s "$WORK/local$n.sqlite.json" "$WORK/local$n.pg.json" ||
         fail "run local$n exports differently from SQLite and from PostgreSQL"
 done
+# A row the server refuses amid a run's rows (sent without waiting for each answer): that
+# run is not pushed and says why, nothing of it stays, the runs after it are pushed whole.
+site_database refusing
+expect_status 0 "$VP" results list --db "$SITE"
+psql -X -q -d "$SITE" -v ON_ERROR_STOP=1 >/dev/null <<'SQL' || fail "cannot add the refusing trigger"
+CREATE FUNCTION refuse_local2() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF (SELECT r.label FROM runs r JOIN results s ON s.run_id = r.id WHERE s.id = NEW.result_id) = 'local2' THEN
+        RAISE EXCEPTION 'the test refuses this row';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER refuse_local2 BEFORE INSERT ON metric_values FOR EACH ROW EXECUTE FUNCTION refuse_local2();
+SQL
+expect_status 1 "$VP" results push --db "$LOCAL" --to "$SITE"
+expect_contains "$WORK/err" "not pushed, nothing of it kept there: "
+expect_contains "$WORK/err" ": the test refuses this row"
+[ "$(grep -c '^pushed run' "$WORK/out")" = 2 ] || fail "the runs beside the refused one should be pushed: $(cat "$WORK/out")"
+refused=$(sqlite3 "$LOCAL" "SELECT uuid FROM runs WHERE label = 'local2'")
+[ "$(results_per_run "$SITE")" = "$(results_per_run "$LOCAL" | grep -v "^$refused ")" ] ||
+    fail "a refused run left rows, or the runs beside it lack some: $(results_per_run "$SITE")"
+[ "$(store_count "$SITE" metric_values)" = "$(sqlite3 "$LOCAL" "SELECT COUNT(*) FROM metric_values v JOIN results s ON s.id = v.result_id JOIN runs r ON r.id = s.run_id WHERE r.label != 'local2'")" ] ||
+    fail "the pushed runs' values are not all there, or the refused one's are"
 
 section 5
 # 5. The same runs pushed from two hosts at once: each run once.
