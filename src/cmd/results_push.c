@@ -48,7 +48,8 @@ static struct run_list runs_to_push(struct vp_store *local, char **refs, int cou
     return list;
 }
 
-/* Pushes one run; 0 when the site store has it afterwards. */
+/* Pushes one run; 0 when the site store has it afterwards, VP_STORE_UNAVAILABLE when the
+ * site store went away meanwhile, else -1. */
 static int push_run(struct vp_store *local, struct vp_store *site, int64_t run_id, const char *to)
 {
     json_t *document;
@@ -77,7 +78,7 @@ static int push_run(struct vp_store *local, struct vp_store *site, int64_t run_i
         else {
             fprintf(stderr, "virtperf: push: run %lld (%s) not pushed, nothing of it kept there: "
                     "%s\n", (long long)run_id, uuid, err);
-            rc = -1;
+            rc = imported == VP_STORE_UNAVAILABLE ? VP_STORE_UNAVAILABLE : -1;
         }
     }
     json_decref(document);
@@ -90,8 +91,16 @@ int vp_results_push(struct vp_store *local, char **refs, int count, const char *
     struct run_list list = runs_to_push(local, refs, count);
     struct vp_store *site = vp_cli_open_store(to);
     size_t failed = 0;
-    for (size_t i = 0; i < list.count; i++)
-        failed += push_run(local, site, list.ids[i], to) != 0;
+    for (size_t i = 0; i < list.count; i++) {
+        int rc = push_run(local, site, list.ids[i], to);
+        failed += rc != 0;
+        if (rc == VP_STORE_UNAVAILABLE && i + 1 < list.count) { /* the rest would fail alike */
+            fprintf(stderr, "virtperf: push: %s can no longer be reached: stopped, the %zu "
+                    "run(s) after that one not tried\n", to, list.count - i - 1);
+            failed += list.count - i - 1;
+            break;
+        }
+    }
     if (list.count == 0)
         printf("no runs to push: the local store holds none\n");
     else if (failed)

@@ -112,6 +112,11 @@ void vp_db_diagnose(struct vp_db *db, char *line, size_t len)
     DRIVER(db)->diagnose(db, line, len);
 }
 
+bool vp_db_lost(struct vp_db *db)
+{
+    return DRIVER(db)->lost(db);
+}
+
 int vp_db_prepare(struct vp_db *db, const char *sql, struct vp_db_statement **statement)
 {
     return DRIVER(db)->prepare(db, sql, statement);

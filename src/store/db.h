@@ -65,6 +65,9 @@ const char *vp_db_message(struct vp_db *db);
 /* A second opinion on a failed read: SQLite's integrity check's first line, or the
  * server's state; one line. */
 void vp_db_diagnose(struct vp_db *db, char *line, size_t len);
+/* True when the database can no longer be reached (a server's connection gone); a file
+ * never is. */
+bool vp_db_lost(struct vp_db *db);
 
 int vp_db_prepare(struct vp_db *db, const char *sql, struct vp_db_statement **statement);
 /* index counts from 1, as in the SQL's ?N */
@@ -97,6 +100,7 @@ struct vp_db_driver {
     int (*set_schema_version)(struct vp_db *db, int version);
     const char *(*message)(struct vp_db *db);
     void (*diagnose)(struct vp_db *db, char *line, size_t len);
+    bool (*lost)(struct vp_db *db);
     int (*prepare)(struct vp_db *db, const char *sql, struct vp_db_statement **statement);
     void (*bind_int64)(struct vp_db_statement *statement, int index, int64_t value);
     void (*bind_double)(struct vp_db_statement *statement, int index, double value);

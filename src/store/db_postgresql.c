@@ -345,9 +345,14 @@ static int postgresql_set_schema_version(struct vp_db *db, int version)
     return setting(db, sql);
 }
 
+static bool postgresql_lost(struct vp_db *db)
+{
+    return PQstatus(db->connection) != CONNECTION_OK;
+}
+
 static void postgresql_diagnose(struct vp_db *db, char *line, size_t len)
 {
-    if (PQstatus(db->connection) != CONNECTION_OK)
+    if (postgresql_lost(db))
         snprintf(line, len, "the connection to the PostgreSQL server was lost");
     else
         snprintf(line, len, "the PostgreSQL server still answers");
@@ -568,6 +573,7 @@ const struct vp_db_driver vp_db_postgresql = {
     .set_schema_version = postgresql_set_schema_version,
     .message = postgresql_message,
     .diagnose = postgresql_diagnose,
+    .lost = postgresql_lost,
     .prepare = postgresql_prepare,
     .bind_int64 = postgresql_bind_int64,
     .bind_double = postgresql_bind_double,

@@ -134,6 +134,12 @@ static int sqlite_set_schema_version(struct vp_db *db, int version)
     return sqlite_exec(db, pragma);
 }
 
+static bool sqlite_lost(struct vp_db *db)
+{
+    (void)db;
+    return false;
+}
+
 /* The first line PRAGMA integrity_check gives ("ok" when it finds nothing). */
 static void sqlite_diagnose(struct vp_db *db, char *line, size_t len)
 {
@@ -250,6 +256,7 @@ const struct vp_db_driver vp_db_sqlite = {
     .set_schema_version = sqlite_set_schema_version,
     .message = sqlite_message,
     .diagnose = sqlite_diagnose,
+    .lost = sqlite_lost,
     .prepare = sqlite_prepare,
     .bind_int64 = sqlite_bind_int64,
     .bind_double = sqlite_bind_double,

@@ -461,6 +461,12 @@ int vp_store_add_result(struct vp_store *store, int64_t run_id, const json_t *re
     return 0;
 }
 
+/* status, or VP_STORE_UNAVAILABLE when the store can no longer be reached. */
+static int unavailable_or(struct vp_store *store, int status)
+{
+    return vp_db_lost(store->db) ? VP_STORE_UNAVAILABLE : status;
+}
+
 int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run_id,
                     char *err, size_t err_len)
 {
@@ -469,8 +475,10 @@ int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run
     const json_t *run = json_object_get(document, "run");
     const char *uuid = json_string_value(json_object_get(run, "id"));
     const char *status = json_string_value(json_object_get(run, "status"));
-    if (vp_db_begin_write(store->db) != 0)
-        return vp_store_error(err, err_len, "database", store);
+    if (vp_db_begin_write(store->db) != 0) {
+        vp_store_error(err, err_len, "database", store);
+        return unavailable_or(store, -1);
+    }
     int failed = 0;
     int inserted = insert_run(store, uuid, json_string_value(json_object_get(run, "label")),
                               json_string_value(json_object_get(run, "started_at")),
@@ -501,10 +509,12 @@ int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run
     }
     if (failed) {
         vp_db_rollback(store->db);
-        return failed;
+        return failed == VP_STORE_ALREADY_THERE ? failed : unavailable_or(store, failed);
     }
-    if (vp_db_commit(store->db) != 0)
-        return vp_store_error(err, err_len, "database: cannot commit the run", store);
+    if (vp_db_commit(store->db) != 0) {
+        vp_store_error(err, err_len, "database: cannot commit the run", store);
+        return unavailable_or(store, -1);
+    }
     return 0;
 }
 

@@ -20,7 +20,8 @@ struct vp_store;
 int vp_store_default_path(char *buf, size_t len);
 
 /* vp_store_open: a store that is there but down or refusing (a server not answering, a
- * wrong password, no such database, a read-only role), not a mistake in the target. */
+ * wrong password, no such database, a read-only role), not a mistake in the target;
+ * vp_store_import: a store gone while it wrote (its server's connection lost). */
 #define VP_STORE_UNAVAILABLE (-2)
 /* vp_store_import: the document's run (its uuid) is stored already; nothing was written. */
 #define VP_STORE_ALREADY_THERE (-3)
@@ -60,7 +61,8 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
 
 /* Validates a document (vp_document_validate) and stores it as a new run in one
  * transaction: a refused document writes nothing, and a run whose uuid is stored already
- * (another host pushed it first) is VP_STORE_ALREADY_THERE. */
+ * (another host pushed it first) is VP_STORE_ALREADY_THERE; a store gone meanwhile is
+ * VP_STORE_UNAVAILABLE. */
 int vp_store_import(struct vp_store *store, const json_t *document, int64_t *run_id,
                     char *err, size_t err_len);
 

@@ -189,6 +189,11 @@ site_database killed
 kill_when "$WORK/killed.out" '^pushed run' $!
 [ "$STATUS" -eq 1 ] || fail "a push whose server was killed exited $STATUS, want 1: $(tail -n 2 "$WORK/killed.err")"
 grep -q "not pushed, nothing of it kept there" "$WORK/killed.err" || fail "the failed push does not say what failed: $(head -n 2 "$WORK/killed.err")"
+# it stops at the server's loss: one run failed, the rest not tried (and said so)
+[ "$(grep -c "not pushed, nothing of it kept there" "$WORK/killed.err")" = 1 ] ||
+    fail "a push whose server is gone should stop at the run it lost: $(head -n 4 "$WORK/killed.err")"
+grep -q "can no longer be reached: stopped, the [0-9]* run(s) after that one not tried" "$WORK/killed.err" ||
+    fail "the stopped push does not say it stopped: $(cat "$WORK/killed.err")"
 restart_postgresql
 pushed=$(results_per_run "$SITE")
 count=$(grep -c . <<<"$pushed")
