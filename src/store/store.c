@@ -347,18 +347,35 @@ static int run_returning(struct vp_store *store, int64_t *number, const char *sq
     return status == VP_DB_ROW ? 1 : status == VP_DB_DONE ? 0 : -1;
 }
 
-/* A run still "running" whose process, on this host, is gone (killed, a crash) never
- * finishes: it is marked "abandoned" so no one waits for it or takes it for complete.
- * A pid now used by another program (not virtperf) counts as gone. */
+/* Where a pid names one process, kept with a run as pid_host: the host's name, its boot
+ * (each guest and machine boots on its own, and cloned guests often share a name) and the
+ * pid namespace (a container on the same boot has its own), "HOSTNAME BOOT_ID pid:[N]". */
+static void process_space(char *buf, size_t len)
+{
+    char hostname[256] = "", boot[64] = "", namespace[64] = "";
+    gethostname(hostname, sizeof hostname - 1);
+    vp_read_text_file("/proc/sys/kernel/random/boot_id", boot, sizeof boot);
+    boot[strcspn(boot, "\n")] = '\0';
+    ssize_t used = readlink("/proc/self/ns/pid", namespace, sizeof namespace - 1);
+    namespace[used > 0 ? used : 0] = '\0';
+    snprintf(buf, len, "%s %s %s", hostname, boot, namespace);
+}
+
+/* A run still "running" whose process, in this process's space (above), is gone (killed,
+ * a crash) never finishes: it is marked "abandoned" so no one waits for it or takes it
+ * for complete. A pid now used by another program (not virtperf) counts as gone. A run
+ * stored by a virtperf from before process spaces has the bare hostname. */
 static void mark_abandoned(struct vp_store *store)
 {
-    char hostname[256] = "";
+    char hostname[256] = "", space[400];
     gethostname(hostname, sizeof hostname - 1);
+    process_space(space, sizeof space);
     struct vp_db_statement *statement;
     if (vp_db_prepare(store->db, "SELECT id, pid FROM runs WHERE status = 'running'"
-                      " AND pid IS NOT NULL AND pid_host = ?", &statement) != 0)
+                      " AND pid IS NOT NULL AND pid_host IN (?, ?)", &statement) != 0)
         return;
-    vp_db_bind_text(statement, 1, hostname);
+    vp_db_bind_text(statement, 1, space);
+    vp_db_bind_text(statement, 2, hostname);
     int64_t gone[64];
     size_t count = 0;
     while (vp_db_step(statement) == VP_DB_ROW && count < 64) {
@@ -406,8 +423,8 @@ static int insert_run(struct vp_store *store, const char *uuid, const char *labe
     if (found != 0)
         return found < 0 ? -1 : 0;
     char *host_text = json_dumps(host, JSON_COMPACT);
-    char hostname[256] = "";
-    gethostname(hostname, sizeof hostname - 1);
+    char space[400];
+    process_space(space, sizeof space);
     json_t *pid = ours ? json_integer(getpid()) : NULL;
     int rc = run_returning(store, run_id,
                            "INSERT INTO runs (uuid, label, started_at, status, command, host_json,"
@@ -415,7 +432,7 @@ static int insert_run(struct vp_store *store, const char *uuid, const char *labe
                            " ON CONFLICT (uuid) DO NOTHING RETURNING id",
                            "tttttttjt", uuid, label, started_at, status, command, host_text,
                            json_string_value(json_object_get(host, "hostname")), pid,
-                           pid ? hostname : NULL);
+                           pid ? space : NULL);
     json_decref(pid);
     free(host_text);
     return rc;

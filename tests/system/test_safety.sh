@@ -75,6 +75,26 @@ wait $victim 2>/dev/null
 expect_status 0 "$VP" results list
 [ "$(sqlite3 "$VIRTPERF_DB" "SELECT status FROM runs WHERE label = 'killed'")" = abandoned ] ||
     fail "a killed run is not marked abandoned"
+# A live run in another pid namespace on the same host (a container, with the same
+# hostname) is not taken for gone: its pid means nothing here.
+if [ "$(id -u)" -eq 0 ]; then
+    unshare --pid --fork --mount-proc true || fail "unshare cannot make a pid namespace as root"
+    unshare --pid --fork --mount-proc "$VP" run null --reps 1000 --warmup 0 --label elsewhere \
+        --quiet >/dev/null 2>&1 &
+    elsewhere=$!
+    for _ in $(seq 1 100); do
+        [ "$(sqlite3 -cmd ".timeout 5000" "$VIRTPERF_DB" "SELECT status FROM runs WHERE label = 'elsewhere'")" = running ] && break
+        sleep 0.05
+    done
+    expect_status 0 "$VP" results list
+    [ "$(sqlite3 -cmd ".timeout 5000" "$VIRTPERF_DB" "SELECT status FROM runs WHERE label = 'elsewhere'")" = running ] ||
+        fail "a live run in another pid namespace was marked abandoned"
+    wait $elsewhere || fail "the run in another pid namespace exited $?"
+    [ "$(sqlite3 "$VIRTPERF_DB" "SELECT status FROM runs WHERE label = 'elsewhere'")" = ok ] ||
+        fail "the run in another pid namespace did not end ok"
+else
+    echo "(not root: the check of a run in another pid namespace is left out)"
+fi
 
 # Output files: nothing is created before there is something to write (a refusal leaves
 # no X.tmp-PID), a killed run's leftover temporary file is swept, a full stdout fails.
