@@ -177,6 +177,30 @@ static int setting(struct vp_db *db, const char *sql)
     return ok ? 0 : -1;
 }
 
+/* What every connection of the store sets: the writer lock's wait, and extra_float_digits
+ * 1 so that every double read back is the one written. */
+static int session_settings(struct vp_db *db)
+{
+    char timeout[96];
+    snprintf(timeout, sizeof timeout, "SET lock_timeout = '%ds'", db->timeout_s);
+    return setting(db, timeout) != 0 || setting(db, "SET extra_float_digits = 1") != 0 ? -1 : 0;
+}
+
+/* After the connection was lost (a server restarted), a new one with the same settings:
+ * 0 when connected again; -1 when it was not lost or cannot be made again. */
+static int reconnect(struct vp_db *db)
+{
+    if (PQstatus(db->connection) == CONNECTION_OK)
+        return -1;
+    PQreset(db->connection);
+    db->unanswered = 0;
+    if (PQstatus(db->connection) != CONNECTION_OK) {
+        keep_message(db, PQerrorMessage(db->connection));
+        return -1;
+    }
+    return session_settings(db);
+}
+
 static int postgresql_open(const char *url, struct vp_db **db, enum vp_db_refusal *refusal,
                            char *err, size_t err_len)
 {
@@ -204,10 +228,7 @@ static int postgresql_open(const char *url, struct vp_db **db, enum vp_db_refusa
         return -1;
     }
     PQsetNoticeProcessor(opened->connection, ignore_notice, NULL);
-    char timeout[96];
-    snprintf(timeout, sizeof timeout, "SET lock_timeout = '%ds'", timeout_s);
-    /* extra_float_digits 1: every double read back is the one written */
-    if (setting(opened, timeout) != 0 || setting(opened, "SET extra_float_digits = 1") != 0) {
+    if (session_settings(opened) != 0) {
         snprintf(err, err_len, "%s", opened->message);
         postgresql_close(opened);
         return -1;
@@ -287,9 +308,11 @@ static void postgresql_rollback(struct vp_db *db)
     memcpy(db->message, kept, sizeof kept);
 }
 
+/* A transaction is where a lost connection is made again: nothing of one is open, so a
+ * server restarted between two of a run's results loses neither. */
 static int postgresql_begin_write(struct vp_db *db)
 {
-    if (setting(db, "BEGIN") != 0)
+    if (setting(db, "BEGIN") != 0 && (reconnect(db) != 0 || setting(db, "BEGIN") != 0))
         return -1;
     if (setting(db, "SELECT pg_advisory_xact_lock(" WRITER_LOCK ")") != 0) {
         postgresql_rollback(db);

@@ -46,11 +46,13 @@ start_postgresql 198.18.21.1 198.18.22.1 198.18.23.1
 # section N: the time the section before took, for whoever keeps the suite short.
 SECTION_START=$SECONDS
 section() { echo "section $(($1 - 1)): $((SECONDS - SECTION_START)) s"; SECTION_START=$SECONDS; }
-# kill_when OUT PATTERN PID: once OUT has a line matching PATTERN, the server killed
-# (kill_postgresql); then PID waited for, its status in STATUS.
+# kill_when OUT PATTERN PID [restart]: once OUT has a line matching PATTERN, the server
+# killed (kill_postgresql), and started again at once with "restart"; then PID waited
+# for, its status in STATUS.
 kill_when() {
     for _ in $(seq 1 600); do grep -q "$2" "$1" && break; sleep 0.05; done
     kill_postgresql
+    [ "${4:-}" != restart ] || restart_postgresql
     wait "$3"
     STATUS=$?
 }
@@ -212,6 +214,14 @@ kill_when "$WORK/midrun.out" '^cpu' $!
 json_check "$WORK/midrun.json" 'len(d["results"]) == 3 and [r["bench"] for r in d["results"]] == ["cpu", "mem.write", "mem.stream"]' "the JSON document of a run whose store died"
 expect_contains "$WORK/midrun.out" "NOT stored in the results database"
 restart_postgresql
+# The server restarted between two results: the run connects again and loses nothing.
+site_database restarted
+"$VP" run cpu time.ticks mem.write --ops=1m --size=1m --passes=1 --duration 1s --reps 3 \
+    --db "$SITE" >"$WORK/restarted.out" 2>"$WORK/restarted.err" &
+kill_when "$WORK/restarted.out" '^cpu' $! restart
+[ "$STATUS" -eq 0 ] || fail "a run whose server restarted between results exited $STATUS, want 0: $(tail -n 3 "$WORK/restarted.err")"
+[ "$(psql -X -At -d "$SITE" -c "SELECT string_agg(bench, ' ' ORDER BY seq) || ' ' || MIN(r.status) FROM results s JOIN runs r ON r.id = s.run_id")" = "cpu time.ticks mem.write ok" ] ||
+    fail "a run whose server restarted between results should store all three and end ok: $(psql -X -At -d "$SITE" -c "SELECT bench, r.status FROM results s JOIN runs r ON r.id = s.run_id")"
 
 section 8
 # 8. Refusals: a wrong password, no such database, a read-only role are exit 1 in one
