@@ -8,9 +8,14 @@
  * /work (in --guest-disk DIR, else the current directory: where this host's own jobs
  * work), so a disk benchmark in a container writes to the disk the host's jobs do, not to
  * the container's memory; its home and database are a tmpfs. Its channel is a unix
- * socket this host listens on in the run's directory, bind-mounted into the container. An idle container's agent waits
- * on its socket and costs nothing, so containers beyond the count are left as they are.
- * What a container costs the host is its cgroup's CPU (cpuacct). */
+ * socket this host listens on in a directory of its own (0700, in the run's directory,
+ * which holds the engine's configuration and is never mounted), bind-mounted read-only
+ * into that container alone. A container is untrusted: what it can write (its /work,
+ * mounted nosuid, nodev and noexec under podman, in a 0700 directory under either engine)
+ * this host never reads or runs, and no other member can reach its channel. An idle
+ * container's agent waits on its socket and costs nothing, so containers beyond the
+ * count are left as they are. What a container costs the host is its cgroup's CPU
+ * (cpuacct). */
 #define _GNU_SOURCE /* accept4 */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -32,12 +38,14 @@
 #include "guest/image.h"
 
 struct container {
+    char channel_dir[VP_GUEST_PATH_LEN]; /* its alone, in the run's directory: its socket */
     char socket[VP_GUEST_PATH_LEN];
     int listener;
     pid_t pid;            /* its first process, as the engine says */
     char cgroup[VP_GUEST_PATH_LEN]; /* its cpuacct.usage */
     char address[64];     /* its address on the engine's network ("": the host's network) */
-    char work[VP_GUEST_PATH_LEN]; /* its /work on this host, "": not made */
+    char box[VP_GUEST_PATH_LEN];  /* its scratch directory on this host, "": not made */
+    char work[VP_GUEST_PATH_LEN]; /* in it, what it sees as /work */
     uint64_t before_ns;
 };
 
@@ -157,8 +165,16 @@ static int start_container(void *state, struct vp_member *member, size_t index, 
     struct container *container = &containers->own[index];
     member->own = container;
     container->listener = -1;
-    snprintf(container->socket, sizeof container->socket, "%.200s/%.60s.sock", containers->work,
-             member->name);
+    snprintf(container->channel_dir, sizeof container->channel_dir, "%.200s/%.60s",
+             containers->work, member->name);
+    if (mkdir(container->channel_dir, 0700) != 0) {
+        snprintf(err, err_len, "--containers: cannot make %s: %s", container->channel_dir,
+                 strerror(errno));
+        container->channel_dir[0] = '\0';
+        return -1;
+    }
+    snprintf(container->socket, sizeof container->socket, "%.200s/%.60s/%.60s.sock",
+             containers->work, member->name, member->name);
     struct sockaddr_un address = { .sun_family = AF_UNIX };
     size_t socket_len = strlen(container->socket);
     if (socket_len >= sizeof address.sun_path) {
@@ -176,24 +192,33 @@ static int start_container(void *state, struct vp_member *member, size_t index, 
                  strerror(errno));
         return -1;
     }
-    char made[VP_GUEST_PATH_LEN], work[VP_GUEST_PATH_LEN + 16];
+    char made[VP_GUEST_PATH_LEN], work[VP_GUEST_PATH_LEN + 32];
     if (vp_scratch_make(containers->disk_dir, "virtperf-box", made, sizeof made, err,
                         err_len) != 0)
         return -1;
+    /* the box's owner file stays out of the container's reach: it sees box/work */
     char *absolute = realpath(made, NULL);
-    if (!absolute || strlen(absolute) >= sizeof container->work) {
+    if (!absolute || strlen(absolute) + 6 >= sizeof container->work) {
         snprintf(err, err_len, "--containers: %s: %s", made,
                  absolute ? "its path is too long" : strerror(errno));
         free(absolute);
         vp_scratch_remove(made);
         return -1;
     }
-    memcpy(container->work, absolute, strlen(absolute) + 1);
+    snprintf(container->box, sizeof container->box, "%s", absolute);
+    snprintf(container->work, sizeof container->work, "%s/work", absolute);
     free(absolute);
-    snprintf(work, sizeof work, "%s:/work", container->work);
-    char volume[VP_GUEST_PATH_LEN + 32], rootfs[VP_GUEST_PATH_LEN + 8], inside[128];
+    if (mkdir(container->work, 0700) != 0) {
+        snprintf(err, err_len, "--containers: cannot make %s: %s", container->work,
+                 strerror(errno));
+        return -1;
+    }
+    /* docker's -v takes no mount flags: there the 0700 directories keep others out */
+    const char *flags = containers->docker ? "" : ",nosuid,nodev,noexec";
+    snprintf(work, sizeof work, "%s:/work:rw%s", container->work, flags);
+    char volume[VP_GUEST_PATH_LEN + 48], rootfs[VP_GUEST_PATH_LEN + 8], inside[128];
     char network[64];
-    snprintf(volume, sizeof volume, "%s:/run/virtperf", containers->work);
+    snprintf(volume, sizeof volume, "%s:/run/virtperf:ro%s", container->channel_dir, flags);
     snprintf(rootfs, sizeof rootfs, "%s:O", containers->root.initrd);
     snprintf(inside, sizeof inside, "/run/virtperf/%s.sock", member->name);
     snprintf(network, sizeof network, "--network=%s", containers->network);
@@ -437,10 +462,12 @@ static void remove_container(void *state, struct vp_member *member)
     if (container->listener >= 0)
         close(container->listener);
     container->listener = -1;
-    unlink(container->socket);
-    if (container->work[0])
-        vp_scratch_remove(container->work);
-    container->work[0] = '\0';
+    if (container->channel_dir[0])
+        vp_scratch_remove(container->channel_dir);
+    container->channel_dir[0] = '\0';
+    if (container->box[0])
+        vp_scratch_remove(container->box);
+    container->box[0] = '\0';
 }
 
 int vp_run_containers(struct vp_run_steps *steps, int argc, char **argv)

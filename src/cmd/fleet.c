@@ -20,11 +20,13 @@
 #include "core/copy_speed.h"
 #include "core/monitor.h"
 #include "core/options.h"
+#include "core/scratch.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
 #include "engine/combine.h"
 #include "engine/layout.h"
 #include "engine/result.h"
+#include "engine/shared_check.h"
 #include "guest/channel.h"
 #include "guest/transport.h"
 #include "net/auth.h"
@@ -90,17 +92,13 @@ static void remove_all(struct fleet_run *run)
 {
     vp_net_stop_server(run->server);
     run->server = 0;
-    char key[300];
-    snprintf(key, sizeof key, "%s/server.key", run->work);
-    if (run->work[0])
-        unlink(key);
     for (size_t m = 0; m < run->started; m++)
         remove_member(run->kind, &run->members[m]);
     run->started = 0;
     if (run->kind->finish)
         run->kind->finish(run->kind->state);
     if (run->work[0])
-        rmdir(run->work);
+        vp_scratch_remove(run->work);
     run->work[0] = '\0';
 }
 
@@ -429,14 +427,16 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     run->monitor_hz = steps->step[0].request.monitor_hz;
     run->watch = steps->step[0].request.watch;
     run->watch_count = steps->step[0].request.watch_count;
-    snprintf(run->work, sizeof run->work, "/tmp/virtperf-%ss.XXXXXX", kind->noun);
-    if (!mkdtemp(run->work)) {
-        snprintf(err, err_len, "%s: cannot make a directory in /tmp: %s", kind->flag,
-                 strerror(errno));
-        run->work[0] = '\0';
+    /* a scratch directory (core/scratch.h) says which virtperf owns it: what a SIGKILL
+     * left is reclaimed by the next run that makes one in /tmp */
+    char prefix[64], why[VP_ERROR_LEN];
+    snprintf(prefix, sizeof prefix, "virtperf-%ss", kind->noun);
+    if (vp_scratch_make("/tmp", prefix, run->work, sizeof run->work, why, sizeof why) != 0) {
+        snprintf(err, err_len, "%s: /tmp: %s", kind->flag, why);
         return -1;
     }
-    chmod(run->work, 0755); /* libvirt's QEMU user makes the channel sockets there */
+    if (kind->shared_work) /* libvirt's QEMU user makes the channel sockets there */
+        chmod(run->work, 0755);
     vp_engine_catch_signals();
     struct vp_fleet_setup setup = { .asked = asked, .work = run->work, .most = run->most };
     if (kind->prepare(kind->state, &setup, err, err_len) != 0)
@@ -807,12 +807,31 @@ struct point_parts {
     void *region[VP_MAX_GUESTS + 1];
 };
 
+/* A member's region as view when it is one an honest member sends (every field bounded,
+ * every instant inside the point, since began on this host's clock, moved onto the
+ * member's by its offset, give or take a second and the offset's bound), else NULL and
+ * its result replaced by one that names it. */
+static const struct vp_shared *checked_region(const char *name, struct vp_host_part *part,
+                                              struct vp_shared *view, int64_t began)
+{
+    int64_t slack = 1000000000LL + 2 * part->offset_bound_ns;
+    char why[256];
+    if (vp_shared_check(view, began + part->clock_offset_ns - slack,
+                        vp_now_ns() + part->clock_offset_ns + slack, why, sizeof why) == 0)
+        return view;
+    json_decref(part->result);
+    char error[400];
+    snprintf(error, sizeof error, "%s sent a region that is not its jobs': %s", name, why);
+    part->result = json_pack("{s:s,s:s}", "status", "failed", "error", error);
+    return NULL;
+}
+
 /* Each running rank's result and region when the protocol held (else a part saying it
  * was not heard from); false, with the rank that was lost, when one did not come. */
 static bool receive_parts(const struct fleet_run *run, const struct vp_together *together,
                           const struct point_ranks *ranks, const struct vp_plan_point *point,
-                          double duration, bool held, struct point_outcome *outcome,
-                          struct point_parts *parts)
+                          double duration, int64_t began, bool held,
+                          struct point_outcome *outcome, struct point_parts *parts)
 {
     for (size_t i = 0; i < ranks->count; i++) {
         int rank = ranks->rank[i];
@@ -833,6 +852,8 @@ static bool receive_parts(const struct fleet_run *run, const struct vp_together 
             part->shared = vp_shared_view(&parts->view[i], point->bench, &point->params, jobs,
                                           point->warmup + point->reps, duration,
                                           parts->region[i], region_len);
+            if (part->shared)
+                part->shared = checked_region(rank_name(run, rank), part, &parts->view[i], began);
         } else if (held) {
             held = false;
             outcome->lost = (int)i;
@@ -907,7 +928,8 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     struct point_parts parts;
     double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
     const struct vp_together *together = &guests.together;
-    held = receive_parts(run, together, &ranks, point, duration, held, &outcome, &parts);
+    held = receive_parts(run, together, &ranks, point, duration, began, held, &outcome,
+                         &parts);
     if (host_linked && !reap_host_side(&linked_host, held) && held) {
         json_decref(parts.part[0].result);
         parts.part[0].result = json_pack("{s:s,s:s}", "status", "failed", "error",

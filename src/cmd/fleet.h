@@ -37,13 +37,17 @@ struct vp_member {
 /* What every member of a run shares. */
 struct vp_fleet_setup {
     const struct vp_guests_request *asked; /* the --guest-* / --container-* flags */
-    const char *work;                      /* a directory for the run's files */
+    const char *work;                      /* a directory for the run's files, no member's */
     unsigned most;                         /* members to start */
 };
 
 struct vp_fleet_kind {
     const char *noun;  /* "guest", "container" */
     const char *flag;  /* "--guests", "--containers" */
+    /* Whether the run's directory (struct vp_fleet_setup's work) is open to other users
+     * (libvirt's QEMU user makes its sockets there); else it is this host's alone (0700),
+     * and no member may see it. */
+    bool shared_work;
     void *state;
     /* Everything the members need, checked before any starts; -1 with what to do. */
     int (*prepare)(void *state, const struct vp_fleet_setup *setup, char *err, size_t err_len);

@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include <time.h>
 
+/* The bound on an instant another host sends (about 146 years of ns): an offset, a lead or
+ * a shift by another such number never overflows. */
+#define VP_INSTANT_LIMIT ((int64_t)1 << 62)
+
 /* Nanoseconds on the given clock (CLOCK_REALTIME: since the epoch). */
 int64_t vp_clock_ns(clockid_t clock);
 /* CLOCK_MONOTONIC nanoseconds. */

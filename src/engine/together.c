@@ -2,6 +2,7 @@
  * together.h); the arithmetic is engine/window.c's. */
 #include "engine/together.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,44 @@
 
 #define AGREE_WORDS (2 + VP_WINDOW_WORDS)
 #define STOP_INSTANT (-1) /* the leader's instant that stops a side instead */
+
+int vp_together_check_clock(int64_t reading, char *why, size_t why_len)
+{
+    if (reading >= -VP_INSTANT_LIMIT && reading <= VP_INSTANT_LIMIT)
+        return 0;
+    snprintf(why, why_len, "sent a clock reading of %lld ns; accepted: within %lld",
+             (long long)reading, (long long)VP_INSTANT_LIMIT);
+    return -1;
+}
+
+int vp_together_check_agreement(const int64_t *words, size_t count, char *why, size_t why_len)
+{
+    if (count != AGREE_WORDS || (words[0] != 0 && words[0] != 1)) {
+        snprintf(why, why_len, "sent a readiness word of %lld; accepted: 0 or 1",
+                 count ? (long long)words[0] : 0LL);
+        return -1;
+    }
+    if (words[1] < 0 || words[1] > VP_TOGETHER_MOST_LEAD_NS) {
+        snprintf(why, why_len, "asked for a lead of %lld ns; accepted: 0 to %lld",
+                 (long long)words[1], (long long)VP_TOGETHER_MOST_LEAD_NS);
+        return -1;
+    }
+    for (size_t w = 2; w < count; w++)
+        if (words[w] != INT64_MIN && vp_together_check_clock(words[w], why, why_len) != 0)
+            return -1;
+    return 0;
+}
+
+int vp_together_check_bytes(const double *values, size_t count, char *why, size_t why_len)
+{
+    for (size_t v = 0; v < count; v++)
+        if (!isfinite(values[v]) || values[v] < 0) {
+            snprintf(why, why_len, "sent a byte count of %g; accepted: finite, not negative",
+                     values[v]);
+            return -1;
+        }
+    return 0;
+}
 
 /* The leader's side of the clock rounds with peer: the offset of the round with the
  * smallest round trip, and half that round trip. */
@@ -24,6 +63,8 @@ static int time_peer(struct vp_together *together, int peer, char *reason, size_
         if (t->send(t->context, peer, VP_WORD_CLOCK, &sent, sizeof sent, reason, reason_len) != 0 ||
             t->receive(t->context, peer, VP_WORD_CLOCK, &peer_time, sizeof peer_time, reason,
                        reason_len) != 0)
+            return -1;
+        if (vp_together_check_clock(peer_time, reason, reason_len) != 0)
             return -1;
         vp_clock_estimate_add(&estimate, sent, peer_time, vp_now_ns());
     }
@@ -89,6 +130,11 @@ static int agree(struct vp_together *together, const struct vp_shared *shared, b
         snprintf(reason, reason_len, "stopped: another host's jobs failed (its error is in "
                  "the result)");
         return 0;
+    }
+    if (words[1] < 0 || words[1] > VP_TOGETHER_MOST_LEAD_NS) { /* no instant overflows */
+        snprintf(reason, reason_len, "a rank asked for a lead of %lld ns; accepted: 0 to %lld",
+                 (long long)words[1], (long long)VP_TOGETHER_MOST_LEAD_NS);
+        return -1;
     }
     *lead = words[1];
     if (rep_done && agree_rates(together, shared, rep, words + 2, reason, reason_len) != 0)

@@ -70,6 +70,18 @@ struct vp_together {
     struct vp_run_sync sync;    /* what the engine calls on a rank with jobs */
 };
 
+/* The longest lead a rank may ask for before its jobs start. */
+#define VP_TOGETHER_MOST_LEAD_NS (60 * 1000000000LL)
+
+/* Whether what another rank sent the leader is what an honest rank sends (a transport
+ * whose ranks are untrusted checks each before it is combined, so the one that lied is
+ * named): a clock reading within VP_INSTANT_LIMIT; an agreement's words (ok 0 or 1, a lead
+ * of 0 to VP_TOGETHER_MOST_LEAD_NS, its window's instants none or within the limit); a
+ * window's byte counts (finite, not negative). 0, or -1 with why. */
+int vp_together_check_clock(int64_t reading, char *why, size_t why_len);
+int vp_together_check_agreement(const int64_t *words, size_t count, char *why, size_t why_len);
+int vp_together_check_bytes(const double *values, size_t count, char *why, size_t why_len);
+
 /* Sets up together for one point over transport (every rank calls it) and measures the
  * clocks. 0, or -1 with reason. */
 int vp_together_begin(struct vp_together *together, const struct vp_together_transport *transport,

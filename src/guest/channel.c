@@ -17,7 +17,24 @@ static const char *const kind_names[VP_CHANNEL_KIND_COUNT] = {
     [VP_CHANNEL_CLOCK] = "clock", [VP_CHANNEL_OFFSET] = "offset", [VP_CHANNEL_READY] = "ready",
     [VP_CHANNEL_BYTES] = "bytes", [VP_CHANNEL_START] = "start",
     [VP_CHANNEL_RESULT] = "result", [VP_CHANNEL_REGION] = "region", [VP_CHANNEL_QUIT] = "quit",
+    [VP_CHANNEL_SERVING] = "serving",
 };
+
+/* The most each kind of frame may hold: what the protocol needs, so a member cannot make
+ * this host hold (or jansson parse) more. A region is raw bytes, checked field by field
+ * (engine/shared_check.h): its bound is the largest region a point lays out. */
+static const uint32_t most_of[VP_CHANNEL_KIND_COUNT] = {
+    [VP_CHANNEL_HELLO] = 1u << 20, [VP_CHANNEL_STEPS] = 16u << 20,
+    [VP_CHANNEL_VERDICT] = 64u << 10, [VP_CHANNEL_CLOCK] = 8, [VP_CHANNEL_OFFSET] = 8,
+    [VP_CHANNEL_READY] = 64, [VP_CHANNEL_BYTES] = 64, [VP_CHANNEL_START] = 8,
+    [VP_CHANNEL_RESULT] = VP_CHANNEL_RESULT_MAX, [VP_CHANNEL_REGION] = VP_CHANNEL_MAX,
+    [VP_CHANNEL_QUIT] = 0, [VP_CHANNEL_SERVING] = 4u << 10,
+};
+
+uint32_t vp_channel_most(uint32_t kind)
+{
+    return kind > 0 && kind < VP_CHANNEL_KIND_COUNT ? most_of[kind] : 0;
+}
 
 static uint32_t get32(const unsigned char *at)
 {
@@ -40,9 +57,9 @@ int vp_channel_header_parse(const unsigned char *header, uint32_t *kind, uint32_
                  VP_CHANNEL_KIND_COUNT - 1);
         return -1;
     }
-    if (*len > VP_CHANNEL_MAX) {
+    if (*len > most_of[*kind]) {
         snprintf(err, err_len, "a %s frame of %u bytes: accepted: at most %u", kind_names[*kind],
-                 *len, VP_CHANNEL_MAX);
+                 *len, most_of[*kind]);
         return -1;
     }
     return 0;

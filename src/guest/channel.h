@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 #define VP_CHANNEL_HEADER 8
-#define VP_CHANNEL_MAX (256u << 20)
+#define VP_CHANNEL_MAX (256u << 20)      /* the largest frame of any kind */
+#define VP_CHANNEL_RESULT_MAX (8u << 20) /* a point's result document */
 
 enum vp_channel_kind {
     VP_CHANNEL_HELLO = 1,   /* guest: its fingerprint (JSON) */
@@ -30,8 +31,11 @@ enum vp_channel_kind {
     VP_CHANNEL_KIND_COUNT
 };
 
+/* The most bytes a frame of kind may hold (0 for a kind not known). */
+uint32_t vp_channel_most(uint32_t kind);
+
 /* A frame's header checked: 0 and its kind and length, or -1 with why (a kind not known,
- * a length over VP_CHANNEL_MAX). */
+ * a length over what its kind may hold). */
 int vp_channel_header_parse(const unsigned char *header, uint32_t *kind, uint32_t *len,
                           char *err, size_t err_len);
 

@@ -56,6 +56,21 @@ static int send_frame(struct vp_channel_transport *channel, int peer, uint32_t k
     return 0;
 }
 
+/* A member's values checked before the leader uses them (engine/together.h): one that
+ * lies is the one lost, named, and no other is blamed. */
+static int check_values(struct vp_channel_transport *channel, int peer, uint32_t kind,
+                        const void *data, size_t len, char *reason, size_t reason_len)
+{
+    int checked = 0;
+    if (kind == VP_CHANNEL_CLOCK)
+        checked = vp_together_check_clock(*(const int64_t *)data, reason, reason_len);
+    else if (kind == VP_CHANNEL_READY)
+        checked = vp_together_check_agreement(data, len / sizeof(int64_t), reason, reason_len);
+    else if (kind == VP_CHANNEL_BYTES)
+        checked = vp_together_check_bytes(data, len / sizeof(double), reason, reason_len);
+    return checked == 0 ? 0 : lose(channel, peer, reason);
+}
+
 /* A frame of kind exactly len long into data. */
 static int receive_frame(struct vp_channel_transport *channel, int peer, uint32_t kind,
                          void *data, size_t len, char *reason, size_t reason_len)
@@ -69,7 +84,9 @@ static int receive_frame(struct vp_channel_transport *channel, int peer, uint32_
         return lose(channel, peer, reason);
     memcpy(data, payload, len);
     free(payload);
-    return 0;
+    return channel->transport.rank == 0 ? check_values(channel, peer, kind, data, len, reason,
+                                                       reason_len)
+                                        : 0;
 }
 
 static int send_word(void *context, int peer, enum vp_together_word what, const void *data,

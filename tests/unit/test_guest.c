@@ -85,13 +85,20 @@ static void headers_refused_and_taken(void **state)
     put32(header, VP_CHANNEL_KIND_COUNT);
     assert_int_equal(vp_channel_header_parse(header, &kind, &len, err, sizeof err), -1);
     put32(header, VP_CHANNEL_RESULT);
-    put32(header + 4, VP_CHANNEL_MAX + 1);
+    put32(header + 4, VP_CHANNEL_RESULT_MAX + 1);
     assert_int_equal(vp_channel_header_parse(header, &kind, &len, err, sizeof err), -1);
     assert_non_null(strstr(err, "a result frame of"));
-    put32(header + 4, VP_CHANNEL_MAX);
+    put32(header + 4, VP_CHANNEL_RESULT_MAX);
     assert_int_equal(vp_channel_header_parse(header, &kind, &len, err, sizeof err), 0);
     assert_int_equal(kind, VP_CHANNEL_RESULT);
-    assert_int_equal(len, VP_CHANNEL_MAX);
+    assert_int_equal(len, VP_CHANNEL_RESULT_MAX);
+    /* a hello is a fingerprint: 20 MiB of one is refused before any of it is read */
+    put32(header, VP_CHANNEL_HELLO);
+    put32(header + 4, 20u << 20);
+    assert_int_equal(vp_channel_header_parse(header, &kind, &len, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a hello frame of 20971520 bytes: accepted: at most 1048576"));
+    for (uint32_t k = 1; k < VP_CHANNEL_KIND_COUNT; k++)
+        assert_true(vp_channel_most(k) <= VP_CHANNEL_MAX);
 }
 
 static void frames_across_a_socket_pair(void **state)
