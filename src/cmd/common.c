@@ -120,8 +120,15 @@ int vp_json_output_open(struct vp_json_output *output, const char *flag, const c
         slash[slash == directory ? 1 : 0] = '\0';
     struct stat info;
     const char *where = slash ? directory : ".";
-    if (stat(path, &info) == 0 && S_ISDIR(info.st_mode)) {
-        snprintf(err, err_len, "%s: '%s' is a directory; accepted: a file path or -", flag, path);
+    if (lstat(path, &info) == 0 && !S_ISREG(info.st_mode)) {
+        output->through = S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode);
+        if (output->through && access(path, W_OK) == 0)
+            return 0;
+        const char *kind = S_ISDIR(info.st_mode) ? "a directory" : S_ISLNK(info.st_mode)
+                           ? "a symbolic link" : S_ISBLK(info.st_mode) ? "a block device"
+                           : S_ISSOCK(info.st_mode) ? "a socket" : "not writable";
+        snprintf(err, err_len, "%s: '%s' is %s; accepted: a regular file path, a character "
+                 "device or FIFO it can write, or -", flag, path, kind);
         return -1;
     }
     if (access(where, W_OK) != 0) {
@@ -143,22 +150,40 @@ static FILE *create_temp(struct vp_json_output *output)
     return file;
 }
 
-/* Writes data through a temporary file renamed into place, or to stdout. */
+/* The character device or FIFO the target is, opened as it is (no link followed). */
+static FILE *open_through(const struct vp_json_output *output)
+{
+    int fd = open(output->path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    struct stat info;
+    if (fd >= 0 && (fstat(fd, &info) != 0 || !(S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)))) {
+        close(fd); /* it became something else since it was checked */
+        errno = EEXIST;
+        return NULL;
+    }
+    FILE *file = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !file)
+        close(fd);
+    return file;
+}
+
+/* Writes data through a temporary file renamed into place, to a device or FIFO as it is,
+ * or to stdout. */
 static int commit(struct vp_json_output *output, const char *data, size_t len, char *err,
                   size_t err_len)
 {
-    FILE *file = output->to_stdout ? stdout : create_temp(output);
+    FILE *file = output->to_stdout ? stdout
+                 : output->through ? open_through(output) : create_temp(output);
     bool ok = file && fwrite(data, 1, len, file) == len;
     if (file == stdout)
         ok = fflush(stdout) == 0 && ok;
     else if (file)
         ok = fclose(file) == 0 && ok;
-    if (ok && !output->to_stdout)
+    if (ok && !output->to_stdout && !output->through)
         ok = rename(output->temp_path, output->path) == 0;
     if (!ok) {
         snprintf(err, err_len, "%s: cannot write '%s': %s", output->flag,
                  output->to_stdout ? "-" : output->path, strerror(errno));
-        if (file && file != stdout)
+        if (file && file != stdout && !output->through)
             unlink(output->temp_path);
         return -1;
     }

@@ -36,14 +36,17 @@ int vp_cli_store_open(const char *db_flag, struct vp_store **store, char *err, s
 __attribute__((noreturn)) void vp_cli_store_refusal(const struct vp_store *store,
                                                     const char *what, const char *err);
 
-/* A JSON output target: "-" is stdout; a file is written to FILE.tmp-PID and renamed
- * into place on commit, so a reader never sees half a document. Open early (so an
- * unwritable path is refused before work starts), commit at the end. */
+/* A JSON output target: "-" is stdout; a regular file (or a new one) is written to
+ * FILE.tmp-PID and renamed into place on commit, so a reader never sees half a document;
+ * a character device or a FIFO (/dev/null, a pipe) is written through as it is, never
+ * replaced; a symbolic link, a socket, a block device or a directory is refused. Open
+ * early (so an unwritable path is refused before work starts), commit at the end. */
 struct vp_json_output {
     char flag[16]; /* the option that named it, for messages: "--json", "-o" */
     char path[4096];
     char temp_path[4200];
     int to_stdout;
+    int through;   /* a character device or a FIFO: written to in place */
 };
 /* Checks that path ("-": stdout) can be written, creating nothing yet, and removes
  * temporary files a killed virtperf left beside it. */
