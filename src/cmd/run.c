@@ -186,6 +186,8 @@ int cmd_run(int argc, char **argv)
     if (fleet->and_host && !in_guests && !in_containers)
         refused("--and-host: only beside the guests or containers of a run; accepted: "
                 "--guests SPEC --and-host or --containers SPEC --and-host");
+    if (vp_run_members_check(fleet, true, in_guests, in_containers, err, sizeof err) != 0)
+        refused(err);
     if (steps.step[0].request.topology && !in_guests && !in_containers)
         refused("--topology: between this host and the guests or containers of a run, or "
                 "between ranks; accepted: --guests SPEC --topology T, --containers SPEC "

@@ -529,6 +529,49 @@ const struct vp_run_flag vp_run_flags[] = {
 };
 const size_t vp_run_flag_count = sizeof vp_run_flags / sizeof vp_run_flags[0];
 
+int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
+                         bool in_guests, bool in_containers, char *err, size_t err_len)
+{
+    enum { GUESTS = 1, CONTAINERS = 2 };
+    const struct {
+        const char *flag;
+        bool given;
+        unsigned for_kinds;
+    } member_flags[] = {
+        { "--guests", asked->spec, GUESTS }, { "--containers", asked->containers, CONTAINERS },
+        { "--and-host", asked->and_host, GUESTS | CONTAINERS },
+        { "--guest-cpus", asked->cpus, GUESTS }, { "--guest-memory", asked->memory_mib, GUESTS },
+        { "--guest-accel", asked->accel, GUESTS }, { "--libvirt-uri", asked->uri, GUESTS },
+        { "--guest-net", asked->bridge, GUESTS }, { "--guest-pin", asked->pin, GUESTS },
+        { "--guest-cpu-cap", asked->cpu_cap_pct, GUESTS },
+        { "--guest-disk-size", asked->disk_bytes, GUESTS },
+        { "--guest-disk-bus", asked->disk_bus, GUESTS },
+        { "--guest-disk", asked->disk_dir, GUESTS | CONTAINERS },
+        { "--guest-timeout", asked->timeout_s, GUESTS | CONTAINERS },
+        { "--container-engine", asked->container_engine, CONTAINERS },
+        { "--container-runtime", asked->container_runtime, CONTAINERS },
+        { "--container-net", asked->container_net, CONTAINERS },
+    };
+    unsigned running = (in_guests ? GUESTS : 0) | (in_containers ? CONTAINERS : 0);
+    for (size_t f = 0; f < sizeof member_flags / sizeof member_flags[0]; f++) {
+        if (!member_flags[f].given || (members_here && (member_flags[f].for_kinds & running)))
+            continue;
+        if (!members_here)
+            snprintf(err, err_len, "%s: virtperf-mpi starts no guests or containers yet; "
+                     "accepted: virtperf run ... %s on one host", member_flags[f].flag,
+                     member_flags[f].flag);
+        else
+            snprintf(err, err_len, "%s: only for the %s of a run; accepted: %s SPEC %s ...",
+                     member_flags[f].flag,
+                     member_flags[f].for_kinds == CONTAINERS ? "containers" :
+                     member_flags[f].for_kinds == GUESTS ? "guests" : "guests or containers",
+                     member_flags[f].for_kinds == CONTAINERS ? "--containers" : "--guests",
+                     member_flags[f].flag);
+        return -1;
+    }
+    return 0;
+}
+
 const struct vp_run_flag *vp_run_flag_find(const char *name)
 {
     for (size_t i = 0; i < vp_run_flag_count; i++)

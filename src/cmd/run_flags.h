@@ -87,6 +87,13 @@ int vp_run_parse(struct vp_run_request *request, int argc, char **argv, unsigned
 /* Takes one flag's value as the plan gives it (a switch: "on", "true"; else left off). */
 int vp_run_take(struct vp_run_request *request, const struct vp_run_flag *flag,
                 const char *value, char *err, size_t err_len);
+/* The --guest-* and --container-* flags asked for checked against what the run starts:
+ * a guests' flag without guests (in_guests false), a containers' flag without
+ * containers, is refused, never ignored; under virtperf-mpi (members_here false), which
+ * starts neither yet, every one is. 0, or -1 with err naming the flag and what is
+ * accepted. */
+int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
+                         bool in_guests, bool in_containers, char *err, size_t err_len);
 /* The flags of scopes as --help lists them, those also of a scope in listed left out
  * (listed already). */
 void vp_run_print_flags(FILE *out, unsigned scopes, unsigned listed);

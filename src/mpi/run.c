@@ -269,6 +269,7 @@ static int steps_of_words(const struct vp_world *world, int count, char **words,
     steps->db = step->request.db;
     steps->json = step->request.json;
     steps->quiet = step->request.quiet;
+    steps->guests = step->request.guests; /* refused below: no rank starts members yet */
     return vp_plan_build(&step->request.plan, &step->plan, err, err_len);
 }
 
@@ -450,6 +451,9 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     run = (struct mpi_run){ .world = world, .servers = { .own = -1 } };
     char err[VP_PATH_ERROR_LEN];
     int built = steps_of_words(world, count, words, &steps, err, sizeof err);
+    if (built == 0 && vp_run_members_check(&steps.guests, false, false, false, err,
+                                           sizeof err) != 0)
+        built = -1;
     settle_refusals(world, built == 0 ? NULL : err, VP_EXIT_USAGE);
     char refusal[REFUSAL_LEN] = "";
     for (size_t s = 0; s < steps.count && !refusal[0]; s++) {
