@@ -20,6 +20,7 @@
 #include "core/copy_speed.h"
 #include "core/monitor.h"
 #include "core/options.h"
+#include "core/printable.h"
 #include "core/scratch.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
@@ -120,12 +121,20 @@ int vp_fleet_hear(const struct vp_fleet_kind *kind, struct vp_member *member, un
         kind->silent(kind->state, member);
         return -1;
     }
-    member->fingerprint = json_loads(data, 0, NULL);
+    member->fingerprint = json_loadb(data, len, 0, NULL);
     free(data);
     if (!json_is_object(member->fingerprint)) {
         json_decref(member->fingerprint);
         member->fingerprint = json_object();
     }
+    /* its identity is this host's name for it: a member calling itself another's name is
+     * not shown as that one; what it said is kept, made printable, beside */
+    char said[VP_GUEST_NAME_LEN * 4];
+    const char *claimed = json_string_value(json_object_get(member->fingerprint, "hostname"));
+    if (claimed && strcmp(claimed, member->name) != 0)
+        json_object_set_new(member->fingerprint, "hostname_said",
+                            json_string(vp_printable(claimed, said, sizeof said)));
+    json_object_set_new(member->fingerprint, "hostname", json_string(member->name));
     kind->describe(kind->state, member);
     member->ready_s = (double)(vp_now_ns() - member->started_ns) / 1e9;
     return 0;
@@ -159,7 +168,9 @@ static int send_steps(struct fleet_run *run, const struct vp_run_steps *steps, c
             snprintf(err, err_len, "%s: %s", member->name, why);
             status = -1;
         } else if (len > 0) {
-            snprintf(err, err_len, "in %s %s: %s", run->kind->noun, member->name, (char *)verdict);
+            char shown[VP_PATH_ERROR_LEN]; /* the member's words: no escape of its own */
+            snprintf(err, err_len, "in %s %s: %s", run->kind->noun, member->name,
+                     vp_printable(verdict, shown, sizeof shown));
             status = -1;
         }
         free(verdict);

@@ -23,7 +23,9 @@
 #include "cmd/guests.h"
 #include "core/clock.h"
 #include "core/limits.h"
+#include "core/printable.h"
 #include "core/program.h"
+#include "core/scratch.h"
 #include "core/topology.h"
 #include "engine/engine.h"
 #include "guest/domain.h"
@@ -60,6 +62,7 @@ struct guests {
     bool kvm;
     char accel_note[256];  /* why kvm was not used where auto would have */
     char gateway[64];      /* the host's address on --guest-net's bridge */
+    char disks[VP_GUEST_PATH_LEN]; /* --guest-disk's scratch directory of images, "": none */
     struct guest own[VP_MAX_GUESTS];
 };
 
@@ -214,10 +217,20 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
 }
 
 /* An ext4 image of the configured size at guest->disk; -1 with why. */
-static int make_disk(const struct guests *guests, const struct vp_member *member,
+static int make_disk(struct guests *guests, const struct vp_member *member,
                      struct guest *guest, char *err, size_t err_len)
 {
-    snprintf(guest->disk, sizeof guest->disk, "%s/%s.img", guests->config.disk_dir, member->name);
+    /* in a scratch directory of the run's: what a SIGKILL leaves is reclaimed next time */
+    char why[VP_ERROR_LEN];
+    if (!guests->disks[0]) {
+        if (vp_scratch_make(guests->config.disk_dir, "virtperf-disks", guests->disks,
+                            sizeof guests->disks, why, sizeof why) != 0) {
+            snprintf(err, err_len, "--guest-disk: %s: %s", guests->config.disk_dir, why);
+            return -1;
+        }
+        chmod(guests->disks, 0711); /* libvirt's QEMU user opens the images in it */
+    }
+    snprintf(guest->disk, sizeof guest->disk, "%.300s/%.60s.img", guests->disks, member->name);
     int fd = open(guest->disk, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd < 0) {
         snprintf(err, err_len, "--guest-disk: cannot make %s: %s", guest->disk, strerror(errno));
@@ -380,8 +393,11 @@ static void silent_guest(void *state, struct vp_member *member)
         count++;
     fclose(console);
     fprintf(stderr, "virtperf: %s's console ended with:\n", member->name);
-    for (size_t i = count > 5 ? count - 5 : 0; i < count; i++)
-        fprintf(stderr, "  %s", lines[i % 5]);
+    for (size_t i = count > 5 ? count - 5 : 0; i < count; i++) {
+        char shown[sizeof lines[0]]; /* the guest's own bytes: no escape reaches the terminal */
+        lines[i % 5][strcspn(lines[i % 5], "\r\n")] = '\0';
+        fprintf(stderr, "  %s\n", vp_printable(lines[i % 5], shown, sizeof shown));
+    }
 }
 
 static void cost_begin(void *state, struct vp_member *member)
@@ -437,8 +453,11 @@ static json_t *summary(void *state)
 
 static void finish(void *state)
 {
-    (void)state;
+    struct guests *guests = state;
     vp_domains_disconnect();
+    if (guests->disks[0])
+        vp_scratch_remove(guests->disks);
+    guests->disks[0] = '\0';
 }
 
 static struct vp_fleet_kind guests_kind(void *state)

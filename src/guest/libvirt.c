@@ -102,7 +102,8 @@ bool vp_domains_offer_kvm(void)
 
 struct vp_domain *vp_domain_start(const char *xml, char *err, size_t err_len)
 {
-    virDomainPtr handle = lib.create_xml(connection, xml, VIR_DOMAIN_NONE);
+    /* destroyed by libvirt when this connection closes: a virtperf killed leaves none */
+    virDomainPtr handle = lib.create_xml(connection, xml, VIR_DOMAIN_START_AUTODESTROY);
     if (!handle) {
         last_error("libvirt refused the domain", err, err_len);
         return NULL;

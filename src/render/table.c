@@ -7,6 +7,7 @@
 
 #include "bench/bench.h"
 #include "core/options.h"
+#include "core/printable.h"
 #include "core/units.h"
 #include "core/json.h"
 #include "engine/parts.h"
@@ -101,8 +102,9 @@ static void print_annotations(FILE *out, const json_t *result, enum vp_unit_styl
     }
     size_t i;
     const json_t *line;
-    json_array_foreach(json_object_get(result, "warnings"), i, line)
-        fprintf(out, "  warning: %s\n", json_string_value(line));
+    char shown[VP_PATH_ERROR_LEN];
+    json_array_foreach(json_object_get(result, "warnings"), i, line) /* a member's, an import's */
+        fprintf(out, "  warning: %s\n", vp_printable(json_string_value(line), shown, sizeof shown));
 }
 
 static void print_metrics(FILE *out, const json_t *metrics, enum vp_unit_style style)
@@ -302,7 +304,8 @@ void vp_print_result(FILE *out, const json_t *result, enum vp_unit_style units)
             (long long)json_integer_value(json_object_get(result, "jobs")), across,
             vp_json_text(result, "pin"), params, status);
     if (strcmp(status, "ok") != 0) {
-        fprintf(out, "  %s\n", vp_json_text(result, "error"));
+        char shown[VP_PATH_ERROR_LEN];
+        fprintf(out, "  %s\n", vp_printable(vp_json_text(result, "error"), shown, sizeof shown));
         if (ranks)
             print_hosts(out, ranks, NULL, style);
         fputc('\n', out);
