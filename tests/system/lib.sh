@@ -92,8 +92,8 @@ guests_left_nothing() {
     local domains
     domains=$(virsh -c qemu:///system list --all --name | grep "^virtperf-$1-")
     [ -z "$domains" ] || fail "$2: domains left: $domains"
-    ! ls -d /tmp/virtperf-guests.* 2>/dev/null | xargs -r -n1 sh -c 'ls "$0"' | grep -q "virtperf-$1-" ||
-        fail "$2: files of the run left in /tmp/virtperf-guests.*"
+    ! ls /tmp/virtperf-guests-* 2>/dev/null | grep -q "virtperf-$1-" ||
+        fail "$2: files of the run left in /tmp/virtperf-guests-*"
     ! ls "$WORK/disks" 2>/dev/null | grep -q . || fail "$2: disk images left: $(ls "$WORK/disks")"
 }
 stop_libvirt() {

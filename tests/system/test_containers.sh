@@ -30,8 +30,8 @@ left_nothing() { # PID WHAT: nothing of run PID ('[0-9]*': of any run that is ov
         run_over "$name" && left="$left $name"
     done
     [ -z "$left" ] || fail "$2: containers left:$left"
-    for name in $(ls /tmp/virtperf-containers.* 2>/dev/null | grep "^virtperf-$1-"); do
-        run_over "$name" && fail "$2: a socket of the run left in /tmp/virtperf-containers.*: $name"
+    for name in $(ls /tmp/virtperf-containers-* 2>/dev/null | grep "^virtperf-$1-"); do
+        run_over "$name" && fail "$2: a channel of the run left in /tmp/virtperf-containers-*: $name"
     done
     ! ls -d virtperf-box-* 2>/dev/null | grep -q . || fail "$2: work directories left: $(ls -d virtperf-box-*)"
 }

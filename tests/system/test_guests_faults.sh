@@ -53,4 +53,24 @@ if [ -w /dev/kvm ] && virsh -c qemu:///system capabilities | grep -q "<domain ty
         fail "auto should run under KVM or say it fell back: $(head -3 "$WORK/int.out")"
 fi
 guests_left_nothing $RUN "Ctrl-C"
+# SIGKILL of a guests run: libvirt destroys its domains (autodestroy) as its connection
+# closes, before any other command; the next virtperf to make a scratch directory in /tmp
+# and in --guest-disk's directory reclaims the run's files there
+setsid "$VP" run cpu --guests 1 --ops 100m --reps 50 --guest-accel tcg --guest-disk "$WORK/disks" \
+    --guest-disk-size 64M --label killed >"$WORK/kill.out" 2>&1 &
+KILLED=$!
+wait_for_run "$WORK/kill.out"
+kill -9 -- -$KILLED
+wait $KILLED
+[ $? -eq 137 ] || fail "the guests run should have been killed: $(tail -3 "$WORK/kill.out")"
+for _ in $(seq 1 50); do
+    virsh -c qemu:///system list --all --name | grep -q "^virtperf-$KILLED-" || break
+    sleep 0.2
+done
+"$VP" run disk.write --path /tmp --size 64k --reps 1 --db "$WORK/kill.db" >/dev/null 2>"$WORK/kill.err" ||
+    fail "a run after the killed one failed: $(cat "$WORK/kill.err")"
+"$VP" run disk.write --path "$WORK/disks" --size 64k --reps 1 --db "$WORK/kill.db" >/dev/null \
+    2>>"$WORK/kill.err" || fail "a run after the killed one failed: $(cat "$WORK/kill.err")"
+expect_contains "$WORK/kill.err" "left by a virtperf (pid $KILLED) that is gone"
+guests_left_nothing $KILLED "SIGKILL"
 finish

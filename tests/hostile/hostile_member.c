@@ -1,0 +1,143 @@
+/* A hostile member for the tests (tests/system/test_hostile.sh): booted in a container in
+ * place of virtperf (VIRTPERF_MEMBER_BINARY), started as `virtperf guest-agent --socket
+ * PATH`, it tries what a member that wants the host should not be able to do, and says
+ * what it found in its verdict, which the host shows (made printable):
+ * - it writes the run's engine configuration and a file beside its channel, lists the
+ *   other members' channels it can see, plants a setuid file in /work, and calls itself
+ *   another member (virtperf-1-1);
+ * - it wraps its findings in escape sequences, a bell and a fake line of virtperf's.
+ * Given a run whose label holds "hostile-lead" it agrees to the steps instead, answers
+ * the clock rounds and then asks for a lead of INT64_MAX; with "hostile-clock" it
+ * answers the clock rounds with INT64_MIN. */
+#include <dirent.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "engine/window.h"
+#include "guest/channel.h"
+
+#define FOREVER_NS (600 * 1000000000LL)
+
+static int connect_socket(const char *path)
+{
+    struct sockaddr_un address = { .sun_family = AF_UNIX };
+    snprintf(address.sun_path, sizeof address.sun_path, "%s", path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Whether path could be made and written. */
+static const char *try_write(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+    if (fd < 0)
+        return strerror(errno);
+    ssize_t n = write(fd, "#!/bin/sh\nid\n", 13);
+    close(fd);
+    return n == 13 ? "WRITTEN" : "short";
+}
+
+/* What this member could do to its host, as one line. */
+static void probe_host(const char *own_socket, char *out, size_t len)
+{
+    int other_sockets = 0;
+    DIR *dir = opendir("/run/virtperf");
+    struct dirent *entry;
+    while (dir && (entry = readdir(dir)))
+        if (strstr(entry->d_name, ".sock") && !strstr(own_socket, entry->d_name))
+            other_sockets++;
+    if (dir)
+        closedir(dir);
+    const char *conf = try_write("/run/virtperf/containers.conf");
+    const char *beside = try_write("/run/virtperf/planted");
+    const char *suid = try_write("/work/vp-suid");
+    bool setuid_kept = false;
+    struct stat info;
+    if (chmod("/work/vp-suid", 04755) == 0 && stat("/work/vp-suid", &info) == 0)
+        setuid_kept = (info.st_mode & S_ISUID) != 0;
+    struct statvfs work;
+    bool nosuid = statvfs("/work", &work) == 0 && (work.f_flag & ST_NOSUID);
+    snprintf(out, len, "hostile: containers.conf %s; beside the channel %s; other channels "
+             "seen %d; /work/vp-suid %s, setuid %s, /work %s", conf, beside, other_sockets,
+             suid, setuid_kept ? "kept" : "lost", nosuid ? "nosuid" : "suid-capable");
+}
+
+static int expect(int fd, uint32_t want, int64_t *value)
+{
+    char err[256];
+    void *data;
+    size_t len;
+    if (vp_channel_expect(fd, want, &data, &len, 0, vp_now_ns() + FOREVER_NS, err, sizeof err) != 0)
+        return -1;
+    if (value && len == sizeof *value)
+        memcpy(value, data, sizeof *value);
+    free(data);
+    return 0;
+}
+
+/* The follower's clock rounds, its own clock answered (or a lie), then its offset. */
+static int clock_rounds(int fd, bool lie)
+{
+    char err[256];
+    for (int round = 0; round < VP_CLOCK_ROUNDS; round++) {
+        int64_t theirs, own = lie ? INT64_MIN : vp_now_ns();
+        if (expect(fd, VP_CHANNEL_CLOCK, &theirs) != 0 ||
+            vp_channel_send(fd, VP_CHANNEL_CLOCK, &own, sizeof own, err, sizeof err) != 0)
+            return -1;
+    }
+    return expect(fd, VP_CHANNEL_OFFSET, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4 || strcmp(argv[1], "guest-agent") != 0 || strcmp(argv[2], "--socket") != 0)
+        return 2;
+    int fd = connect_socket(argv[3]);
+    if (fd < 0)
+        return 1;
+    char findings[512], err[256];
+    probe_host(argv[3], findings, sizeof findings);
+    const char *hello = "{\"hostname\":\"virtperf-1-1\"}";
+    if (vp_channel_send(fd, VP_CHANNEL_HELLO, hello, strlen(hello), err, sizeof err) != 0)
+        return 1;
+    uint32_t kind;
+    void *data;
+    size_t len;
+    if (vp_channel_receive(fd, &kind, &data, &len, vp_now_ns() + FOREVER_NS, err, sizeof err) != 0)
+        return 1;
+    bool lead = strstr(data, "hostile-lead") != NULL, clock = strstr(data, "hostile-clock");
+    free(data);
+    if (!lead && !clock) {
+        char verdict[1024];
+        snprintf(verdict, sizeof verdict, "\033[2J\033]0;owned\007%s\n"
+                 "virtperf: all results stored ok", findings);
+        vp_channel_send(fd, VP_CHANNEL_VERDICT, verdict, strlen(verdict), err, sizeof err);
+        expect(fd, VP_CHANNEL_QUIT, NULL);
+        return 0;
+    }
+    if (vp_channel_send(fd, VP_CHANNEL_VERDICT, "", 0, err, sizeof err) != 0 ||
+        expect(fd, VP_CHANNEL_STEPS, NULL) != 0 || clock_rounds(fd, clock) != 0)
+        return 1;
+    int64_t words[2 + VP_WINDOW_WORDS] = { 0, INT64_MAX };
+    vp_window_empty(words + 2);
+    vp_channel_send(fd, VP_CHANNEL_READY, words, sizeof words, err, sizeof err);
+    while (vp_channel_receive(fd, &kind, &data, &len, vp_now_ns() + FOREVER_NS, err,
+                              sizeof err) == 0 && kind != VP_CHANNEL_QUIT)
+        free(data);
+    return 0;
+}
