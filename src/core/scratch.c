@@ -38,30 +38,64 @@ static int identity_of(long pid, char *out, size_t len)
     return 0;
 }
 
-static void remove_tree_at(int parent_fd, const char *name, int depth)
+/* Removes parent_fd/name and what is in it, down to MAX_DEPTH levels (each open level
+ * holds a descriptor); a directory deeper than that is moved up into top_fd (the tree's
+ * root) under a new name, for the next pass. Returns how many were moved. */
+static unsigned remove_tree_at(int parent_fd, const char *name, int top_fd, int depth)
 {
     int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) { /* a file, or a link: the entry itself goes */
         unlinkat(parent_fd, name, 0);
-        return;
+        return 0;
     }
     DIR *dir = fdopendir(fd);
     if (!dir) {
         close(fd);
-        return;
+        return 0;
     }
+    unsigned moved = 0;
+    static unsigned long serial;
     struct dirent *entry;
-    while ((entry = readdir(dir)))
-        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0 &&
-            depth < MAX_DEPTH)
-            remove_tree_at(dirfd(dir), entry->d_name, depth + 1);
+    while ((entry = readdir(dir))) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+            continue;
+        if (depth < MAX_DEPTH) {
+            moved += remove_tree_at(dirfd(dir), entry->d_name, top_fd, depth + 1);
+            continue;
+        }
+        char upper[64]; /* a member's tree of any depth goes, a level set at a time */
+        snprintf(upper, sizeof upper, ".virtperf-deep-%ld-%lu", (long)getpid(), ++serial);
+        if (renameat(dirfd(dir), entry->d_name, top_fd, upper) == 0)
+            moved++;
+    }
     closedir(dir);
     unlinkat(parent_fd, name, AT_REMOVEDIR);
+    return moved;
 }
 
 void vp_scratch_remove(const char *dir)
 {
-    remove_tree_at(AT_FDCWD, dir, 0);
+    int top = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (top < 0) {
+        unlinkat(AT_FDCWD, dir, 0);
+        return;
+    }
+    /* the root's entries first, as long as deep ones keep coming up into it */
+    unsigned moved;
+    do {
+        moved = 0;
+        DIR *listing = fdopendir(dup(top));
+        if (listing)
+            rewinddir(listing); /* the duplicate shares the last pass's offset */
+        struct dirent *entry;
+        while (listing && (entry = readdir(listing)))
+            if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
+                moved += remove_tree_at(top, entry->d_name, top, 1);
+        if (listing)
+            closedir(listing);
+    } while (moved > 0);
+    close(top);
+    rmdir(dir);
 }
 
 /* Whether PARENT/name is a scratch directory of this user whose owner is gone. */
@@ -99,7 +133,9 @@ static void reclaim_orphans(const char *parent)
             continue;
         fprintf(stderr, "virtperf: removing %s/%s, left by a virtperf (pid %ld) that is gone\n",
                 parent, entry->d_name, pid);
-        remove_tree_at(dirfd(dir), entry->d_name, 0);
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", parent, entry->d_name);
+        vp_scratch_remove(path);
     }
     closedir(dir);
 }
