@@ -24,6 +24,32 @@ static void append(char *buf, size_t len, size_t *used, const char *text, size_t
     buf[*used] = '\0';
 }
 
+static int hex_value(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Whether the query parameter at param is libpq's password, its key percent-decoded as
+ * libpq decodes it (?pass%77ord=... is one too). */
+static bool param_is_password(const char *param)
+{
+    const char *want = "password";
+    const char *c = param;
+    for (; *want; want++) {
+        int decoded = (unsigned char)*c;
+        if (*c == '%' && hex_value(c[1]) >= 0 && hex_value(c[2]) >= 0) {
+            decoded = hex_value(c[1]) * 16 + hex_value(c[2]);
+            c += 3;
+        } else if (*c) {
+            c++;
+        }
+        if (decoded != *want)
+            return false;
+    }
+    return *c == '=';
+}
+
 void vp_db_shown_target(const char *target, char *buf, size_t len)
 {
     if (len == 0)
@@ -43,7 +69,7 @@ void vp_db_shown_target(const char *target, char *buf, size_t len)
             append(buf, len, &used, "***", 3);
             c = at;
         } else if (c > authority_end && (c[-1] == '?' || c[-1] == '&') &&
-                   strncmp(c, "password=", 9) == 0) {
+                   param_is_password(c)) {
             append(buf, len, &used, "password=***", 12);
             c += strcspn(c, "&");
         } else {

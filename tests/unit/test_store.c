@@ -280,6 +280,13 @@ static void a_url_shows_without_its_password(void **state)
     vp_db_shown_target("postgres://site@db/c?sslmode=require&password=s3cret&x=1", shown,
                        sizeof shown);
     assert_string_equal(shown, "postgres://site@db/c?sslmode=require&password=***&x=1");
+    /* libpq decodes the key: a percent-encoded password is one too */
+    vp_db_shown_target("postgresql://site@db/c?pass%77ord=SECRET&x=%41", shown, sizeof shown);
+    assert_string_equal(shown, "postgresql://site@db/c?password=***&x=%41");
+    vp_db_shown_target("postgresql://site@db/c?%70%61ssword=SECRET", shown, sizeof shown);
+    assert_string_equal(shown, "postgresql://site@db/c?password=***");
+    vp_db_shown_target("postgresql://site@db/c?passwords=x&pass%7=y", shown, sizeof shown);
+    assert_string_equal(shown, "postgresql://site@db/c?passwords=x&pass%7=y");
     vp_db_shown_target("postgresql://site@db/campaign", shown, sizeof shown);
     assert_string_equal(shown, "postgresql://site@db/campaign");
     vp_db_shown_target("/tmp/a:b@c/results.db", shown, sizeof shown);
