@@ -29,9 +29,15 @@ static int check_timestamp(struct vp_check *checker, const json_t *parent, const
     if (vp_check_string(checker, parent, path, key, 64, 1) != 0)
         return -1;
     const char *text = json_string_value(json_object_get(parent, key));
-    struct tm parsed = { 0 };
+    struct tm parsed = { 0 }, again;
     const char *end = strptime(text, "%Y-%m-%dT%H:%M:%SZ", &parsed);
-    if (!end || *end || strlen(text) != 20)
+    /* a day the month has (2026-02-30 is none): the same fields back from the instant */
+    struct tm normalized = parsed; /* timegm moves its argument's fields into range */
+    time_t instant = end ? timegm(&normalized) : (time_t)-1;
+    bool real_day = end && gmtime_r(&instant, &again) && again.tm_mday == parsed.tm_mday &&
+                    again.tm_mon == parsed.tm_mon && again.tm_year == parsed.tm_year &&
+                    again.tm_sec == parsed.tm_sec;
+    if (!end || *end || strlen(text) != 20 || !real_day)
         return vp_check_fail(checker, "%s.%s: '%.40s' is not a time; accepted: UTC as "
                     "YYYY-MM-DDTHH:MM:SSZ", path, key, text);
     return 0;

@@ -51,7 +51,8 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 expect_usage_error "results[0].jobs: accepted: a whole number from 1 to 1024" "$VP" results import "$WORK/hostile.json" --db "$OTHER"
 # a time that is not one, a benchmark this virtperf does not have: refused, not stored
-for change in 'd["run"]["started_at"] = "yesterday"' 'd["results"][0]["started_at"] = "2026-13-01T00:00:00Z"' 'd["results"][0]["bench"] = "no.such"'; do
+for change in 'd["run"]["started_at"] = "yesterday"' 'd["results"][0]["started_at"] = "2026-13-01T00:00:00Z"' \
+    'd["run"]["started_at"] = "2026-02-30T12:00:00Z"' 'd["results"][0]["bench"] = "no.such"'; do
     python3 -c 'import json, sys
 d = json.load(open(sys.argv[1])); d["run"]["id"] = "fresh"
 exec(sys.argv[3])
@@ -59,6 +60,7 @@ json.dump(d, open(sys.argv[2], "w"))' "$WORK/export.json" "$WORK/hostile.json" "
     case $change in
     *yesterday*) want="run.started_at: 'yesterday' is not a time; accepted: UTC as YYYY-MM-DDTHH:MM:SSZ" ;;
     *2026-13*) want="results[0].started_at: '2026-13-01T00:00:00Z' is not a time" ;;
+    *2026-02-30*) want="run.started_at: '2026-02-30T12:00:00Z' is not a time" ;;
     *) want="results[0].bench: 'no.such' is not a benchmark of this virtperf; accepted: one 'virtperf list' names" ;;
     esac
     expect_usage_error "$want" "$VP" results import "$WORK/hostile.json" --db "$OTHER"
