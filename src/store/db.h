@@ -54,8 +54,10 @@ int vp_db_begin_write(struct vp_db *db);
 int vp_db_commit(struct vp_db *db);
 void vp_db_rollback(struct vp_db *db);
 
-/* The schema version stored in the database (0 for a new one), -1 when unreadable; set
- * inside the migration's transaction. */
+/* The schema version stored in the database (0 for a new one), -1 when unreadable,
+ * VP_DB_FOREIGN when it has no version but a table virtperf would make (runs): another
+ * program's database; set inside the migration's transaction. */
+#define VP_DB_FOREIGN (-2)
 int vp_db_schema_version(struct vp_db *db);
 int vp_db_set_schema_version(struct vp_db *db, int version);
 

@@ -355,6 +355,9 @@ static int postgresql_schema_version(struct vp_db *db)
     long exists = single_number(db, "SELECT COUNT(*) FROM pg_catalog.pg_tables WHERE "
                                 "schemaname = current_schema() AND tablename = 'virtperf_schema'",
                                 -1);
+    if (exists == 0 && single_number(db, "SELECT COUNT(*) FROM pg_catalog.pg_tables WHERE "
+                                     "schemaname = current_schema() AND tablename = 'runs'", 0) > 0)
+        return VP_DB_FOREIGN;
     if (exists <= 0)
         return (int)exists;
     return (int)single_number(db, "SELECT version FROM virtperf_schema", 0);

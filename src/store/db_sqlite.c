@@ -124,6 +124,13 @@ static int sqlite_schema_version(struct vp_db *db)
         sqlite3_step(statement) == SQLITE_ROW)
         version = sqlite3_column_int(statement, 0);
     sqlite3_finalize(statement);
+    if (version == 0 &&
+        sqlite3_prepare_v2(db->handle, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                           "name = 'runs'", -1, &statement, NULL) == SQLITE_OK) {
+        if (sqlite3_step(statement) == SQLITE_ROW)
+            version = VP_DB_FOREIGN;
+        sqlite3_finalize(statement);
+    }
     return version;
 }
 

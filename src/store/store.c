@@ -207,6 +207,13 @@ static int migrate(struct vp_store *store, char *err, size_t err_len)
     if (vp_db_begin_write(store->db) != 0)
         return vp_store_error(err, err_len, "database", store);
     int version = vp_store_schema_version(store);
+    if (version == VP_DB_FOREIGN) {
+        vp_db_rollback(store->db);
+        snprintf(err, err_len, "database: not a virtperf database (a table runs of another "
+                 "program's, no virtperf schema version); accepted: a new database or one "
+                 "virtperf made");
+        return -1;
+    }
     if (version < 0) {
         vp_store_error(err, err_len, "database: cannot read its schema version", store);
         vp_db_rollback(store->db);

@@ -65,6 +65,10 @@ json.dump(d, open(sys.argv[2], "w"))' "$WORK/export.json" "$WORK/hostile.json" "
     esac
     expect_usage_error "$want" "$VP" results import "$WORK/hostile.json" --db "$OTHER"
 done
+# another program's database with a runs table: said so, not "relation already exists"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("create table runs (a int)"); c.commit()' "$WORK/foreign.db"
+expect_usage_error "database: not a virtperf database (a table runs of another program's" \
+    "$VP" results list --db "$WORK/foreign.db"
 printf '{"schema": "virtperf/1", "schema": "x"}' >"$WORK/dup.json"
 expect_usage_error "duplicate object key" "$VP" results import "$WORK/dup.json" --db "$OTHER"
 [ "$(store_count "$OTHER" results)" = "$before" ] || fail "a refused import wrote results"
