@@ -162,7 +162,7 @@ for test in tests/system/test_*.sh; do
     items+=("asan:$name.sh asan $test")
 done
 if [ $fuzz_built -eq 1 ]; then
-    for target in document units procfs protocol manifest plan channel store_target; do
+    for target in document units procfs protocol manifest plan channel store_target member; do
         items+=("fuzz_$target fuzz $target")
     done
 fi
