@@ -269,6 +269,32 @@ serve() {
     fail "serve did not start: $(cat "$WORK/serve.log")"
 }
 
+# member_flags: every flag of `virtperf run --help` about guests or containers, one a
+# line with a valid value ("--guest-cpus 2"; a switch alone), for the walks that check
+# each is honoured or refused
+member_flags() {
+    "$VP" run --help | awk '$1 ~ /^--(guest|container|libvirt-uri|and-host)/ {print $1, $2}' |
+        while read -r flag argument; do
+            case "$flag $argument" in
+            "--and-host "*) echo "$flag" ;;
+            *" A") echo "$flag tcg" ;;
+            *" B") echo "$flag ide" ;;
+            *" E") echo "$flag podman" ;;
+            *" R") echo "$flag runc" ;;
+            "--container-net "*) echo "$flag host" ;;
+            *" URI") echo "$flag qemu:///system" ;;
+            *" MiB") echo "$flag 512" ;;
+            *" S") echo "$flag 30" ;;
+            *" DIR") echo "$flag /tmp" ;;
+            *" SIZE") echo "$flag 1G" ;;
+            *" BRIDGE") echo "$flag br0" ;;
+            *" PCT[@N]") echo "$flag 50" ;;
+            "--guest-pin "*) echo "$flag compact" ;;
+            *) echo "$flag 1" ;;
+            esac
+        done
+}
+
 fail() {
     echo "FAIL: $*" >&2
     FAILURES=$((FAILURES + 1))

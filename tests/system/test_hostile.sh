@@ -115,8 +115,18 @@ expect_usage_error "--json: '$WORK/link' is a symbolic link; accepted:" \
     "$VP" run null --reps 1 --db "$WORK/o.db" --json "$WORK/link"
 [ ! -e "$WORK/elsewhere" ] || fail "--json through a link wrote its target"
 
-# --- no member flag is ignored
-expect_usage_error "--guest-cpus: only for the guests of a run" "$VP" run null --guest-cpus 2
+# --- no member flag is ignored: each of run's --help, on a run that starts no member of
+# its kind, is refused by name
+while read -r flag value; do
+    case $flag in --guests | --containers) continue ;; esac
+    # shellcheck disable=SC2086
+    expect_status 2 "$VP" run null --reps 1 --db "$WORK/walk.db" $flag $value
+    grep -qF -- "virtperf: $flag: only for the" "$WORK/err" ||
+        grep -qF -- "virtperf: $flag: only beside the guests or containers" "$WORK/err" ||
+        fail "run $flag without members: not refused by name: $(cat "$WORK/err")"
+done < <(member_flags)
 expect_usage_error "--container-net: only for the containers of a run" \
     "$VP" run null --guests 1 --container-net host
+expect_usage_error "--guest-cpus: only for the guests of a run" \
+    "$VP" run null --containers 1 --guest-cpus 2
 finish

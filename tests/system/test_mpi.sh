@@ -251,4 +251,18 @@ run_and_stop interrupt
 [ "$STATUS" -ne 0 ] || fail "mpirun exited 0 after Ctrl-C"
 [ "$RUN_STATUS" = interrupted ] || fail "after Ctrl-C the run is '$RUN_STATUS', want interrupted"
 [ "$OK_RESULTS" -ge 1 ] || fail "the results finished before Ctrl-C were not kept"
+# every guests' or containers' flag of run's --help is refused by virtperf-mpi, which
+# starts none yet (it started none and exited 0), one line naming it
+walked=0
+while read -r flag value; do
+    walked=$((walked + 1))
+    # shellcheck disable=SC2086
+    "${MPIRUN[@]}" -np 1 "$VP_MPI" run null --reps 1 --db "$WORK/walk.db" $flag $value \
+        </dev/null >"$WORK/out" 2>"$WORK/err" # (mpirun reads its stdin: the walk's list)
+    status=$?
+    [ $status -eq 2 ] || fail "virtperf-mpi $flag: exit $status, want 2 (refused)"
+    grep -qF -- "virtperf: $flag: virtperf-mpi starts no guests or containers yet" "$WORK/err" ||
+        fail "virtperf-mpi $flag: not refused by name: $(head -3 "$WORK/err")"
+done < <(member_flags)
+[ "$walked" -ge 17 ] || fail "the walk found $walked member flags in run --help, want 17 or more"
 finish
