@@ -14,7 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char err[256];
     uint32_t kind, len;
-    if (size >= VP_CHANNEL_HEADER && vp_channel_header_parse(data, &kind, &len, err, sizeof err) == 0 &&
+    if (size >= VP_CHANNEL_HEADER &&
+        vp_channel_header_parse(data, &kind, &len, err, sizeof err) == 0 &&
         (kind == 0 || kind >= VP_CHANNEL_KIND_COUNT || len > vp_channel_most(kind)))
         __builtin_trap();
     int pipe_fds[2];

@@ -463,7 +463,8 @@ static void finish(void *state)
 static struct vp_fleet_kind guests_kind(void *state)
 {
     return (struct vp_fleet_kind){
-        .noun = "guest", .flag = "--guests", .shared_work = true, .state = state, .prepare = prepare,
+        .noun = "guest", .flag = "--guests", .shared_work = true, .state = state,
+        .prepare = prepare,
         .start = start_guest, .connect = connect_guest, .alive = guest_alive,
         .pause = pause_guest, .describe = describe_guest, .silent = silent_guest,
         .cost_begin = cost_begin, .cost_end = cost_end, .server_address = server_address,
