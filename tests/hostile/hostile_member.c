@@ -1,6 +1,6 @@
 /* A hostile member for the tests (tests/system/test_hostile.sh): booted in a container in
  * place of virtperf (VIRTPERF_MEMBER_BINARY), started as `virtperf guest-agent --socket
- * PATH`, it tries what a member that wants the host should not be able to do, and says
+ * PATH` (or in a guest as `virtperf guest-agent`, on its virtio-serial port), it tries what a member that wants the host should not be able to do, and says
  * what it found in its verdict, which the host shows (made printable):
  * - it writes the run's engine configuration and a file beside its channel, lists the
  *   other members' channels it can see, plants a setuid file in /work, and calls itself
@@ -25,6 +25,7 @@
 
 #include "core/clock.h"
 #include "engine/window.h"
+#include "guest/domain.h"
 #include "guest/channel.h"
 
 #define FOREVER_NS (600 * 1000000000LL)
@@ -38,6 +39,30 @@ static int connect_socket(const char *path)
         close(fd);
         return -1;
     }
+    return fd;
+}
+
+/* A guest's channel: the virtio-serial port the host named. */
+static int open_port(void)
+{
+    DIR *ports = opendir("/sys/class/virtio-ports");
+    struct dirent *entry;
+    int fd = -1;
+    while (ports && fd < 0 && (entry = readdir(ports))) {
+        char path[512], name[128] = "";
+        snprintf(path, sizeof path, "/sys/class/virtio-ports/%s/name", entry->d_name);
+        FILE *file = fopen(path, "r");
+        if (!file)
+            continue;
+        if (!fgets(name, sizeof name, file))
+            name[0] = '\0';
+        fclose(file);
+        snprintf(path, sizeof path, "/dev/%s", entry->d_name);
+        if (strncmp(name, VP_GUEST_CHANNEL, strlen(VP_GUEST_CHANNEL)) == 0)
+            fd = open(path, O_RDWR);
+    }
+    if (ports)
+        closedir(ports);
     return fd;
 }
 
@@ -105,13 +130,15 @@ static int clock_rounds(int fd, bool lie)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4 || strcmp(argv[1], "guest-agent") != 0 || strcmp(argv[2], "--socket") != 0)
+    bool in_guest = argc == 2;
+    if ((argc != 4 && !in_guest) || strcmp(argv[1], "guest-agent") != 0 ||
+        (!in_guest && strcmp(argv[2], "--socket") != 0))
         return 2;
-    int fd = connect_socket(argv[3]);
+    int fd = in_guest ? open_port() : connect_socket(argv[3]);
     if (fd < 0)
         return 1;
     char findings[512], err[256];
-    probe_host(argv[3], findings, sizeof findings);
+    probe_host(in_guest ? "" : argv[3], findings, sizeof findings);
     const char *hello = "{\"hostname\":\"virtperf-1-1\"}";
     if (vp_channel_send(fd, VP_CHANNEL_HELLO, hello, strlen(hello), err, sizeof err) != 0)
         return 1;

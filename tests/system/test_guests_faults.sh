@@ -73,4 +73,23 @@ done
     2>>"$WORK/kill.err" || fail "a run after the killed one failed: $(cat "$WORK/kill.err")"
 expect_contains "$WORK/kill.err" "left by a virtperf (pid $KILLED) that is gone"
 guests_left_nothing $KILLED "SIGKILL"
+# a hostile guest (tests/hostile/hostile_member.c booted in place of virtperf) asks for a
+# lead of INT64_MAX: named, the run failed, nothing overflows (UBSan), nothing left
+VIRTPERF_MEMBER_BINARY=$(dirname "$VP")/hostile_member "$VP" run null --guests 1 --reps 1 \
+    --guest-accel tcg --label hostile-lead --db "$WORK/hostile.db" --json "$WORK/hostile.json" \
+    >"$WORK/hostile.out" 2>&1 &
+HOSTILE=$!
+wait $HOSTILE
+status=$?
+[ $status -eq 1 ] || fail "a hostile guest's lead should fail the run (1), got $status: $(tail -3 "$WORK/hostile.out")"
+python3 - "$WORK/hostile.json" "$HOSTILE" <<'PY' || fail "the hostile guest is named by the host's name for it"
+import json, sys
+result = json.load(open(sys.argv[1]))["results"][0]
+assert result["status"] == "failed", result["status"]
+want = "guest 1 (virtperf-%s-1): asked for a lead of 9223372036854775807 ns" % sys.argv[2]
+assert want in result["error"], result["error"]
+host = result["ranks"]["hosts"][0]["fingerprint"]
+assert host["hostname"] == "virtperf-%s-1" % sys.argv[2] and host["hostname_said"] == "virtperf-1-1", host
+PY
+guests_left_nothing $HOSTILE "a hostile guest"
 finish
