@@ -398,9 +398,12 @@ static int start_member_servers(struct fleet_run *run, enum vp_topology_kind top
         if (port > 0 && port < 65536)
             snprintf(run->member_peer[m], sizeof run->member_peer[m], "%s:%lld", address,
                      (long long)port);
-        else
+        else {
+            char shown[VP_PATH_ERROR_LEN]; /* the member's words: no escape of its own */
             snprintf(err, err_len, "in %s %s: its server did not start: %s", run->kind->noun,
-                     member->name, refused ? refused : "no port in its answer");
+                     member->name, refused ? vp_printable(refused, shown, sizeof shown)
+                                           : "no port in its answer");
+        }
         json_decref(parsed);
         if (!run->member_peer[m][0])
             return -1;

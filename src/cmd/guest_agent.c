@@ -8,7 +8,6 @@
  * --topology whose servers are guests, the host first asks it to serve: it starts a
  * `virtperf serve` on its own address, keyed with the run's key, and says its port. The
  * host stores everything; this guest keeps nothing. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -34,30 +33,6 @@
 #include "net/client.h"
 
 #define FOREVER_NS (24 * 3600 * 1000000000LL)
-
-/* The character device of the port named VP_GUEST_CHANNEL, opened; -1 when there is none. */
-static int open_channel(void)
-{
-    DIR *ports = opendir("/sys/class/virtio-ports");
-    struct dirent *entry;
-    int fd = -1;
-    while (ports && fd < 0 && (entry = readdir(ports))) {
-        char path[512], name[128] = "";
-        snprintf(path, sizeof path, "/sys/class/virtio-ports/%s/name", entry->d_name);
-        FILE *file = fopen(path, "r");
-        if (!file)
-            continue;
-        if (fgets(name, sizeof name, file))
-            name[strcspn(name, "\n")] = '\0';
-        fclose(file);
-        snprintf(path, sizeof path, "/dev/%s", entry->d_name);
-        if (strcmp(name, VP_GUEST_CHANNEL) == 0)
-            fd = open(path, O_RDWR | O_CLOEXEC);
-    }
-    if (ports)
-        closedir(ports);
-    return fd;
-}
 
 static json_t *fingerprint(struct vp_topology *topology)
 {
@@ -177,7 +152,7 @@ int cmd_guest_agent(int argc, char **argv)
                 "in the guests and containers 'virtperf run' starts\n");
         return VP_EXIT_USAGE;
     }
-    int fd = socket_given ? connect_socket(argv[2]) : open_channel();
+    int fd = socket_given ? connect_socket(argv[2]) : vp_channel_open_port();
     if (fd < 0) {
         if (socket_given)
             fprintf(stderr, "virtperf: guest-agent: cannot connect to %s: %s\n", argv[2],

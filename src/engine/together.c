@@ -131,9 +131,9 @@ static int agree(struct vp_together *together, const struct vp_shared *shared, b
                  "the result)");
         return 0;
     }
-    if (words[1] < 0 || words[1] > VP_TOGETHER_MOST_LEAD_NS) { /* no instant overflows */
-        snprintf(reason, reason_len, "a rank asked for a lead of %lld ns; accepted: 0 to %lld",
-                 (long long)words[1], (long long)VP_TOGETHER_MOST_LEAD_NS);
+    char why[200]; /* the combined words too: no instant overflows, whatever the transport */
+    if (vp_together_check_agreement(words, AGREE_WORDS, why, sizeof why) != 0) {
+        snprintf(reason, reason_len, "a rank %s", why);
         return -1;
     }
     *lead = words[1];

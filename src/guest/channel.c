@@ -1,7 +1,9 @@
 /* Frames on the host's and the guests' channel (see channel.h). */
 #include "guest/channel.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 
 #include "core/clock.h"
 #include "engine/engine.h"
+#include "guest/domain.h"
 
 static const char *const kind_names[VP_CHANNEL_KIND_COUNT] = {
     [VP_CHANNEL_HELLO] = "hello", [VP_CHANNEL_STEPS] = "steps", [VP_CHANNEL_VERDICT] = "verdict",
@@ -34,6 +37,29 @@ static const uint32_t most_of[VP_CHANNEL_KIND_COUNT] = {
 uint32_t vp_channel_most(uint32_t kind)
 {
     return kind > 0 && kind < VP_CHANNEL_KIND_COUNT ? most_of[kind] : 0;
+}
+
+int vp_channel_open_port(void)
+{
+    DIR *ports = opendir("/sys/class/virtio-ports");
+    struct dirent *entry;
+    int fd = -1;
+    while (ports && fd < 0 && (entry = readdir(ports))) {
+        char path[512], name[128] = "";
+        snprintf(path, sizeof path, "/sys/class/virtio-ports/%s/name", entry->d_name);
+        FILE *file = fopen(path, "r");
+        if (!file)
+            continue;
+        if (fgets(name, sizeof name, file))
+            name[strcspn(name, "\n")] = '\0';
+        fclose(file);
+        snprintf(path, sizeof path, "/dev/%s", entry->d_name);
+        if (strcmp(name, VP_GUEST_CHANNEL) == 0)
+            fd = open(path, O_RDWR | O_CLOEXEC);
+    }
+    if (ports)
+        closedir(ports);
+    return fd;
 }
 
 static uint32_t get32(const unsigned char *at)

@@ -39,6 +39,10 @@ uint32_t vp_channel_most(uint32_t kind);
 int vp_channel_header_parse(const unsigned char *header, uint32_t *kind, uint32_t *len,
                           char *err, size_t err_len);
 
+/* A guest's end of the channel: the virtio-serial port named VP_GUEST_CHANNEL
+ * (guest/domain.h), opened read-write; -1 when there is none. */
+int vp_channel_open_port(void);
+
 /* Sends one frame; 0, or -1 with why. */
 int vp_channel_send(int fd, uint32_t kind, const void *data, size_t len, char *err,
                   size_t err_len);

@@ -109,14 +109,15 @@ static int find(struct vp_guest_image *image, bool as_root, char *err, size_t er
     /* VIRTPERF_MEMBER_BINARY: what the members run in place of this virtperf (the tests'
      * hostile member); the image's key is its content, so it is cached apart */
     const char *member_binary = getenv("VIRTPERF_MEMBER_BINARY");
-    ssize_t n = member_binary && *member_binary
-                ? snprintf(binary, sizeof binary, "%s", member_binary)
-                : readlink("/proc/self/exe", binary, sizeof binary - 1);
-    if (n > 0 && (size_t)n < sizeof binary)
-        binary[n] = '\0';
-    if (n <= 0 || (size_t)n >= sizeof binary || access(binary, X_OK) != 0) {
+    if (member_binary && *member_binary) {
+        snprintf(binary, sizeof binary, "%s", member_binary);
+    } else {
+        ssize_t n = readlink("/proc/self/exe", binary, sizeof binary - 1);
+        binary[n > 0 ? n : 0] = '\0';
+    }
+    if (!binary[0] || access(binary, X_OK) != 0) {
         snprintf(err, err_len, "--guests: cannot find the members' virtperf binary %s: %s",
-                 n > 0 && (size_t)n < sizeof binary ? binary : "", strerror(errno));
+                 binary, strerror(errno));
         return -1;
     }
     const char *cache = getenv("VIRTPERF_CACHE");

@@ -25,7 +25,6 @@
 
 #include "core/clock.h"
 #include "engine/window.h"
-#include "guest/domain.h"
 #include "guest/channel.h"
 
 #define FOREVER_NS (600 * 1000000000LL)
@@ -39,30 +38,6 @@ static int connect_socket(const char *path)
         close(fd);
         return -1;
     }
-    return fd;
-}
-
-/* A guest's channel: the virtio-serial port the host named. */
-static int open_port(void)
-{
-    DIR *ports = opendir("/sys/class/virtio-ports");
-    struct dirent *entry;
-    int fd = -1;
-    while (ports && fd < 0 && (entry = readdir(ports))) {
-        char path[512], name[128] = "";
-        snprintf(path, sizeof path, "/sys/class/virtio-ports/%s/name", entry->d_name);
-        FILE *file = fopen(path, "r");
-        if (!file)
-            continue;
-        if (!fgets(name, sizeof name, file))
-            name[0] = '\0';
-        fclose(file);
-        snprintf(path, sizeof path, "/dev/%s", entry->d_name);
-        if (strncmp(name, VP_GUEST_CHANNEL, strlen(VP_GUEST_CHANNEL)) == 0)
-            fd = open(path, O_RDWR);
-    }
-    if (ports)
-        closedir(ports);
     return fd;
 }
 
@@ -134,7 +109,7 @@ int main(int argc, char **argv)
     if ((argc != 4 && !in_guest) || strcmp(argv[1], "guest-agent") != 0 ||
         (!in_guest && strcmp(argv[2], "--socket") != 0))
         return 2;
-    int fd = in_guest ? open_port() : connect_socket(argv[3]);
+    int fd = in_guest ? vp_channel_open_port() : connect_socket(argv[3]);
     if (fd < 0)
         return 1;
     char findings[512], err[256];
