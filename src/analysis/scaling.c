@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/sides.h"
 #include "core/units.h"
 #include "core/json.h"
 #include "core/monitor.h"
@@ -299,8 +300,10 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
                                  use_p99 ? "p99" : "per_job", "relative_to_jobs",
                                  (json_int_t)smallest);
     const json_t *knee_hosts = json_object_get(json_object_get(group[knee], "ranks"), "count");
-    if (knee_hosts) /* a --ranks sweep: the knee as a number of hosts or guests */
+    if (knee_hosts) { /* a --ranks or --guests sweep: the knee as a number of them */
         json_object_set_new(analysis, "knee_hosts", json_deep_copy(knee_hosts));
+        json_object_set_new(analysis, "members", json_string(vp_members_word(group[knee])));
+    }
     if (saturated_from)
         json_object_set_new(analysis, "saturated_from", json_integer(saturated_from));
     free(per_job);

@@ -46,7 +46,8 @@ double vp_jain_fairness(const double *values, size_t n);
  * "better", "points": [{"jobs", "aggregate", "per_job", "efficiency", "fairness",
  * "judged", "p99"?, "hosts"?, "cpu_idle"?, "cpu_busy"?, "cpu_steal"?, "faults"?,
  * "nic_rate"?, "machines"?, "ranks"?: [{"rank", "cpu_busy", "cpu_steal", "cpu_idle"?,
- * "faults", "nic_rate"}]}], "knee_jobs", "knee_hosts"?, "rule",
+ * "faults", "nic_rate"}]}], "knee_jobs", "knee_hosts"? with "members"? ("hosts",
+ * "guests" or "containers": what the counted ranks are), "rule",
  * "judged": "p99"|"per_job", "relative_to_jobs", "saturated_from"?}]}. A sweep is a
  * benchmark at two job counts or more (jobs x hosts for virtperf-mpi), its efficiency
  * and relative rules against its smallest count. A rule given applies to the metrics it

@@ -28,3 +28,12 @@ json_t *vp_run_side(const json_t *document, const char *side)
     json_object_set_new(copy, "results", results);
     return copy;
 }
+
+const char *vp_members_word(const json_t *result)
+{
+    const char *engine = json_string_value(json_object_get(json_object_get(result, "guests"),
+                                                           "engine"));
+    if (!engine)
+        return "hosts";
+    return strcmp(engine, "libvirt") == 0 ? "guests" : "containers";
+}

@@ -11,4 +11,8 @@
  * "guests"), its label "LABEL (side)"; NULL when the run has none of that side. */
 json_t *vp_run_side(const json_t *document, const char *side);
 
+/* What a result's ranks are, as words say it: "guests" (libvirt), "containers" (podman,
+ * docker) or "hosts" (virtperf-mpi's ranks, or one host). */
+const char *vp_members_word(const json_t *result);
+
 #endif

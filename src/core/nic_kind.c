@@ -59,6 +59,6 @@ void vp_nic_counted(const enum vp_nic_kind *kinds, size_t count, bool *counted)
     for (size_t i = 0; i < count; i++)
         physical = physical || kinds[i] == VP_NIC_PHYSICAL;
     for (size_t i = 0; i < count; i++)
-        counted[i] = physical ? kinds[i] == VP_NIC_PHYSICAL
-                              : kinds[i] == VP_NIC_BRIDGE || kinds[i] == VP_NIC_VIRTUAL;
+        counted[i] = kinds[i] == VP_NIC_PHYSICAL || kinds[i] == VP_NIC_PORT ||
+                     kinds[i] == VP_NIC_TAP || (!physical && kinds[i] == VP_NIC_VIRTUAL);
 }

@@ -25,14 +25,21 @@ static void print_group(FILE *out, const json_t *groups, const json_t *group,
     vp_distinguishing_params(groups, json_object_get(group, "bench"),
                              json_object_get(group, "params"), params, sizeof params);
     const char *side = json_string_value(json_object_get(group, "side"));
-    fprintf(out, "%s%s%s %s (%s is better)%s%s\n",
+    const char *members = json_string_value(json_object_get(group, "members"));
+    if (!members)
+        members = "hosts"; /* a document scaled before it said */
+    fprintf(out, "%s%s%s %s (%s is better)%s%s%s\n",
             json_string_value(json_object_get(group, "bench")), params[0] ? " " : "", params,
             json_string_value(json_object_get(group, "metric")),
             json_string_value(json_object_get(group, "better")), side ? ", side: " : "",
-            !side ? "" : strcmp(side, "host") == 0 ? "this host's jobs" : "the guests' (or containers') jobs");
-    bool hosts = json_object_get(group, "knee_hosts") != NULL; /* a --ranks sweep */
-    fprintf(out, "  %s%5s %14s %14s %10s %9s %9s %14s\n", hosts ? "hosts " : "", "jobs", "aggregate",
-           "per job", "efficiency", "fairness", "cpu idle", by_p99 ? "p99 (judged)" : "judged");
+            !side ? "" : strcmp(side, "host") == 0 ? "this host's jobs" : "the jobs in the ",
+            side && strcmp(side, "host") != 0 ? members : "");
+    bool counted = json_object_get(group, "knee_hosts") != NULL; /* a --ranks or members sweep */
+    char count_head[16] = "";
+    if (counted)
+        snprintf(count_head, sizeof count_head, "%10s ", members);
+    fprintf(out, "  %s%5s %14s %14s %10s %9s %9s %12s %14s\n", count_head, "jobs", "aggregate",
+            "per job", "efficiency", "fairness", "cpu idle", "host net", by_p99 ? "p99 (judged)" : "judged");
     size_t i;
     const json_t *point;
     json_array_foreach(json_object_get(group, "points"), i, point) {
@@ -45,22 +52,25 @@ static void print_group(FILE *out, const json_t *groups, const json_t *group,
         if (json_is_number(judged_value))
             vp_format_value(json_number_value(judged_value), unit, style, judged, sizeof judged);
         const json_t *idle = json_object_get(point, "cpu_idle");
-        char idle_text[16] = "-", hosts_text[16] = ""; /* idle unknown: no monitor */
+        char idle_text[16] = "-", count_text[16] = ""; /* idle unknown: no monitor */
         if (idle)
             snprintf(idle_text, sizeof idle_text, "%.1f%%", json_number_value(idle));
-        if (hosts)
-            snprintf(hosts_text, sizeof hosts_text, "%5.0f ", vp_json_number(point, "hosts"));
-        fprintf(out, "  %s%5.0f %14s %14s %9.0f%% %9.3f %9s %14s\n", hosts_text,
+        char network[32] = "-"; /* the monitor's NIC load: every counted interface, in + out */
+        if (json_is_number(json_object_get(point, "nic_rate")))
+            vp_format_value(vp_json_number(point, "nic_rate"), "B/s", units, network, sizeof network);
+        if (counted)
+            snprintf(count_text, sizeof count_text, "%10.0f ", vp_json_number(point, "hosts"));
+        fprintf(out, "  %s%5.0f %14s %14s %9.0f%% %9.3f %9s %12s %14s\n", count_text,
                json_number_value(json_object_get(point, "jobs")), aggregate, per_job,
                100 * json_number_value(json_object_get(point, "efficiency")),
-               json_number_value(json_object_get(point, "fairness")), idle_text, judged);
+               json_number_value(json_object_get(point, "fairness")), idle_text, network, judged);
     }
     long long knee = (long long)json_integer_value(json_object_get(group, "knee_jobs"));
     const json_t *knee_hosts = json_object_get(group, "knee_hosts");
     if (knee_hosts) /* a virtperf-mpi --ranks sweep */
-        fprintf(out, "  optimum %lld host%s or guest%s, %lld job%s in all (QoS: %s)",
+        fprintf(out, "  optimum %lld %.*s, %lld job%s in all (QoS: %s)",
                (long long)json_integer_value(knee_hosts),
-               plural(json_integer_value(knee_hosts)), plural(json_integer_value(knee_hosts)),
+               (int)strlen(members) - (json_integer_value(knee_hosts) == 1), members,
                knee, plural(knee), json_string_value(json_object_get(group, "rule")));
     else
         fprintf(out, "  optimum %lld job%s per host (QoS: %s)", knee, plural(knee),

@@ -237,7 +237,32 @@ static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics,
     }
 }
 
-static void print_monitor(FILE *out, const json_t *monitor)
+/* "monitor: network in X, out Y over IF IF": the host's edges the monitor counted
+ * (core/nic_kind.h), where the document says which. */
+static void print_network(FILE *out, const json_t *monitor, enum vp_unit_style style)
+{
+    const json_t *summary = json_object_get(monitor, "summary");
+    if (!json_object_get(summary, "network.rx") || !json_object_get(monitor, "nics"))
+        return;
+    char received[48], sent[48], names[300] = "";
+    vp_format_value(vp_json_number(json_object_get(summary, "network.rx"), "mean"), "B/s", style,
+                    received, sizeof received);
+    vp_format_value(vp_json_number(json_object_get(summary, "network.tx"), "mean"), "B/s", style,
+                    sent, sizeof sent);
+    size_t used = 0;
+    const char *name;
+    const json_t *nic;
+    json_object_foreach((json_t *)json_object_get(monitor, "nics"), name, nic) {
+        char shown[64];
+        if (json_is_true(json_object_get(nic, "counted")) && used < sizeof names)
+            used += (size_t)snprintf(names + used, sizeof names - used, " %s",
+                                     vp_printable(name, shown, sizeof shown));
+    }
+    fprintf(out, "  monitor: network in %s, out %s over%s\n", received, sent,
+            used ? names : " no interface");
+}
+
+static void print_monitor(FILE *out, const json_t *monitor, enum vp_unit_style style)
 {
     const json_t *summary = json_object_get(monitor, "summary");
     double busy = vp_json_number(json_object_get(summary, "cpu.busy"), "mean");
@@ -248,6 +273,7 @@ static void print_monitor(FILE *out, const json_t *monitor)
     fprintf(out, "  monitor: cpu busy %.1f%% (max %.1f%%), steal %.2f%%, %.0f faults/s, "
                  "%.0f ctxsw/s, %lld samples\n", busy, busy_max, steal, minor, switches,
             (long long)json_integer_value(json_object_get(monitor, "samples")));
+    print_network(out, monitor, style);
     const char *name;
     const json_t *column;
     json_object_foreach((json_t *)summary, name, column) {
@@ -343,7 +369,7 @@ void vp_print_result(FILE *out, const json_t *result, enum vp_unit_style units)
     print_per_job(out, json_object_get(result, "per_job"), metrics,
                   ranks ? json_object_get(ranks, "hosts") : NULL, style);
     if (json_object_get(result, "monitor"))
-        print_monitor(out, json_object_get(result, "monitor"));
+        print_monitor(out, json_object_get(result, "monitor"), style);
     print_annotations(out, result, style);
     fputc('\n', out);
 }

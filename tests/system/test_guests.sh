@@ -86,10 +86,27 @@ for r in (rpc_one, rpc_two):
     for h in r["ranks"]["hosts"]:
         assert h["metrics"]["latency"]["mean"] > 0 and h["peer"]["interface"] == "eth0", h.get("peer")
 assert len({h["peer"]["local_address"] for h in rpc_two["ranks"]["hosts"]}) == 2
+# the hypervisor's network: the host's monitor counts its NIC and the guests' ports, never
+# the bridge that repeats them, and its input is the guests' requests (350 bytes each plus
+# their headers: 1.08 to 1.15 of the payload here), not nothing and not twice
+for r in (rpc_one, rpc_two):
+    nics, summary = r["monitor"]["nics"], r["monitor"]["summary"]
+    counted = {kind for n in nics.values() if n["counted"] for kind in [n["kind"]]}
+    assert counted == {"physical", "port"}, nics
+    assert all(not n["counted"] for n in nics.values() if n["kind"] == "bridge"), nics
+    payload = sum(h["metrics"]["rate"]["mean"] for h in r["ranks"]["hosts"]) * 350
+    received = summary["network.rx"]["mean"]
+    print("  %d guests: host network in %.2f x the requests' payload" % (
+        r["ranks"]["count"], received / payload), file=sys.stderr)
+    assert 0.9 <= received / payload <= 1.5, (received, payload, nics)
 PY
 guests_left_nothing '[0-9]*' "a finished run"
 expect_status 0 "$VP" scaling two
-expect_contains "$WORK/out" "hosts"
+expect_contains "$WORK/out" "guests"
+# SPring-8 2005's NIC load against the VM count: the host's, at every count
+expect_status 0 "$VP" scaling two --json "$WORK/scaling.json"
+json_check "$WORK/scaling.json" 'all(p["nic_rate"] > 1e5 for g in d["groups"] if g["bench"] == "net.rr" for p in g["points"])' \
+    "scaling: the host's NIC load should count the guests' traffic at every count"
 
 # A known cost injected through libvirt: guest 1's vCPU capped at 40% of a host CPU
 # (the vCPUs pinned, compact)

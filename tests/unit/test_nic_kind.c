@@ -71,39 +71,42 @@ static void kinds_are_read_from_sysfs(void **state)
     assert_string_equal(vp_nic_kind_name(VP_NIC_PHYSICAL), "physical");
 }
 
-static void a_hypervisor_host_counts_its_nic_alone(void **state)
+/* A hypervisor host: its NIC (outside traffic) and its guests' ports and taps (host to
+ * guest, guest to guest), never the bridge that repeats them nor a VLAN or ifb that
+ * repeats the NIC. */
+static void a_hypervisor_host_counts_its_nic_and_its_guests_ports(void **state)
 {
     (void)state;
     const enum vp_nic_kind kinds[] = { VP_NIC_LOOPBACK, VP_NIC_PHYSICAL, VP_NIC_BRIDGE,
-                                       VP_NIC_PORT, VP_NIC_VLAN, VP_NIC_VIRTUAL };
-    bool counted[6];
-    vp_nic_counted(kinds, 6, counted);
-    const bool want[] = { false, true, false, false, false, false };
-    for (size_t i = 0; i < 6; i++)
+                                       VP_NIC_PORT,     VP_NIC_VLAN,     VP_NIC_VIRTUAL,
+                                       VP_NIC_TAP };
+    bool counted[7];
+    vp_nic_counted(kinds, 7, counted);
+    const bool want[] = { false, true, false, true, false, false, true };
+    for (size_t i = 0; i < 7; i++)
         assert_int_equal(counted[i], want[i]);
 }
 
-static void a_namespace_counts_its_bridge_not_the_port(void **state)
+/* A namespace or container with no physical NIC: its uplink veth and its bridge's ports,
+ * not the bridge. */
+static void a_namespace_counts_its_uplink_and_ports_not_the_bridge(void **state)
 {
     (void)state;
-    const enum vp_nic_kind kinds[] = { VP_NIC_LOOPBACK, VP_NIC_BRIDGE, VP_NIC_PORT, VP_NIC_TAP };
-    bool counted[4];
-    vp_nic_counted(kinds, 4, counted);
-    const bool want[] = { false, true, false, false };
-    for (size_t i = 0; i < 4; i++)
+    const enum vp_nic_kind kinds[] = { VP_NIC_LOOPBACK, VP_NIC_BRIDGE, VP_NIC_PORT, VP_NIC_TAP,
+                                       VP_NIC_VIRTUAL };
+    bool counted[5];
+    vp_nic_counted(kinds, 5, counted);
+    const bool want[] = { false, false, true, true, true };
+    for (size_t i = 0; i < 5; i++)
         assert_int_equal(counted[i], want[i]);
-    const enum vp_nic_kind container[] = { VP_NIC_LOOPBACK, VP_NIC_VIRTUAL };
-    vp_nic_counted(container, 2, counted);
-    assert_false(counted[0]);
-    assert_true(counted[1]);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(kinds_are_read_from_sysfs, make_root, remove_root),
-        cmocka_unit_test(a_hypervisor_host_counts_its_nic_alone),
-        cmocka_unit_test(a_namespace_counts_its_bridge_not_the_port),
+        cmocka_unit_test(a_hypervisor_host_counts_its_nic_and_its_guests_ports),
+        cmocka_unit_test(a_namespace_counts_its_uplink_and_ports_not_the_bridge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

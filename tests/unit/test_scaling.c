@@ -72,6 +72,30 @@ static void sides_scale_apart(void **state)
     json_decref(run);
 }
 
+/* A sweep's counted ranks are named for what they are: guests (libvirt), containers
+ * (any other engine), hosts (virtperf-mpi). */
+static void members_are_named(void **state)
+{
+    (void)state;
+    const char *engines[] = { "libvirt", "podman", NULL };
+    const char *words[] = { "guests", "containers", "hosts" };
+    for (size_t e = 0; e < 3; e++) {
+        json_t *run = json_pack("{s:[o,o]}", "results", cpu_result(1, 1, NULL, 90),
+                                cpu_result(2, 2, NULL, 170));
+        for (size_t r = 0; engines[e] && r < 2; r++)
+            json_object_set_new(json_array_get(json_object_get(run, "results"), r), "guests",
+                                json_pack("{s:s}", "engine", engines[e]));
+        char err[256];
+        json_t *scaled = vp_scaling(run, &default_rule, NULL, err, sizeof err);
+        assert_non_null(scaled);
+        assert_string_equal(json_string_value(json_object_get(
+                                json_array_get(json_object_get(scaled, "groups"), 0), "members")),
+                            words[e]);
+        json_decref(scaled);
+        json_decref(run);
+    }
+}
+
 static void qos_rules_parse(void **state)
 {
     (void)state;
@@ -109,6 +133,7 @@ int main(void)
         cmocka_unit_test(knees_of_synthetic_curves),
         cmocka_unit_test(qos_rules_parse),
         cmocka_unit_test(sides_scale_apart),
+        cmocka_unit_test(members_are_named),
         cmocka_unit_test(jain_fairness_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
