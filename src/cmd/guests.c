@@ -31,6 +31,7 @@
 #include "guest/domain.h"
 #include "guest/image.h"
 #include "guest/qemu_cpu.h"
+#include "net/neighbour.h"
 
 /* A guest under working KVM boots this initramfs far faster than TCG's 6 s here (not
  * measured: nested KVM runs no guest on these machines); a nested one that fails never
@@ -261,6 +262,13 @@ static int start_domain(struct guests *guests, struct vp_member *member, struct 
         .cpu_cap_pct = capped ? guests->cpu_cap_pct : 0,
         .pin_cpus = guests->pinned ? &guests->pins[index * guests->config.cpus] : NULL,
     };
+    /* the last run's guest at this address had another MAC: this host asks anew */
+    char why[VP_ERROR_LEN];
+    if (guest->bare_address[0] &&
+        vp_neighbour_forget(guests->config.bridge, guest->bare_address, why, sizeof why) != 0) {
+        snprintf(err, err_len, "--guest-net: %s", why);
+        return -1;
+    }
     char *xml = vp_domain_xml(&guests->config, &spec);
     guest->domain = vp_domain_start(xml, err, err_len);
     free(xml);
@@ -273,11 +281,14 @@ static int start_domain(struct guests *guests, struct vp_member *member, struct 
 static void remove_guest(void *state, struct vp_member *member)
 {
     struct guest *guest = member->own;
-    (void)state;
+    struct guests *guests = state;
     if (!guest)
         return;
     vp_domain_destroy(guest->domain);
     guest->domain = NULL;
+    char ignored[VP_ERROR_LEN]; /* nothing stale for whoever has the address next */
+    if (guest->bare_address[0])
+        vp_neighbour_forget(guests->config.bridge, guest->bare_address, ignored, sizeof ignored);
     unlink(guest->channel);
     unlink(guest->console);
     if (guest->disk[0])

@@ -6,13 +6,15 @@
 # `virtperf matrix` lays out. fan-out against fan-in through a known cost: a tbf on the
 # bridge's egress limits what this host sends into it to 200 Mbit/s, so fan-out (this
 # host sending to the guest) is held within 10% of the limit's payload and fan-in (the
-# guest sending) is not. Refusals come before any guest starts.
+# guest sending) is not. Stale neighbour entries for the guests' addresses do not break
+# this host's links to them. Refusals come before any guest starts.
 . "$(dirname "$0")/lib.sh"
 use_libvirt
 BRIDGE=vptl$$
 cleanup() {
     stop_libvirt
     ip link del "$BRIDGE" 2>/dev/null
+    ip link del vpta$$ 2>/dev/null
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -34,6 +36,18 @@ expect_status 2 "$VP" run net.rr --guests 1 --guest-net "$BRIDGE" --topology fan
 expect_contains "$WORK/err" "--peer: not with --topology"
 virsh -c qemu:///system list --name | grep -q '^virtperf-' && fail "a refusal started a guest"
 
+# Stale neighbour entries for the addresses the run hands out (a guest of another run had
+# them, with another MAC): permanent, so no ARP of a guest's corrects them; the run forgets
+# them before its guests start and leaves none of its own.
+# (The bridge keeps its MAC and its carrier: a bridge that changes either flushes them.)
+SUBNET=198.18.$(( $$ % 200 + 20 ))
+ip link set "$BRIDGE" address 02:00:00:00:00:01 && ip link add vpta$$ type veth peer name vptb$$ &&
+    ip link set vpta$$ master "$BRIDGE" && ip link set vpta$$ up && ip link set vptb$$ up ||
+    fail "cannot give the test's bridge a port"
+for g in 2 3; do
+    ip neigh replace "$SUBNET.$g" lladdr 52:54:00:de:ad:0$g dev "$BRIDGE" nud permanent ||
+        fail "cannot plant a neighbour entry"
+done
 expect_status 0 "$VP" run net.rr --size 350 --duration 300ms --reps 2 --guests 2 \
     --guest-net "$BRIDGE" --guest-accel tcg --topology matrix --label mx --json "$WORK/mx.json"
 python3 - "$WORK/mx.json" <<'PY' || fail "--topology matrix: each ordered pair of this host and 2 guests alone, one result each"
@@ -56,6 +70,8 @@ for r in results:
         assert host["peer"]["address"] == link["to_label"].split()[1], (host["peer"], link)
 assert sorted(pairs) == sorted((a, b) for a in ends for b in ends if a != b), pairs
 PY
+ip neigh show dev "$BRIDGE" | grep -E "^$SUBNET\.[23] " &&
+    fail "the run's guests' neighbour entries should be gone with them"
 expect_status 0 "$VP" matrix mx
 expect_contains "$WORK/out" "guest-1 198.18."
 grep -E "^guest-2 198\.18\.[0-9.]+ +[0-9.]+ [mu]s +- +[0-9.]+ [mu]s" "$WORK/out" >/dev/null ||
