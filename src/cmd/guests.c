@@ -426,10 +426,14 @@ static json_t *cost_end(void *state, struct vp_member *member, double seconds)
     struct vp_qemu_cpu after;
     json_t *entry = json_pack("{s:s,s:i}", "name", member->name, "qemu_pid", (int)guest->qemu);
     if (seconds > 0 && vp_qemu_cpu_read(guest->qemu, &after) == 0) {
-        json_object_set_new(entry, "qemu_vcpu_cpu_pct",
-                            json_real(100 * (after.vcpu_s - guest->before.vcpu_s) / seconds));
-        json_object_set_new(entry, "qemu_other_cpu_pct",
-                            json_real(100 * (after.other_s - guest->before.other_s) / seconds));
+        /* each thread's ticks are rounded on their own: a tick's difference of two
+         * readings can go below zero, and is held at 0, said so */
+        double vcpu = 100 * (after.vcpu_s - guest->before.vcpu_s) / seconds;
+        double other = 100 * (after.other_s - guest->before.other_s) / seconds;
+        json_object_set_new(entry, "qemu_vcpu_cpu_pct", json_real(vcpu > 0 ? vcpu : 0));
+        json_object_set_new(entry, "qemu_other_cpu_pct", json_real(other > 0 ? other : 0));
+        if (vcpu < 0 || other < 0)
+            json_object_set_new(entry, "qemu_cpu_clamped", json_true());
     }
     return entry;
 }

@@ -151,6 +151,9 @@ static int check_guests(struct vp_check *checker, const json_t *guests, const ch
             vp_check_number(checker, host, host_at, "qemu_vcpu_cpu_pct", 0, 1e5, 0) != 0 ||
             vp_check_number(checker, host, host_at, "qemu_other_cpu_pct", 0, 1e5, 0) != 0)
             return -1;
+        const json_t *clamped = json_object_get(host, "qemu_cpu_clamped");
+        if (clamped && !json_is_boolean(clamped))
+            return vp_check_fail(checker, "%s.qemu_cpu_clamped: accepted: true or false", host_at);
     }
     return 0;
 }

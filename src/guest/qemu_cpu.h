@@ -1,6 +1,8 @@
 /* The CPU a guest's QEMU process used, split as the SPring-8 study's hypervisor view
  * needs it: its vCPU threads (named "CPU N/KVM" or "CPU N/TCG") and the rest (device
- * emulation, I/O threads, the main loop), in seconds, from /proc/PID/task/N/stat. */
+ * emulation, I/O threads, the main loop), in seconds: the vCPU threads' from
+ * /proc/PID/task/N/stat, the rest as the process's whole (/proc/PID/stat, which keeps
+ * the time of threads that have exited: QEMU's worker threads come and go) less them. */
 #ifndef VP_GUEST_QEMU_CPU_H
 #define VP_GUEST_QEMU_CPU_H
 

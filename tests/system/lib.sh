@@ -366,7 +366,29 @@ skip() {
     finish
 }
 
+# runs_round_trip: every run the test stored in its SQLite store ($VIRTPERF_DB) leaves by
+# `results export` and comes back by `results import` into a new store, as many results:
+# each figure the tool stores passes the tool's own import check (host, plan, MPI,
+# guests, containers, --and-host: whatever the test made). finish calls it.
+runs_round_trip() {
+    case "$VIRTPERF_DB" in *://*) return 0 ;; esac
+    [ -s "$VIRTPERF_DB" ] || return 0
+    local run results
+    for run in $(sqlite3 "$VIRTPERF_DB" "SELECT id FROM runs ORDER BY id" 2>/dev/null); do
+        results=$(sqlite3 "$VIRTPERF_DB" "SELECT COUNT(*) FROM results WHERE run_id = $run")
+        rm -f "$WORK/round-trip.db" "$WORK/round-trip.json"
+        if ! "$VP" results export "$run" -o "$WORK/round-trip.json" >"$WORK/round-trip.out" 2>&1 ||
+            ! VIRTPERF_DB="$WORK/round-trip.db" "$VP" results import "$WORK/round-trip.json" \
+                >>"$WORK/round-trip.out" 2>&1; then
+            fail "run $run should survive results export and import: $(tail -2 "$WORK/round-trip.out")"
+            continue
+        fi
+        [ "$(sqlite3 "$WORK/round-trip.db" "SELECT COUNT(*) FROM results")" = "$results" ] ||
+            fail "run $run: $results results exported, another count imported"
+    done
+}
 finish() {
+    runs_round_trip
     if [ "$FAILURES" -eq 0 ]; then
         echo "ok: $(basename "$0")"
         exit 0
