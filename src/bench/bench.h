@@ -142,7 +142,9 @@ struct vp_bench {
     int (*validate)(const struct vp_params *params, unsigned max_jobs, char *err,
                     size_t err_len);
 
-    /* Once in the parent before the jobs fork (optional). Returns 0 or -1 + err. */
+    /* Once in the parent before the jobs' shared region is sized (ops_per_rep) and they
+     * fork (optional): what a plan's step needs of its own (its fileset). Returns 0 or
+     * -1 + err. */
     int (*setup)(const struct vp_params *params, char *err, size_t err_len);
     /* In each job after pinning, before the start barrier: allocate and first-touch. */
     int (*prepare)(struct vp_job *job);

@@ -248,6 +248,9 @@ static int data_validate(const struct vp_params *params, unsigned max_jobs, char
 
 static int data_setup(const struct vp_params *params, char *err, size_t err_len)
 {
+    /* this step's own fileset: a plan validated every step first, the last one's loaded */
+    if (load_manifest(params, err, err_len) != 0)
+        return -1;
     const char *source = vp_param_text(params, "source");
     if (!data_is_url(source))
         vp_filesystem_of(source, fileset.fstype, sizeof fileset.fstype, fileset.mount,

@@ -576,13 +576,15 @@ json_t *vp_engine_run(const struct vp_bench *bench, const struct vp_params *para
     if (vp_pin_plan(settings->topology, settings->pin_spec, jobs, run->cpus, run->reason,
                     sizeof run->reason) != 0) {
         refused = 1;
+    } else if (bench->setup && bench->setup(params, run->reason, sizeof run->reason) != 0) {
+        if (bench->teardown)
+            bench->teardown(params, jobs);
+        refused = 1;
     } else if (vp_shared_map(&run->shared, bench, params, jobs, run->total_reps,
                              settings->duration > 0 ? settings->duration
                                                     : bench->default_duration) != 0) {
+        /* after setup: the op log's size may depend on what setup loaded (a step's fileset) */
         snprintf(run->reason, sizeof run->reason, "cannot map shared memory for the jobs");
-        refused = 1;
-    } else if (bench->setup && bench->setup(params, run->reason, sizeof run->reason) != 0) {
-        munmap(run->shared.base, run->shared.size);
         if (bench->teardown)
             bench->teardown(params, jobs);
         refused = 1;

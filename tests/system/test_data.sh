@@ -76,6 +76,16 @@ expect_status 0 "$VP" results export latest -o "$WORK/export.json"
 VIRTPERF_DB=$WORK/other.db expect_status 0 "$VP" results import "$WORK/export.json"
 json_check "$WORK/export.json" '"data" in d["results"][0]' "export should carry the data part"
 
+# --- a plan whose steps read different filesets: each step its own manifest (the GridKa
+# quick plan's directory steps on an 8-file set after xrootd steps on a larger one). The
+# 2-file set's step comes first, the 6-file set's last: every file it reads is its own.
+printf '%s\n' '[global]' 'reps = 1' 'warmup = 0' '[small]' 'bench = data.copy' \
+    "source = $WORK/new/set" 'read-size = 4k' '[large]' 'bench = data.copy' "source = $SET" \
+    'read-size = 64k' >"$WORK/filesets.ini"
+expect_status 0 "$VP" run --plan "$WORK/filesets.ini" --json "$WORK/filesets.json"
+json_check "$WORK/filesets.json" '[(r["status"], r["data"]["files"], r["metrics"]["bytes"]["mean"]) for r in d["results"]] == [("ok", 2, 4096), ("ok", 6, 1048576)]' \
+    "each plan step should read its own fileset's files"
+
 # --- index: a manifest for files that are there, never removed by virtperf.
 mkdir "$WORK/own"
 head -c 300000 /dev/urandom >"$WORK/own/a.root"
