@@ -22,11 +22,42 @@ json_t *vp_run_side(const json_t *document, const char *side)
     json_t *run = json_copy(json_object_get(copy, "run"));
     const char *label = json_string_value(json_object_get(run, "label"));
     char named[300];
-    snprintf(named, sizeof named, "%s (%s)", label ? label : "-", side);
+    /* the guests' side named for what its members are: "(guests)" or "(containers)" */
+    snprintf(named, sizeof named, "%s (%s)", label ? label : "-",
+             strcmp(side, "host") == 0 ? side : vp_members_word(json_array_get(results, 0)));
     json_object_set_new(run, "label", json_string(named));
     json_object_set_new(copy, "run", run);
     json_object_set_new(copy, "results", results);
     return copy;
+}
+
+size_t vp_runs_by_side(json_t **documents, size_t count, size_t most)
+{
+    json_t *sides[2 * 64];
+    size_t total = 0;
+    for (size_t d = 0; d < count; d++) {
+        json_t *host = vp_run_side(documents[d], "host");
+        json_t *guests = host ? vp_run_side(documents[d], "guests") : NULL;
+        size_t adds = host && guests ? 2 : 1;
+        if (total + adds > most || total + adds > sizeof sides / sizeof sides[0]) {
+            json_decref(host);
+            json_decref(guests);
+            for (size_t i = 0; i < total; i++)
+                json_decref(sides[i]);
+            return 0;
+        }
+        if (adds == 1) {
+            json_decref(host);
+            sides[total++] = json_incref(documents[d]);
+        } else {
+            sides[total++] = host;
+            sides[total++] = guests;
+        }
+    }
+    for (size_t d = 0; d < count; d++)
+        json_decref(documents[d]);
+    memcpy(documents, sides, total * sizeof *sides);
+    return total;
 }
 
 const char *vp_members_word(const json_t *result)

@@ -27,8 +27,10 @@ static const char compare_usage[] =
     "logarithms below 10 repetitions a side, percentile bootstrap from 10), the penalty\n"
     "(positive: the candidate is worse), a Mann-Whitney p adjusted by Benjamini-Hochberg\n"
     "across the table, a verdict, and flags for numbers not to trust. Fewer than 5\n"
-    "repetitions a side: no verdict. One RUN of both sides (run --guests N --and-host):\n"
-    "its host side is the base and its guests the candidate, paired by total jobs.\n"
+    "repetitions a side: no verdict. A RUN of both sides (run --guests N --and-host)\n"
+    "stands as two, its host side then its guests' ('LABEL (host)', 'LABEL (guests)'),\n"
+    "paired by total jobs: alone, its host side is the base and its guests the candidate;\n"
+    "as a CAND, both sides are candidates; as the BASE, its host side is the base.\n"
     "\n"
     "  --margin PCT     differences inside +-PCT count as none  [2]\n"
     "  --vary PARAM     match results that differ only in PARAM and set its values against\n"
@@ -86,18 +88,16 @@ int cmd_compare(int argc, char **argv)
             vp_cli_store_refusal(store, "compare: ", err);
     }
     vp_store_close(store);
-    if (count == 1) { /* its host side the base, its guests the candidate */
-        json_t *host = vp_run_side(documents[0], "host");
-        json_t *guests = vp_run_side(documents[0], "guests");
-        if (!host || !guests)
-            vp_usage_error("compare: %s is one run without both sides; accepted: a base run "
-                           "and 1 to 63 candidate runs, or one run of 'run --guests N "
-                           "--and-host'", argv[optind]);
-        json_decref(documents[0]);
-        documents[0] = host;
-        documents[1] = guests;
-        count = 2;
-    }
+    /* a run of both sides stands as its two, host then guests, listed */
+    size_t documents_count = vp_runs_by_side(documents, (size_t)count, 64);
+    if (documents_count == 0)
+        vp_usage_error("compare: the runs of both sides among these make more than 64 sides; "
+                       "accepted: at most 64 runs or sides");
+    if (documents_count == 1)
+        vp_usage_error("compare: %s is one run without both sides; accepted: a base run "
+                       "and 1 to 63 candidate runs, or one run of 'run --guests N "
+                       "--and-host'", argv[optind]);
+    count = (int)documents_count;
     json_t *comparison = vp_compare(documents[0], (const json_t *const *)documents + 1,
                                     (size_t)count - 1, &flags.options, err, sizeof err);
     if (!comparison)

@@ -9,12 +9,14 @@
 #include "analysis/compare.h"
 #include "analysis/matrix.h"
 #include "analysis/scaling.h"
+#include "analysis/sides.h"
 #include "analysis/study.h"
 #include "core/sysinfo.h"
 #include "cmd/common.h"
 #include "render/html.h"
 
 #define MAX_RUNS 16
+#define MAX_SIDES (2 * MAX_RUNS) /* every run of both sides as its two */
 
 static const char report_usage[] =
     "usage: virtperf report RUN [RUN...] -o FILE.html [--margin PCT] [--vary PARAM]\n"
@@ -25,14 +27,16 @@ static const char report_usage[] =
     "verdicts of every RUN against the first (matched as 'virtperf compare' does, with\n"
     "its --margin, --vary, --metric, --normalize and --clock-ghz), the environments side by side with their\n"
     "advisories, a penalty chart with 95% intervals, scaling charts with the knee, latency\n"
-    "CDFs, and the monitor's CPU series. RUN is an id, uuid, label or 'latest'.\n";
+    "CDFs, and the monitor's CPU series. RUN is an id, uuid, label or 'latest'. A RUN of\n"
+    "both sides (run --guests N --and-host) stands as two, its host side then its guests',\n"
+    "as in 'virtperf compare': alone, the guests' verdicts against its host side.\n";
 
 /* What the page shows, computed here: the comparison against the base, each run's
  * scaling and advisories, the matrices, the study's figures. */
 struct analyses {
     struct vp_report report;
     json_t *comparison, *matrices, *study;
-    json_t *scalings[MAX_RUNS], *advisories[MAX_RUNS];
+    json_t *scalings[MAX_SIDES], *advisories[MAX_SIDES];
     char comparison_error[VP_ERROR_LEN];
 };
 
@@ -107,9 +111,10 @@ int cmd_report(int argc, char **argv)
     char err[VP_PATH_ERROR_LEN];
     if (vp_json_output_open(&output, "-o", path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
-    json_t *documents[MAX_RUNS];
+    json_t *documents[MAX_SIDES];
     for (int i = 0; i < count; i++)
         documents[i] = vp_cli_load_run(db, argv[optind + i]);
+    count = (int)vp_runs_by_side(documents, (size_t)count, MAX_SIDES);
     struct vp_markup page = { 0 };
     struct analyses analyses;
     analyse(&analyses, documents, (size_t)count, &flags.options);

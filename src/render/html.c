@@ -12,6 +12,7 @@
 #include "bench/bench.h"
 #include "core/units.h"
 #include "analysis/compare.h" /* vp_compare_row_label */
+#include "analysis/sides.h"   /* vp_members_word */
 #include "analysis/hosts.h"
 #include "core/json.h"
 #include "render/timeline.h"
@@ -102,17 +103,33 @@ static void penalty_interval(const json_t *candidate, int higher_better, double 
     *high = higher_better ? (1 - a) * 100 : (b - 1) * 100;
 }
 
-/* Each string of texts, escaped, between open and close. */
-static void flag_lines(struct vp_markup *out, const json_t *texts, const char *open,
-                       const char *close)
+/* Each of texts as a flag: under a verdict a line of its own (inline), else a paragraph;
+ * the markup is this function's, the texts escaped. */
+static void flag_lines(struct vp_markup *out, const json_t *texts, bool inline_lines)
 {
     size_t i;
     const json_t *text;
     json_array_foreach(texts, i, text) {
-        vp_markup_printf(out, "%s", open);
-        vp_markup_text(out, json_string_value(text));
-        vp_markup_printf(out, "%s", close);
+        if (inline_lines)
+            vp_markup_printf(out, "<br><span class=\"flag\">%s</span>", json_string_value(text));
+        else
+            vp_markup_printf(out, "<p class=\"flag\">%s</p>", json_string_value(text));
     }
+}
+
+/* "BENCH jobs=J", and where the result ran on many ranks " in N guests" (containers,
+ * hosts): each count of a sweep over members named apart. */
+static void result_name(const json_t *result, char *out, size_t len)
+{
+    int used = snprintf(out, len, "%.40s jobs=%lld", vp_json_text(result, "bench"),
+                        (long long)json_integer_value(json_object_get(result, "jobs")));
+    const json_t *ranks = json_object_get(json_object_get(result, "ranks"), "count");
+    if (ranks && used > 0 && (size_t)used < len)
+        snprintf(out + used, len - (size_t)used, " %s %lld %.*s",
+                 strcmp(vp_members_word(result), "hosts") == 0 ? "on" : "in",
+                 (long long)json_integer_value(ranks),
+                 (int)strlen(vp_members_word(result)) - (json_integer_value(ranks) == 1),
+                 vp_members_word(result));
 }
 
 /* Whether a comparison row is of a headline metric: its benchmark's first, or one with a
@@ -199,7 +216,7 @@ static void verdict_row(struct vp_markup *out, const struct vp_report *report, c
         if (json_object_get(candidate, "paired"))
             json_array_append(notes, json_object_get(candidate, "paired"));
         json_array_extend(notes, json_object_get(candidate, "flags"));
-        flag_lines(out, notes, "<br><span class=\"flag\">", "</span>");
+        flag_lines(out, notes, true);
         json_decref(notes);
         vp_markup_printf(out, "</td>");
     }
@@ -260,6 +277,14 @@ static bool by_hosts(const json_t *group)
     return json_object_get(group, "knee_hosts") != NULL;
 }
 
+/* The sweep's axis in words: "jobs", or what the counted ranks are ("guests",
+ * "containers", "hosts"). */
+static const char *sweep_axis(const json_t *group)
+{
+    const char *members = json_string_value(json_object_get(group, "members"));
+    return !by_hosts(group) ? "jobs" : members ? members : "hosts";
+}
+
 static double sweep_x(const json_t *group, const json_t *point)
 {
     return vp_json_number(point, by_hosts(group) ? "hosts" : "jobs");
@@ -275,7 +300,7 @@ static void resource_charts(struct vp_markup *out, const char *run, const json_t
     size_t n = json_array_size(points);
     if (n == 0 || !json_object_get(json_array_get(points, 0), "cpu_busy"))
         return; /* no monitor */
-    const char *axis = by_hosts(group) ? "hosts" : "jobs";
+    const char *axis = sweep_axis(group);
     static const char *const keys[] = { "cpu_busy", "cpu_steal", "faults", "nic_rate" };
     double *columns[4];
     double *x = calloc(n, sizeof *x);
@@ -347,7 +372,7 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
             bool by_p99 = strcmp(vp_json_text(group, "judged"), "p99") == 0;
             char title[200], marker[96];
             enum vp_unit_style style = vp_units_pick(report->units, vp_bench_units(vp_json_text(group, "bench")));
-            const char *axis = by_hosts(group) ? "hosts" : "jobs";
+            const char *axis = sweep_axis(group);
             const char *side = json_string_value(json_object_get(group, "side"));
             snprintf(title, sizeof title, "%s: %s %s against %s%s%s", run_name(documents[d]),
                      vp_json_text(group, "bench"), vp_json_text(group, "metric"), axis,
@@ -434,9 +459,10 @@ static void latency_cdfs(struct vp_markup *out, json_t *const *documents, size_t
                         if (!distribution || used == 8 ||
                             strcmp(vp_json_text(other, "bench"), vp_json_text(result, "bench")) != 0)
                             continue;
-                        snprintf(names[used], sizeof names[used], "%.40s jobs=%lld",
-                                 run_name(documents[e]),
-                                 (long long)json_integer_value(json_object_get(other, "jobs")));
+                        char other_name[80];
+                        result_name(other, other_name, sizeof other_name);
+                        snprintf(names[used], sizeof names[used], "%.40s %s",
+                                 run_name(documents[e]), other_name + strcspn(other_name, " ") + 1);
                         series[used] = cdf_series(distribution, names[used]);
                         used++;
                     }
@@ -507,7 +533,7 @@ static void matrix_charts(struct vp_markup *out, const json_t *matrices, enum vp
         free(column_names);
         free(values);
     }
-    flag_lines(out, json_object_get(matrices, "notes"), "<p class=\"flag\">", "</p>");
+    flag_lines(out, json_object_get(matrices, "notes"), false);
 }
 
 /* One result of many hosts: a row per host, its first metric against the others. */
@@ -522,9 +548,9 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
     enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(result, "bench")));
     vp_markup_printf(out, "<h3>");
     vp_markup_text(out, run);
-    vp_markup_printf(out, ": %s jobs=%lld on %lld hosts", vp_json_text(result, "bench"),
-                     (long long)json_integer_value(json_object_get(result, "jobs")),
-                     (long long)json_integer_value(json_object_get(ranks, "count")));
+    char what[120];
+    result_name(result, what, sizeof what);
+    vp_markup_printf(out, ": %s", what);
     if (json_object_get(ranks, "topology")) {
         vp_markup_printf(out, " (");
         vp_markup_text(out, vp_json_text(ranks, "topology"));
@@ -668,13 +694,14 @@ static void monitor_charts(struct vp_markup *out, json_t *const *documents, size
                 continue;
             results++;
             char title[200];
-            const char *name = run_name(documents[d]), *bench = vp_json_text(result, "bench");
-            long long jobs = (long long)json_integer_value(json_object_get(result, "jobs"));
-            snprintf(title, sizeof title, "%s: %s jobs=%lld, CPU", name, bench, jobs);
+            const char *name = run_name(documents[d]);
+            char what[120];
+            result_name(result, what, sizeof what);
+            snprintf(title, sizeof title, "%s: %s, CPU", name, what);
             monitor_chart(out, series, title, cpu_column, "CPU", "%", style);
-            snprintf(title, sizeof title, "%s: %s jobs=%lld, page faults", name, bench, jobs);
+            snprintf(title, sizeof title, "%s: %s, page faults", name, what);
             monitor_chart(out, series, title, fault_column, "faults", "/s", style);
-            snprintf(title, sizeof title, "%s: %s jobs=%lld, NIC and disk rates", name, bench, jobs);
+            snprintf(title, sizeof title, "%s: %s, NIC and disk rates", name, what);
             monitor_chart(out, series, title, io_column, "rate", "B/s", style);
         }
     }

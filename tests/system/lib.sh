@@ -387,8 +387,19 @@ runs_round_trip() {
             fail "run $run: $results results exported, another count imported"
     done
 }
+# reports_unescaped: no report the test wrote into $WORK shows the report's own markup as
+# text (an escaped <br>, <span class=...>, <p class=...>): its tags are tags, and only
+# what documents say is escaped. finish calls it.
+reports_unescaped() {
+    local page
+    for page in $(find "$WORK" -name '*.html' 2>/dev/null); do
+        grep -qE '&lt;/?(br|span|p|td|th|tr|table|div|details|summary|h[1-6])( class=|&gt;)' "$page" &&
+            fail "$page shows its own markup escaped: $(grep -oE '.{40}&lt;/?(br|span|p|td|th|tr|table|div)[^;]*;.{20}' "$page" | head -1)"
+    done
+}
 finish() {
     runs_round_trip
+    reports_unescaped
     if [ "$FAILURES" -eq 0 ]; then
         echo "ok: $(basename "$0")"
         exit 0

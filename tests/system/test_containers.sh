@@ -114,6 +114,20 @@ results = json.load(open(sys.argv[1]))["results"]
 assert [(r["step"], r["jobs"]) for r in results] == [("alone", 1), ("boxes", 2), ("boxes", 4)], results
 assert not any("ranks" in r or "guests" in r or "side" in r for r in results)
 PY
+# compare and report with a run of both sides anywhere: each side listed apart, its
+# containers' results never dropped for its host side's; alone in a report, the verdicts
+# of its containers against its host side, and each side's resource curves
+expect_status 0 "$VP" compare plan-here plan-boxes --json "$WORK/both.json"
+expect_contains "$WORK/out" "candidate plan-boxes (host)"
+expect_contains "$WORK/out" "candidate plan-boxes (containers)"
+json_check "$WORK/both.json" 'len(d["candidates"]) == 2 and len(d["rows"]) > 0 and all(len(r["candidates"]) == 2 for r in d["rows"])' \
+    "compare BASE RUN: a run of both sides should be two candidates, each compared"
+expect_status 0 "$VP" report plan-boxes -o "$WORK/sides.html"
+expect_contains "$WORK/sides.html" "Verdicts against plan-boxes (host)"
+for side in "host): null, the machine.s CPU against jobs" "containers): null, the machine.s CPU against containers"; do
+    grep -q "plan-boxes ($side" "$WORK/sides.html" || fail "report of a run of both sides: no chart 'plan-boxes ($side'"
+done
+grep -q "null jobs=2 in 2 containers" "$WORK/sides.html" || fail "report: a monitor title should name the count of containers"
 # a plan's net step in containers talks to the run's server (named by --set STEP.peer)
 printf '[global]\nreps = 1\n[rpc]\nbench = net.rr\nduration = 0.3s\ncontainers = 1\n' >"$WORK/rpc.ini"
 expect_status 0 "$VP" run --plan "$WORK/rpc.ini" --label plan-rpc --json "$WORK/rpc.json"
