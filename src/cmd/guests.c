@@ -59,6 +59,7 @@ struct guests {
     const char *work;
     unsigned cpu_cap_pct, cpu_cap_guest;
     bool pinned;
+    const char *pin_spec;        /* --guest-pin as given, NULL: none */
     int pins[VP_MAX_GUESTS * 64]; /* guest g's vCPU v on host CPU pins[g * cpus + v] */
     bool kvm;
     char accel_note[256];  /* why kvm was not used where auto would have */
@@ -183,6 +184,7 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
     guests->cpu_cap_pct = asked->cpu_cap_pct;
     guests->cpu_cap_guest = asked->cpu_cap_guest;
     guests->pinned = false;
+    guests->pin_spec = asked->pin;
     guests->config = (struct vp_guest_config){
         .uri = asked->uri, .cpus = asked->cpus ? asked->cpus : DEFAULT_CPUS,
         .memory_mib = asked->memory_mib ? asked->memory_mib : DEFAULT_MEMORY_MIB,
@@ -463,6 +465,23 @@ static json_t *summary(void *state)
     json_t *part = json_pack("{s:s,s:s}", "engine", "libvirt", "accel", guests->kvm ? "kvm" : "tcg");
     if (guests->accel_note[0])
         json_object_set_new(part, "accel_note", json_string(guests->accel_note));
+    /* every setting the guests ran with, so that two runs tell what made them differ */
+    json_t *settings = json_pack("{s:I,s:I}", "cpus", (json_int_t)guests->config.cpus,
+                                 "memory_mib", (json_int_t)guests->config.memory_mib);
+    if (guests->pin_spec)
+        json_object_set_new(settings, "pin", json_string(guests->pin_spec));
+    if (guests->cpu_cap_pct) {
+        json_object_set_new(settings, "cpu_cap_pct", json_integer(guests->cpu_cap_pct));
+        json_object_set_new(settings, "cpu_cap_guest", json_integer(guests->cpu_cap_guest));
+    }
+    if (guests->config.disk_dir) {
+        json_object_set_new(settings, "disk_bus", json_string(guests->config.disk_bus));
+        json_object_set_new(settings, "disk_mib",
+                            json_integer((json_int_t)(guests->config.disk_bytes >> 20)));
+    }
+    if (guests->config.bridge)
+        json_object_set_new(settings, "net", json_string(guests->config.bridge));
+    json_object_set_new(part, "settings", settings);
     return part;
 }
 

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "core/json.h"
 #include "core/limits.h"
+#include "core/printable.h"
 #include "core/units.h"
 
 /* Per-second byte counts of each repetition. */
@@ -116,6 +118,29 @@ static int check_timeline(struct vp_check *checker, const json_t *timeline, cons
     return 0;
 }
 
+/* The settings libvirt guests ran with (cmd/guests.c), where there are any. */
+static int check_guest_settings(struct vp_check *checker, const json_t *settings,
+                                const char *path)
+{
+    static const char *const buses[] = { "virtio", "ide", NULL };
+    char at[300];
+    snprintf(at, sizeof at, "%s.settings", path);
+    if (!settings)
+        return 0;
+    if (!json_is_object(settings))
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    if (vp_check_integer(checker, settings, at, "cpus", 1, 1024, 1) != 0 ||
+        vp_check_integer(checker, settings, at, "memory_mib", 1, (json_int_t)1 << 32, 1) != 0 ||
+        vp_check_string(checker, settings, at, "pin", VP_CHECK_TEXT_LEN, 0) != 0 ||
+        vp_check_integer(checker, settings, at, "cpu_cap_pct", 1, 100, 0) != 0 ||
+        vp_check_integer(checker, settings, at, "cpu_cap_guest", 0, VP_MAX_GUESTS, 0) != 0 ||
+        vp_check_choice(checker, settings, at, "disk_bus", buses, 0) != 0 ||
+        vp_check_integer(checker, settings, at, "disk_mib", 1, (json_int_t)1 << 40, 0) != 0 ||
+        vp_check_string(checker, settings, at, "net", VP_CHECK_NAME_LEN, 0) != 0)
+        return -1;
+    return 0;
+}
+
 /* The guests run --guests (or containers --containers) started for a result, seen from
  * the host: how many, the engine, kvm or tcg (and why not kvm), each one's time from its
  * start to its first word (ready_s) and its CPU here: a guest's QEMU in its vCPU threads
@@ -131,7 +156,8 @@ static int check_guests(struct vp_check *checker, const json_t *guests, const ch
     if (vp_check_integer(checker, guests, at, "count", 1, VP_MAX_GUESTS, 1) != 0 ||
         vp_check_choice(checker, guests, at, "engine", engines, 1) != 0 ||
         vp_check_choice(checker, guests, at, "accel", accels, 0) != 0 ||
-        vp_check_string(checker, guests, at, "accel_note", VP_CHECK_TEXT_LEN, 0) != 0)
+        vp_check_string(checker, guests, at, "accel_note", VP_CHECK_TEXT_LEN, 0) != 0 ||
+        check_guest_settings(checker, json_object_get(guests, "settings"), at) != 0)
         return -1;
     const json_t *hosts = json_object_get(guests, "hosts");
     if (!json_is_array(hosts) || json_array_size(hosts) > VP_MAX_GUESTS)
@@ -158,6 +184,33 @@ static int check_guests(struct vp_check *checker, const json_t *guests, const ch
     return 0;
 }
 
+/* "guests' settings: 1 vCPU, 512 MiB, pin compact, ...", where the part has them. */
+static void print_guest_settings(FILE *out, const json_t *settings)
+{
+    if (!settings)
+        return;
+    char pin[128], net[80];
+    long long cpus = (long long)json_integer_value(json_object_get(settings, "cpus"));
+    fprintf(out, "  guests' settings: %lld vCPU%s, %lld MiB", cpus, cpus == 1 ? "" : "s",
+            (long long)json_integer_value(json_object_get(settings, "memory_mib")));
+    if (json_object_get(settings, "pin"))
+        fprintf(out, ", pinned %s", vp_printable(vp_json_text(settings, "pin"), pin, sizeof pin));
+    if (json_object_get(settings, "cpu_cap_pct")) {
+        long long guest = (long long)json_integer_value(json_object_get(settings, "cpu_cap_guest"));
+        fprintf(out, ", vCPUs capped at %lld%%",
+                (long long)json_integer_value(json_object_get(settings, "cpu_cap_pct")));
+        if (guest)
+            fprintf(out, " (guest %lld alone)", guest);
+    }
+    if (json_object_get(settings, "disk_bus"))
+        fprintf(out, ", a %lld MiB disk on %s",
+                (long long)json_integer_value(json_object_get(settings, "disk_mib")),
+                vp_json_text(settings, "disk_bus"));
+    if (json_object_get(settings, "net"))
+        fprintf(out, ", on bridge %s", vp_printable(vp_json_text(settings, "net"), net, sizeof net));
+    fputc('\n', out);
+}
+
 /* One line: the accelerator and each guest's QEMU CPU. */
 static void print_guests(FILE *out, const json_t *guests, enum vp_unit_style style)
 {
@@ -180,6 +233,7 @@ static void print_guests(FILE *out, const json_t *guests, enum vp_unit_style sty
             fprintf(out, "%s %s CPU %.0f%%", i ? "," : ";", name, json_number_value(cpu));
     }
     fputc('\n', out);
+    print_guest_settings(out, json_object_get(guests, "settings"));
 }
 
 /* --and-host: which side of the point this result is, the host's jobs or the guests',

@@ -131,12 +131,18 @@ assert "<quota>40000</quota>" in cpu["ranks"]["hosts"][0]["fingerprint"]["domain
 assert "<quota>" not in cpu["ranks"]["hosts"][1]["fingerprint"]["domain"]["xml"]
 for h in cpu["ranks"]["hosts"]:  # --guest-pin compact: each vCPU on a host CPU
     assert "<vcpupin vcpu='0' cpuset='" in h["fingerprint"]["domain"]["xml"], h["host"]
+# every setting the guests ran with is kept beside the result
+want = {"cpus": 1, "memory_mib": 512, "pin": "compact", "cpu_cap_pct": 40, "cpu_cap_guest": 1,
+        "disk_bus": "virtio", "disk_mib": 96}
+assert cpu["guests"]["settings"] == want, cpu["guests"]["settings"]
 for h in write["ranks"]["hosts"]:
     d = h["device"]
     assert d["name"] == "vda" and d["fstype"] == "ext4" and d["mount"] == "/mnt/disk", d
     assert d["write_bytes"] >= 8 << 20, d
 PY
 guests_left_nothing '[0-9]*' "a run with disks"
+expect_status 0 "$VP" results show capped
+expect_contains "$WORK/out" "guests' settings: 1 vCPU, 512 MiB, pinned compact, vCPUs capped at 40% (guest 1 alone), a 96 MiB disk on virtio"
 
 # Both sides in one run (--and-host), the IHEP 2010 study's table: 2 jobs on this host
 # against one job in each of 2 guests, writing to the same storage ($WORK/disks: the

@@ -59,6 +59,17 @@ static void warnings_not_strings(json_t *d) { json_object_set_new(first_result(d
 static void util_above_100(json_t *d) { json_object_set_new(json_object_get(first_result(d), "device"), "util_mean", json_real(250)); }
 static void peer_port_too_big(json_t *d) { json_object_set_new(json_object_get(first_result(d), "peer"), "port", json_integer(70000)); }
 static void interval_not_number(json_t *d) { json_array_set_new(json_array_get(json_object_get(json_object_get(first_result(d), "intervals"), "reps"), 0), 0, json_string("x")); }
+/* A guests part whose settings name a disk bus there is none of (and, first, one a
+ * guest's QEMU left below zero: what import refuses, the host never stores). */
+static void guests_with(json_t *d, json_t *settings, double other_cpu_pct)
+{
+    json_object_set_new(first_result(d), "guests",
+                        json_pack("{s:i,s:s,s:s,s:[{s:s,s:f}],s:o}", "count", 1, "engine",
+                                  "libvirt", "accel", "tcg", "hosts", "name", "virtperf-1-1",
+                                  "qemu_other_cpu_pct", other_cpu_pct, "settings", settings));
+}
+static void guest_cpu_below_zero(json_t *d) { guests_with(d, json_pack("{s:i,s:i}", "cpus", 1, "memory_mib", 512), -0.56); }
+static void guest_disk_bus_unknown(json_t *d) { guests_with(d, json_pack("{s:i,s:i,s:s}", "cpus", 1, "memory_mib", 512, "disk_bus", "scsi"), 1); }
 
 static void malformed_documents_are_refused(void **state)
 {
@@ -84,6 +95,8 @@ static void malformed_documents_are_refused(void **state)
         { util_above_100, "results[0].device.util_mean: accepted: a number from 0 to 100" },
         { peer_port_too_big, "results[0].peer.port: accepted: a whole number from 0 to 65535" },
         { interval_not_number, "results[0].intervals.reps[0][0]: accepted: a finite number" },
+        { guest_cpu_below_zero, "results[0].guests.hosts[0].qemu_other_cpu_pct: accepted: a number from 0" },
+        { guest_disk_bus_unknown, "results[0].guests.settings.disk_bus" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *document = fixture_document("abc123");
