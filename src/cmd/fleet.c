@@ -318,7 +318,9 @@ static int take_topology(struct fleet_run *run, const struct vp_run_steps *steps
         run->linked = true;
         if (with_host_side(run, steps, step))
             return refuse(err, err_len, "--topology", "--and-host", "--topology (this host is "
-                          "one end of its links) or --and-host alone");
+                          "one end of its links) or --and-host alone (net.stream --reverse "
+                          "--and-host: this host's server sends to each guest, as fan-out "
+                          "does, beside this host's own jobs)");
         unsigned counts[VP_MAX_GUESTS];
         size_t n;
         step_counts(run, step, counts, &n, err, err_len);

@@ -31,7 +31,7 @@ expect_contains "$WORK/err" "--topology: 'ring' is not valid; accepted: matrix, 
 expect_status 2 "$VP" run net.rr --guests 2 --guest-net "$BRIDGE" --topology pairs
 expect_contains "$WORK/err" "--topology pairs: this host and 2 guests are 3 ends, which do not pair; accepted: an odd count"
 expect_status 2 "$VP" run net.rr --guests 1 --guest-net "$BRIDGE" --topology fan-in --and-host
-expect_contains "$WORK/err" "--and-host: not with --topology"
+expect_contains "$WORK/err" "--and-host: not with --topology; accepted: --topology (this host is one end of its links) or --and-host alone (net.stream --reverse --and-host"
 expect_status 2 "$VP" run net.rr --guests 1 --guest-net "$BRIDGE" --topology fan-in --peer 198.18.0.9
 expect_contains "$WORK/err" "--peer: not with --topology"
 virsh -c qemu:///system list --name | grep -q '^virtperf-' && fail "a refusal started a guest"
