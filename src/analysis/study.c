@@ -13,6 +13,7 @@
 #include "analysis/matrix.h"
 #include "analysis/reference.h"
 #include "analysis/scaling.h"
+#include "analysis/sides.h"
 #include "bench/bench.h"
 #include "core/json.h"
 #include "core/monitor.h"
@@ -257,8 +258,13 @@ static json_t *metric_row(const json_t *result, const char *metric, const char *
                             vp_json_number(figure, "mean"), "per_job",
                             spread_across_jobs(result, metric));
     const json_t *ranks = json_object_get(json_object_get(result, "ranks"), "count");
-    if (ranks)
+    if (ranks) {
         json_object_set_new(row, "ranks", json_integer(json_integer_value(ranks)));
+        json_object_set_new(row, "members", json_string(vp_members_word(result)));
+    }
+    const char *side = json_string_value(json_object_get(json_object_get(result, "side"), "name"));
+    if (side) /* a run of both sides: which this row is */
+        json_object_set_new(row, "side", json_string(side));
     return row;
 }
 
