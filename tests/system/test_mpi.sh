@@ -173,7 +173,7 @@ expect_runs $((runs_before + 1)) "a plan under mpirun is one stored run"
 json_check "$WORK/plan.json" '"[network]" in d["run"]["plan"] and [r["step"] for r in d["results"]] == ["memory", "memory", "network", "network"] and [r["ranks"]["count"] for r in d["results"][:2]] == [1, 2] and all(r["ranks"]["topology"] == "matrix" and r["status"] == "ok" for r in d["results"][2:])' \
     "the plan's steps: ranks 1,2 then the matrix's two ordered pairs, each result with its step"
 expect_status 0 "$VP" results show mpiplan
-grep -qE '^  mem.write bandwidth +jobs 2/2 .* then 1.39 GB/s \(1.29[0-9]* GiB/s\) ' "$WORK/out" ||
+grep -qE '^  mem.write bandwidth on 2 hosts +jobs 2/2 .* then 1.39 GB/s \(1.29[0-9]* GiB/s\) ' "$WORK/out" ||
     fail "the 2-rank row should carry the figure given at 2 jobs: $(grep -A8 '^\[memory\]' "$WORK/out")"
 grep -A12 '^\[network\]' "$WORK/out" | grep -q '^  source \\ destination' ||
     fail "the matrix step should print its source x destination table: $(grep -A12 '^\[network\]' "$WORK/out")"
