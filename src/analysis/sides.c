@@ -2,6 +2,7 @@
 #include "analysis/sides.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 json_t *vp_run_side(const json_t *document, const char *side)
@@ -33,30 +34,34 @@ json_t *vp_run_side(const json_t *document, const char *side)
 
 size_t vp_runs_by_side(json_t **documents, size_t count, size_t most)
 {
-    json_t *sides[2 * 64];
+    json_t **sides = calloc(most ? most : 1, sizeof *sides);
+    if (!sides)
+        abort();
     size_t total = 0;
     for (size_t d = 0; d < count; d++) {
         json_t *host = vp_run_side(documents[d], "host");
         json_t *guests = host ? vp_run_side(documents[d], "guests") : NULL;
-        size_t adds = host && guests ? 2 : 1;
-        if (total + adds > most || total + adds > sizeof sides / sizeof sides[0]) {
+        size_t adds = guests ? 2 : 1;
+        if (total + adds > most) {
             json_decref(host);
             json_decref(guests);
-            for (size_t i = 0; i < total; i++)
-                json_decref(sides[i]);
+            while (total > 0)
+                json_decref(sides[--total]);
+            free(sides);
             return 0;
         }
-        if (adds == 1) {
-            json_decref(host);
-            sides[total++] = json_incref(documents[d]);
-        } else {
+        if (guests) {
             sides[total++] = host;
             sides[total++] = guests;
+        } else {
+            json_decref(host);
+            sides[total++] = json_incref(documents[d]);
         }
     }
     for (size_t d = 0; d < count; d++)
         json_decref(documents[d]);
     memcpy(documents, sides, total * sizeof *sides);
+    free(sides);
     return total;
 }
 
@@ -67,4 +72,10 @@ const char *vp_members_word(const json_t *result)
     if (!engine)
         return "hosts";
     return strcmp(engine, "libvirt") == 0 ? "guests" : "containers";
+}
+
+void vp_members_counted(const char *word, long long count, bool where, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%lld %.*s", where ? (strcmp(word, "hosts") == 0 ? "on" : "in") : "",
+             where ? " " : "", count, (int)strlen(word) - (count == 1), word);
 }

@@ -12,7 +12,7 @@
 #include "bench/bench.h"
 #include "core/units.h"
 #include "analysis/compare.h" /* vp_compare_row_label */
-#include "analysis/sides.h"   /* vp_members_word */
+#include "analysis/sides.h"   /* vp_members_word, vp_members_counted */
 #include "analysis/hosts.h"
 #include "core/json.h"
 #include "render/timeline.h"
@@ -124,12 +124,12 @@ static void result_name(const json_t *result, char *out, size_t len)
     int used = snprintf(out, len, "%.40s jobs=%lld", vp_json_text(result, "bench"),
                         (long long)json_integer_value(json_object_get(result, "jobs")));
     const json_t *ranks = json_object_get(json_object_get(result, "ranks"), "count");
-    if (ranks && used > 0 && (size_t)used < len)
-        snprintf(out + used, len - (size_t)used, " %s %lld %.*s",
-                 strcmp(vp_members_word(result), "hosts") == 0 ? "on" : "in",
-                 (long long)json_integer_value(ranks),
-                 (int)strlen(vp_members_word(result)) - (json_integer_value(ranks) == 1),
-                 vp_members_word(result));
+    char where[48];
+    if (ranks && used > 0 && (size_t)used < len) {
+        vp_members_counted(vp_members_word(result), (long long)json_integer_value(ranks), true,
+                           where, sizeof where);
+        snprintf(out + used, len - (size_t)used, " %s", where);
+    }
 }
 
 /* Whether a comparison row is of a headline metric: its benchmark's first, or one with a

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "analysis/sides.h" /* vp_members_counted */
 #include "analysis/study.h" /* vp_distinguishing_params */
 #include "bench/bench.h"
 #include "core/json.h"
@@ -67,12 +68,13 @@ static void print_group(FILE *out, const json_t *groups, const json_t *group,
     }
     long long knee = (long long)json_integer_value(json_object_get(group, "knee_jobs"));
     const json_t *knee_hosts = json_object_get(group, "knee_hosts");
-    if (knee_hosts) /* a virtperf-mpi --ranks sweep */
-        fprintf(out, "  optimum %lld %.*s, %lld job%s in all (QoS: %s)",
-               (long long)json_integer_value(knee_hosts),
-               (int)strlen(members) - (json_integer_value(knee_hosts) == 1), members,
-               knee, plural(knee), json_string_value(json_object_get(group, "rule")));
-    else
+    char optimum[48];
+    if (knee_hosts) { /* a --ranks or members sweep */
+        vp_members_counted(members, (long long)json_integer_value(knee_hosts), false, optimum,
+                           sizeof optimum);
+        fprintf(out, "  optimum %s, %lld job%s in all (QoS: %s)", optimum, knee, plural(knee),
+                json_string_value(json_object_get(group, "rule")));
+    } else
         fprintf(out, "  optimum %lld job%s per host (QoS: %s)", knee, plural(knee),
                json_string_value(json_object_get(group, "rule")));
     const json_t *saturated = json_object_get(group, "saturated_from");

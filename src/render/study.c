@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/sides.h" /* vp_members_counted */
 #include "core/json.h"
 #include "bench/bench.h"
 #include "core/units.h"
@@ -49,11 +50,11 @@ static void row_text(const json_t *row, struct row_text *text, enum vp_unit_styl
     long long ranks = (long long)json_integer_value(json_object_get(row, "ranks"));
     size_t said = strlen(text->what);
     const char *members = vp_json_text(row, "members"), *side = vp_json_text(row, "side");
-    if (ranks && *members) /* where the jobs ran: "in 2 guests", "on 4 hosts" */
-        snprintf(text->what + said, sizeof text->what - said, " %s %lld %.*s",
-                 strcmp(members, "hosts") == 0 ? "on" : "in", ranks,
-                 (int)strlen(members) - (ranks == 1), members);
-    else if (strcmp(side, "host") == 0)
+    char where[48];
+    if (ranks && *members) { /* where the jobs ran: "in 2 guests", "on 4 hosts" */
+        vp_members_counted(members, ranks, true, where, sizeof where);
+        snprintf(text->what + said, sizeof text->what - said, " %s", where);
+    } else if (strcmp(side, "host") == 0)
         snprintf(text->what + said, sizeof text->what - said, " on this host");
     snprintf(text->jobs, sizeof text->jobs, ranks ? "%lld/%lld" : "%lld",
              (long long)json_integer_value(json_object_get(row, "jobs")), ranks);
