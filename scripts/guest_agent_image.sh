@@ -1,25 +1,39 @@
 #!/bin/bash
 # The initramfs of the guests `virtperf run --guests` starts (its helper: virtperf runs it
 # when the image it needs is not in its cache). Usage: guest_agent_image.sh VIRTPERF OUT
-# [--root]: with --root, OUT is the root directory itself (the containers' --rootfs),
-# not packed.
+# [--root] [--files LIST]: with --root, OUT is the root directory itself (the containers'
+# --rootfs), not packed; with --files, every path LIST names (one a line: this host's
+# programs and their data, from --guest-programs and the benchmarks) is put in at its own
+# path (scripts/guest_image.sh's guest_image_add).
 # Packs busybox, VIRTPERF and its libraries, and the modules of the virtio PCI bus, its
 # console (the host's channel), network and block devices and the emulated IDE disk,
 # with an init that sets the address the host gave on the kernel command line
 # (virtperf.address=A/P, virtperf.gateway=G), mounts a disk it was given at /mnt/disk,
 # and runs `virtperf guest-agent` until the host says to power off.
 set -eu
-[ $# -ge 2 ] && [ $# -le 3 ] && [ -x "$1" ] && { [ $# -eq 2 ] || [ "$3" = --root ]; } ||
-    { echo "usage: guest_agent_image.sh VIRTPERF OUT [--root]" >&2; exit 2; }
+usage() { echo "usage: guest_agent_image.sh VIRTPERF OUT [--root] [--files LIST]" >&2; exit 2; }
+[ $# -ge 2 ] && [ -x "$1" ] || usage
+binary=$1 out=$2 as_root=false files=""
+shift 2
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --root) as_root=true; shift ;;
+        --files) [ $# -ge 2 ] && [ -r "$2" ] || usage; files=$2; shift 2 ;;
+        *) usage ;;
+    esac
+done
 helpers=$(dirname "$0")
 . "$helpers/guest_image.sh"
 guest_kernel
 work=$(mktemp -d "${TMPDIR:-/tmp}/vp-guest-image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-VIRTPERF_BIN=$1 guest_image_root "$work/root" virtio_pci virtio_console virtio_net virtio_blk ata_piix sd_mod
+VIRTPERF_BIN=$binary guest_image_root "$work/root" virtio_pci virtio_console virtio_net virtio_blk ata_piix sd_mod
+if [ -n "$files" ]; then
+    while IFS= read -r path; do guest_image_add "$work/root" "$path"; done <"$files"
+fi
 cat >"$work/root/init" <<'INIT'
 #!/bin/sh
-export PATH=/bin:/usr/bin:/sbin:/usr/sbin
+export PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
@@ -43,10 +57,10 @@ cd "$workdir"
 HOME=/tmp VIRTPERF_DB=/tmp/results.db /bin/virtperf guest-agent
 poweroff -f
 INIT
-if [ $# -eq 3 ]; then
+if $as_root; then
     chmod +x "$work/root/init"
-    mv "$work/root" "$2"
+    mv "$work/root" "$out"
     exit 0
 fi
 guest_image_pack "$work/root" "$work/initramfs.gz"
-mv "$work/initramfs.gz" "$2"
+mv "$work/initramfs.gz" "$out"

@@ -2,8 +2,9 @@
 # initramfs. guest_kernel sets KERNEL and RELEASE (Debian's cloud kernel);
 # guest_image_root ROOT MODULE... fills ROOT with busybox, virtperf ($VIRTPERF_BIN, else
 # build/virtperf) and every library ldd names, and MODULE... with their dependencies in load order (ROOT/modules,
-# listed in ROOT/modules.order); the caller writes ROOT/init and packs it with
-# guest_image_pack ROOT FILE. Run from the repository's root.
+# listed in ROOT/modules.order); guest_image_add ROOT PATH adds one of this host's files or
+# directories at its own path (what it needs to run with it); the caller writes ROOT/init
+# and packs it with guest_image_pack ROOT FILE. Run from the repository's root.
 
 guest_kernel() {
     KERNEL=$(ls /boot/vmlinuz-*-cloud-amd64 2>/dev/null | sort -V | tail -1)
@@ -19,10 +20,7 @@ guest_image_root() {
     for applet in sh mount insmod ip base64 poweroff cat sleep hostname date mkdir; do ln -s busybox "$root/bin/$applet"; done
     local binary=${VIRTPERF_BIN:-build/virtperf}
     cp "$binary" "$root/bin/virtperf"
-    for lib in $(ldd "$binary" | grep -oE '/[^ ]+\.so[^ ]*'); do
-        mkdir -p "$root$(dirname "$lib")"
-        cp -L "$lib" "$root$lib"
-    done
+    guest_image_libraries "$root" "$binary"
     echo "root:x:0:0:root:/tmp:/bin/sh" >"$root/etc/passwd"
     : >"$root/modules.order"
     for module in "$@"; do
@@ -36,6 +34,42 @@ guest_image_root() {
         esac
         echo "$name" >>"$root/modules.order"
     done
+}
+
+# The shared libraries ldd names for FILE (an executable or a library), each at its path.
+guest_image_libraries() {
+    local root=$1 lib
+    for lib in $(ldd "$2" 2>/dev/null | grep -oE '/[^ ]+\.so[^ ]*'); do
+        [ -e "$root$lib" ] && continue
+        mkdir -p "$root$(dirname "$lib")"
+        cp -L "$lib" "$root$lib"
+    done
+}
+
+# PATH at its own path under ROOT: a symbolic link as a link, and what it leads to; a
+# directory whole; and for every executable among them its libraries, and for a script
+# its interpreter. Nothing already there is copied again.
+guest_image_add() {
+    local root=$1 path=$2 target file interpreter
+    if [ -e "$root$path" ] || [ -L "$root$path" ]; then return 0; fi
+    mkdir -p "$root$(dirname "$path")"
+    if [ -L "$path" ]; then
+        cp -P "$path" "$root$path"
+        target=$(readlink "$path")
+        case "$target" in /*) ;; *) target=$(dirname "$path")/$target ;; esac
+        guest_image_add "$root" "$target"
+        return
+    fi
+    cp -a "$path" "$root$path"
+    find "$path" -type f -perm -u+x | while IFS= read -r file; do
+        if head -c 4 "$file" | grep -q ELF; then
+            guest_image_libraries "$root" "$file"
+        elif [ "$(head -c 2 "$file")" = "#!" ]; then
+            interpreter=$(head -n 1 "$file" | sed 's/^#! *//; s/ .*//')
+            if [ -x "$interpreter" ]; then guest_image_add "$root" "$interpreter"; fi
+        fi
+    done
+    return 0
 }
 
 guest_image_pack() {

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <math.h>
@@ -152,21 +153,29 @@ static int command_of(const struct vp_params *params, const char *job_dir,
                             sizeof command->storage, err, err_len) < 0 ? -1 : 0;
 }
 
-/* Whether program can be run: a path to an executable, or a name found in PATH. */
-static int findable(const char *program)
+/* Where program runs from: itself when it names a path, else the first executable of that
+ * name in the directories of search (a PATH). 0 with it in found, else -1. */
+static int find_program(const char *program, const char *search, char *found, size_t len)
 {
-    if (strchr(program, '/'))
-        return access(program, X_OK) == 0;
-    const char *path = getenv("PATH");
-    char copy[4096], candidate[4352];
-    snprintf(copy, sizeof copy, "%s", path ? path : "/usr/bin:/bin");
+    if (strchr(program, '/')) {
+        snprintf(found, len, "%s", program);
+        return access(program, X_OK) == 0 ? 0 : -1;
+    }
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", search);
     char *save, *dir;
     for (dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-        snprintf(candidate, sizeof candidate, "%s/%s", *dir ? dir : ".", program);
-        if (access(candidate, X_OK) == 0)
-            return 1;
+        snprintf(found, len, "%s/%s", *dir ? dir : ".", program);
+        if (access(found, X_OK) == 0)
+            return 0;
     }
-    return 0;
+    return -1;
+}
+
+static const char *search_path(void)
+{
+    const char *path = getenv("PATH");
+    return path ? path : "/usr/bin:/bin";
 }
 
 static int app_validate(const struct vp_params *params, unsigned max_jobs, char *err,
@@ -192,7 +201,9 @@ static int app_validate(const struct vp_params *params, unsigned max_jobs, char 
     struct command command;
     if (command_of(params, ".", &command, err, err_len) != 0)
         return -1;
-    if (!vp_param_on(params, "shell") && !findable(command.words[0])) {
+    char found[PATH_MAX];
+    if (!vp_param_on(params, "shell") &&
+        find_program(command.words[0], search_path(), found, sizeof found) != 0) {
         snprintf(err, err_len, "--cmd: '%s' is not an executable file or a program in PATH",
                  command.words[0]);
         return -1;
@@ -230,6 +241,53 @@ static int app_validate(const struct vp_params *params, unsigned max_jobs, char 
             }
         }
     }
+    return 0;
+}
+
+/* A member runs the workload's files, or --cmd's program, as the host does: its image
+ * carries them at their paths here (--shell's text is the member's own sh's). */
+static int app_member_files(const struct vp_params *params, struct vp_path_set *files, char *err,
+                            size_t err_len)
+{
+    const struct vp_workload *workload = workload_of(params);
+    if (workload) {
+        vp_path_set_add(files, workload->program);
+        for (const char *const *pattern = workload->files; pattern && *pattern; pattern++) {
+            glob_t found;
+            if (glob(*pattern, 0, NULL, &found) != 0) {
+                snprintf(err, err_len, "--preset %s: nothing here is %s, which its program "
+                         "needs in a guest or container; accepted: Debian's %s installed "
+                         "(scripts/deps.sh presets)", workload->name, *pattern,
+                         workload->package);
+                return -1;
+            }
+            for (size_t i = 0; i < found.gl_pathc; i++)
+                vp_path_set_add(files, found.gl_pathv[i]);
+            globfree(&found);
+        }
+        return 0;
+    }
+    struct command command;
+    if (vp_param_on(params, "shell") || command_of(params, ".", &command, err, err_len) != 0)
+        return vp_param_on(params, "shell") ? 0 : -1;
+    const char *program = command.words[0];
+    char here[PATH_MAX], there[PATH_MAX];
+    if (program[0] != '/' && strchr(program, '/')) {
+        snprintf(err, err_len, "--cmd: '%s' is a path from this host's working directory, "
+                 "which guests and containers do not share; accepted: its absolute path",
+                 program);
+        return -1;
+    }
+    if (find_program(program, search_path(), here, sizeof here) != 0)
+        return 0; /* validate refuses it */
+    if (find_program(program, VP_MEMBER_PATH, there, sizeof there) != 0 ||
+        strcmp(here, there) != 0) {
+        snprintf(err, err_len, "--cmd: '%s' is %s here, but a guest or container looks for "
+                 "it in %s; accepted: --cmd with its absolute path", program, here,
+                 VP_MEMBER_PATH);
+        return -1;
+    }
+    vp_path_set_add(files, here);
     return 0;
 }
 
@@ -643,6 +701,7 @@ const struct vp_bench vp_bench_app = {
     .sweep_param = "preset",
     .validate = app_validate,
     .setup = app_setup,
+    .member_files = app_member_files,
     .prepare = app_prepare,
     .measure = app_measure,
     .after_rep = app_after_rep,

@@ -23,6 +23,9 @@ struct vp_workload {
     const char *name;
     const char *program; /* absolute path: Debian's program, not one earlier in PATH */
     const char *package;
+    /* What else of this host the program needs in a guest or container, as glob patterns
+     * (NULL-terminated; NULL: the program and its libraries are enough). */
+    const char *const *files;
     const char *stresses; /* what it exercises, for `virtperf list app` and the docs */
     /* Median one-job wall time on the reference machine (docs/app-workloads.md says which):
      * score = reference_seconds / measured wall time. */

@@ -14,9 +14,12 @@
 #include "core/histogram.h"
 #include "core/json_check.h"
 #include "core/options.h"
+#include "core/path_set.h"
 #include "core/units.h"
 
 #define VP_MAX_METRICS 16
+/* The PATH a guest's or container's virtperf runs its programs with. */
+#define VP_MEMBER_PATH "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
 
 /* An optional part of a result (its "device", "peer", "data" ...), declared by what makes
  * it: the store keeps it, export and import carry it, import checks it with check, and
@@ -146,6 +149,14 @@ struct vp_bench {
      * fork (optional): what a plan's step needs of its own (its fileset). Returns 0 or
      * -1 + err. */
     int (*setup)(const struct vp_params *params, char *err, size_t err_len);
+    /* On the host before a guest or container starts (optional): adds to files the paths
+     * of this host the benchmark needs in the member (a program, a directory of its
+     * data), which its image then carries at the same paths, an executable with its
+     * libraries. -1 with err when one is missing here or could not be found there (a
+     * program outside VP_MEMBER_PATH by its bare name): the refusal the member would
+     * make, made before any boots. */
+    int (*member_files)(const struct vp_params *params, struct vp_path_set *files, char *err,
+                        size_t err_len);
     /* In each job after pinning, before the start barrier: allocate and first-touch. */
     int (*prepare)(struct vp_job *job);
     /* One repetition, in each job, started at the agreed instant. Writes one value per

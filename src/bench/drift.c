@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/net_peer.h"
 #include "core/clock.h"
 #include "core/drift.h"
 #include "bench/conditions.h"
@@ -23,12 +24,11 @@
 
 #define DRIFT_HIGH_PPM 100.0 /* beyond a typical crystal's error */
 
-#define NO_PEER "none"
-
 static const struct vp_option drift_options[] = {
-    { "peer", VP_OPT_TEXT, NO_PEER, 0, 0, NULL,
-      "HOST[:PORT] running `virtperf serve` whose clock is the reference (required): the "
-      "hypervisor host or a well-synchronised machine" },
+    { "peer", VP_OPT_TEXT, VP_NET_EMBEDDED, 0, 0, NULL,
+      "HOST[:PORT] running `virtperf serve` whose clock is the reference: the hypervisor "
+      "host or a well-synchronised machine; embedded: in --guests or --containers, the host "
+      "that runs them (its server), on one host refused (its own clock is no reference)" },
     { "key-file", VP_OPT_TEXT, "none", 0, 0, NULL,
       "file holding the shared secret the peer requires (none: no key)" },
     { "interval", VP_OPT_DURATION, "1s", 0.01, 5, NULL,
@@ -144,9 +144,12 @@ static void watch_local(struct local_watch *watch, const struct clock_pair *pair
 static int peer_of(const struct vp_params *params, struct vp_peer *peer, char *err, size_t err_len)
 {
     const char *where = vp_param_text(params, "peer");
-    if (strcmp(where, NO_PEER) == 0) {
+    /* in guests and containers the run names its own server (the host that runs them)
+     * in place of embedded: one seen here is this host's own clock */
+    if (strcmp(where, VP_NET_EMBEDDED) == 0) {
         snprintf(err, err_len, "time.drift needs --peer HOST[:PORT]: a `virtperf serve` whose "
-                 "clock is the reference (the hypervisor host or a well-synchronised machine)");
+                 "clock is the reference (the hypervisor host or a well-synchronised "
+                 "machine); in --guests or --containers the host that runs them is the default");
         return -1;
     }
     return vp_peer_from_options(where, vp_param_text(params, "key-file"),

@@ -145,7 +145,7 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
                           : !containers->docker && installed("runc") ? "runc" : NULL;
     if (!containers->docker && podman_conf(containers, err, err_len) != 0)
         return -1;
-    if (vp_guest_root_find(&containers->root, err, err_len) != 0)
+    if (vp_guest_root_find(&containers->root, setup->files, err, err_len) != 0)
         return -1;
     return containers->docker ? docker_image(containers, err, err_len) : 0;
 }

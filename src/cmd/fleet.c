@@ -67,6 +67,7 @@ struct fleet_run {
     char label_text[VP_MAX_GUESTS + 1][128];
     char *labels[VP_MAX_GUESTS + 1];     /* each rank's name in a link */
     json_t *host_fingerprint;   /* this host's, for its part of a link's result */
+    struct vp_path_set files;   /* this host's, carried in the members' image */
 };
 
 static int64_t after_seconds(unsigned seconds)
@@ -414,6 +415,35 @@ static int start_member_servers(struct fleet_run *run, enum vp_topology_kind top
 }
 
 /* Starts the most members SPEC asks for, each heard from and agreeing to the steps. */
+/* What the members' image carries of this host beside virtperf: --guest-programs, and
+ * what each point the members run needs (its benchmark's member_files), where a point
+ * that needs what is not here is refused before any member starts. */
+static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
+                        size_t err_len)
+{
+    if (steps->guests.programs) {
+        char copy[VP_TEXT_LEN], *save, *path;
+        snprintf(copy, sizeof copy, "%s", steps->guests.programs);
+        for (path = strtok_r(copy, ",", &save); path; path = strtok_r(NULL, ",", &save))
+            vp_path_set_add(&run->files, path);
+    }
+    for (size_t s = 0; s < steps->count; s++) {
+        const struct vp_run_step *step = &steps->step[s];
+        for (size_t p = 0; in_members(run, step) && p < step->plan.count; p++) {
+            const struct vp_plan_point *point = &step->plan.points[p];
+            char why[VP_ERROR_LEN];
+            if (point->bench->member_files &&
+                point->bench->member_files(&point->params, &run->files, why, sizeof why) != 0) {
+                snprintf(err, err_len, "%s%s%s%s (%s, in %ss)", step->name ? "[" : "",
+                         step->name ? step->name : "", step->name ? "]: " : "", why,
+                         point->bench->name, run->kind->noun);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size_t err_len)
 {
     struct fleet_run *run = context;
@@ -438,6 +468,8 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
             return refuse(err, err_len, kind->flag, "--background",
                           "net.probe as a benchmark of its own");
     }
+    if (gather_files(run, steps, err, err_len) != 0)
+        return -1;
     run->host_dir = asked->disk_dir;
     run->timeout_s = asked->timeout_s ? asked->timeout_s : DEFAULT_TIMEOUT_S;
     run->monitor_hz = steps->step[0].request.monitor_hz;
@@ -454,7 +486,8 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     if (kind->shared_work) /* libvirt's QEMU user makes the channel sockets there */
         chmod(run->work, 0755);
     vp_engine_catch_signals();
-    struct vp_fleet_setup setup = { .asked = asked, .work = run->work, .most = run->most };
+    struct vp_fleet_setup setup = { .asked = asked, .work = run->work, .most = run->most,
+                                    .files = &run->files };
     if (kind->prepare(kind->state, &setup, err, err_len) != 0)
         return -1;
     /* where this host serves is known (or refused) before any member starts */
@@ -575,6 +608,12 @@ static json_t *cost_json(const struct fleet_run *run, unsigned count, double sec
     }
     json_t *summary = run->kind->summary(run->kind->state);
     json_object_set_new(summary, "count", json_integer(count));
+    if (run->files.count > 0) {
+        json_t *files = json_array();
+        for (size_t f = 0; f < run->files.count; f++)
+            json_array_append_new(files, json_string(run->files.paths[f]));
+        json_object_set_new(summary, "programs", files);
+    }
     json_object_set_new(summary, "hosts", hosts);
     return summary;
 }
@@ -1141,6 +1180,7 @@ int vp_run_fleet(const struct vp_fleet_kind *kind, const char *spec, struct vp_r
     for (size_t s = 0; s < run.set_count; s++)
         free(run.sets[s]);
     json_decref(run.host_fingerprint);
+    vp_path_set_free(&run.files);
     vp_run_steps_free(steps);
     return status;
 }

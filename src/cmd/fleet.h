@@ -21,6 +21,7 @@
 
 #include "cmd/executor.h"
 #include "core/limits.h"
+#include "core/path_set.h"
 #include "guest/domain.h"
 
 /* One guest or container, as the runner sees it. */
@@ -39,6 +40,7 @@ struct vp_fleet_setup {
     const struct vp_guests_request *asked; /* the --guest-* / --container-* flags */
     const char *work;                      /* a directory for the run's files, no member's */
     unsigned most;                         /* members to start */
+    const struct vp_path_set *files;       /* this host's, their image carries */
 };
 
 struct vp_fleet_kind {

@@ -162,6 +162,8 @@ int cmd_guest_agent(int argc, char **argv)
                     "not a guest that 'virtperf run --guests' started\n", VP_GUEST_CHANNEL);
         return 1;
     }
+    /* the programs the host put in the image are where the host looked for them */
+    setenv("PATH", VP_MEMBER_PATH, 1);
     char err[VP_PATH_ERROR_LEN];
     static struct vp_run_steps steps;
     static char *words[VP_RUN_MAX_WORDS * 4 + 1];

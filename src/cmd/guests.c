@@ -202,7 +202,7 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
         return -1;
     if (vp_domains_connect(guests->config.uri, err, err_len) != 0)
         return -1;
-    if (vp_guest_image_find(&guests->image, err, err_len) != 0 ||
+    if (vp_guest_image_find(&guests->image, setup->files, err, err_len) != 0 ||
         readable_by_qemu(guests->image.initrd, err, err_len) != 0)
         return -1;
     guests->config.kernel = guests->image.kernel;

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench/bench.h"
 #include "core/limits.h"
@@ -332,6 +333,25 @@ static int take_guest_pin(struct vp_run_request *request, const char *value, cha
     return 0;
 }
 
+/* --guest-programs PATH[,PATH...]: each an absolute path of a file or directory here. */
+static int take_guest_programs(struct vp_run_request *request, const char *value, char *err,
+                               size_t len)
+{
+    char copy[VP_TEXT_LEN], *save, *path;
+    snprintf(copy, sizeof copy, "%s", value);
+    struct stat info;
+    for (path = strtok_r(copy, ",", &save); path; path = strtok_r(NULL, ",", &save))
+        if (path[0] != '/' || stat(path, &info) != 0)
+            return refuse(err, len, "--guest-programs: '%s' is not %s; accepted: absolute "
+                          "paths of this host's programs, files or directories, comma-separated",
+                          path, path[0] != '/' ? "an absolute path" : "here");
+    if (strspn(value, ",") == strlen(value))
+        return refuse(err, len, "--guest-programs: empty; accepted: absolute paths of this "
+                      "host's programs, files or directories, comma-separated");
+    request->guests.programs = value;
+    return 0;
+}
+
 static int take_containers(struct vp_run_request *request, const char *value, char *err,
                            size_t len)
 {
@@ -490,6 +510,16 @@ const struct vp_run_flag vp_run_flags[] = {
     { "guest-pin", "SPEC", VP_SCOPE_SESSION,
       "the guests' vCPUs onto this host's CPUs (libvirt's vcpupin), in\n"
       "guest order: compact, spread or a CPU list  [not pinned]", NULL, take_guest_pin },
+    { "guest-programs", "PATHS", VP_SCOPE_SESSION,
+      "this host's programs, files or directories (comma-separated,\n"
+      "absolute) put in the guests' or containers' image at the same\n"
+      "paths, a program with its libraries  [what the benchmarks need]",
+      "Puts this host's programs, files or directories (absolute paths, comma-separated) into\n"
+      "the image the guests boot or the containers run, at the same paths: a program with\n"
+      "its libraries (and a script with its interpreter), a directory whole. What the\n"
+      "benchmarks need is put in without it: \\fBapp \\-\\-preset\\fR's programs and their\n"
+      "files, \\fBapp \\-\\-cmd\\fR's program; give here what \\fB\\-\\-cmd\\fR reads or starts.",
+      take_guest_programs },
     { "guest-net", "BRIDGE", VP_SCOPE_SESSION,
       "a NIC on this existing bridge, each guest an address next\n"
       "to the bridge's own  [no NIC]", NULL, take_guest_net },
@@ -547,6 +577,7 @@ int vp_run_members_check(const struct vp_guests_request *asked, bool members_her
         { "--guest-disk-size", asked->disk_bytes, GUESTS },
         { "--guest-disk-bus", asked->disk_bus, GUESTS },
         { "--guest-disk", asked->disk_dir, GUESTS | CONTAINERS },
+        { "--guest-programs", asked->programs, GUESTS | CONTAINERS },
         { "--guest-timeout", asked->timeout_s, GUESTS | CONTAINERS },
         { "--container-engine", asked->container_engine, CONTAINERS },
         { "--container-runtime", asked->container_runtime, CONTAINERS },

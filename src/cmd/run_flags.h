@@ -36,6 +36,7 @@ struct vp_guests_request {
     const char *spec, *accel, *uri, *bridge, *disk_dir, *disk_bus;
     const char *containers, *container_engine, *container_runtime, *container_net;
     const char *pin; /* --guest-pin: the guests' vCPUs onto this host's CPUs */
+    const char *programs; /* --guest-programs: this host's paths the members' image carries */
     unsigned cpus, memory_mib, timeout_s;
     unsigned cpu_cap_pct, cpu_cap_guest; /* --guest-cpu-cap PCT[@N]; guest 0: every one */
     uint64_t disk_bytes;

@@ -677,13 +677,13 @@ static struct vp_guests_request merged_guests(const struct vp_guests_request *gi
 #define TAKE(field) if (given->field) merged.field = given->field
     TAKE(spec); TAKE(accel); TAKE(uri); TAKE(bridge); TAKE(disk_dir); TAKE(disk_bus);
     TAKE(containers); TAKE(container_engine); TAKE(container_runtime); TAKE(container_net);
-    TAKE(pin); TAKE(cpus); TAKE(memory_mib); TAKE(timeout_s); TAKE(disk_bytes);
+    TAKE(pin); TAKE(programs); TAKE(cpus); TAKE(memory_mib); TAKE(timeout_s); TAKE(disk_bytes);
 #undef TAKE
     /* the plan's texts go with its entries: the run keeps copies (vp_run_steps_free) */
     const char **texts[] = { &merged.spec, &merged.accel, &merged.uri, &merged.bridge,
                              &merged.disk_dir, &merged.disk_bus, &merged.containers,
                              &merged.container_engine, &merged.container_runtime,
-                             &merged.container_net, &merged.pin };
+                             &merged.container_net, &merged.pin, &merged.programs };
     for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
         if (*texts[t] && !(*texts[t] = strdup(*texts[t])))
             abort();

@@ -141,6 +141,26 @@ static int check_guest_settings(struct vp_check *checker, const json_t *settings
     return 0;
 }
 
+/* The host's files their image carried beside virtperf (cmd/fleet.c), where there were
+ * any: absolute paths. */
+static int check_programs(struct vp_check *checker, const json_t *programs, const char *path)
+{
+    if (!programs)
+        return 0;
+    if (!json_is_array(programs) || json_array_size(programs) > 4096)
+        return vp_check_fail(checker, "%s.programs: accepted: an array of at most 4096 paths",
+                             path);
+    size_t i;
+    const json_t *program;
+    json_array_foreach(programs, i, program) {
+        const char *text = json_string_value(program);
+        if (!text || text[0] != '/' || strlen(text) >= VP_CHECK_TEXT_LEN)
+            return vp_check_fail(checker, "%s.programs[%zu]: accepted: an absolute path "
+                                 "shorter than %d bytes", path, i, VP_CHECK_TEXT_LEN);
+    }
+    return 0;
+}
+
 /* The guests run --guests (or containers --containers) started for a result, seen from
  * the host: how many, the engine, kvm or tcg (and why not kvm), each one's time from its
  * start to its first word (ready_s) and its CPU here: a guest's QEMU in its vCPU threads
@@ -157,7 +177,8 @@ static int check_guests(struct vp_check *checker, const json_t *guests, const ch
         vp_check_choice(checker, guests, at, "engine", engines, 1) != 0 ||
         vp_check_choice(checker, guests, at, "accel", accels, 0) != 0 ||
         vp_check_string(checker, guests, at, "accel_note", VP_CHECK_TEXT_LEN, 0) != 0 ||
-        check_guest_settings(checker, json_object_get(guests, "settings"), at) != 0)
+        check_guest_settings(checker, json_object_get(guests, "settings"), at) != 0 ||
+        check_programs(checker, json_object_get(guests, "programs"), at) != 0)
         return -1;
     const json_t *hosts = json_object_get(guests, "hosts");
     if (!json_is_array(hosts) || json_array_size(hosts) > VP_MAX_GUESTS)
@@ -234,6 +255,20 @@ static void print_guests(FILE *out, const json_t *guests, enum vp_unit_style sty
     }
     fputc('\n', out);
     print_guest_settings(out, json_object_get(guests, "settings"));
+    const json_t *programs = json_object_get(guests, "programs");
+    if (json_array_size(programs) > 0) {
+        const json_t *program;
+        fprintf(out, "  this host's files in their image:");
+        json_array_foreach(programs, i, program) {
+            char shown[VP_CHECK_TEXT_LEN];
+            if (i == 8) {
+                fprintf(out, " and %zu more", json_array_size(programs) - 8);
+                break;
+            }
+            fprintf(out, " %s", vp_printable(json_string_value(program), shown, sizeof shown));
+        }
+        fputc('\n', out);
+    }
 }
 
 /* --and-host: which side of the point this result is, the host's jobs or the guests',

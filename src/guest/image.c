@@ -1,10 +1,11 @@
 /* The guests' kernel and cached initramfs (see image.h). */
-#define _GNU_SOURCE /* strverscmp */
+#define _GNU_SOURCE /* strverscmp, nftw's FTW_ACTIONRETVAL */
 #include "guest/image.h"
 
 #include "core/program.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <glob.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -54,8 +55,27 @@ static int hash_file(EVP_MD_CTX *context, const char *path)
     return 0;
 }
 
+/* What a carried file or directory entry adds to the key: its path, and its size, time
+ * and mode (what it leads to, for a link), so that an upgraded program makes a new image
+ * without every byte being read at each run. */
+static EVP_MD_CTX *walked_context;
+
+static int hash_entry(const char *path, const struct stat *info, int type, struct FTW *where)
+{
+    (void)type, (void)where;
+    struct stat followed;
+    if (stat(path, &followed) == 0)
+        info = &followed;
+    EVP_DigestUpdate(walked_context, path, strlen(path) + 1);
+    long long meta[4] = { (long long)info->st_size, (long long)info->st_mtim.tv_sec,
+                          (long long)info->st_mtim.tv_nsec, (long long)info->st_mode };
+    EVP_DigestUpdate(walked_context, meta, sizeof meta);
+    return 0;
+}
+
 /* The hex SHA-256 of what the image is made from. */
-static int content_key(const char *binary, const char *helpers, const char *kernel, char *key)
+static int content_key(const char *binary, const char *helpers, const char *kernel,
+                       const struct vp_path_set *files, char *key)
 {
     EVP_MD_CTX *context = EVP_MD_CTX_new();
     EVP_DigestInit_ex(context, EVP_sha256(), NULL);
@@ -65,6 +85,10 @@ static int content_key(const char *binary, const char *helpers, const char *kern
     int status = hash_file(context, binary) | hash_file(context, helper) |
                  hash_file(context, library);
     EVP_DigestUpdate(context, kernel, strlen(kernel));
+    walked_context = context;
+    for (size_t i = 0; files && i < files->count; i++)
+        if (nftw(files->paths[i], hash_entry, 16, FTW_PHYS) != 0)
+            status = -1;
     unsigned char digest[32];
     EVP_DigestFinal_ex(context, digest, NULL);
     EVP_MD_CTX_free(context);
@@ -73,14 +97,22 @@ static int content_key(const char *binary, const char *helpers, const char *kern
     return status;
 }
 
-/* Runs the helper: binary packed into out (as_root: a directory); -1 with its exit status. */
+/* Runs the helper: binary packed into out (as_root: a directory) with the files listed in
+ * list (NULL: none); -1 with its exit status. */
 static int run_helper(const char *helpers, const char *binary, const char *out, bool as_root,
-                      char *err, size_t err_len)
+                      const char *list, char *err, size_t err_len)
 {
     char helper[512];
     snprintf(helper, sizeof helper, "%s/guest_agent_image.sh", helpers);
-    char *argv[] = { "bash", helper, (char *)binary, (char *)out, as_root ? "--root" : NULL,
-                     NULL };
+    char *argv[8] = { "bash", helper, (char *)binary, (char *)out };
+    int argc = 4;
+    if (as_root)
+        argv[argc++] = "--root";
+    if (list) {
+        argv[argc++] = "--files";
+        argv[argc++] = (char *)list;
+    }
+    argv[argc] = NULL;
     if (vp_run_program(argv, false, NULL, 0) != 0) {
         snprintf(err, err_len, "--guests: %s could not make the guests' initramfs (its "
                  "messages are above); it needs busybox-static, cpio, kmod and the cloud "
@@ -90,8 +122,20 @@ static int run_helper(const char *helpers, const char *binary, const char *out, 
     return 0;
 }
 
+/* The files' paths, one a line, into path; -1 when it cannot be written. */
+static int write_list(const char *path, const struct vp_path_set *files)
+{
+    FILE *list = fopen(path, "wx");
+    if (!list)
+        return -1;
+    for (size_t i = 0; i < files->count; i++)
+        fprintf(list, "%s\n", files->paths[i]);
+    return fclose(list);
+}
+
 /* The image (as_root: its root directory), found in the cache or made. */
-static int find(struct vp_guest_image *image, bool as_root, char *err, size_t err_len)
+static int find(struct vp_guest_image *image, bool as_root, const struct vp_path_set *files,
+                char *err, size_t err_len)
 {
     if (newest_kernel(image->kernel, sizeof image->kernel) != 0) {
         snprintf(err, err_len, "--guests: no /boot/vmlinuz-*-cloud-amd64, the guests' kernel; "
@@ -128,8 +172,9 @@ static int find(struct vp_guest_image *image, bool as_root, char *err, size_t er
         return -1;
     }
     char key[65];
-    if (content_key(binary, helpers, image->kernel, key) != 0) {
-        snprintf(err, err_len, "--guests: cannot read %s or its helpers", binary);
+    if (content_key(binary, helpers, image->kernel, files, key) != 0) {
+        snprintf(err, err_len, "--guests: cannot read %s, its helpers or the files the guests "
+                 "need", binary);
         return -1;
     }
     snprintf(image->initrd, sizeof image->initrd, as_root ? "%s/root-%.16s" : "%s/guest-%.16s.img",
@@ -139,7 +184,18 @@ static int find(struct vp_guest_image *image, bool as_root, char *err, size_t er
         return 0;
     char partial[600];
     snprintf(partial, sizeof partial, "%s.%ld.part", image->initrd, (long)getpid());
-    if (run_helper(helpers, binary, partial, as_root, err, err_len) != 0) {
+    char list[640];
+    snprintf(list, sizeof list, "%s.files", partial);
+    bool listed = files && files->count > 0;
+    if (listed && write_list(list, files) != 0) {
+        snprintf(err, err_len, "--guests: cannot write %s: %s", list, strerror(errno));
+        unlink(list);
+        return -1;
+    }
+    int made = run_helper(helpers, binary, partial, as_root, listed ? list : NULL, err, err_len);
+    if (listed)
+        unlink(list);
+    if (made != 0) {
         unlink(partial);
         return -1;
     }
@@ -153,12 +209,14 @@ static int find(struct vp_guest_image *image, bool as_root, char *err, size_t er
     return 0;
 }
 
-int vp_guest_image_find(struct vp_guest_image *image, char *err, size_t err_len)
+int vp_guest_image_find(struct vp_guest_image *image, const struct vp_path_set *files,
+                        char *err, size_t err_len)
 {
-    return find(image, false, err, err_len);
+    return find(image, false, files, err, err_len);
 }
 
-int vp_guest_root_find(struct vp_guest_image *image, char *err, size_t err_len)
+int vp_guest_root_find(struct vp_guest_image *image, const struct vp_path_set *files,
+                       char *err, size_t err_len)
 {
-    return find(image, true, err, err_len);
+    return find(image, true, files, err, err_len);
 }
