@@ -441,6 +441,22 @@ static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps,
             }
         }
     }
+    /* a member mounts its own of these over what its image carries */
+    static const char *const own[] = { "/tmp", "/proc", "/sys", "/dev", "/run" };
+    for (size_t f = 0; f < run->files.count; f++) {
+        const char *path = run->files.paths[f];
+        for (size_t o = 0; o < sizeof own / sizeof own[0]; o++) {
+            size_t len = strlen(own[o]);
+            if (strcmp(path, "/") == 0 ||
+                (strncmp(path, own[o], len) == 0 && (path[len] == '/' || path[len] == '\0'))) {
+                snprintf(err, err_len, "%s: %s is %s, which each %s has its own of; accepted: "
+                         "programs and files elsewhere on this host", run->kind->flag, path,
+                         strcmp(path, "/") == 0 ? "the whole of this host" : "under /tmp, /proc, "
+                         "/sys, /dev or /run", run->kind->noun);
+                return -1;
+            }
+        }
+    }
     return 0;
 }
 

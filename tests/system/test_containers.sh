@@ -233,6 +233,13 @@ expect_status 2 "$VP" run --plan "$WORK/boxes.ini" --no-guests --containers 1
 expect_contains "$WORK/err" "--no-guests: not with --guests, --containers or --and-host"
 left_nothing '[0-9]*' "a plan's run"
 
+# a program of this host in the container: its root carries it (with its libraries) at
+# its own path, found in the container as here
+expect_status 0 "$VP" run app --cmd 'md5sum /etc/passwd' --containers 1 --reps 1 --warmup 0 --label carried --json "$WORK/carried.json"
+json_check "$WORK/carried.json" 'd["results"][0]["status"] == "ok" and d["results"][0]["guests"]["programs"] == ["/usr/bin/md5sum"]' \
+    "--cmd's program should be carried into the container"
+left_nothing '[0-9]*' "a run with a carried program"
+
 interrupt_run "$WORK/int.out" "$VP" run cpu --containers 2 --ops 200m --reps 20 --label interrupted
 left_nothing $RUN "Ctrl-C"
 finish

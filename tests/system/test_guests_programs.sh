@@ -1,0 +1,94 @@
+#!/bin/bash
+# Programs in guests virtperf starts: the image carries what the run's steps need of this
+# host (app --preset's program and files, --cmd's program, --guest-programs' paths) at
+# their own paths, and time.drift in a guest takes the host that runs it as its reference
+# (the run's server), as the CNAF 2007 study's clock test against the hypervisor did.
+# What a guest would refuse (a program it would not find) is refused before any image is
+# made or guest boots. One boot runs a plan of the three.
+. "$(dirname "$0")/lib.sh"
+use_libvirt
+OWN=$(mktemp -d /var/tmp/vp-programs.XXXXXX) # a guest mounts its own /tmp over the image's
+BRIDGE=vpbp$$
+cleanup() {
+    stop_libvirt
+    ip link del "$BRIDGE" 2>/dev/null
+    rm -rf "$WORK" "$OWN"
+}
+trap cleanup EXIT
+export VIRTPERF_CACHE="$WORK/cache"
+chmod 755 "$WORK"
+
+# a program of the user's: it counts the lines of its data, a file it does not name itself
+mkdir "$OWN/bin" "$OWN/data"
+printf '#!/bin/sh\necho "events: $(wc -l <%s/data/lines)"\n' "$OWN" >"$OWN/bin/count"
+chmod 755 "$OWN" "$OWN/bin" "$OWN/data" "$OWN/bin/count"
+seq 7 >"$OWN/data/lines"
+
+# refused before any image is made: a program the guests would look for elsewhere, a
+# path of the host's working directory, paths a guest has its own of or not absolute
+PATH="$OWN/bin:$PATH" expect_status 2 "$VP" run app --cmd count --guests 1 --guest-accel tcg
+expect_contains "$WORK/err" "--cmd: 'count' is $OWN/bin/count here, but a guest or container looks for it in /usr/local/bin:/usr/bin"
+expect_status 2 "$VP" run app --cmd ./count --guests 1 --guest-accel tcg
+expect_contains "$WORK/err" "--cmd: './count' is a path from this host's working directory"
+expect_status 2 "$VP" run app --cmd "$OWN/bin/count" --guests 1 --guest-programs "$WORK"
+expect_contains "$WORK/err" "--guests: $WORK is under /tmp, /proc, /sys, /dev or /run, which each guest has its own of"
+expect_status 2 "$VP" run app --cmd "$OWN/bin/count" --guests 1 --guest-programs data
+expect_contains "$WORK/err" "--guest-programs: 'data' is not an absolute path"
+expect_status 2 "$VP" run app --cmd "$OWN/bin/count" --guest-programs "$OWN/data"
+expect_contains "$WORK/err" "--guest-programs: only for the guests or containers of a run"
+! ls "$WORK/cache" 2>/dev/null | grep -q '^guest-' ||
+    fail "a refusal made the guests' image: $(ls "$WORK/cache")"
+guests_left_nothing '[0-9]*' "a refusal"
+# on one host time.drift has no reference of its own
+expect_status 2 "$VP" run time.drift --peer embedded
+expect_contains "$WORK/err" "time.drift needs --peer HOST[:PORT]"
+
+ip link add "$BRIDGE" type bridge && ip addr add 198.18.$(( $$ % 200 + 20 )).1/24 dev "$BRIDGE" &&
+    ip link set "$BRIDGE" up || fail "cannot make the test's bridge"
+cat >"$WORK/plan.ini" <<EOF
+[global]
+guests = 1
+guest-accel = tcg
+guest-net = $BRIDGE
+guest-programs = $OWN/data
+reps = 1
+warmup = 0
+
+[xz]
+bench = app
+preset = xz
+
+[count]
+bench = app
+cmd = $OWN/bin/count
+events-regex = events: ([0-9]+)
+
+[clock]
+bench = time.drift
+duration = 2500ms
+interval = 500ms
+EOF
+expect_status 0 "$VP" run --plan "$WORK/plan.ini" --label carried --json "$WORK/carried.json"
+ip link del "$BRIDGE"
+python3 - "$WORK/carried.json" "$OWN" "${BRIDGE}" <<'PY' || fail "the guest should run the carried programs and measure its clock against this host"
+import json, sys
+results, own = json.load(open(sys.argv[1]))["results"], sys.argv[2]
+xz, count, clock = results
+for r in results:
+    assert r["status"] == "ok", (r["bench"], r.get("error"))
+    assert r["ranks"]["hosts"][0]["host"].startswith("virtperf-"), r["ranks"]
+    carried = r["guests"]["programs"]
+    assert {"/usr/bin/xz", own + "/bin/count", own + "/data"} <= set(carried), carried
+# xz's own check of its output ran in the guest; the user's program read its data there
+wall = count["metrics"]["wall_time"]["mean"]
+assert abs(count["metrics"]["time_per_event"]["mean"] * 7 / wall - 1) < 0.01, count["metrics"]
+# the reference is this host's server on the bridge, reached from the guest's address
+peer = clock["params"]["peer"]
+assert peer.startswith("198.18.") and peer.split(":")[0].endswith(".1"), peer
+assert clock["metrics"]["samples"]["mean"] >= 3, clock["metrics"]["samples"]
+PY
+guests_left_nothing '[0-9]*' "a finished run"
+expect_status 0 "$VP" results show carried
+expect_contains "$WORK/out" "this host's files in their image: /usr/bin/xz $OWN/bin/count $OWN/data"
+
+finish
