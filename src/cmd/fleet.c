@@ -414,7 +414,6 @@ static int start_member_servers(struct fleet_run *run, enum vp_topology_kind top
     return 0;
 }
 
-/* Starts the most members SPEC asks for, each heard from and agreeing to the steps. */
 /* What the members' image carries of this host beside virtperf: --guest-programs, and
  * what each point the members run needs (its benchmark's member_files), where a point
  * that needs what is not here is refused before any member starts. */
@@ -460,6 +459,7 @@ static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps,
     return 0;
 }
 
+/* Starts the most members SPEC asks for, each heard from and agreeing to the steps. */
 static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size_t err_len)
 {
     struct fleet_run *run = context;
