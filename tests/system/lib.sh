@@ -289,6 +289,7 @@ member_flags() {
             *" SIZE") echo "$flag 1G" ;;
             *" BRIDGE") echo "$flag br0" ;;
             *" PCT[@N]") echo "$flag 50" ;;
+            *" PATHS") echo "$flag /bin/true" ;;
             "--guest-pin "*) echo "$flag compact" ;;
             *) echo "$flag 1" ;;
             esac

@@ -64,7 +64,11 @@ m = {name: metric["mean"] for name, metric in r["metrics"].items()}
 # date -s sets whole seconds, and the guest takes a moment between reading the time and
 # setting it: the step is 2 s less a fraction of a second.
 assert r["status"] == "ok" and m["steps"] >= 1 and 0.5 < m["largest_step"] < 2.05, m
-assert abs(m["offset"] - m["offset_start"] - m["largest_step"]) < 0.01, m
+# Between the first and the last sample the offset also moves by the guest's drift (a TCG
+# guest's clock can run thousands of ppm slow on a busy host): what the step does not
+# explain, the measured drift over the 8 s must.
+drift_move = abs(m["drift_ppm"]) * 1e-6 * 8
+assert abs(m["offset"] - m["offset_start"] - m["largest_step"]) < 0.01 + 1.5 * drift_move, m
 assert m["local_steps"] >= 1 and m["samples"] >= 10, m
 PY
 [ -n "$SERVE_PID" ] && kill "$SERVE_PID"
