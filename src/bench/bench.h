@@ -130,6 +130,10 @@ struct vp_bench {
     bool one_observation;     /* a long watch whose statistics come from within it: one
                                  repetition of --duration, no warm-up, unless --reps or
                                  --warmup say otherwise */
+    bool from_outside;        /* in guests or containers with addresses of their own and no
+                                 --topology: run from this host to each one's server in
+                                 turn (--topology outside), on a clock that goes on while a
+                                 paused member's stops */
     bool ends_on_interrupt;   /* Ctrl-C ends the last repetition early and keeps it as a
                                  result (a probe watching until the user stops it) */
     const char *sweep_option; /* a SIZE_LIST or CHOICE_LIST option: one result per value */

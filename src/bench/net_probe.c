@@ -447,6 +447,7 @@ const struct vp_bench vp_bench_net_probe = {
     .uses_duration = true,
     .default_duration = 10.0,
     .one_observation = true,
+    .from_outside = true,
     .ends_on_interrupt = true,
     .setup = vp_net_setup,
     .annotate = vp_net_annotate,

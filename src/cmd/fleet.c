@@ -345,12 +345,41 @@ static int take_topology(struct fleet_run *run, const struct vp_run_steps *steps
     return 0;
 }
 
+/* A step in members with no --topology, no --and-host, and only network benchmarks that
+ * are measured from outside (net.probe) at the run's server, where the members have
+ * addresses of their own: laid out outside, this host the client of each member's server,
+ * so that a paused member's outage is timed on a clock that did not stop with it. */
+static void take_outside(struct fleet_run *run, const struct vp_run_steps *steps)
+{
+    if (!run->kind->member_address(run->kind->state, 0))
+        return;
+    for (size_t s = 0; s < steps->count; s++) {
+        const struct vp_run_step *step = &steps->step[s];
+        bool outside = run->topology[s] == VP_TOPOLOGY_NONE && in_members(run, step) &&
+                       !with_host_side(run, steps, step);
+        size_t network = 0;
+        for (size_t p = 0; outside && p < step->plan.count; p++) {
+            const struct vp_plan_point *point = &step->plan.points[p];
+            if (!vp_layout_is_network(point->bench))
+                continue;
+            network++;
+            outside = point->bench->from_outside &&
+                      strcmp(vp_param_text(&point->params, "peer"), VP_NET_EMBEDDED) == 0;
+        }
+        if (outside && network > 0) {
+            run->topology[s] = VP_TOPOLOGY_OUTSIDE;
+            run->linked = true;
+        }
+    }
+}
+
 /* The topology of the run's steps whose servers include the members' own (pairs,
- * matrix), NONE: this host serves alone. */
+ * matrix, outside), NONE: this host serves alone. */
 static enum vp_topology_kind members_serve(const struct fleet_run *run, size_t step_count)
 {
     for (size_t s = 0; s < step_count; s++)
-        if (run->topology[s] == VP_TOPOLOGY_PAIRS || run->topology[s] == VP_TOPOLOGY_MATRIX)
+        if (run->topology[s] == VP_TOPOLOGY_PAIRS || run->topology[s] == VP_TOPOLOGY_MATRIX ||
+            run->topology[s] == VP_TOPOLOGY_OUTSIDE)
             return run->topology[s];
     return VP_TOPOLOGY_NONE;
 }
@@ -506,6 +535,7 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
                                     .files = &run->files };
     if (kind->prepare(kind->state, &setup, err, err_len) != 0)
         return -1;
+    take_outside(run, steps);
     /* where this host serves is known (or refused) before any member starts */
     const char *server_address = NULL;
     if (wants_server(run, steps) &&

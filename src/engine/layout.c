@@ -5,21 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const topology_names[] = { NULL, "matrix", "pairs", "fan-in", "fan-out" };
+/* by kind, NONE's NULL first; NULL-terminated from MATRIX on, for vp_topology_choices */
+static const char *const topology_names[] = { NULL, "matrix", "pairs", "fan-in", "fan-out",
+                                              "outside", NULL };
+
+const char *const *vp_topology_choices(void)
+{
+    return &topology_names[VP_TOPOLOGY_MATRIX];
+}
 
 int vp_topology_parse(const char *text, enum vp_topology_kind *kind, char *err, size_t err_len)
 {
     *kind = VP_TOPOLOGY_NONE;
     if (!text)
         return 0;
-    for (int k = VP_TOPOLOGY_MATRIX; k <= VP_TOPOLOGY_FAN_OUT; k++) {
+    for (int k = VP_TOPOLOGY_MATRIX; k <= VP_TOPOLOGY_OUTSIDE; k++) {
         if (strcmp(text, topology_names[k]) == 0) {
             *kind = (enum vp_topology_kind)k;
             return 0;
         }
     }
-    snprintf(err, err_len, "--topology: '%s' is not valid; accepted: matrix, pairs, fan-in or "
-             "fan-out", text);
+    snprintf(err, err_len, "--topology: '%s' is not valid; accepted: matrix, pairs, fan-in, "
+             "fan-out or outside", text);
     return -1;
 }
 
@@ -90,6 +97,10 @@ static size_t network_steps(struct vp_layout *layout, size_t point, int ranks, i
         step->reverse = layout->topology == VP_TOPOLOGY_FAN_OUT;
         for (int client = 1; client < k; client++)
             link_ranks(step, client, 0);
+        break;
+    case VP_TOPOLOGY_OUTSIDE:
+        for (int server = 1; server < k; server++)
+            link_ranks(add_step(layout, point, ranks), 0, server);
         break;
     case VP_TOPOLOGY_NONE:
         break;

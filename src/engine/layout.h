@@ -18,8 +18,10 @@
 #include "engine/plan.h"
 
 enum vp_role { VP_ROLE_OFF, VP_ROLE_WAIT, VP_ROLE_RUN };
+/* OUTSIDE: rank 0 the client of each other rank's server in turn (a guest measured from
+ * the host, whose clock keeps going while the guest's stops). */
 enum vp_topology_kind { VP_TOPOLOGY_NONE, VP_TOPOLOGY_MATRIX, VP_TOPOLOGY_PAIRS,
-                        VP_TOPOLOGY_FAN_IN, VP_TOPOLOGY_FAN_OUT };
+                        VP_TOPOLOGY_FAN_IN, VP_TOPOLOGY_FAN_OUT, VP_TOPOLOGY_OUTSIDE };
 
 struct vp_step {
     size_t point;          /* index into the plan's points */
@@ -34,9 +36,11 @@ struct vp_layout {
     enum vp_topology_kind topology;
 };
 
-/* "matrix", "pairs", "fan-in", "fan-out" (NULL: none). Returns 0, or -1 with err. */
+/* "matrix", "pairs", "fan-in", "fan-out", "outside" (NULL: none). Returns 0, or -1 with err. */
 int vp_topology_parse(const char *text, enum vp_topology_kind *kind, char *err, size_t err_len);
 const char *vp_topology_name(enum vp_topology_kind kind);
+/* every topology's name, NULL-terminated (what a stored result may say) */
+const char *const *vp_topology_choices(void);
 
 /* The steps of plan over ranks ranks, for each count of rank_counts. A network
  * benchmark (one with a --peer option) follows the topology; others, and every

@@ -15,6 +15,7 @@
 #include "core/stats.h"
 #include "bench/bench.h"
 #include "core/json_check.h"
+#include "engine/layout.h"
 #include "engine/parts.h"
 
 #define MAX_PARAMS 64
@@ -261,8 +262,7 @@ static int check_ranks(struct vp_check *checker, const json_t *ranks, const char
         if (check_host(checker, host, host_at, 4096) != 0)
             return -1;
     }
-    static const char *const topologies[] = { "matrix", "pairs", "fan-in", "fan-out", NULL };
-    if (vp_check_choice(checker, ranks, at, "topology", topologies, 0) != 0)
+    if (vp_check_choice(checker, ranks, at, "topology", vp_topology_choices(), 0) != 0)
         return -1;
     const json_t *links = json_object_get(ranks, "links");
     if (links && (!json_is_array(links) || json_array_size(links) > 4096))

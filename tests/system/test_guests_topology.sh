@@ -7,7 +7,8 @@
 # bridge's egress limits what this host sends into it to 200 Mbit/s, so fan-out (this
 # host sending to the guest) is held within 10% of the limit's payload and fan-in (the
 # guest sending) is not. Stale neighbour entries for the guests' addresses do not break
-# this host's links to them. Refusals come before any guest starts.
+# this host's links to them. net.probe in a guest is timed from outside (this host the
+# client) across a suspend of the guest. Refusals come before any guest starts.
 . "$(dirname "$0")/lib.sh"
 use_libvirt
 BRIDGE=vptl$$
@@ -27,7 +28,7 @@ ip link add "$BRIDGE" type bridge && ip addr add 198.18.$(( $$ % 200 + 20 )).1/2
 expect_status 2 "$VP" run net.rr --topology matrix
 expect_contains "$WORK/err" "--topology: between this host and the guests or containers of a run"
 expect_status 2 "$VP" run net.rr --guests 1 --guest-net "$BRIDGE" --topology ring
-expect_contains "$WORK/err" "--topology: 'ring' is not valid; accepted: matrix, pairs, fan-in or fan-out"
+expect_contains "$WORK/err" "--topology: 'ring' is not valid; accepted: matrix, pairs, fan-in, fan-out or outside"
 expect_status 2 "$VP" run net.rr --guests 2 --guest-net "$BRIDGE" --topology pairs
 expect_contains "$WORK/err" "--topology pairs: this host and 2 guests are 3 ends, which do not pair; accepted: an odd count"
 expect_status 2 "$VP" run net.rr --guests 1 --guest-net "$BRIDGE" --topology fan-in --and-host
@@ -97,6 +98,44 @@ for r, reverse, first in ((out, "on", "this-host"), (into, "off", "guest-1")):
 for rate in out["metrics"]["throughput"]["values"]:
     assert abs(rate - payload) / payload < 0.1, (rate, payload)
 assert into["metrics"]["throughput"]["mean"] > 2 * payload, into["metrics"]["throughput"]
+PY
+tc qdisc del dev "$BRIDGE" root
+
+# net.probe in a guest is measured from outside by default: this host's probes to the
+# guest's server, on this host's clock, which goes on while the suspended guest's stops.
+# The guest is suspended for about 300 ms mid-probe (the truth: from suspend's return to
+# resume's call, and from suspend's call to resume's return); the host's longest gap must
+# cover it, and the guest's own view (its record of our probes) is kept beside it.
+"$VP" run net.probe --rate 200 --duration 12s --guests 1 --guest-net "$BRIDGE" \
+    --guest-accel tcg --label outage --json "$WORK/outage.json" >"$WORK/probe.out" 2>"$WORK/probe.err" &
+PROBE=$!
+for _ in $(seq 1 600); do grep -q "1 guest started" "$WORK/probe.err" && break; sleep 0.1; done
+sleep 5
+DOMAIN=$(virsh -c qemu:///system list --name | grep "^virtperf-$PROBE-")
+t0=$(date +%s.%N)
+virsh -c qemu:///system suspend "$DOMAIN" >/dev/null || fail "cannot suspend $DOMAIN"
+t1=$(date +%s.%N)
+sleep 0.3
+t2=$(date +%s.%N)
+virsh -c qemu:///system resume "$DOMAIN" >/dev/null || fail "cannot resume $DOMAIN"
+t3=$(date +%s.%N)
+wait $PROBE || fail "net.probe across a suspend failed: $(tail -3 "$WORK/probe.err")"
+python3 - "$WORK/outage.json" "$t0" "$t1" "$t2" "$t3" <<'PY' || fail "net.probe in a guest should time a suspend from outside"
+import json, sys
+(r,) = json.load(open(sys.argv[1]))["results"]
+t0, t1, t2, t3 = map(float, sys.argv[2:])
+low, high = t2 - t1, t3 - t0
+assert r["status"] == "ok", r.get("error")
+assert r["params"]["peer"] == "outside" and r["ranks"]["topology"] == "outside", r["params"]
+(link,) = r["ranks"]["links"]
+assert link["from_label"].startswith("this-host") and link["to_label"].startswith("guest-1"), link
+(host,) = r["ranks"]["hosts"]
+assert not host["host"].startswith("virtperf-"), host["host"]  # this host's jobs probed
+m = r["metrics"]
+gap, inside = m["longest_gap"]["mean"], m["longest_gap_to_peer"]["mean"]
+print("  suspended %.3f..%.3f s: this host's longest gap %.3f s, the guest's view %.3f s" % (
+    low, high, gap, inside), file=sys.stderr)
+assert 0.9 * low <= gap <= 1.5 * high, (gap, low, high)
 PY
 virsh -c qemu:///system list --name | grep -q '^virtperf-' && fail "a finished run left a guest"
 finish

@@ -115,6 +115,33 @@ static void pairs_and_fans_link_at_once(void **state)
     vp_plan_free(&plan);
 }
 
+/* outside: rank 0 the client of each other rank's server, one at a time, at each count. */
+static void outside_is_rank_0_to_each_in_turn(void **state)
+{
+    (void)state;
+    const char *words[] = { "net.probe", NULL };
+    struct vp_plan plan;
+    plan_of(&plan, words);
+    unsigned counts[] = { 2, 3 };
+    struct vp_layout layout;
+    assert_int_equal(vp_layout_build(&plan, 3, counts, 2, VP_TOPOLOGY_OUTSIDE, &layout, err,
+                                     sizeof err), 0);
+    assert_int_equal(layout.count, 3);
+    const char *roles[] = { "RW-", "RW-", "R-W" };
+    const int servers[] = { 1, 1, 2 };
+    for (size_t s = 0; s < 3; s++) {
+        assert_string_equal(roles_text(&layout.steps[s], 3), roles[s]);
+        assert_int_equal(layout.steps[s].peers[0], servers[s]);
+        assert_false(layout.steps[s].reverse);
+    }
+    vp_layout_free(&layout);
+    enum vp_topology_kind kind;
+    assert_int_equal(vp_topology_parse("outside", &kind, err, sizeof err), 0);
+    assert_int_equal(kind, VP_TOPOLOGY_OUTSIDE);
+    assert_string_equal(vp_topology_name(kind), "outside");
+    vp_plan_free(&plan);
+}
+
 /* A topology leaves the benchmarks without a peer to the --ranks sweep. */
 static void a_topology_applies_to_network_benchmarks_only(void **state)
 {
@@ -187,7 +214,7 @@ static void nothing_to_run_is_refused(void **state)
     assert_non_null(strstr(err, "--topology matrix"));
     enum vp_topology_kind kind;
     assert_int_equal(vp_topology_parse("ring", &kind, err, sizeof err), -1);
-    assert_non_null(strstr(err, "accepted: matrix, pairs, fan-in or fan-out"));
+    assert_non_null(strstr(err, "accepted: matrix, pairs, fan-in, fan-out or outside"));
     assert_int_equal(vp_topology_parse("fan-out", &kind, err, sizeof err), 0);
     assert_int_equal(kind, VP_TOPOLOGY_FAN_OUT);
     vp_plan_free(&plan);
@@ -199,6 +226,7 @@ int main(void)
         cmocka_unit_test(a_ranks_sweep_runs_the_first_k),
         cmocka_unit_test(the_matrix_is_every_ordered_pair_alone),
         cmocka_unit_test(pairs_and_fans_link_at_once),
+        cmocka_unit_test(outside_is_rank_0_to_each_in_turn),
         cmocka_unit_test(a_topology_applies_to_network_benchmarks_only),
         cmocka_unit_test(links_follow_the_data),
         cmocka_unit_test(nothing_to_run_is_refused),
