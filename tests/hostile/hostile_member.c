@@ -8,7 +8,11 @@
  * - it wraps its findings in escape sequences, a bell and a fake line of virtperf's.
  * Given a run whose label holds "hostile-lead" it agrees to the steps instead, answers
  * the clock rounds and then asks for a lead of INT64_MAX; with "hostile-clock" it
- * answers the clock rounds with INT64_MIN. */
+ * answers the clock rounds with INT64_MIN; with "hostile-huge" it answers with a verdict
+ * of 20 MiB (what a verdict may hold is 64 KiB); with "hostile-region" the real agent
+ * (this program links virtperf's) runs the steps behind a relay that passes every frame
+ * both ways but writes 'A' over all 64 bytes of job 1's affinity in the region it sends
+ * back (a string with no end inside its array). */
 #include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
@@ -21,9 +25,14 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <poll.h>
 #include <unistd.h>
 
+#include "cmd/common.h"
 #include "core/clock.h"
+#include "core/topology.h"
+#include "engine/shared.h"
 #include "engine/window.h"
 #include "guest/channel.h"
 
@@ -103,6 +112,95 @@ static int clock_rounds(int fd, bool lie)
     return expect(fd, VP_CHANNEL_OFFSET, NULL);
 }
 
+/* A verdict that says it is 20 MiB long, and its bytes. */
+static void send_huge_verdict(int fd)
+{
+    size_t huge = 20u << 20;
+    uint32_t header[2] = { VP_CHANNEL_VERDICT, (uint32_t)huge };
+    char *bytes = malloc(huge);
+    if (!bytes)
+        return;
+    memset(bytes, 'A', huge);
+    if (write(fd, header, sizeof header) == (ssize_t)sizeof header)
+        for (size_t sent = 0; sent < huge;) {
+            ssize_t n = write(fd, bytes + sent, huge - sent);
+            if (n <= 0)
+                break;
+            sent += (size_t)n;
+        }
+    free(bytes);
+}
+
+/* Job 1's affinity in a region the engine of this machine wrote: the slot whose state is
+ * FINISHED and whose affinity is this machine's, NUL-padded (the slot is 8-byte aligned),
+ * overwritten with 'A'. Whether it was found. */
+static bool spoil_affinity(unsigned char *region, size_t len)
+{
+    char own[64] = "";
+    vp_affinity_text(own, sizeof own);
+    size_t at = offsetof(struct vp_job_slot, affinity), text = strlen(own);
+    for (size_t slot = 0; slot + sizeof(struct vp_job_slot) <= len; slot += 8) {
+        struct vp_job_slot *job = (struct vp_job_slot *)(region + slot);
+        unsigned char *field = region + slot + at;
+        bool padded = true;
+        for (size_t i = text; i < sizeof job->affinity; i++)
+            padded = padded && field[i] == 0;
+        if (padded && memcmp(field, own, text) == 0 && atomic_load(&job->state) == JOB_FINISHED) {
+            memset(field, 'A', sizeof job->affinity);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The real agent behind a relay: it runs the steps (given the host's first STEPS frame,
+ * its own hello dropped, this member's said instead) and every frame passes both ways
+ * but its region, whose job 1's affinity loses its end. The agent's exit status. */
+static int relay_with_spoiled_region(int host, const void *steps, size_t steps_len)
+{
+    const char *path = "/work/hostile-relay.sock";
+    unlink(path);
+    struct sockaddr_un address = { .sun_family = AF_UNIX };
+    snprintf(address.sun_path, sizeof address.sun_path, "%s", path);
+    int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (listener < 0 || bind(listener, (struct sockaddr *)&address, sizeof address) != 0 ||
+        listen(listener, 1) != 0)
+        return 1;
+    pid_t agent = fork();
+    if (agent == 0) {
+        char *args[] = { "guest-agent", "--socket", (char *)path, NULL };
+        _exit(cmd_guest_agent(3, args));
+    }
+    int inner = accept(listener, NULL, NULL);
+    close(listener);
+    char err[256];
+    uint32_t kind;
+    void *data;
+    size_t len;
+    if (inner < 0 || expect(inner, VP_CHANNEL_HELLO, NULL) != 0 ||
+        vp_channel_send(inner, VP_CHANNEL_STEPS, steps, steps_len, err, sizeof err) != 0)
+        return 1;
+    struct pollfd ends[2] = { { .fd = host, .events = POLLIN }, { .fd = inner, .events = POLLIN } };
+    for (bool going = true; going && poll(ends, 2, -1) > 0;) {
+        for (int from = 0; from < 2 && going; from++) {
+            if (!(ends[from].revents & (POLLIN | POLLHUP)))
+                continue;
+            going = vp_channel_receive(ends[from].fd, &kind, &data, &len,
+                                       vp_now_ns() + FOREVER_NS, err, sizeof err) == 0;
+            if (!going)
+                break;
+            if (from == 1 && kind == VP_CHANNEL_REGION && !spoil_affinity(data, len))
+                fprintf(stderr, "hostile: no affinity of this machine's in the region\n");
+            going = vp_channel_send(ends[1 - from].fd, kind, data, len, err, sizeof err) == 0;
+            free(data);
+        }
+    }
+    close(inner);
+    int status;
+    waitpid(agent, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char **argv)
 {
     bool in_guest = argc == 2;
@@ -123,6 +221,16 @@ int main(int argc, char **argv)
     if (vp_channel_receive(fd, &kind, &data, &len, vp_now_ns() + FOREVER_NS, err, sizeof err) != 0)
         return 1;
     bool lead = strstr(data, "hostile-lead") != NULL, clock = strstr(data, "hostile-clock");
+    if (strstr(data, "hostile-region")) {
+        int status = relay_with_spoiled_region(fd, data, len);
+        free(data);
+        return status;
+    }
+    if (strstr(data, "hostile-huge")) {
+        free(data);
+        send_huge_verdict(fd);
+        return 0;
+    }
     free(data);
     if (!lead && !clock) {
         char verdict[1024];

@@ -4,8 +4,10 @@
 # rewrite the engine's configuration, plant files beside their channel and a setuid file
 # in /work, see the other members' channels, call themselves another member, and answer
 # with escape sequences and a fake line of virtperf's; others lie in the protocol (a lead
-# of INT64_MAX, a clock of INT64_MIN). The host refuses or fails the run, names the liar,
-# shows its words printable, runs nothing it could write, and leaves nothing. Then a
+# of INT64_MAX, a clock of INT64_MIN), a 20 MiB verdict, a jobs' region with an
+# affinity that does not end (the real agent behind a relay that spoils it). The host
+# refuses or fails the run, names the liar, shows its words printable, runs nothing it
+# could write, and leaves nothing. Then a
 # containers run and a guests run killed with SIGKILL: no container or domain stays
 # running, and the next run reclaims their directories. Also: output flags write through
 # /dev/null and FIFOs, never replace them; virtperf-mpi refuses member flags. Runs under
@@ -78,6 +80,32 @@ assert result["ranks"]["hosts"][0]["fingerprint"]["hostname_said"] == "virtperf-
 PY
     left_nothing "$RUN" "a member lying of its $lie"
 done
+
+# --- a verdict of 20 MiB (a verdict holds 64 KiB) is refused by its header, before
+# anything is allocated for it: the member is named. A region whose job 1's affinity has
+# no end in its 64 bytes (the real agent ran the point, a relay spoiled what it sent)
+# fails the point, naming the member, and nothing reads past the array (ASan).
+VIRTPERF_MEMBER_BINARY=$HOSTILE "$VP" run null --containers 1 --reps 1 --label hostile-huge \
+    --db "$WORK/h.db" >"$WORK/out" 2>"$WORK/err" &
+RUN=$!
+wait $RUN
+status=$?
+[ $status -eq 2 ] || fail "a member's 20 MiB verdict should be refused (2), got $status: $(head -c 300 "$WORK/err")"
+expect_contains "$WORK/err" "virtperf-$RUN-1"
+expect_contains "$WORK/err" "verdict"
+expect_contains "$WORK/err" "65536"
+no_terminal_control "$WORK/err" "a refused 20 MiB verdict"
+left_nothing "$RUN" "a member's 20 MiB verdict"
+VIRTPERF_MEMBER_BINARY=$HOSTILE "$VP" run null --containers 1 --reps 1 --label hostile-region \
+    --db "$WORK/h.db" --json "$WORK/region.json" >"$WORK/out" 2>"$WORK/err" &
+RUN=$!
+wait $RUN
+status=$?
+[ $status -eq 1 ] || fail "a member's spoiled region should fail the run (1), got $status: $(cat "$WORK/err")"
+! grep -q "no affinity of this machine's" "$WORK/err" || fail "the relay found no affinity to spoil"
+json_check "$WORK/region.json" '(lambda r: r["status"] == "failed" and "sent a region that is not its jobs'"'"': job 1'"'"'s affinity does not end within its 64 bytes" in r["error"])(d["results"][0])' \
+    "a region with an unterminated affinity should fail the point, naming the member"
+left_nothing "$RUN" "a member's spoiled region"
 
 # --- SIGKILL of a containers run: the agents see the host gone and their containers
 # end; the next run reclaims the run's directories
