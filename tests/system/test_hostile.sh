@@ -42,13 +42,20 @@ no_terminal_control() { # FILE WHAT
     ! grep -q '^virtperf: all results stored ok' "$1" || fail "$2: the member's fake line was shown as one"
 }
 
+# hostile_run WANT WHAT ARGS...: `virtperf run ARGS` with the hostile member in its
+# containers (RUN its pid, its output in out and err); fails unless it exits WANT
+hostile_run() {
+    local want=$1 what=$2 status
+    shift 2
+    VIRTPERF_MEMBER_BINARY=$HOSTILE "$VP" run "$@" >"$WORK/out" 2>"$WORK/err" &
+    RUN=$!
+    wait $RUN
+    status=$?
+    [ $status -eq "$want" ] || fail "$what should exit $want, got $status: $(head -c 400 "$WORK/err" | cat -v)"
+}
+
 # --- the member that probes its host and answers with escapes
-VIRTPERF_MEMBER_BINARY=$HOSTILE "$VP" run null --containers 2 --reps 1 --db "$WORK/h.db" \
-    >"$WORK/out" 2>"$WORK/err" &
-RUN=$!
-wait $RUN
-status=$?
-[ $status -eq 2 ] || fail "a member's refusal should exit 2, got $status: $(cat -v "$WORK/err")"
+hostile_run 2 "a member's refusal" null --containers 2 --reps 1 --db "$WORK/h.db"
 expect_contains "$WORK/err" "in container virtperf-$RUN-1: ?[2J?]0;owned?hostile:"
 expect_contains "$WORK/err" "containers.conf Read-only file system"
 expect_contains "$WORK/err" "beside the channel Read-only file system"
@@ -60,12 +67,8 @@ left_nothing "$RUN" "a hostile member's refusal"
 
 # --- a lead of INT64_MAX, a clock of INT64_MIN: the liar is named, no overflow
 for lie in lead clock; do
-    VIRTPERF_MEMBER_BINARY=$HOSTILE "$VP" run null --containers 2 --reps 1 --label "hostile-$lie" \
-        --db "$WORK/h.db" --json "$WORK/$lie.json" >"$WORK/out" 2>"$WORK/err" &
-    RUN=$!
-    wait $RUN
-    status=$?
-    [ $status -eq 1 ] || fail "a member lying of its $lie should fail the run (1), got $status: $(cat "$WORK/err")"
+    hostile_run 1 "a member lying of its $lie" null --containers 2 --reps 1 --label "hostile-$lie" \
+        --db "$WORK/h.db" --json "$WORK/$lie.json"
     python3 - "$WORK/$lie.json" "$lie" "$RUN" <<'PY' || fail "hostile-$lie: the result names the liar"
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -85,24 +88,15 @@ done
 # anything is allocated for it: the member is named. A region whose job 1's affinity has
 # no end in its 64 bytes (the real agent ran the point, a relay spoiled what it sent)
 # fails the point, naming the member, and nothing reads past the array (ASan).
-VIRTPERF_MEMBER_BINARY=$HOSTILE "$VP" run null --containers 1 --reps 1 --label hostile-huge \
-    --db "$WORK/h.db" >"$WORK/out" 2>"$WORK/err" &
-RUN=$!
-wait $RUN
-status=$?
-[ $status -eq 2 ] || fail "a member's 20 MiB verdict should be refused (2), got $status: $(head -c 300 "$WORK/err")"
+hostile_run 2 "a member's 20 MiB verdict" null --containers 1 --reps 1 --label hostile-huge \
+    --db "$WORK/h.db"
 expect_contains "$WORK/err" "virtperf-$RUN-1"
 expect_contains "$WORK/err" "verdict"
 expect_contains "$WORK/err" "65536"
 no_terminal_control "$WORK/err" "a refused 20 MiB verdict"
 left_nothing "$RUN" "a member's 20 MiB verdict"
-VIRTPERF_MEMBER_BINARY=$HOSTILE "$VP" run null --containers 1 --reps 1 --label hostile-region \
-    --db "$WORK/h.db" --json "$WORK/region.json" >"$WORK/out" 2>"$WORK/err" &
-RUN=$!
-wait $RUN
-status=$?
-[ $status -eq 1 ] || fail "a member's spoiled region should fail the run (1), got $status: $(cat "$WORK/err")"
-! grep -q "no affinity of this machine's" "$WORK/err" || fail "the relay found no affinity to spoil"
+hostile_run 1 "a member's spoiled region" null --containers 1 --reps 1 --label hostile-region \
+    --db "$WORK/h.db" --json "$WORK/region.json"
 json_check "$WORK/region.json" '(lambda r: r["status"] == "failed" and "sent a region that is not its jobs'"'"': job 1'"'"'s affinity does not end within its 64 bytes" in r["error"])(d["results"][0])' \
     "a region with an unterminated affinity should fail the point, naming the member"
 left_nothing "$RUN" "a member's spoiled region"
