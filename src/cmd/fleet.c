@@ -803,15 +803,16 @@ static json_t *end_host_side(struct host_side *side, const struct vp_plan_point 
     return result;
 }
 
-/* A result's "side": its name and when its repetitions started, s after origin_ns (the
- * ones that did not start left out). */
-static json_t *side_json(const char *name, const int64_t *starts, int64_t origin_ns,
-                         unsigned count)
+/* A result's "side": its name, the members of the run ("guests" or "containers"), and
+ * when its repetitions started, s after origin_ns (the ones that did not start left out). */
+static json_t *side_json(const struct fleet_run *run, const char *name, const int64_t *starts,
+                         int64_t origin_ns, unsigned count)
 {
     json_t *seconds = json_array();
     for (unsigned r = 0; r < count && starts[r] > 0; r++)
         json_array_append_new(seconds, json_real((double)(starts[r] - origin_ns) / 1e9));
-    return json_pack("{s:s,s:o}", "name", name, "starts_s", seconds);
+    return json_pack("{s:s,s:s+,s:o}", "name", name, "members", run->kind->noun, "s",
+                     "starts_s", seconds);
 }
 
 /* ---- one point ---- */
@@ -1047,13 +1048,13 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
             *stopped = true;
         }
         json_object_set_new(*host_result, "side",
-                            side_json("host", host_starts, host_starts[0], total_reps));
+                            side_json(run, "host", host_starts, host_starts[0], total_reps));
         vp_together_end(&host->lead.together);
     } else if (with_host) {
         *host_result = vp_result_finish(vp_result_start(point->bench, &point->params,
                                                         count * point->jobs, settings),
                                         "failed", host_err);
-        json_object_set_new(*host_result, "side", side_json("host", NULL, 0, 0));
+        json_object_set_new(*host_result, "side", side_json(run, "host", NULL, 0, 0));
         *stopped = true;
     }
     if (outcome.lost >= 0) { /* the lost one's part says what became of it */
@@ -1094,7 +1095,7 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     json_object_set_new(result, "guests", cost);
     if (guest_starts)
         json_object_set_new(result, "side",
-                            side_json("guests", guest_starts,
+                            side_json(run, "guests", guest_starts,
                                       host_starts[0] ? host_starts[0] : guest_starts[0],
                                       total_reps));
     free(host_starts);

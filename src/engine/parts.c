@@ -282,7 +282,9 @@ static int check_side(struct vp_check *checker, const json_t *side, const char *
     if (!json_is_object(side))
         return vp_check_fail(checker, "%s: accepted: an object", at);
     size_t count;
-    if (vp_check_choice(checker, side, at, "name", names, 1) != 0)
+    static const char *const members[] = { "guests", "containers", NULL };
+    if (vp_check_choice(checker, side, at, "name", names, 1) != 0 ||
+        vp_check_choice(checker, side, at, "members", members, 0) != 0)
         return -1;
     const json_t *starts = json_object_get(side, "starts_s");
     char starts_at[300];
@@ -295,10 +297,14 @@ static int check_side(struct vp_check *checker, const json_t *side, const char *
 static void print_side(FILE *out, const json_t *side, enum vp_unit_style style)
 {
     (void)style;
+    /* members: what the run started (results stored before it was kept: guests) */
+    const char *members = json_string_value(json_object_get(side, "members")) ?: "guests";
     if (strcmp(json_string_value(json_object_get(side, "name")), "host") == 0)
-        fputs("  side: this host's own jobs, repetitions alternating with the guests'\n", out);
+        fprintf(out, "  side: this host's own jobs, repetitions alternating with the %s'\n",
+                members);
     else
-        fputs("  side: the guests', repetitions alternating with this host's own jobs\n", out);
+        fprintf(out, "  side: the %s', repetitions alternating with this host's own jobs\n",
+                members);
 }
 
 static const struct vp_result_part intervals_part = { "intervals", check_intervals,

@@ -139,10 +139,14 @@ python3 - "$WORK/sides.json" <<'PY' || fail "--and-host net.rr: both sides to th
 import json, sys
 host, boxes = json.load(open(sys.argv[1]))["results"]
 assert (host["side"]["name"], boxes["side"]["name"]) == ("host", "guests")
+assert host["side"]["members"] == boxes["side"]["members"] == "containers", host["side"]
 assert host["status"] == boxes["status"] == "ok", (host.get("error"), boxes.get("error"))
 assert host["params"] == boxes["params"] and host["params"]["peer"].startswith("127.0.0.1:"), host["params"]
 assert host["metrics"]["rate"]["mean"] > 0 and boxes["metrics"]["rate"]["mean"] > 0
 PY
+expect_status 0 "$VP" results show net-sides
+expect_contains "$WORK/out" "side: the containers', repetitions alternating with this host's own jobs"
+expect_contains "$WORK/out" "side: this host's own jobs, repetitions alternating with the containers'"
 expect_status 0 "$VP" compare net-sides
 expect_contains "$WORK/out" "net.rr       jobs=1   latency"
 # --topology matrix: this host and the container each serve (the container on the
