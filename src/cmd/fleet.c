@@ -117,8 +117,11 @@ int vp_fleet_hear(const struct vp_fleet_kind *kind, struct vp_member *member, un
     size_t len;
     if (vp_channel_expect(member->fd, VP_CHANNEL_HELLO, &data, &len, 0, deadline, why,
                         sizeof why) != 0) {
-        snprintf(err, err_len, "%s did not start and answer within %u s (%s%s)", member->name,
-                 timeout_s, why, kind->alive(kind->state, member) ? "" : "; it stopped");
+        char what[64] = "answer with a member's hello"; /* it answered, not as one does */
+        if (vp_now_ns() >= deadline)
+            snprintf(what, sizeof what, "start and answer within %u s", timeout_s);
+        snprintf(err, err_len, "%s did not %s (%s%s)", member->name, what, why,
+                 kind->alive(kind->state, member) ? "" : "; it stopped");
         kind->silent(kind->state, member);
         return -1;
     }
@@ -626,22 +629,6 @@ static void lost_reason(const struct fleet_run *run, int index, const char *why,
              member_gone(run->kind, member) ? " (it is gone: destroyed, killed or crashed)" : "");
 }
 
-/* A member's result as it sent it, when it is one (a member is outside input: its result
- * passes the checks an imported one does), else a failed result saying why. */
-static json_t *checked_result(const char *name, const char *text)
-{
-    json_t *result = json_loads(text, 0, NULL);
-    char why[VP_PATH_ERROR_LEN];
-    if (result && vp_result_validate(result, "result", why, sizeof why) == 0)
-        return result;
-    bool parsed = result != NULL;
-    json_decref(result);
-    char error[VP_PATH_ERROR_LEN + 128];
-    snprintf(error, sizeof error, "%s sent no valid result%s%s", name,
-             parsed ? ": " : "", parsed ? why : "");
-    return json_pack("{s:s,s:s}", "status", "failed", "error", error);
-}
-
 /* What the first count members cost this host over seconds, under "guests". */
 static json_t *cost_json(const struct fleet_run *run, unsigned count, double seconds)
 {
@@ -704,6 +691,7 @@ static int begin_lead(struct lead *lead, const struct fleet_run *run, size_t cou
 struct host_side {
     pid_t pid;
     int fd;
+    unsigned jobs; /* how many it runs (0: the point's) */
     struct lead lead;
 };
 
@@ -755,6 +743,7 @@ static int start_host_side(struct fleet_run *run, const struct vp_run_steps *ste
         return -1;
     }
     side->fd = pair[0];
+    side->jobs = jobs;
     side->lead.fds[0] = side->fd;
     return 0;
 }
@@ -775,15 +764,17 @@ static bool reap_host_side(struct host_side *side, bool held)
 /* The host side's result (failed, saying why, when its agent did not give one) once its
  * agent has ended; lost: the run lost it. */
 static json_t *end_host_side(struct host_side *side, const struct vp_plan_point *point,
-                             bool held, const char *stopped_why)
+                             double duration, bool held, const char *stopped_why)
 {
     char err[256] = "", *text = NULL;
     void *region = NULL;
     size_t region_len;
     json_t *result = NULL;
-    if (held && vp_together_receive_part(&side->lead.together, 1, &text, &region, &region_len,
+    if (held && vp_together_receive_part(&side->lead.together, 1,
+                                         vp_shared_most(point, side->jobs, duration),
+                                         &text, &region, &region_len,
                                          err, sizeof err) == 0)
-        result = checked_result("this host", text);
+        result = vp_result_from("this host", text);
     free(text);
     free(region);
     bool exited_ok = reap_host_side(side, held);
@@ -909,25 +900,6 @@ struct point_parts {
     void *region[VP_MAX_GUESTS + 1];
 };
 
-/* A member's region as view when it is one an honest member sends (every field bounded,
- * every instant inside the point, since began on this host's clock, moved onto the
- * member's by its offset, give or take a second and the offset's bound), else NULL and
- * its result replaced by one that names it. */
-static const struct vp_shared *checked_region(const char *name, struct vp_host_part *part,
-                                              struct vp_shared *view, int64_t began)
-{
-    int64_t slack = 1000000000LL + 2 * part->offset_bound_ns;
-    char why[256];
-    if (vp_shared_check(view, began + part->clock_offset_ns - slack,
-                        vp_now_ns() + part->clock_offset_ns + slack, why, sizeof why) == 0)
-        return view;
-    json_decref(part->result);
-    char error[400];
-    snprintf(error, sizeof error, "%s sent a region that is not its jobs': %s", name, why);
-    part->result = json_pack("{s:s,s:s}", "status", "failed", "error", error);
-    return NULL;
-}
-
 /* Each running rank's result and region when the protocol held (else a part saying it
  * was not heard from); false, with the rank that was lost, when one did not come. */
 static bool receive_parts(const struct fleet_run *run, const struct vp_together *together,
@@ -946,16 +918,13 @@ static bool receive_parts(const struct fleet_run *run, const struct vp_together 
         parts->region[i] = NULL;
         char *text = NULL;
         size_t region_len;
-        if (held && vp_together_receive_part(together, (int)i + 1, &text, &parts->region[i],
-                                             &region_len, outcome->reason,
+        if (held && vp_together_receive_part(together, (int)i + 1,
+                                             vp_shared_most(point, 0, duration), &text,
+                                             &parts->region[i], &region_len, outcome->reason,
                                              sizeof outcome->reason) == 0) {
-            part->result = checked_result(rank_name(run, rank), text);
-            json_int_t jobs = json_integer_value(json_object_get(part->result, "jobs"));
-            part->shared = vp_shared_view(&parts->view[i], point->bench, &point->params, jobs,
-                                          point->warmup + point->reps, duration,
-                                          parts->region[i], region_len);
-            if (part->shared)
-                part->shared = checked_region(rank_name(run, rank), part, &parts->view[i], began);
+            part->result = vp_result_from(rank_name(run, rank), text);
+            vp_shared_take(rank_name(run, rank), point, duration, began, part, &parts->view[i],
+                           parts->region[i], region_len);
         } else if (held) {
             held = false;
             outcome->lost = (int)i;
@@ -1041,7 +1010,7 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     if (host) {
         /* not held: its agent may wait for a start that never comes, so it is stopped */
         const char *why = outcome.lost >= 0 ? "a guest was lost" : "a signal came";
-        *host_result = end_host_side(host, point, held, why);
+        *host_result = end_host_side(host, point, duration, held, why);
         if (outcome.host_lost) {
             vp_result_finish(*host_result, vp_engine_interrupted() ? "interrupted" : "failed",
                              outcome.reason);

@@ -11,5 +11,9 @@
 /* --reps auto: at least this many (a verdict needs 5), at most this many unless told */
 #define VP_AUTO_REPS_MIN 5
 #define VP_AUTO_REPS_MAX 30
+/* What another rank or member may send this host: a point's result document, its
+ * fingerprint (a region's bound is what the point lays out: engine/shared_check.h) */
+#define VP_RESULT_MOST (8u << 20)
+#define VP_FINGERPRINT_MOST (1u << 20)
 
 #endif

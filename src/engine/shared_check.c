@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/histogram.h"
+#include "core/limits.h"
 
 #define MOST_CPUS 65536          /* a CPU number any host has */
 #define MOST_OP_BYTES (1ull << 40) /* bytes one logged operation moves */
@@ -111,4 +112,34 @@ int vp_shared_check(const struct vp_shared *view, int64_t earliest_ns, int64_t l
             return -1;
     }
     return 0;
+}
+
+size_t vp_shared_most(const struct vp_plan_point *point, unsigned jobs, double duration)
+{
+    struct vp_shared layout;
+    jobs = point->bench->one_job_per_cpu ? VP_MAX_JOBS : jobs ? jobs : point->jobs;
+    return vp_shared_layout(&layout, point->bench, &point->params, jobs,
+                            point->warmup + point->reps, duration);
+}
+
+bool vp_shared_take(const char *name, const struct vp_plan_point *point, double duration,
+                    int64_t began_ns, struct vp_host_part *part, struct vp_shared *view,
+                    void *region, size_t len)
+{
+    json_int_t jobs = json_integer_value(json_object_get(part->result, "jobs"));
+    part->shared = vp_shared_view(view, point->bench, &point->params, jobs,
+                                  point->warmup + point->reps, duration, region, len);
+    if (!part->shared)
+        return false;
+    int64_t slack = 1000000000LL + 2 * part->offset_bound_ns;
+    char why[256];
+    if (vp_shared_check(view, began_ns + part->clock_offset_ns - slack,
+                        vp_now_ns() + part->clock_offset_ns + slack, why, sizeof why) == 0)
+        return true;
+    json_decref(part->result);
+    char error[400];
+    snprintf(error, sizeof error, "%s sent a region that is not its jobs': %s", name, why);
+    part->result = json_pack("{s:s,s:s}", "status", "failed", "error", error);
+    part->shared = NULL;
+    return false;
 }

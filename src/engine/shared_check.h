@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/combine.h"
+#include "engine/plan.h"
 #include "engine/shared.h"
 
 /* Whether every field of view holds what an honest engine writes: each string ends
@@ -17,5 +19,22 @@
  * field that is not ("job 2's affinity does not end within its 64 bytes"). */
 int vp_shared_check(const struct vp_shared *view, int64_t earliest_ns, int64_t latest_ns,
                     char *why, size_t why_len);
+
+/* The longest region an honest rank sends for point: the layout of the jobs it was asked
+ * to run (jobs; 0: the point's), or of as many as a result may start where the benchmark
+ * runs one job per CPU (a rank counts its own CPUs), at most duration seconds a
+ * repetition. A longer one is refused by its length, before it is read. */
+size_t vp_shared_most(const struct vp_plan_point *point, unsigned jobs, double duration);
+
+/* The region another rank sent for point (region, len: what arrived) under part, whose
+ * result came with it: part->shared is view on it when it is the layout part's result
+ * states and holds what an honest engine writes, every instant inside the point (began_ns:
+ * when the point started on the leader's clock, moved onto the rank's by its offset, give
+ * or take a second and the offset's bound); else NULL, and a region that is not what it
+ * should be replaces part's result by a failure that names the rank (name). Whether
+ * region is in use by view. */
+bool vp_shared_take(const char *name, const struct vp_plan_point *point, double duration,
+                    int64_t began_ns, struct vp_host_part *part, struct vp_shared *view,
+                    void *region, size_t len);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/limits.h"
 #include "engine/window.h"
 
 #define AGREE_WORDS (2 + VP_WINDOW_WORDS)
@@ -314,20 +315,20 @@ int vp_together_send_part(const struct vp_together *together, const char *result
                    reason, reason_len);
 }
 
-int vp_together_receive_part(const struct vp_together *together, int peer, char **result_text,
-                             void **region, size_t *region_len, char *reason,
-                             size_t reason_len)
+int vp_together_receive_part(const struct vp_together *together, int peer, size_t region_most,
+                             char **result_text, void **region, size_t *region_len,
+                             char *reason, size_t reason_len)
 {
     const struct vp_together_transport *t = together->transport;
     void *text = NULL;
     size_t text_len;
     *region = NULL;
     *region_len = 0;
-    if (t->receive_any(t->context, peer, VP_WORD_RESULT, &text, &text_len, reason,
-                       reason_len) != 0)
+    if (t->receive_any(t->context, peer, VP_WORD_RESULT, VP_RESULT_MOST, &text, &text_len,
+                       reason, reason_len) != 0)
         return -1;
-    if (t->receive_any(t->context, peer, VP_WORD_REGION, region, region_len, reason,
-                       reason_len) != 0) {
+    if (t->receive_any(t->context, peer, VP_WORD_REGION, region_most, region, region_len,
+                       reason, reason_len) != 0) {
         free(text);
         return -1;
     }

@@ -37,13 +37,14 @@ struct vp_together_transport {
     int rank, size;   /* this side's rank (0: the leader), and how many ranks */
     int64_t margin_ns; /* for the leader's instant to reach every rank before it comes */
     /* One word between the leader and rank peer (the others' peer is always 0); len is
-     * known to both ends, except for RESULT and REGION (receive_any). */
+     * known to both ends, except for RESULT and REGION (receive_any: at most most bytes,
+     * a longer one refused before it is read). */
     int (*send)(void *context, int peer, enum vp_together_word what, const void *data,
                 size_t len, char *reason, size_t reason_len);
     int (*receive)(void *context, int peer, enum vp_together_word what, void *data,
                    size_t len, char *reason, size_t reason_len);
-    int (*receive_any)(void *context, int peer, enum vp_together_word what, void **data,
-                       size_t *len, char *reason, size_t reason_len);
+    int (*receive_any)(void *context, int peer, enum vp_together_word what, size_t most,
+                       void **data, size_t *len, char *reason, size_t reason_len);
     /* Every rank's values combined in place (the largest / the sum), the outcome at every
      * rank; the leader's value to every rank. */
     int (*max)(void *context, int64_t *words, size_t count, char *reason, size_t reason_len);
@@ -105,9 +106,10 @@ void vp_together_end(struct vp_together *together);
  * leader. */
 int vp_together_send_part(const struct vp_together *together, const char *result_text,
                           char *reason, size_t reason_len);
-/* The leader: rank peer's result text and region, malloc'd. */
-int vp_together_receive_part(const struct vp_together *together, int peer, char **result_text,
-                             void **region, size_t *region_len, char *reason,
-                             size_t reason_len);
+/* The leader: rank peer's result text (at most VP_RESULT_MOST bytes) and region (at most
+ * region_most: vp_shared_most), malloc'd. */
+int vp_together_receive_part(const struct vp_together *together, int peer, size_t region_most,
+                             char **result_text, void **region, size_t *region_len,
+                             char *reason, size_t reason_len);
 
 #endif

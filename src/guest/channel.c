@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/limits.h"
 #include "engine/engine.h"
 #include "guest/domain.h"
 
@@ -27,10 +28,10 @@ static const char *const kind_names[VP_CHANNEL_KIND_COUNT] = {
  * this host hold (or jansson parse) more. A region is raw bytes, checked field by field
  * (engine/shared_check.h): its bound is the largest region a point lays out. */
 static const uint32_t most_of[VP_CHANNEL_KIND_COUNT] = {
-    [VP_CHANNEL_HELLO] = 1u << 20, [VP_CHANNEL_STEPS] = 16u << 20,
+    [VP_CHANNEL_HELLO] = VP_FINGERPRINT_MOST, [VP_CHANNEL_STEPS] = 16u << 20,
     [VP_CHANNEL_VERDICT] = 64u << 10, [VP_CHANNEL_CLOCK] = 8, [VP_CHANNEL_OFFSET] = 8,
     [VP_CHANNEL_READY] = 64, [VP_CHANNEL_BYTES] = 64, [VP_CHANNEL_START] = 8,
-    [VP_CHANNEL_RESULT] = VP_CHANNEL_RESULT_MAX, [VP_CHANNEL_REGION] = VP_CHANNEL_MAX,
+    [VP_CHANNEL_RESULT] = VP_RESULT_MOST, [VP_CHANNEL_REGION] = VP_CHANNEL_MAX,
     [VP_CHANNEL_QUIT] = 0, [VP_CHANNEL_SERVING] = 4u << 10,
 };
 
@@ -161,14 +162,31 @@ static int read_all(int fd, void *data, size_t len, int64_t deadline_ns, char *e
     return 0;
 }
 
-int vp_channel_receive(int fd, uint32_t *kind, void **data, size_t *len, int64_t deadline_ns,
-                     char *err, size_t err_len)
+/* One frame whose header says kind want (0: any) and a length from least to most,
+ * checked before its payload is read or anything allocated for it. */
+static int receive_within(int fd, uint32_t want, size_t least, size_t most, uint32_t *kind,
+                          void **data, size_t *len, int64_t deadline_ns, char *err,
+                          size_t err_len)
 {
     unsigned char header[VP_CHANNEL_HEADER];
     uint32_t payload;
     if (read_all(fd, header, sizeof header, deadline_ns, err, err_len) != 0 ||
         vp_channel_header_parse(header, kind, &payload, err, err_len) != 0)
         return -1;
+    if (want && *kind != want) {
+        snprintf(err, err_len, "a %s frame of %u bytes where a %s frame was due",
+                 kind_names[*kind], payload, kind_names[want]);
+        return -1;
+    }
+    if (payload < least || payload > most) {
+        if (least == most)
+            snprintf(err, err_len, "a %s frame of %u bytes: accepted: %zu bytes",
+                     kind_names[*kind], payload, least);
+        else
+            snprintf(err, err_len, "a %s frame of %u bytes: accepted: at most %zu",
+                     kind_names[*kind], payload, most);
+        return -1;
+    }
     char *buffer = malloc((size_t)payload + 1);
     if (!buffer)
         abort();
@@ -182,17 +200,23 @@ int vp_channel_receive(int fd, uint32_t *kind, void **data, size_t *len, int64_t
     return 0;
 }
 
+int vp_channel_receive(int fd, uint32_t *kind, void **data, size_t *len, int64_t deadline_ns,
+                     char *err, size_t err_len)
+{
+    return receive_within(fd, 0, 0, VP_CHANNEL_MAX, kind, data, len, deadline_ns, err, err_len);
+}
+
 int vp_channel_expect(int fd, uint32_t want, void **data, size_t *len, size_t want_len,
                     int64_t deadline_ns, char *err, size_t err_len)
 {
     uint32_t kind;
-    if (vp_channel_receive(fd, &kind, data, len, deadline_ns, err, err_len) != 0)
-        return -1;
-    if (kind == want && (want_len == 0 || *len == want_len))
-        return 0;
-    snprintf(err, err_len, "a %s frame of %zu bytes where a %s frame%s was due", kind_names[kind],
-             *len, kind_names[want], want_len ? " of its size" : "");
-    free(*data);
-    *data = NULL;
-    return -1;
+    return receive_within(fd, want, want_len, want_len ? want_len : VP_CHANNEL_MAX, &kind, data,
+                          len, deadline_ns, err, err_len);
+}
+
+int vp_channel_expect_within(int fd, uint32_t want, size_t most, void **data, size_t *len,
+                             int64_t deadline_ns, char *err, size_t err_len)
+{
+    uint32_t kind;
+    return receive_within(fd, want, 0, most, &kind, data, len, deadline_ns, err, err_len);
 }

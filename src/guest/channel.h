@@ -12,7 +12,6 @@
 
 #define VP_CHANNEL_HEADER 8
 #define VP_CHANNEL_MAX (256u << 20)      /* the largest frame of any kind */
-#define VP_CHANNEL_RESULT_MAX (8u << 20) /* a point's result document */
 
 enum vp_channel_kind {
     VP_CHANNEL_HELLO = 1,   /* guest: its fingerprint (JSON) */
@@ -51,8 +50,13 @@ int vp_channel_send(int fd, uint32_t kind, const void *data, size_t len, char *e
  * signal that stops the run. */
 int vp_channel_receive(int fd, uint32_t *kind, void **data, size_t *len, int64_t deadline_ns,
                      char *err, size_t err_len);
-/* Receives one frame that must be of kind want and (want_len > 0) exactly want_len long. */
+/* Receives one frame that must be of kind want and (want_len > 0) exactly want_len long;
+ * one that is not is refused by its header, before its payload is read. */
 int vp_channel_expect(int fd, uint32_t want, void **data, size_t *len, size_t want_len,
                     int64_t deadline_ns, char *err, size_t err_len);
+/* The same for a frame of kind want of at most most bytes (what the receiver knows an
+ * honest sender sends, below what the kind may hold). */
+int vp_channel_expect_within(int fd, uint32_t want, size_t most, void **data, size_t *len,
+                             int64_t deadline_ns, char *err, size_t err_len);
 
 #endif

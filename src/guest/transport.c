@@ -101,14 +101,14 @@ static int receive_word(void *context, int peer, enum vp_together_word what, voi
     return receive_frame(context, peer, frame_of[what], data, len, reason, reason_len);
 }
 
-static int receive_any(void *context, int peer, enum vp_together_word what, void **data,
-                       size_t *len, char *reason, size_t reason_len)
+static int receive_any(void *context, int peer, enum vp_together_word what, size_t most,
+                       void **data, size_t *len, char *reason, size_t reason_len)
 {
     struct vp_channel_transport *channel = context;
     if (already_lost(channel, reason, reason_len))
         return -1;
-    if (vp_channel_expect(fd_of(channel, peer), frame_of[what], data, len, 0, deadline(channel),
-                          reason, reason_len) != 0)
+    if (vp_channel_expect_within(fd_of(channel, peer), frame_of[what], most, data, len,
+                                 deadline(channel), reason, reason_len) != 0)
         return lose(channel, peer, reason);
     return 0;
 }

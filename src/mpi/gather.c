@@ -8,6 +8,8 @@
 #include "core/limits.h"
 #include "engine/combine.h"
 #include "engine/result.h"
+#include "engine/shared_check.h"
+#include "store/document.h"
 #include "mpi/liveness.h"
 
 /* One rank's contribution to a point, on rank 0: its result and a view of its region. */
@@ -18,29 +20,23 @@ struct gathered {
 };
 
 /* Receives the result and region of the step's member peer (its place in the step's
- * communicator); an unreadable one becomes a failed result. Returns -1 when a rank died
- * or a signal came (reason says which). */
+ * communicator), checked as a member's are (name: how the rank is shown); one that is
+ * not what an honest rank sends becomes a failed result naming it. Returns -1 when a
+ * rank died or a signal came (reason says which). */
 static int receive_part(struct vp_together *together, const struct vp_plan_point *point,
-                        double duration, int peer, struct gathered *into, char *reason,
-                        size_t reason_len)
+                        double duration, int64_t began_ns, int peer, const char *name,
+                        struct gathered *into, char *reason, size_t reason_len)
 {
     char *text;
     void *region;
     size_t region_len;
-    if (vp_together_receive_part(together, peer, &text, &region, &region_len, reason,
-                                 reason_len) != 0)
+    if (vp_together_receive_part(together, peer, vp_shared_most(point, 0, duration), &text,
+                                 &region, &region_len, reason, reason_len) != 0)
         return -1;
-    into->part.result = json_loads(text, 0, NULL);
+    into->part.result = vp_result_from(name, text);
     free(text);
-    if (!json_is_object(into->part.result)) {
-        json_decref(into->part.result);
-        into->part.result = json_pack("{s:s,s:s}", "status", "failed", "error",
-                                      "its result did not arrive as a JSON object");
-    }
-    json_int_t jobs = json_integer_value(json_object_get(into->part.result, "jobs"));
-    into->part.shared = vp_shared_view(&into->view, point->bench, &point->params, jobs,
-                                       point->warmup + point->reps, duration, region, region_len);
-    if (into->part.shared)
+    if (vp_shared_take(name, point, duration, began_ns, &into->part, &into->view, region,
+                       region_len))
         into->region = region;
     else
         free(region);
@@ -85,10 +81,19 @@ json_t *vp_gather_step(const struct vp_world *world, struct vp_together *togethe
                 vp_shared_attach(&part->view, together->region);
                 part->part.shared = &part->view;
             }
-        } else if (*stopped || receive_part(together, point, duration, (int)m, part, reason,
-                                            sizeof reason) != 0) {
-            *stopped = true;
+        } else if (*stopped) {
             part->part.result = silent_part(rank);
+        } else {
+            char name[sizeof world->hosts[0] + 32];
+            snprintf(name, sizeof name, "rank %d (%s)", rank, world->hosts[rank]);
+            if (receive_part(together, point, duration, what->began_ns, (int)m, name, part,
+                             reason, sizeof reason) == 0)
+                continue;
+            *stopped = true;
+            bool refused = vp_liveness_dead() < 0 && !vp_engine_interrupted();
+            part->part.result = refused ? json_pack("{s:s,s:s++}", "status", "failed", "error",
+                                                    name, ": ", reason)
+                                        : silent_part(rank);
         }
     }
     struct vp_host_part *host_parts = calloc(count, sizeof *host_parts);
@@ -141,7 +146,7 @@ json_t **vp_gather_fingerprints(const struct vp_world *world, const json_t *own)
         for (int r = 1; r < world->size; r++) {
             void *data;
             size_t len;
-            if (vp_world_receive(world, &data, &len, r, MPI_COMM_WORLD, reason, sizeof reason) != 0) {
+            if (vp_world_receive(world, VP_FINGERPRINT_MOST, &data, &len, r, MPI_COMM_WORLD, reason, sizeof reason) != 0) {
                 fprintf(stderr, "virtperf-mpi: %s\n", reason);
                 vp_world_abandon(world, 1);
             }

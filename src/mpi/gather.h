@@ -25,6 +25,7 @@ struct vp_gather_step {
     enum vp_topology_kind topology;
     char *const *labels;
     json_t *const *fingerprints;       /* by world rank */
+    int64_t began_ns;                  /* when the point began, on rank 0's clock */
 };
 
 /* Rank 0: the step's result from own (rank 0's result, NULL when it ran no jobs) and

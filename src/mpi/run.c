@@ -18,6 +18,7 @@
 #include "cmd/executor.h"
 #include "cmd/run_flags.h"
 #include "cmd/run_plan.h"
+#include "core/clock.h"
 #include "core/json.h"
 #include "core/limits.h"
 #include "core/sysinfo.h"
@@ -376,6 +377,7 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
         vp_mpi_transport_init(&transport, world, part->comms.of_step[s]);
         struct vp_together together;
         json_t *result = NULL;
+        int64_t began_ns = vp_now_ns();
         if (vp_together_begin(&together, &transport.transport,
                               point->bench->ops_per_rep != NULL, part->barrier, point->warmup,
                               point->warmup + point->reps, reason, sizeof reason) != 0) {
@@ -397,7 +399,7 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
                 .step = step, .point = point, .params = &params, .members = run->members,
                 .member_count = step_members(step, world->size, run->members),
                 .topology = part->topology_kind, .labels = run->servers.labels,
-                .fingerprints = run->fingerprints,
+                .fingerprints = run->fingerprints, .began_ns = began_ns,
             };
             json_t *combined = vp_gather_step(world, &together, &what, &settings, result,
                                               &stopped);

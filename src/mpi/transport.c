@@ -30,12 +30,12 @@ static int receive_word(void *context, int peer, enum vp_together_word what, voi
     return wait_for(mpi, &request, reason, reason_len);
 }
 
-static int receive_any(void *context, int peer, enum vp_together_word what, void **data,
-                       size_t *len, char *reason, size_t reason_len)
+static int receive_any(void *context, int peer, enum vp_together_word what, size_t most,
+                       void **data, size_t *len, char *reason, size_t reason_len)
 {
     (void)what;
     struct vp_mpi_transport *mpi = context;
-    return vp_world_receive(mpi->world, data, len, peer, mpi->comm, reason, reason_len);
+    return vp_world_receive(mpi->world, most, data, len, peer, mpi->comm, reason, reason_len);
 }
 
 static int allreduce(struct vp_mpi_transport *mpi, void *data, size_t count, MPI_Datatype type,

@@ -133,14 +133,19 @@ int vp_world_send(const struct vp_world *world, const void *data, size_t len, in
     return 0;
 }
 
-int vp_world_receive(const struct vp_world *world, void **data, size_t *len, int peer,
-                     MPI_Comm comm, char *reason, size_t reason_len)
+int vp_world_receive(const struct vp_world *world, size_t most, void **data, size_t *len,
+                     int peer, MPI_Comm comm, char *reason, size_t reason_len)
 {
     uint64_t header;
     MPI_Request request;
     MPI_Irecv(&header, 1, MPI_UINT64_T, peer, VP_WORLD_TAG, comm, &request);
     if (vp_world_wait(world, &request, reason, reason_len) != 0)
         return -1;
+    if (header > most) {
+        snprintf(reason, reason_len, "rank %d sent %llu bytes: accepted: at most %zu", peer,
+                 (unsigned long long)header, most);
+        return -1;
+    }
     char *buffer = calloc(1, (size_t)header + 1);
     if (!buffer) {
         snprintf(reason, reason_len, "out of memory for %llu bytes from rank %d",

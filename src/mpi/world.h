@@ -28,10 +28,11 @@ int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reas
 /* Sends / receives len bytes (any size) to / from rank peer of comm; 0 or -1 + reason. */
 int vp_world_send(const struct vp_world *world, const void *data, size_t len, int peer,
                   MPI_Comm comm, char *reason, size_t reason_len);
-/* Receives what vp_world_send sent: a malloc'd buffer (one byte more, zeroed, so text
- * ends) in *data, its length in *len. */
-int vp_world_receive(const struct vp_world *world, void **data, size_t *len, int peer,
-                     MPI_Comm comm, char *reason, size_t reason_len);
+/* Receives what vp_world_send sent, at most most bytes (a longer one is refused by its
+ * length, before anything is allocated): a malloc'd buffer (one byte more, zeroed, so
+ * text ends) in *data, its length in *len. */
+int vp_world_receive(const struct vp_world *world, size_t most, void **data, size_t *len,
+                     int peer, MPI_Comm comm, char *reason, size_t reason_len);
 /* A collective started (MPI_Iallreduce, MPI_Ibcast...) waited for by vp_world_wait. */
 #define VP_WORLD_TAG 7310
 

@@ -511,3 +511,17 @@ int vp_document_validate(const json_t *document, char *err, size_t err_len)
     }
     return 0;
 }
+
+json_t *vp_result_from(const char *name, const char *text)
+{
+    json_t *result = json_loads(text, 0, NULL);
+    char why[VP_PATH_ERROR_LEN];
+    if (result && vp_result_validate(result, "result", why, sizeof why) == 0)
+        return result;
+    bool parsed = result != NULL;
+    json_decref(result);
+    char error[VP_PATH_ERROR_LEN + 128];
+    snprintf(error, sizeof error, "%s sent no valid result%s%s", name, parsed ? ": " : "",
+             parsed ? why : "");
+    return json_pack("{s:s,s:s}", "status", "failed", "error", error);
+}

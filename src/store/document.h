@@ -15,4 +15,8 @@ int vp_document_validate(const json_t *document, char *err, size_t err_len);
 /* Same check for one result object; path prefixes the messages ("results[2]"). */
 int vp_result_validate(const json_t *result, const char *path, char *err, size_t err_len);
 
+/* A result another rank or member sent as text: parsed and checked as an imported one,
+ * else a failed result saying that name "sent no valid result" and why. */
+json_t *vp_result_from(const char *name, const char *text);
+
 #endif

@@ -12,7 +12,13 @@
  * of 20 MiB (what a verdict may hold is 64 KiB); with "hostile-region" the real agent
  * (this program links virtperf's) runs the steps behind a relay that passes every frame
  * both ways but writes 'A' over all 64 bytes of job 1's affinity in the region it sends
- * back (a string with no end inside its array). */
+ * back (a string with no end inside its array); with "hostile-long" the relay sends a
+ * region of 64 MiB instead (what a region may be is what the point lays out).
+ * Before the run's words come (its hello), its mode is one the test appended to this
+ * binary's file ("\nhostile-mode:NAME\n" as its last bytes; ELF runs the same): with
+ * "huge-hello" it writes escape sequences, a bell and a fake line of virtperf's to its
+ * console (stderr) and answers with a hello of 20 MiB (a hello may hold 1 MiB). */
+#define _GNU_SOURCE /* memmem */
 #include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
@@ -27,6 +33,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <poll.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "cmd/common.h"
@@ -112,16 +119,16 @@ static int clock_rounds(int fd, bool lie)
     return expect(fd, VP_CHANNEL_OFFSET, NULL);
 }
 
-/* A verdict of 20 MiB (the channel's sender does not bound what it sends; the receiver's
- * header check does). */
-static void send_huge_verdict(int fd)
+/* A frame of kind of 20 MiB (the channel's sender does not bound what it sends; the
+ * receiver's header check does). */
+static void send_huge(int fd, uint32_t kind)
 {
     size_t huge = 20u << 20;
     char *bytes = malloc(huge), err[256];
     if (!bytes)
         return;
     memset(bytes, 'A', huge);
-    vp_channel_send(fd, VP_CHANNEL_VERDICT, bytes, huge, err, sizeof err);
+    vp_channel_send(fd, kind, bytes, huge, err, sizeof err);
     free(bytes);
 }
 
@@ -147,10 +154,29 @@ static bool spoil_affinity(unsigned char *region, size_t len)
     return false;
 }
 
+/* The region a relay passes on: job 1's affinity without its end, or (lengthen) 64 MiB
+ * that begin with it. */
+static void spoil_region(void **data, size_t *len, bool lengthen)
+{
+    if (!lengthen) {
+        if (!spoil_affinity(*data, *len))
+            fprintf(stderr, "hostile: no affinity of this machine's in the region\n");
+        return;
+    }
+    size_t longer = 64u << 20;
+    unsigned char *bytes = realloc(*data, longer);
+    if (!bytes)
+        abort();
+    memset(bytes + *len, 0, longer - *len);
+    *data = bytes;
+    *len = longer;
+}
+
 /* The real agent behind a relay: it runs the steps (given the host's first STEPS frame,
  * its own hello dropped, this member's said instead) and every frame passes both ways
- * but its region, whose job 1's affinity loses its end. The agent's exit status. */
-static int relay_with_spoiled_region(int host, const void *steps, size_t steps_len)
+ * but its region, spoiled (spoil_region). The agent's exit status. */
+static int relay_with_spoiled_region(int host, const void *steps, size_t steps_len,
+                                     bool lengthen)
 {
     const char *path = "/work/hostile-relay.sock";
     unlink(path);
@@ -183,8 +209,8 @@ static int relay_with_spoiled_region(int host, const void *steps, size_t steps_l
                                        vp_now_ns() + FOREVER_NS, err, sizeof err) == 0;
             if (!going)
                 break;
-            if (from == 1 && kind == VP_CHANNEL_REGION && !spoil_affinity(data, len))
-                fprintf(stderr, "hostile: no affinity of this machine's in the region\n");
+            if (from == 1 && kind == VP_CHANNEL_REGION)
+                spoil_region(&data, &len, lengthen);
             going = vp_channel_send(ends[1 - from].fd, kind, data, len, err, sizeof err) == 0;
             free(data);
         }
@@ -193,6 +219,33 @@ static int relay_with_spoiled_region(int host, const void *steps, size_t steps_l
     int status;
     waitpid(agent, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* The mode a test appended to this binary's file, "" when none. */
+static void appended_mode(char *mode, size_t len)
+{
+    char tail[64] = "";
+    int fd = open("/proc/self/exe", O_RDONLY);
+    off_t end = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+    ssize_t n = end >= (off_t)sizeof tail - 1 ? pread(fd, tail, sizeof tail - 1,
+                                                      end - (off_t)sizeof tail + 1) : 0;
+    if (fd >= 0)
+        close(fd);
+    tail[n > 0 ? n : 0] = '\0';
+    const char *marker = "\nhostile-mode:";
+    const char *at = n > 0 ? memmem(tail, (size_t)n, marker, strlen(marker)) : NULL;
+    snprintf(mode, len, "%s", at ? at + strlen(marker) : "");
+    mode[strcspn(mode, "\n")] = '\0';
+}
+
+/* Escapes to its console, then a hello of 20 MiB. */
+static int huge_hello(int fd)
+{
+    fprintf(stderr, "\033[2J\033]0;owned\007hostile console\nvirtperf: all results stored ok\n");
+    tcdrain(STDERR_FILENO); /* on the host's side of the serial line before the hello */
+    send_huge(fd, VP_CHANNEL_HELLO);
+    pause();
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -204,6 +257,10 @@ int main(int argc, char **argv)
     int fd = in_guest ? vp_channel_open_port() : connect_socket(argv[3]);
     if (fd < 0)
         return 1;
+    char mode[32];
+    appended_mode(mode, sizeof mode);
+    if (strcmp(mode, "huge-hello") == 0)
+        return huge_hello(fd);
     char findings[512], err[256];
     probe_host(in_guest ? "" : argv[3], findings, sizeof findings);
     const char *hello = "{\"hostname\":\"virtperf-1-1\"}";
@@ -215,14 +272,14 @@ int main(int argc, char **argv)
     if (vp_channel_receive(fd, &kind, &data, &len, vp_now_ns() + FOREVER_NS, err, sizeof err) != 0)
         return 1;
     bool lead = strstr(data, "hostile-lead") != NULL, clock = strstr(data, "hostile-clock");
-    if (strstr(data, "hostile-region")) {
-        int status = relay_with_spoiled_region(fd, data, len);
+    if (strstr(data, "hostile-region") || strstr(data, "hostile-long")) {
+        int status = relay_with_spoiled_region(fd, data, len, strstr(data, "hostile-long"));
         free(data);
         return status;
     }
     if (strstr(data, "hostile-huge")) {
         free(data);
-        send_huge_verdict(fd);
+        send_huge(fd, VP_CHANNEL_VERDICT);
         return 0;
     }
     free(data);

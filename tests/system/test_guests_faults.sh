@@ -3,8 +3,9 @@
 # exit 1, the finished step's result kept (each guest writing its own emulated IDE disk);
 # Ctrl-C gives exit 130 (under --guest-accel auto, which on a host where /dev/kvm opens
 # runs KVM or says it fell back to TCG); neither leaves a domain, socket, console file or
-# disk image behind. Runs under the sanitizers too: these are the fleet's paths that free
-# what a lost member held.
+# disk image behind; a hostile guest's lead of INT64_MAX, and its console of escape
+# sequences before a 20 MiB hello, are named and shown printable. Runs under the
+# sanitizers too: these are the fleet's paths that free what a lost member held.
 . "$(dirname "$0")/lib.sh"
 use_libvirt
 cleanup() {
@@ -92,4 +93,25 @@ host = result["ranks"]["hosts"][0]["fingerprint"]
 assert host["hostname"] == "virtperf-%s-1" % sys.argv[2] and host["hostname_said"] == "virtperf-1-1", host
 PY
 guests_left_nothing $HOSTILE "a hostile guest"
+# a guest that writes escape sequences, a bell and a fake line of virtperf's to its
+# console, then sends a hello of 20 MiB (1 MiB is what a hello holds; its mode appended
+# to the binary, as it comes before the run's words): refused by its header, the guest
+# named, its console's last lines shown printable, nothing left
+cp "$(dirname "$VP")/hostile_member" "$WORK/hostile-hello"
+printf '\nhostile-mode:huge-hello\n' >>"$WORK/hostile-hello"
+VIRTPERF_MEMBER_BINARY=$WORK/hostile-hello "$VP" run null --guests 1 --reps 1 --guest-accel tcg \
+    --db "$WORK/hostile.db" >"$WORK/hello.out" 2>"$WORK/hello.err" &
+HOSTILE=$!
+wait $HOSTILE
+status=$?
+[ $status -eq 2 ] || fail "a guest's 20 MiB hello should be refused (2), got $status: $(cat -v "$WORK/hello.err")"
+expect_contains "$WORK/hello.err" "virtperf: virtperf-$HOSTILE-1 did not answer with a member's hello (a hello frame of 20971520 bytes: accepted: at most 1048576)"
+expect_contains "$WORK/hello.err" "virtperf: virtperf-$HOSTILE-1's console ended with:"
+grep -qxF '  ?[2J?]0;owned?hostile console' "$WORK/hello.err" ||
+    fail "the guest's console should be shown made printable: $(cat -v "$WORK/hello.err")"
+! grep -qP '[\x00-\x08\x0b-\x1f\x7f]' "$WORK/hello.err" ||
+    fail "a control byte of the guest's console reached the terminal: $(cat -v "$WORK/hello.err")"
+! grep -q '^virtperf: all results stored ok' "$WORK/hello.err" ||
+    fail "the guest's fake line was shown as one of virtperf's"
+guests_left_nothing $HOSTILE "a guest's 20 MiB hello"
 finish

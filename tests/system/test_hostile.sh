@@ -4,8 +4,9 @@
 # rewrite the engine's configuration, plant files beside their channel and a setuid file
 # in /work, see the other members' channels, call themselves another member, and answer
 # with escape sequences and a fake line of virtperf's; others lie in the protocol (a lead
-# of INT64_MAX, a clock of INT64_MIN), a 20 MiB verdict, a jobs' region with an
-# affinity that does not end (the real agent behind a relay that spoils it). The host
+# of INT64_MAX, a clock of INT64_MIN), a 20 MiB verdict or hello, a jobs' region with an
+# affinity that does not end or 64 MiB long (the real agent behind a relay that spoils
+# it). The host
 # refuses or fails the run, names the liar, shows its words printable, runs nothing it
 # could write, and leaves nothing. Then a
 # containers run and a guests run killed with SIGKILL: no container or domain stays
@@ -42,12 +43,12 @@ no_terminal_control() { # FILE WHAT
     ! grep -q '^virtperf: all results stored ok' "$1" || fail "$2: the member's fake line was shown as one"
 }
 
-# hostile_run WANT WHAT ARGS...: `virtperf run ARGS` with the hostile member in its
-# containers (RUN its pid, its output in out and err); fails unless it exits WANT
+# hostile_run WANT WHAT ARGS...: `virtperf run ARGS` with the hostile member (or $MEMBER)
+# in its containers (RUN its pid, its output in out and err); fails unless it exits WANT
 hostile_run() {
     local want=$1 what=$2 status
     shift 2
-    VIRTPERF_MEMBER_BINARY=$HOSTILE "$VP" run "$@" >"$WORK/out" 2>"$WORK/err" &
+    VIRTPERF_MEMBER_BINARY=${MEMBER:-$HOSTILE} "$VP" run "$@" >"$WORK/out" 2>"$WORK/err" &
     RUN=$!
     wait $RUN
     status=$?
@@ -100,6 +101,22 @@ hostile_run 1 "a member's spoiled region" null --containers 1 --reps 1 --label h
 json_check "$WORK/region.json" '(lambda r: r["status"] == "failed" and "sent a region that is not its jobs'"'"': job 1'"'"'s affinity does not end within its 64 bytes" in r["error"])(d["results"][0])' \
     "a region with an unterminated affinity should fail the point, naming the member"
 left_nothing "$RUN" "a member's spoiled region"
+# a region of 64 MiB, where the point lays out some KiB, is refused by its length
+hostile_run 1 "a member's long region" null --containers 1 --reps 1 --label hostile-long \
+    --db "$WORK/h.db" --json "$WORK/long.json"
+json_check "$WORK/long.json" '(lambda r: r["status"] == "failed" and r["error"].startswith("container 1 (virtperf-") and "-1): a region frame of 67108864 bytes: accepted: at most " in r["error"])(d["results"][0])' \
+    "a region longer than the point lays out should be refused by its length, naming the member"
+left_nothing "$RUN" "a member's long region"
+
+# --- a hello of 20 MiB (a hello holds 1 MiB), sent before the run's words come (the
+# mode appended to the member's binary): refused by its header, the member named
+cp "$HOSTILE" "$WORK/hostile-hello"
+printf '\nhostile-mode:huge-hello\n' >>"$WORK/hostile-hello"
+MEMBER=$WORK/hostile-hello hostile_run 2 "a member's 20 MiB hello" null --containers 1 --reps 1 \
+    --db "$WORK/h.db"
+left_nothing "$RUN" "a member's 20 MiB hello"
+grep -q "virtperf: virtperf-$RUN-1 did not answer with a member's hello (a hello frame of 20971520 bytes: accepted: at most 1048576)" \
+    "$WORK/err" || fail "a 20 MiB hello should be refused by its header: $(cat -v "$WORK/err")"
 
 # --- SIGKILL of a containers run: the agents see the host gone and their containers
 # end; the next run reclaims the run's directories

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/limits.h"
 #include "guest/channel.h"
 #include "guest/domain.h"
 
@@ -85,13 +86,13 @@ static void headers_refused_and_taken(void **state)
     put32(header, VP_CHANNEL_KIND_COUNT);
     assert_int_equal(vp_channel_header_parse(header, &kind, &len, err, sizeof err), -1);
     put32(header, VP_CHANNEL_RESULT);
-    put32(header + 4, VP_CHANNEL_RESULT_MAX + 1);
+    put32(header + 4, VP_RESULT_MOST + 1);
     assert_int_equal(vp_channel_header_parse(header, &kind, &len, err, sizeof err), -1);
     assert_non_null(strstr(err, "a result frame of"));
-    put32(header + 4, VP_CHANNEL_RESULT_MAX);
+    put32(header + 4, VP_RESULT_MOST);
     assert_int_equal(vp_channel_header_parse(header, &kind, &len, err, sizeof err), 0);
     assert_int_equal(kind, VP_CHANNEL_RESULT);
-    assert_int_equal(len, VP_CHANNEL_RESULT_MAX);
+    assert_int_equal(len, VP_RESULT_MOST);
     /* a hello is a fingerprint: 20 MiB of one is refused before any of it is read */
     put32(header, VP_CHANNEL_HELLO);
     put32(header + 4, 20u << 20);
@@ -136,6 +137,37 @@ static void frames_across_a_socket_pair(void **state)
     close(pair[1]);
 }
 
+/* A frame longer than the receiver knows an honest sender sends is refused by its header:
+ * its payload is never waited for (here it never comes). */
+static void a_frame_over_what_is_due_refused_unread(void **state)
+{
+    (void)state;
+    int pair[2];
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
+    unsigned char header[VP_CHANNEL_HEADER];
+    put32(header, VP_CHANNEL_REGION);
+    put32(header + 4, 1u << 20);
+    assert_int_equal(write(pair[0], header, sizeof header), (ssize_t)sizeof header);
+    char err[128];
+    void *data;
+    size_t len;
+    int64_t began = vp_now_ns();
+    assert_int_equal(vp_channel_expect_within(pair[1], VP_CHANNEL_REGION, 4096, &data, &len,
+                                              began + 5000000000LL, err, sizeof err), -1);
+    assert_string_equal(err, "a region frame of 1048576 bytes: accepted: at most 4096");
+    assert_true(vp_now_ns() - began < 1000000000LL);
+    /* and one of a fixed size that is not it, as early */
+    put32(header, VP_CHANNEL_CLOCK);
+    put32(header + 4, 7);
+    assert_int_equal(write(pair[0], header, sizeof header), (ssize_t)sizeof header);
+    assert_int_equal(vp_channel_expect(pair[1], VP_CHANNEL_CLOCK, &data, &len, 8,
+                                       began + 5000000000LL, err, sizeof err), -1);
+    assert_string_equal(err, "a clock frame of 7 bytes: accepted: 8 bytes");
+    assert_true(vp_now_ns() - began < 1000000000LL);
+    close(pair[0]);
+    close(pair[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +175,7 @@ int main(void)
         cmocka_unit_test(kvm_domain_with_nic_disk_and_pins),
         cmocka_unit_test(headers_refused_and_taken),
         cmocka_unit_test(frames_across_a_socket_pair),
+        cmocka_unit_test(a_frame_over_what_is_due_refused_unread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 
 #include "bench/bench.h"
 #include "core/options.h"
+#include "core/limits.h"
 #include "engine/shared_check.h"
 
 #define EARLIEST 1000000000LL
@@ -138,6 +139,27 @@ static void histograms_that_do_not_add_up_refused(void **state)
     free(region.base);
 }
 
+/* What a rank may send for a point: its jobs' layout (a host side's many), or as many jobs
+ * as a result may start where each rank counts its own CPUs. */
+static void the_longest_region_is_the_points_layout(void **state)
+{
+    (void)state;
+    struct vp_plan_point point = { .bench = vp_bench_find("cpu"), .jobs = 2, .reps = 3,
+                                   .warmup = 1 };
+    vp_params_init(&point.params, point.bench->options, point.bench->option_count);
+    struct vp_shared layout;
+    assert_int_equal(vp_shared_most(&point, 0, 1.0),
+                     vp_shared_layout(&layout, point.bench, &point.params, 2, 4, 1.0));
+    assert_int_equal(vp_shared_most(&point, 6, 1.0),
+                     vp_shared_layout(&layout, point.bench, &point.params, 6, 4, 1.0));
+    assert_true(vp_shared_most(&point, 0, 1.0) < (1u << 20));
+    point.bench = vp_bench_find("time.timer");
+    assert_true(point.bench->one_job_per_cpu);
+    vp_params_init(&point.params, point.bench->options, point.bench->option_count);
+    assert_int_equal(vp_shared_most(&point, 0, 1.0),
+                     vp_shared_layout(&layout, point.bench, &point.params, VP_MAX_JOBS, 4, 1.0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,6 +168,7 @@ int main(void)
         cmocka_unit_test(states_and_cpus_refused),
         cmocka_unit_test(instants_outside_the_point_refused),
         cmocka_unit_test(histograms_that_do_not_add_up_refused),
+        cmocka_unit_test(the_longest_region_is_the_points_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
