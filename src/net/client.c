@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -177,14 +178,41 @@ int vp_client_result(int fd, struct vp_test_result *result, char *err, size_t er
     return 0;
 }
 
+/* A connection and its handshake: the fd, or -1. */
+static int connect_and_shake(const struct vp_peer *peer, char *err, size_t err_len)
+{
+    int fd = vp_client_connect(peer, NULL, err, err_len);
+    if (fd >= 0 && vp_client_handshake(fd, peer, err, err_len) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 int vp_client_open_test(const struct vp_peer *peer, const struct vp_test_request *request,
                         struct vp_test_ready *ready, char *err, size_t err_len)
 {
-    int fd = vp_client_connect(peer, NULL, err, err_len);
-    if (fd < 0)
+    int64_t began = vp_now_ns(), budget = (int64_t)(peer->timeout_s * 1e9);
+    int fd = connect_and_shake(peer, err, err_len);
+    unsigned attempt = 1;
+    /* closed before its WELCOME: its handshake made room for another's (a flood, perhaps
+     * from this very address: serve ends the oldest of the busiest source's) */
+    for (; fd < 0 && strcmp(err, VP_WIRE_CLOSED) == 0 && attempt < VP_CLIENT_ATTEMPTS;
+         attempt++) {
+        int64_t pause_ns = (VP_CLIENT_FIRST_PAUSE_NS << (attempt - 1));
+        pause_ns += vp_now_ns() % pause_ns; /* apart from other clients evicted with it */
+        if (vp_now_ns() - began + pause_ns > budget)
+            break;
+        struct timespec pause = { pause_ns / 1000000000, pause_ns % 1000000000 };
+        nanosleep(&pause, NULL);
+        fd = connect_and_shake(peer, err, err_len);
+    }
+    if (fd < 0) {
+        if (attempt > 1 && strcmp(err, VP_WIRE_CLOSED) == 0)
+            snprintf(err, err_len, "%s during the handshake, %u times", VP_WIRE_CLOSED, attempt);
         return -1;
-    if (vp_client_handshake(fd, peer, err, err_len) != 0 ||
-        vp_client_request(fd, request, ready, err, err_len) != 0) {
+    }
+    if (vp_client_request(fd, request, ready, err, err_len) != 0) {
         close(fd);
         return -1;
     }

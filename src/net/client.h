@@ -31,6 +31,12 @@ int vp_peer_from_options(const char *where, const char *key_file, double timeout
  * connect() took goes to *connect_s when not NULL. Returns the fd or -1. */
 int vp_client_connect(const struct vp_peer *peer, double *connect_s, char *err, size_t err_len);
 
+/* How often a client whose handshake the server closed (it made room for another's)
+ * tries, pausing 50 ms, 100 ms, ... (each plus up to as much again) between tries, within
+ * its timeout. */
+#define VP_CLIENT_ATTEMPTS 6
+#define VP_CLIENT_FIRST_PAUSE_NS 50000000LL
+
 /* HELLO, CHALLENGE, AUTH, WELCOME on a connected fd. */
 int vp_client_handshake(int fd, const struct vp_peer *peer, char *err, size_t err_len);
 
@@ -41,7 +47,8 @@ int vp_client_request(int fd, const struct vp_test_request *request, struct vp_t
 /* Waits for the server's RESULT. */
 int vp_client_result(int fd, struct vp_test_result *result, char *err, size_t err_len);
 
-/* connect + handshake + request in one. Returns the fd or -1. */
+/* connect + handshake + request in one, the connection and handshake tried again when
+ * the server closed it before its WELCOME (VP_CLIENT_ATTEMPTS). Returns the fd or -1. */
 int vp_client_open_test(const struct vp_peer *peer, const struct vp_test_request *request,
                         struct vp_test_ready *ready, char *err, size_t err_len);
 

@@ -269,6 +269,14 @@ serve() {
     fail "serve did not start: $(cat "$WORK/serve.log")"
 }
 
+wait_listening() { # PORT: until something accepts connections there
+    for _ in $(seq 1 100); do
+        python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), timeout=1)" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    fail "nothing listens on port $1"
+}
+
 # member_flags: every flag of `virtperf run --help` about guests or containers, one a
 # line with a valid value ("--guest-cpus 2"; a switch alone), for the walks that check
 # each is honoured or refused

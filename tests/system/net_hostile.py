@@ -16,6 +16,10 @@
                                       still open after SECS) and how many were refused
   net_hostile.py trickle-server PORT  accept one client, answer its handshake and test at
                                       once, then trickle each RESPONSE a byte every 0.2 s
+  net_hostile.py evicting-server PORT N SERVE_PORT
+                                      close the first N handshakes after their HELLO (as
+                                      serve evicts one), relay the next one to the serve
+                                      on SERVE_PORT; print how many it closed
   net_hostile.py hold PORT SECS SOURCE MODE
                                       for SECS, open connections from address SOURCE as
                                       fast as the server takes them, holding the newest
@@ -95,22 +99,31 @@ def version(port):
     print(read_error(sock))
 
 
-def first_client(port):
-    """Listens on port and returns the first connection that sends a HELLO header (one
-    that closes at once only checked that the port listens)."""
+def clients(port, wait=20):
+    """Listens on port and yields each connection that sends a HELLO header, with that
+    header (one that closes at once only checked that the port listens); ends wait
+    seconds after the last."""
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", port))
     listener.listen(4)
-    listener.settimeout(20)
+    listener.settimeout(wait)
     while True:
-        conn, _ = listener.accept()
+        try:
+            conn, _ = listener.accept()
+        except socket.timeout:
+            return
         conn.settimeout(60)
         try:
-            recv_exact(conn, 12)
-            return conn
+            head = recv_exact(conn, 12)
         except OSError:
             conn.close()
+            continue
+        yield conn, head
+
+
+def first_client(port):
+    return next(clients(port))[0]
 
 
 def fake_server(port):
@@ -190,6 +203,41 @@ def trickle_server(port):
     conn.close()
 
 
+def relay(conn, target_port, first):
+    """Passes conn's bytes (first: those already read) to a server on target_port and
+    its answers back, until either end closes."""
+    upstream = socket.create_connection(("127.0.0.1", target_port), timeout=5)
+    upstream.sendall(first)
+    other = {conn: upstream, upstream: conn}
+    going = True
+    while going:
+        readable, _, _ = select.select(list(other), [], [], 60)
+        going = bool(readable)
+        for sock in readable:
+            data = sock.recv(65536)
+            going = going and bool(data)
+            if data:
+                other[sock].sendall(data)
+    upstream.close()
+    conn.close()
+
+
+def evicting_server(port, evictions, target_port):
+    """Closes the first EVICTIONS handshakes right after their HELLO, as serve ends one
+    that makes room for another's, then relays the next one to the virtperf serve on
+    target_port; prints how many it closed (it ends 3 s after the last connection when
+    no other comes)."""
+    closed = 0
+    for conn, hello in clients(port, wait=3):
+        if closed < evictions:
+            conn.close()
+            closed += 1
+            continue
+        relay(conn, target_port, hello)
+        break
+    print(closed)
+
+
 def hold(port, seconds, source, mode):
     held, opened, ended = [], 0, time.monotonic() + seconds
     while time.monotonic() < ended:
@@ -220,6 +268,8 @@ if __name__ == "__main__":
                 float(sys.argv[5]) if len(sys.argv) > 5 else 0.4)
     elif command == "trickle-server":
         trickle_server(port)
+    elif command == "evicting-server":
+        evicting_server(port, int(sys.argv[3]), int(sys.argv[4]))
     elif command == "hold":
         hold(port, float(sys.argv[3]), sys.argv[4], sys.argv[5])
     else:

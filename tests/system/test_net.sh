@@ -17,14 +17,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_listening() { # PORT: until something accepts connections there
-    for _ in $(seq 1 100); do
-        python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), timeout=1)" 2>/dev/null && return 0
-        sleep 0.05
-    done
-    fail "nothing listens on port $1"
-}
-
 stop_serve() {
     kill -TERM "$SERVE_PID"
     wait "$SERVE_PID"
