@@ -11,6 +11,7 @@
 #include "bench/bench.h"
 #include "core/limits.h"
 #include "core/units.h"
+#include "engine/layout.h"
 #include "render/roff.h"
 
 __attribute__((format(printf, 3, 4))) static int refuse(char *err, size_t err_len,
@@ -193,9 +194,14 @@ static int take_no_guests(struct vp_run_request *request, const char *value, cha
     return 0;
 }
 
+/* --ranks SPEC: its shape here (how many ranks there are is known under mpirun only). */
 static int take_ranks(struct vp_run_request *request, const char *value, char *err, size_t len)
 {
-    (void)err, (void)len;
+    unsigned counts[VP_MAX_RANKS];
+    size_t count_n;
+    if (vp_parse_jobs_spec(value, VP_MAX_RANKS, counts, VP_MAX_RANKS, &count_n) != 0)
+        return refuse(err, len, "--ranks: '%s' is not valid; accepted: N, a list 1,2,4 or a "
+                      "range 1..8 (increasing, 1 to the ranks mpirun starts)", value);
     request->ranks = value;
     return 0;
 }
@@ -203,7 +209,9 @@ static int take_ranks(struct vp_run_request *request, const char *value, char *e
 static int take_topology(struct vp_run_request *request, const char *value, char *err,
                          size_t len)
 {
-    (void)err, (void)len;
+    enum vp_topology_kind kind;
+    if (vp_topology_parse(value, &kind, err, len) != 0)
+        return -1;
     request->topology = value;
     return 0;
 }

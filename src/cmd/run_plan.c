@@ -485,9 +485,16 @@ static int judge_command(struct compiler *c, struct command *command, const stru
     return status == 0 ? 0 : blame(c, entry, step);
 }
 
-/* Judges one entry alone through run's parser and plan builder: its line is blamed. */
+/* Judges one entry alone through run's parser and plan builder: its line is blamed. A
+ * virtperf-mpi key that one host leaves out is still taken (a bad value is refused here
+ * as virtperf-mpi would). */
 static int check_entry(struct compiler *c, const char *step, const struct entry *entry)
 {
+    const struct vp_run_flag *flag = vp_run_flag_find(entry->key);
+    struct vp_run_request taken = { 0 };
+    if (!c->for_mpi && flag && in_scope(entry->key, VP_SCOPE_MPI) &&
+        vp_run_take(&taken, flag, entry->value, c->err, c->err_len) != 0)
+        return blame(c, entry, step);
     struct command command;
     if (start_command(c, step, &command) != 0)
         return -1;

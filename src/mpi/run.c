@@ -405,6 +405,10 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
                                               &stopped);
             if (run_step->name)
                 json_object_set_new(combined, "step", json_string(run_step->name));
+            json_t *ranks = json_object_get(combined, "ranks");
+            if (ranks) /* --start-with: how the repetitions began */
+                json_object_set_new(ranks, "start_with",
+                                    json_string(part->barrier ? "barrier" : "instant"));
             vp_run_session_add(session, combined);
             json_decref(combined);
         } else if (role == VP_ROLE_RUN && !stopped &&

@@ -344,12 +344,14 @@ void vp_print_result(FILE *out, const json_t *result, enum vp_unit_style units)
     vp_format_seconds(vp_json_number(result, "start_skew_max_s"), skew_max, sizeof skew_max);
     vp_format_seconds(vp_json_number(result, "first_done_s"), first, sizeof first);
     vp_format_seconds(vp_json_number(result, "last_done_s"), last, sizeof last);
-    char bound[48] = "";
+    char bound[112] = "";
     if (ranks) {
         char bound_value[32];
         vp_format_seconds(vp_json_number(ranks, "start_skew_bound_s"), bound_value,
                           sizeof bound_value);
-        snprintf(bound, sizeof bound, " ±%s across hosts", bound_value);
+        snprintf(bound, sizeof bound, " ±%s across hosts%s", bound_value,
+                 strcmp(vp_json_text(ranks, "start_with"), "barrier") == 0
+                     ? ", started when MPI_Barrier returned" : "");
     }
     fprintf(out, "  start skew %s%s (max %s), first done %s, last done %s\n", skew, bound,
             skew_max, first, last);

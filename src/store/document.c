@@ -239,7 +239,8 @@ static int check_host(struct vp_check *checker, const json_t *host, const char *
     return check_annotations(checker, host, at);
 }
 
-/* A result from many hosts at once: {"count", "start_skew_bound_s", "hosts": [...]}. */
+/* A result from many hosts at once: {"count", "start_skew_bound_s", "hosts": [...]},
+ * with a topology's "topology" and "links", virtperf-mpi's "start_with". */
 static int check_ranks(struct vp_check *checker, const json_t *ranks, const char *path)
 {
     char at[256];
@@ -262,7 +263,9 @@ static int check_ranks(struct vp_check *checker, const json_t *ranks, const char
         if (check_host(checker, host, host_at, 4096) != 0)
             return -1;
     }
-    if (vp_check_choice(checker, ranks, at, "topology", vp_topology_choices(), 0) != 0)
+    static const char *const start_with[] = { "instant", "barrier", NULL };
+    if (vp_check_choice(checker, ranks, at, "topology", vp_topology_choices(), 0) != 0 ||
+        vp_check_choice(checker, ranks, at, "start_with", start_with, 0) != 0)
         return -1;
     const json_t *links = json_object_get(ranks, "links");
     if (links && (!json_is_array(links) || json_array_size(links) > 4096))
