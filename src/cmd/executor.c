@@ -78,6 +78,8 @@ void vp_run_steps_free(struct vp_run_steps *steps)
         free((char *)step->name);
         free((char *)step->members_spec);
     }
+    for (size_t t = 0; t < 3; t++)
+        free(steps->plan_session[t]);
     for (size_t n = 0; n < steps->note_count; n++)
         free(steps->notes[n]);
     free(steps->kept_text);

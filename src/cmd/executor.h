@@ -41,6 +41,7 @@ struct vp_run_steps {
     struct vp_run_step step[VP_RUN_MAX_STEPS];
     size_t count;
     const char *label, *db, *json;
+    char *plan_session[3];             /* the label, db and json a plan's [global] gave */
     bool quiet;
     struct vp_guests_request guests;   /* --guests / --containers and their flags */
     bool guests_owned;                 /* its texts are the run's (a plan's), freed with it */

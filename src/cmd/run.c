@@ -157,6 +157,10 @@ int cmd_run(int argc, char **argv)
         steps_of_plan(&command, &steps, argc, argv);
     else
         steps_of_command_line(&steps, argc, argv);
+    if (wants_plan(argc, argv) && command.here)
+        refused("--here: for virtperf plan-check FILE --here, which checks a plan against "
+                "this machine without running it (run checks it before its first step); "
+                "accepted with run --plan: --set, --dry-run, --no-guests");
     bool dry_run = wants_plan(argc, argv) && command.dry_run;
     if (!wants_plan(argc, argv) && vp_run_steps_build(&steps, err, sizeof err) != 0)
         refused(err);

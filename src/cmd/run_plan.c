@@ -485,9 +485,10 @@ static int judge_command(struct compiler *c, struct command *command, const stru
     return status == 0 ? 0 : blame(c, entry, step);
 }
 
-/* Judges one entry alone through run's parser and plan builder: its line is blamed. A
- * virtperf-mpi key that one host leaves out is still taken (a bad value is refused here
- * as virtperf-mpi would). */
+/* Judges one entry alone through run's parser and plan builder: its line is blamed;
+ * target is judged beside the step's reps (its own, else [global]'s), which it goes
+ * with. A virtperf-mpi key that one host leaves out is still taken (a bad value is
+ * refused here as virtperf-mpi would). */
 static int check_entry(struct compiler *c, const char *step, const struct entry *entry)
 {
     const struct vp_run_flag *flag = vp_run_flag_find(entry->key);
@@ -498,6 +499,10 @@ static int check_entry(struct compiler *c, const char *step, const struct entry 
     struct command command;
     if (start_command(c, step, &command) != 0)
         return -1;
+    const struct entry *reps = find(c, step, "reps") ? find(c, step, "reps")
+                                                     : find(c, "global", "reps");
+    if (strcmp(entry->key, "target") == 0 && reps)
+        add_entry(&command, reps, false, runs_in_members(c, step), NULL);
     add_entry(&command, entry, false, runs_in_members(c, step), NULL);
     return judge_command(c, &command, entry, step, NULL);
 }
@@ -710,9 +715,17 @@ static void session_flags(const struct compiler *c, const struct vp_run_request 
         if (strcmp(c->entries[i].section, "global") == 0 && session_key(c->entries[i].key))
             vp_run_take(&global, vp_run_flag_find(c->entries[i].key), c->entries[i].value,
                         (char[VP_ERROR_LEN]){ 0 }, VP_ERROR_LEN); /* judged by check_keys */
-    steps->label = command->label ? command->label : global.label;
-    steps->db = command->db ? command->db : global.db;
-    steps->json = command->json ? command->json : global.json;
+    /* the command line's (argv's), else copies of [global]'s (the plan's text goes) */
+    const char **session[] = { &steps->label, &steps->db, &steps->json };
+    const char *given[] = { command->label, command->db, command->json };
+    const char *planned[] = { global.label, global.db, global.json };
+    for (size_t t = 0; t < 3; t++) {
+        *session[t] = given[t];
+        if (!given[t] && planned[t] && !(steps->plan_session[t] = strdup(planned[t])))
+            abort();
+        if (!given[t])
+            *session[t] = steps->plan_session[t];
+    }
     steps->quiet = command->quiet || global.quiet;
     steps->guests = merged_guests(&command->guests, &global.guests);
     steps->guests_owned = true;

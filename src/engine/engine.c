@@ -496,6 +496,7 @@ static void run_repetitions(struct engine_run *run)
                        "runs more)", run->bench->metrics[0].name, 100 * half_width, measured,
                        100 * settings->reps_target);
     json_object_set_new(run->result, "reps", json_integer(measured));
+    json_object_set_new(run->result, "reps_target", json_real(settings->reps_target));
 }
 
 /* Reaps the jobs (a job that did not exit 0 fails the result), stops any left. */

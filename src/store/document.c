@@ -439,6 +439,7 @@ int vp_result_validate(const json_t *result, const char *path, char *err, size_t
         vp_check_string(&checker, result, path, "pin", 64, 1) != 0 ||
         vp_check_integer(&checker, result, path, "reps", 1, VP_MAX_REPS, 1) != 0 ||
         vp_check_integer(&checker, result, path, "warmup", 0, VP_MAX_REPS, 1) != 0 ||
+        vp_check_number(&checker, result, path, "reps_target", 0.001, 0.5, 0) != 0 ||
         vp_check_number(&checker, result, path, "duration_s", 0, 1e9, 0) != 0 ||
         vp_check_choice(&checker, result, path, "status", statuses, 1) != 0 ||
         vp_check_string(&checker, result, path, "error", VP_CHECK_TEXT_LEN, 0) != 0 ||

@@ -121,8 +121,9 @@ static int insert_monitor(struct vp_store *store, int64_t result_id, const json_
     return 0;
 }
 
-/* The optional parts of result, in its order: the run's own (warnings, ranks, step) and
- * every part something declared (engine/parts.h); a key nothing declared is not kept. */
+/* The optional parts of result, in its order: the run's own (warnings, ranks, step,
+ * --reps auto's reps_target) and every part something declared (engine/parts.h); a key
+ * nothing declared is not kept. */
 static json_t *parts_of(const json_t *result)
 {
     json_t *parts = json_object();
@@ -130,7 +131,8 @@ static json_t *parts_of(const json_t *result)
     json_t *value;
     json_object_foreach((json_t *)result, key, value)
         if (strcmp(key, "warnings") == 0 || strcmp(key, "ranks") == 0 ||
-            strcmp(key, "step") == 0 || vp_result_part_find(key))
+            strcmp(key, "step") == 0 || strcmp(key, "reps_target") == 0 ||
+            vp_result_part_find(key))
             json_object_set(parts, key, value);
     return parts;
 }
