@@ -161,16 +161,13 @@ static int session_open(struct vp_run_session *session, const struct vp_run_step
 }
 
 /* Begins the stored run with host as its fingerprint (and the plan's text), prints its
- * heading; exits 1 when the run cannot be begun. */
-static void session_begin(struct vp_run_session *session, const struct vp_run_steps *steps,
-                          const json_t *host, const char *command)
+ * heading; -1 with err when the run cannot be begun. */
+static int session_begin(struct vp_run_session *session, const struct vp_run_steps *steps,
+                         const json_t *host, const char *command, char *err, size_t err_len)
 {
-    char err[VP_PATH_ERROR_LEN];
     if (vp_store_begin_run(session->store, session->label, command, host, &session->run_id,
-                           err, sizeof err) != 0) {
-        fprintf(stderr, "virtperf: %s\n", err);
-        exit(1);
-    }
+                           err, err_len) != 0)
+        return -1;
     if (steps->kept_text && vp_store_set_run_plan(session->store, session->run_id,
                                                   steps->kept_text, err, sizeof err) != 0)
         fprintf(stderr, "virtperf: the plan's text was not kept: %s\n", err);
@@ -184,6 +181,7 @@ static void session_begin(struct vp_run_session *session, const struct vp_run_st
             session->label ? "  label " : "", session->label ? session->label : "");
     for (size_t n = 0; n < steps->note_count; n++)
         fprintf(session->table, "note: %s\n", steps->notes[n]);
+    return 0;
 }
 
 void vp_run_session_add(struct vp_run_session *session, json_t *result)
@@ -327,14 +325,22 @@ int vp_run_execute(const struct vp_runner *runner, struct vp_run_steps *steps, i
     json_t *host = vp_sysinfo_collect(steps->topology);
     if (runner->fingerprint)
         runner->fingerprint(context, host);
+    int begun = 0;
     if (runner->keeps_session) {
         char *command = command_line(runner->program, argc, argv);
-        session_begin(&session, steps, host, command);
+        begun = session_begin(&session, steps, host, command, err, sizeof err);
         free(command);
+    }
+    json_decref(host);
+    if (begun != 0) { /* what the runner started (guests, containers, ranks) goes too */
+        fprintf(stderr, "virtperf: %s\n", err);
+        vp_store_close(session.store);
+        return runner->close ? runner->close(context, 1, true) : 1;
+    }
+    if (runner->keeps_session) {
         say_least_time(session.table, steps);
         fflush(session.table); /* the header shows when the run begins, through a pipe too */
     }
-    json_decref(host);
 
     unsigned total = 0;
     for (size_t s = 0; s < steps->count; s++)

@@ -4,7 +4,8 @@
 # the store, compare and report tests run against it as they do against SQLite; eight
 # writers at once lose and duplicate nothing; a push is idempotent, from two hosts at
 # once too; a server killed mid-push or mid-run leaves no half run and loses no result;
-# a refusing server is exit 1 and a bad URL exit 2, never showing a password; the
+# a refusing server is exit 1 (after a run's containers started too, leaving none) and a
+# bad URL exit 2, never showing a password; the
 # documents exported from both stores are equal; three hosts (network namespaces) write
 # one campaign whose compare and report equal those of one SQLite holding the same runs;
 # virtperf-mpi's rank 0 writes it as a plain run does.
@@ -28,6 +29,7 @@ fi
 # Three "hosts", each a namespace joined to this one by a veth pair: vpsN at
 # 198.18.2N.2, this side at 198.18.2N.1, where the server listens too.
 [ "$(id -u)" -eq 0 ] || skip "needs root (the server runs as postgres, the hosts are namespaces)"
+command -v podman >/dev/null || skip "podman is not installed (scripts/deps.sh containers): a refusal beside containers"
 HOSTS=()
 for n in 1 2 3; do
     ns=vps$n$$
@@ -245,6 +247,19 @@ printf '*:%s:*:reader:readerpw\n' "$PG_PORT" >>"$PGPASSFILE"
 "$VP" run cpu --ops=1m --reps 2 --db "postgresql://reader@127.0.0.1:$PG_PORT/refusals" >"$WORK/out" 2>"$WORK/err"
 status=$?
 [ "$status" -eq 1 ] && grep -q "permission denied" "$WORK/err" || fail "a read-only role: exit $status: $(cat "$WORK/err")"
+# the same refusal once a run's containers have started (the store takes no run after
+# they answered): exit 1, and none of them, nor their directory, is left
+VIRTPERF_CACHE="$WORK/cache" "$VP" run null --reps 1 --containers 1 \
+    --db "postgresql://reader@127.0.0.1:$PG_PORT/refusals" >"$WORK/out" 2>"$WORK/err" &
+RUN=$!
+wait $RUN
+status=$?
+[ "$status" -eq 1 ] && grep -q "permission denied" "$WORK/err" && grep -q "1 container started" "$WORK/err" ||
+    fail "a read-only role beside containers: exit $status: $(cat "$WORK/err")"
+left=$(podman ps -a --format '{{.Names}}' | grep "^virtperf-$RUN-")
+[ -z "$left" ] || fail "a refusal after the containers started left them: $left"
+! ls -d /tmp/virtperf-containers-*/virtperf-"$RUN"-* 2>/dev/null | grep -q . ||
+    fail "a refusal after the containers started left their directory"
 expect_status 0 "$VP" results list --db "postgresql://reader@127.0.0.1:$PG_PORT/refusals"
 expect_contains "$WORK/out" "viaenv"
 secret=$(cat "$PG_HOME/password")
