@@ -89,7 +89,7 @@ fi
 # build of its own tree, the fuzz targets) then runs two at a time, one per CPU of the
 # 2-CPU machines the suite is kept within 15 minutes on; test_copy_speed, sanitized but
 # judging whether the machine was quiet, runs alone before them.
-release_only="test_time test_idle test_vcost test_mpi_hosts test_guest test_stream_codegen
+release_only="test_time test_idle test_vcost test_mpi_hosts test_guest_script test_stream_codegen
     test_compare test_probe test_migration test_data_saturation test_study_plans
     test_guests test_guests_topology"
 unmeasured_release="test_fresh" # builds its own tree: release, but judges no figure
