@@ -139,6 +139,38 @@ static void histograms_that_do_not_add_up_refused(void **state)
     free(region.base);
 }
 
+/* A region another rank sent, under its part: viewed when honest; a spoiled one fails
+ * the part naming the rank; one whose length is not its result's jobs' is not viewed. */
+static void a_part_takes_its_region_or_fails_naming_it(void **state)
+{
+    (void)state;
+    honest("cpu");
+    struct vp_plan_point point = { .bench = vp_bench_find("cpu"), .jobs = 2, .reps = 3 };
+    vp_params_init(&point.params, point.bench->options, point.bench->option_count);
+    struct vp_host_part part = { .rank = 1,
+                                 .result = json_pack("{s:s,s:i}", "status", "ok", "jobs", 2) };
+    struct vp_shared view;
+    assert_true(vp_shared_take("guest 1", &point, 1.0, EARLIEST, &part, &view, region.base,
+                               region.size));
+    assert_ptr_equal(part.shared, &view);
+    memset(vp_shared_slot(&region, 1)->affinity, 'A', sizeof vp_shared_slot(&region, 1)->affinity);
+    assert_false(vp_shared_take("guest 1", &point, 1.0, EARLIEST, &part, &view, region.base,
+                                region.size));
+    assert_null(part.shared);
+    assert_string_equal(json_string_value(json_object_get(part.result, "status")), "failed");
+    assert_string_equal(json_string_value(json_object_get(part.result, "error")),
+                        "guest 1 sent a region that is not its jobs': job 2's affinity does not "
+                        "end within its 64 bytes");
+    json_decref(part.result);
+    part.result = json_pack("{s:s,s:i}", "status", "ok", "jobs", 3);
+    assert_false(vp_shared_take("guest 1", &point, 1.0, EARLIEST, &part, &view, region.base,
+                                region.size));
+    assert_null(part.shared);
+    assert_string_equal(json_string_value(json_object_get(part.result, "status")), "ok");
+    json_decref(part.result);
+    free(region.base);
+}
+
 /* What a rank may send for a point: its jobs' layout (a host side's many), or as many jobs
  * as a result may start where each rank counts its own CPUs. */
 static void the_longest_region_is_the_points_layout(void **state)
@@ -169,6 +201,7 @@ int main(void)
         cmocka_unit_test(instants_outside_the_point_refused),
         cmocka_unit_test(histograms_that_do_not_add_up_refused),
         cmocka_unit_test(the_longest_region_is_the_points_layout),
+        cmocka_unit_test(a_part_takes_its_region_or_fails_naming_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
