@@ -217,11 +217,23 @@ site_database() {
     SITE="$PG_URL/$1"
 }
 
-# kill_postgresql: the server and its backends killed at once (SIGKILL), as a crash.
+# kill_postgresql: the server and its backends killed at once (SIGKILL), as a crash;
+# returns once every one of them has exited (a backend still exiting holds the shared
+# memory the next start refuses: "pre-existing shared memory block is still in use")
 kill_postgresql() {
-    pkill -KILL -P "$PG_PID" 2>/dev/null
-    kill -KILL "$PG_PID" 2>/dev/null
+    local processes pid alive
+    processes="$PG_PID $(pgrep -P "$PG_PID" | tr '\n' ' ')"
+    # shellcheck disable=SC2086 # one pid a word
+    kill -KILL $processes 2>/dev/null
     wait "$PG_PID" 2>/dev/null
+    for _ in $(seq 1 100); do
+        alive=0
+        for pid in $processes; do # gone, or a zombie: exited
+            [ -e "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null && alive=1
+        done
+        [ $alive -eq 0 ] && break
+        sleep 0.05
+    done
     PG_PID=
 }
 

@@ -249,8 +249,8 @@ status=$?
 [ "$status" -eq 1 ] && grep -q "permission denied" "$WORK/err" || fail "a read-only role: exit $status: $(cat "$WORK/err")"
 # the same refusal once a run's containers have started (the store takes no run after
 # they answered): exit 1, and none of them, nor their directory, is left
-VIRTPERF_CACHE="$WORK/cache" "$VP" run null --reps 1 --containers 1 \
-    --db "postgresql://reader@127.0.0.1:$PG_PORT/refusals" >"$WORK/out" 2>"$WORK/err" &
+(cd "$WORK" && VIRTPERF_CACHE="$WORK/cache" exec "$VP" run null --reps 1 --containers 1 \
+    --db "postgresql://reader@127.0.0.1:$PG_PORT/refusals") >"$WORK/out" 2>"$WORK/err" &
 RUN=$!
 wait $RUN
 status=$?
@@ -258,8 +258,8 @@ status=$?
     fail "a read-only role beside containers: exit $status: $(cat "$WORK/err")"
 left=$(podman ps -a --format '{{.Names}}' | grep "^virtperf-$RUN-")
 [ -z "$left" ] || fail "a refusal after the containers started left them: $left"
-! ls -d /tmp/virtperf-containers-*/virtperf-"$RUN"-* 2>/dev/null | grep -q . ||
-    fail "a refusal after the containers started left their directory"
+! ls -d /tmp/virtperf-containers-*/virtperf-"$RUN"-* "$WORK"/virtperf-box-* 2>/dev/null | grep -q . ||
+    fail "a refusal after the containers started left their directories"
 expect_status 0 "$VP" results list --db "postgresql://reader@127.0.0.1:$PG_PORT/refusals"
 expect_contains "$WORK/out" "viaenv"
 secret=$(cat "$PG_HOME/password")
