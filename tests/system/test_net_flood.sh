@@ -31,7 +31,7 @@ stop_serve() {
 flood_and_test() {
     local mode=$1 source=$2
     shift 2
-    python3 "$HERE/net_hostile.py" hold "$PORT" 6 "$source" "$mode" >"$WORK/flood.out" &
+    python3 "$HERE/net_hostile.py" hold "$PORT" 4 "$source" "$mode" >"$WORK/flood.out" &
     FLOOD_PID=$!
     sleep 1 # the handshake slots full
     local ok=0
@@ -53,8 +53,7 @@ serve --max-sessions 16 --key-file "$WORK/key"
 fds_before=$(ls /proc/$SERVE_PID/fd | wc -l)
 flood_and_test silent 127.0.0.2 --key-file "$WORK/key"
 flood_and_test hello 127.0.0.2 --key-file "$WORK/key"
-flood_and_test silent 127.0.0.1 --key-file "$WORK/key"
-flood_and_test hello 127.0.0.1 --key-file "$WORK/key"
+flood_and_test silent 127.0.0.1 --key-file "$WORK/key" # (its handshakes evicted alike)
 grep -q "evicted" "$WORK/serve.log" || fail "a full set of handshake slots evicted nothing"
 sleep 0.5
 fds_after=$(ls /proc/$SERVE_PID/fd | wc -l)
