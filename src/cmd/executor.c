@@ -169,10 +169,10 @@ static int session_begin(struct vp_run_session *session, const struct vp_run_ste
                            err, err_len) != 0)
         return -1;
     if (steps->kept_text && vp_store_set_run_plan(session->store, session->run_id,
-                                                  steps->kept_text, err, sizeof err) != 0)
+                                                  steps->kept_text, err, err_len) != 0)
         fprintf(stderr, "virtperf: the plan's text was not kept: %s\n", err);
     if (session->json &&
-        vp_store_export_run(session->store, session->run_id, &session->begun, err, sizeof err) != 0)
+        vp_store_export_run(session->store, session->run_id, &session->begun, err, err_len) != 0)
         session->begun = NULL;
     session->table = session->json && session->json_output.to_stdout ? stderr : stdout;
     session->lost = json_array();

@@ -499,10 +499,13 @@ static int check_entry(struct compiler *c, const char *step, const struct entry 
     struct command command;
     if (start_command(c, step, &command) != 0)
         return -1;
-    const struct entry *reps = find(c, step, "reps") ? find(c, step, "reps")
-                                                     : find(c, "global", "reps");
-    if (strcmp(entry->key, "target") == 0 && reps)
-        add_entry(&command, reps, false, runs_in_members(c, step), NULL);
+    if (strcmp(entry->key, "target") == 0) {
+        const struct entry *reps = find(c, step, "reps");
+        if (!reps)
+            reps = find(c, "global", "reps");
+        if (reps)
+            add_entry(&command, reps, false, runs_in_members(c, step), NULL);
+    }
     add_entry(&command, entry, false, runs_in_members(c, step), NULL);
     return judge_command(c, &command, entry, step, NULL);
 }
@@ -720,11 +723,9 @@ static void session_flags(const struct compiler *c, const struct vp_run_request 
     const char *given[] = { command->label, command->db, command->json };
     const char *planned[] = { global.label, global.db, global.json };
     for (size_t t = 0; t < 3; t++) {
-        *session[t] = given[t];
         if (!given[t] && planned[t] && !(steps->plan_session[t] = strdup(planned[t])))
             abort();
-        if (!given[t])
-            *session[t] = steps->plan_session[t];
+        *session[t] = given[t] ? given[t] : steps->plan_session[t];
     }
     steps->quiet = command->quiet || global.quiet;
     steps->guests = merged_guests(&command->guests, &global.guests);

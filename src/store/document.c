@@ -247,7 +247,7 @@ static int check_ranks(struct vp_check *checker, const json_t *ranks, const char
     snprintf(at, sizeof at, "%s.ranks", path);
     if (!json_is_object(ranks))
         return vp_check_fail(checker, "%s: accepted: an object", at);
-    if (vp_check_integer(checker, ranks, at, "count", 1, 4096, 1) != 0 ||
+    if (vp_check_integer(checker, ranks, at, "count", 1, VP_MAX_RANKS, 1) != 0 ||
         vp_check_number(checker, ranks, at, "start_skew_bound_s", 0, 1e9, 0) != 0)
         return -1;
     json_int_t count = json_integer_value(json_object_get(ranks, "count"));
@@ -450,7 +450,7 @@ int vp_result_validate(const json_t *result, const char *path, char *err, size_t
     /* many hosts: jobs per host, per_job every host's jobs, the monitors per host */
     const json_t *ranks = json_object_get(result, "ranks");
     json_int_t hosts = json_integer_value(json_object_get(ranks, "count"));
-    json_int_t all_jobs = ranks && hosts > 0 && hosts <= 4096 ? jobs * hosts : jobs;
+    json_int_t all_jobs = ranks && hosts > 0 && hosts <= VP_MAX_RANKS ? jobs * hosts : jobs;
     const char *timing_keys[] = { "start_skew_s", "start_skew_max_s", "first_done_s",
                                   "last_done_s" };
     for (size_t i = 0; i < 4; i++)

@@ -281,6 +281,15 @@ serve() {
     fail "serve did not start: $(cat "$WORK/serve.log")"
 }
 
+# hostile_with_mode MODE: a copy of the tests' hostile member (beside $VP) that takes MODE
+# before the run's words come (tests/hostile/hostile_member.c reads it from its file's
+# end); prints its path
+hostile_with_mode() {
+    cp "$(dirname "$VP")/hostile_member" "$WORK/hostile-$1" || fail "no hostile member beside $VP"
+    printf '\nhostile-mode:%s\n' "$1" >>"$WORK/hostile-$1"
+    echo "$WORK/hostile-$1"
+}
+
 wait_listening() { # PORT: until something accepts connections there
     for _ in $(seq 1 100); do
         python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), timeout=1)" 2>/dev/null && return 0

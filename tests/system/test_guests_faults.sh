@@ -97,9 +97,7 @@ guests_left_nothing $HOSTILE "a hostile guest"
 # console, then sends a hello of 20 MiB (1 MiB is what a hello holds; its mode appended
 # to the binary, as it comes before the run's words): refused by its header, the guest
 # named, its console's last lines shown printable, nothing left
-cp "$(dirname "$VP")/hostile_member" "$WORK/hostile-hello"
-printf '\nhostile-mode:huge-hello\n' >>"$WORK/hostile-hello"
-VIRTPERF_MEMBER_BINARY=$WORK/hostile-hello "$VP" run null --guests 1 --reps 1 --guest-accel tcg \
+VIRTPERF_MEMBER_BINARY=$(hostile_with_mode huge-hello) "$VP" run null --guests 1 --reps 1 --guest-accel tcg \
     --db "$WORK/hostile.db" >"$WORK/hello.out" 2>"$WORK/hello.err" &
 HOSTILE=$!
 wait $HOSTILE

@@ -110,9 +110,7 @@ left_nothing "$RUN" "a member's long region"
 
 # --- a hello of 20 MiB (a hello holds 1 MiB), sent before the run's words come (the
 # mode appended to the member's binary): refused by its header, the member named
-cp "$HOSTILE" "$WORK/hostile-hello"
-printf '\nhostile-mode:huge-hello\n' >>"$WORK/hostile-hello"
-MEMBER=$WORK/hostile-hello hostile_run 2 "a member's 20 MiB hello" null --containers 1 --reps 1 \
+MEMBER=$(hostile_with_mode huge-hello) hostile_run 2 "a member's 20 MiB hello" null --containers 1 --reps 1 \
     --db "$WORK/h.db"
 left_nothing "$RUN" "a member's 20 MiB hello"
 grep -q "virtperf: virtperf-$RUN-1 did not answer with a member's hello (a hello frame of 20971520 bytes: accepted: at most 1048576)" \
