@@ -1,9 +1,12 @@
 /* Grouping peer results into source x destination matrices. A source is the host a run
  * came from, known by its fingerprint's identity (host id, hostname, addresses); a
  * destination is the peer's address, named after the run host that has that address
- * when one of the runs came from it, so a host is one row and one column. Two hosts with
- * one hostname stay two (their address tells them apart), and a cell measured twice
- * keeps the last figure with a note saying so: nothing is dropped silently. */
+ * when one of the runs came from it, so a host is one row and one column. A link of a
+ * topology's run (this host, its guests or containers, an external server) names its ends:
+ * this host's end is the run's host, an external end the run host with its address, so
+ * that runs with and without members share rows. Two hosts with one hostname stay two
+ * (their address tells them apart), and a cell measured twice keeps the last figure with
+ * a note saying so: nothing is dropped silently. */
 #include "analysis/matrix.h"
 
 #include <stdbool.h>
@@ -68,11 +71,10 @@ static json_t *host_labels(json_t *const *documents, size_t count)
     return labels;
 }
 
-/* The label of the run host that has address, or "ADDRESS:PORT" when none has. */
-static void destination_label(json_t *const *documents, size_t count, const json_t *labels,
-                              const json_t *peer, char *buf, size_t len)
+/* The label of the run host that has address; false when none has. */
+static bool host_with_address(json_t *const *documents, size_t count, const json_t *labels,
+                              const char *address, char *buf, size_t len)
 {
-    const char *address = vp_json_text(peer, "address");
     for (size_t d = 0; d < count; d++) {
         const json_t *host = json_object_get(json_object_get(documents[d], "run"), "host");
         size_t i;
@@ -82,20 +84,58 @@ static void destination_label(json_t *const *documents, size_t count, const json
                 char id[600];
                 identity(host, id, sizeof id);
                 snprintf(buf, len, "%s", vp_json_text(labels, id));
-                return;
+                return true;
             }
         }
     }
-    snprintf(buf, len, "%s:%lld", address, (long long)json_integer_value(json_object_get(peer, "port")));
+    return false;
 }
 
-/* The matrix for bench, params (the peer left out), metric and jobs, created empty when
- * new. */
-static json_t *matrix_for(json_t *matrices, const json_t *result, const char *metric,
+/* The label of the run host that has peer's address, or "ADDRESS:PORT" when none has. */
+static void destination_label(json_t *const *documents, size_t count, const json_t *labels,
+                              const json_t *peer, char *buf, size_t len)
+{
+    const char *address = vp_json_text(peer, "address");
+    if (!host_with_address(documents, count, labels, address, buf, len))
+        snprintf(buf, len, "%s:%lld", address,
+                 (long long)json_integer_value(json_object_get(peer, "port")));
+}
+
+/* The label of a link's end named text ("this-host ADDRESS", "guest-1 ADDRESS", "external
+ * HOST[:PORT]"): this host's is source (the run's host), an external one the run host
+ * with that address when there is one, else HOST[:PORT]; a member's its own. */
+static void end_label(json_t *const *documents, size_t count, const json_t *labels,
+                      const char *source, const char *text, char *buf, size_t len)
+{
+    static const char this_host[] = "this-host", external[] = "external ";
+    if (strncmp(text, this_host, strlen(this_host)) == 0 &&
+        (text[strlen(this_host)] == ' ' || text[strlen(this_host)] == '\0')) {
+        snprintf(buf, len, "%s", source);
+        return;
+    }
+    if (strncmp(text, external, strlen(external)) != 0) {
+        snprintf(buf, len, "%s", text);
+        return;
+    }
+    const char *where = text + strlen(external);
+    char address[256];
+    const char *colon = strrchr(where, ':');
+    bool one_colon = colon && strchr(where, ':') == colon; /* HOST:PORT, not an IPv6 address */
+    snprintf(address, sizeof address, "%.*s", one_colon ? (int)(colon - where) : (int)strlen(where),
+             where);
+    if (!host_with_address(documents, count, labels, address, buf, len))
+        snprintf(buf, len, "%s", where);
+}
+
+/* The matrix for bench, params (the peer left out; a link's direction is its ends':
+ * from the source, as a run without --reverse), metric and jobs, created empty when new. */
+static json_t *matrix_for(json_t *matrices, const json_t *result, bool pair, const char *metric,
                           const json_t *definition)
 {
     json_t *params = json_deep_copy(json_object_get(result, "params"));
     json_object_del(params, "peer");
+    if (pair && json_object_get(params, "reverse")) /* as a run from the source's would be */
+        json_object_set_new(params, "reverse", json_string("off"));
     const char *bench = vp_json_text(result, "bench");
     json_int_t jobs = json_integer_value(json_object_get(result, "jobs"));
     size_t i;
@@ -156,17 +196,21 @@ json_t *vp_matrices(json_t *const *documents, size_t count)
             if ((!peer && !pair) || strcmp(peer_param, "embedded") == 0 ||
                 strcmp(json_string_value(json_object_get(result, "status")), "ok") != 0)
                 continue; /* the embedded server is this host's own loopback: no link */
-            char destination[420];
-            if (pair) /* virtperf-mpi --topology matrix: one ordered pair of ranks */
-                snprintf(destination, sizeof destination, "%s", vp_json_text(link, "to_label"));
-            else
+            char destination[420], row[420];
+            if (pair) { /* --topology matrix: one ordered pair of ranks or members */
+                end_label(documents, count, labels, source, vp_json_text(link, "from_label"), row,
+                          sizeof row);
+                end_label(documents, count, labels, source, vp_json_text(link, "to_label"),
+                          destination, sizeof destination);
+            } else {
+                snprintf(row, sizeof row, "%s", source);
                 destination_label(documents, count, labels, peer, destination, sizeof destination);
-            const char *row = pair ? vp_json_text(link, "from_label") : source;
+            }
             bool noted = false; /* one note for the cell, not one per metric */
             const char *name;
             const json_t *metric;
             json_object_foreach(json_object_get(result, "metrics"), name, metric) {
-                json_t *matrix = matrix_for(matrices, result, name, metric);
+                json_t *matrix = matrix_for(matrices, result, pair, name, metric);
                 size_t row_index = index_of(json_object_get(matrix, "sources"), row);
                 size_t column = index_of(json_object_get(matrix, "destinations"), destination);
                 if (!set_cell(matrix, row_index, column,

@@ -66,6 +66,11 @@ struct fleet_run {
     char member_peer[VP_MAX_GUESTS][96]; /* ADDRESS:PORT of each member's own server */
     char label_text[VP_MAX_GUESTS + 1][128];
     char *labels[VP_MAX_GUESTS + 1];     /* each rank's name in a link */
+    /* the linked point being run: its ends' names, and its external end (--peer HOST
+     * beside a matrix: rank count + 1, -1: none) with that host's key file */
+    char *const *link_labels;
+    int link_ends, external_rank;
+    const char *external_peer, *external_key;
     json_t *host_fingerprint;   /* this host's, for its part of a link's result */
     struct vp_path_set files;   /* this host's, carried in the members' image */
 };
@@ -238,13 +243,14 @@ static bool step_wants_server(const struct fleet_run *run, const struct vp_run_s
 static bool wants_server(const struct fleet_run *run, const struct vp_run_steps *steps)
 {
     for (size_t s = 0; s < steps->count; s++)
-        if (step_wants_server(run, &steps->step[s]))
+        if (step_wants_server(run, &steps->step[s]) || run->topology[s] != VP_TOPOLOGY_NONE)
             return true;
     return false;
 }
 
 /* The members' words with the server named: --peer and --key-file on a command line; a
- * plan takes them as --set STEP.peer= and STEP.key-file= for each step that talks to it. */
+ * plan takes them as --set STEP.peer= and STEP.key-file= for each step that talks to it
+ * (a step with an external end keeps its --peer: each link names its own server). */
 static void name_server(struct fleet_run *run, const struct vp_run_steps *steps)
 {
     run->words = calloc((size_t)run->argc + 4 + 4 * steps->count + 1, sizeof *run->words);
@@ -253,6 +259,8 @@ static void name_server(struct fleet_run *run, const struct vp_run_steps *steps)
     memcpy(run->words, run->argv, (size_t)run->argc * sizeof *run->words);
     run->word_count = run->argc;
     if (!steps->kept_text) {
+        if (!step_wants_server(run, &steps->step[0]))
+            return;
         run->words[run->word_count++] = "--peer";
         run->words[run->word_count++] = run->server_peer;
         run->words[run->word_count++] = "--key-file";
@@ -332,9 +340,11 @@ static int take_topology(struct fleet_run *run, const struct vp_run_steps *steps
             const struct vp_plan_point *point = &step->plan.points[p];
             if (!vp_layout_is_network(point->bench))
                 continue;
-            if (strcmp(vp_param_text(&point->params, "peer"), VP_NET_EMBEDDED) != 0)
+            if (strcmp(vp_param_text(&point->params, "peer"), VP_NET_EMBEDDED) != 0 &&
+                run->topology[s] != VP_TOPOLOGY_MATRIX)
                 return refuse(err, err_len, "--topology", "--peer", "--topology without --peer "
-                              "(the topology names each job's server)");
+                              "(the topology names each job's server), or --topology matrix "
+                              "--peer HOST (that host's server one more end of the matrix)");
             for (size_t c = 0; c < n && run->topology[s] == VP_TOPOLOGY_PAIRS; c++)
                 if (counts[c] % 2 == 0) {
                     snprintf(err, err_len, "--topology pairs: this host and %u %s%s are %u "
@@ -463,6 +473,10 @@ static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps,
         for (size_t p = 0; in_members(run, step) && p < step->plan.count; p++) {
             const struct vp_plan_point *point = &step->plan.points[p];
             char why[VP_ERROR_LEN];
+            /* a key of the user's (an external server's) is read in the members too */
+            if (vp_params_find(&point->params, "key-file") >= 0 &&
+                strcmp(vp_param_text(&point->params, "key-file"), "none") != 0)
+                vp_path_set_add(&run->files, vp_param_text(&point->params, "key-file"));
             if (point->bench->member_files &&
                 point->bench->member_files(&point->params, &run->files, why, sizeof why) != 0) {
                 snprintf(err, err_len, "%s%s%s%s (%s, in %ss)", step->name ? "[" : "",
@@ -472,18 +486,20 @@ static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps,
             }
         }
     }
-    /* a member mounts its own of these over what its image carries */
-    static const char *const own[] = { "/tmp", "/proc", "/sys", "/dev", "/run" };
+    /* a member mounts its own of these over what its image carries (a container its /work) */
+    static const char *const own[] = { "/tmp", "/proc", "/sys", "/dev", "/run", "/work" };
+    size_t owned = sizeof own / sizeof own[0] - (strcmp(run->kind->noun, "container") != 0);
     for (size_t f = 0; f < run->files.count; f++) {
         const char *path = run->files.paths[f];
-        for (size_t o = 0; o < sizeof own / sizeof own[0]; o++) {
+        for (size_t o = 0; o < owned; o++) {
             size_t len = strlen(own[o]);
             if (strcmp(path, "/") == 0 ||
                 (strncmp(path, own[o], len) == 0 && (path[len] == '/' || path[len] == '\0'))) {
                 snprintf(err, err_len, "%s: %s is %s, which each %s has its own of; accepted: "
                          "programs and files elsewhere on this host", run->kind->flag, path,
-                         strcmp(path, "/") == 0 ? "the whole of this host" : "under /tmp, /proc, "
-                         "/sys, /dev or /run", run->kind->noun);
+                         strcmp(path, "/") == 0 ? "the whole of this host" : owned < 6
+                             ? "under /tmp, /proc, /sys, /dev or /run"
+                             : "under /tmp, /proc, /sys, /dev, /run or /work", run->kind->noun);
                 return -1;
             }
         }
@@ -695,17 +711,21 @@ struct host_side {
     struct lead lead;
 };
 
-/* Where a point's jobs on this host connect: to peer (NULL: the run's server), with the
- * server's key, when the point talks to the run's servers; NULL: as the point says. */
+/* Where a point's jobs on this host connect: to peer, a link's server (the external end's
+ * with the user's key, the others' with the run's), or the run's server (NULL) when the
+ * point talks to it; NULL: as the point says. */
 static const struct vp_agent_link *host_link(const struct fleet_run *run,
                                              const struct vp_plan_point *point, const char *peer,
                                              bool reverse, struct vp_agent_link *link,
                                              char *key_path, size_t key_len)
 {
     if (!run->server || !vp_layout_is_network(point->bench) ||
-        strcmp(vp_param_text(&point->params, "peer"), VP_NET_EMBEDDED) != 0)
+        (!peer && strcmp(vp_param_text(&point->params, "peer"), VP_NET_EMBEDDED) != 0))
         return NULL;
-    snprintf(key_path, key_len, "%s/server.key", run->work);
+    if (peer && peer == run->external_peer)
+        snprintf(key_path, key_len, "%s", run->external_key);
+    else
+        snprintf(key_path, key_len, "%s/server.key", run->work);
     *link = (struct vp_agent_link){ .peer = peer ? peer : run->server_peer, .key_file = key_path,
                                     .reverse = reverse };
     return link;
@@ -808,9 +828,11 @@ static json_t *side_json(const struct fleet_run *run, const char *name, const in
 
 /* ---- one point ---- */
 
-/* Rank rank's server: this host's (0) or a member's own. */
+/* Rank rank's server: this host's (0), the external end's, or a member's own. */
 static const char *server_of(const struct fleet_run *run, int rank)
 {
+    if (rank == run->external_rank)
+        return run->external_peer;
     return rank == 0 ? run->server_peer : run->member_peer[rank - 1];
 }
 
@@ -827,7 +849,10 @@ static char *point_message(const struct fleet_run *run, const struct vp_step *li
 {
     json_t *message = json_pack("{s:[I,I]}", "run", (json_int_t)index, (json_int_t)point_index);
     if (link && link->peers[rank] >= 0) {
+        bool external = link->peers[rank] == run->external_rank;
         json_object_set_new(message, "peer", json_string(server_of(run, link->peers[rank])));
+        json_object_set_new(message, "key_file",
+                            json_string(external ? run->external_key : MEMBER_KEY_PATH));
         json_object_set_new(message, "reverse", json_boolean(link->reverse));
     }
     char *text = json_dumps(message, JSON_COMPACT);
@@ -1041,7 +1066,7 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
     struct vp_params params = point->params;
     char err[256];
     if (run->server && vp_params_find(&params, "peer") >= 0 &&
-        strcmp(vp_param_text(&params, "peer"), VP_NET_EMBEDDED) == 0)
+        (link || strcmp(vp_param_text(&params, "peer"), VP_NET_EMBEDDED) == 0))
         vp_params_set(&params, "peer",
                       link ? vp_topology_name(run->topology[index]) : run->server_peer, err,
                       sizeof err);
@@ -1052,7 +1077,7 @@ static json_t *run_point(struct fleet_run *run, const struct vp_run_steps *steps
                                       no_rates ? no_rates + measured : together->span);
     free(no_rates);
     if (link)
-        vp_layout_mark(result, run->topology[index], link, (int)count + 1, run->labels);
+        vp_layout_mark(result, run->topology[index], link, run->link_ends, run->link_labels);
     if (outcome.lost >= 0) {
         vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", reason);
         *stopped = true;
@@ -1093,20 +1118,37 @@ static void keep_results(struct vp_run_session *session, const struct vp_run_ste
 }
 
 /* A net point at count members under the topology: each step of its layout (this host
- * rank 0, the members ranks 1..count) in turn, one result each. */
+ * rank 0, the members ranks 1..count, an external end count + 1 when the point names a
+ * --peer) in turn, one result each. */
 static void run_linked_point(struct fleet_run *run, const struct vp_run_steps *steps,
                              size_t index, size_t point_index, unsigned count,
                              struct vp_run_settings *settings, struct vp_run_session *session,
                              bool *stopped)
 {
     const struct vp_run_step *step = &steps->step[index];
+    const struct vp_plan_point *point = &step->plan.points[point_index];
     struct vp_plan one = { .points = &step->plan.points[point_index], .count = 1 };
-    unsigned ends = count + 1;
+    const char *peer = vp_param_text(&point->params, "peer");
+    bool external = strcmp(peer, VP_NET_EMBEDDED) != 0;
+    char *labels[VP_MAX_GUESTS + 2], external_label[128];
+    memcpy(labels, run->labels, (count + 1) * sizeof *labels);
+    unsigned ends = count + 1 + external;
+    if (external) {
+        snprintf(external_label, sizeof external_label, "external %s", peer);
+        labels[count + 1] = external_label;
+        run->external_rank = (int)count + 1;
+        run->external_peer = peer;
+        run->external_key = vp_param_text(&point->params, "key-file");
+    }
+    run->link_labels = labels;
+    run->link_ends = (int)ends;
     struct vp_layout layout;
     char err[256];
-    if (vp_layout_build(&one, (int)ends, &ends, 1, run->topology[index], &layout, err,
-                        sizeof err) != 0)
+    if (vp_layout_build(&one, (int)ends, &ends, 1, run->topology[index], run->external_rank,
+                        &layout, err, sizeof err) != 0) {
+        run->external_rank = -1;
         return; /* judged in take_topology */
+    }
     for (size_t s = 0; s < layout.count && !*stopped; s++) {
         const struct vp_step *link = &layout.steps[s];
         json_t *none = NULL;
@@ -1126,6 +1168,8 @@ static void run_linked_point(struct fleet_run *run, const struct vp_run_steps *s
         keep_results(session, step, &result, 1);
     }
     vp_layout_free(&layout);
+    run->external_rank = -1;
+    run->link_labels = NULL;
 }
 
 /* Every count of the step's SPEC, every point of the step; a step of a plan that runs in
@@ -1183,7 +1227,7 @@ int vp_run_fleet(const struct vp_fleet_kind *kind, const char *spec, struct vp_r
 {
     static struct fleet_run run;
     run = (struct fleet_run){ .kind = kind, .spec = spec, .argc = argc, .argv = argv,
-                              .words = argv, .word_count = argc };
+                              .words = argv, .word_count = argc, .external_rank = -1 };
     const struct vp_runner runner = {
         .program = "virtperf run", .keeps_session = true, .context = &run,
         .settle = settle_fleet, .open = open_fleet, .repetitions = fleet_repetitions,

@@ -92,13 +92,16 @@ static int serve(int fd, const char *address, pid_t *server, char *err, size_t e
     return status;
 }
 
-/* Where the host says a point's jobs connect (a topology), in link; NULL: as the words say. */
+/* Where the host says a point's jobs connect (a topology), with which key, in link; NULL:
+ * as the words say. */
 static const struct vp_agent_link *link_of(const json_t *message, struct vp_agent_link *link)
 {
     const char *peer = json_string_value(json_object_get(message, "peer"));
     if (!peer)
         return NULL;
     *link = (struct vp_agent_link){ .peer = peer,
+                                    .key_file = json_string_value(json_object_get(message,
+                                                                                  "key_file")),
                                     .reverse = json_is_true(json_object_get(message, "reverse")) };
     return link;
 }

@@ -35,12 +35,18 @@ const char *vp_topology_name(enum vp_topology_kind kind)
     return topology_names[kind];
 }
 
-bool vp_layout_is_network(const struct vp_bench *bench)
+/* Whether bench has an option called name. */
+static bool has_option(const struct vp_bench *bench, const char *name)
 {
     for (size_t o = 0; o < bench->option_count; o++)
-        if (strcmp(bench->options[o].name, "peer") == 0)
+        if (strcmp(bench->options[o].name, name) == 0)
             return true;
     return false;
+}
+
+bool vp_layout_is_network(const struct vp_bench *bench)
+{
+    return has_option(bench, "peer");
 }
 
 /* A new step of point with every rank OFF; rank 0 always WAITs at least (it gathers). */
@@ -61,33 +67,43 @@ static struct vp_step *add_step(struct vp_layout *layout, size_t point, int rank
     return step;
 }
 
-/* client runs jobs against server's server. */
-static void link_ranks(struct vp_step *step, int client, int server)
+/* client runs jobs against server's server (the external end has no process to wait). */
+static void link_ranks(const struct vp_layout *layout, struct vp_step *step, int client,
+                       int server)
 {
     step->roles[client] = VP_ROLE_RUN;
     step->peers[client] = server;
-    if (step->roles[server] == VP_ROLE_OFF)
+    if (step->roles[server] == VP_ROLE_OFF && server != layout->external)
         step->roles[server] = VP_ROLE_WAIT;
 }
 
-/* The steps of a network point at k ranks; returns how many it added. */
-static size_t network_steps(struct vp_layout *layout, size_t point, int ranks, int k)
+/* The steps of a network point of bench at k ranks; returns how many it added. */
+static size_t network_steps(struct vp_layout *layout, size_t point, const struct vp_bench *bench,
+                            int ranks, int k)
 {
     size_t before = layout->count;
     struct vp_step *step;
     switch (layout->topology) {
     case VP_TOPOLOGY_MATRIX:
         for (int from = 0; from < ranks; from++)
-            for (int to = 0; to < ranks; to++)
-                if (from != to)
-                    link_ranks(add_step(layout, point, ranks), from, to);
+            for (int to = 0; to < ranks; to++) {
+                if (from == to || (from == layout->external && !has_option(bench, "reverse")))
+                    continue;
+                step = add_step(layout, point, ranks);
+                if (from == layout->external) { /* its server sends to to's client */
+                    link_ranks(layout, step, to, from);
+                    step->reverse = true;
+                } else {
+                    link_ranks(layout, step, from, to);
+                }
+            }
         break;
     case VP_TOPOLOGY_PAIRS:
         if (k < 2 || k % 2 != 0)
             break;
         step = add_step(layout, point, ranks);
         for (int client = 0; client < k / 2; client++)
-            link_ranks(step, client, client + k / 2);
+            link_ranks(layout, step, client, client + k / 2);
         break;
     case VP_TOPOLOGY_FAN_IN:
     case VP_TOPOLOGY_FAN_OUT:
@@ -96,11 +112,11 @@ static size_t network_steps(struct vp_layout *layout, size_t point, int ranks, i
         step = add_step(layout, point, ranks);
         step->reverse = layout->topology == VP_TOPOLOGY_FAN_OUT;
         for (int client = 1; client < k; client++)
-            link_ranks(step, client, 0);
+            link_ranks(layout, step, client, 0);
         break;
     case VP_TOPOLOGY_OUTSIDE:
         for (int server = 1; server < k; server++)
-            link_ranks(add_step(layout, point, ranks), 0, server);
+            link_ranks(layout, add_step(layout, point, ranks), 0, server);
         break;
     case VP_TOPOLOGY_NONE:
         break;
@@ -109,19 +125,24 @@ static size_t network_steps(struct vp_layout *layout, size_t point, int ranks, i
 }
 
 int vp_layout_build(const struct vp_plan *plan, int ranks, const unsigned *rank_counts,
-                    size_t rank_count_n, enum vp_topology_kind topology, struct vp_layout *layout,
-                    char *err, size_t err_len)
+                    size_t rank_count_n, enum vp_topology_kind topology, int external,
+                    struct vp_layout *layout, char *err, size_t err_len)
 {
-    *layout = (struct vp_layout){ .topology = topology };
+    *layout = (struct vp_layout){ .topology = topology, .external = external };
+    if (external >= 0 && (topology != VP_TOPOLOGY_MATRIX || external >= ranks)) {
+        snprintf(err, err_len, "--peer: an external end is one more end of --topology matrix; "
+                 "accepted: --topology matrix");
+        return -1;
+    }
     for (size_t p = 0; p < plan->count; p++) {
         bool network = topology != VP_TOPOLOGY_NONE && vp_layout_is_network(plan->points[p].bench);
         size_t added = 0;
         if (network && topology == VP_TOPOLOGY_MATRIX) /* every pair once, whatever --ranks */
-            added = network_steps(layout, p, ranks, ranks);
+            added = network_steps(layout, p, plan->points[p].bench, ranks, ranks);
         for (size_t i = 0; i < rank_count_n && !(network && topology == VP_TOPOLOGY_MATRIX); i++) {
             int k = (int)rank_counts[i];
             if (network) {
-                added += network_steps(layout, p, ranks, k);
+                added += network_steps(layout, p, plan->points[p].bench, ranks, k);
                 continue;
             }
             struct vp_step *step = add_step(layout, p, ranks);

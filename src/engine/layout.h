@@ -6,6 +6,10 @@
  *   pairs    rank i against rank i + k/2, all at once (k even)
  *   fan-in   ranks 1..k-1 against rank 0 at once (k >= 2)
  *   fan-out  the same connections, the data flowing from rank 0 (--reverse)
+ * An external end (a server of a host that runs no part of the run, `--peer HOST` beside a
+ * matrix) is one more rank that never runs jobs: every other rank's jobs connect to it,
+ * and where the benchmark can reverse (net.stream) its server also sends to each of them,
+ * so that it is a source of the matrix too.
  * Pure logic, no MPI: virtperf-mpi carries it out between ranks, `run --guests` between this
  * host (rank 0) and its guests (ranks 1..k); the unit tests check it. */
 #ifndef VP_LAYOUT_H
@@ -34,6 +38,7 @@ struct vp_layout {
     struct vp_step *steps;
     size_t count;
     enum vp_topology_kind topology;
+    int external;          /* the external end's rank, -1: none */
 };
 
 /* "matrix", "pairs", "fan-in", "fan-out", "outside" (NULL: none). Returns 0, or -1 with err. */
@@ -45,10 +50,11 @@ const char *const *vp_topology_choices(void);
 /* The steps of plan over ranks ranks, for each count of rank_counts. A network
  * benchmark (one with a --peer option) follows the topology; others, and every
  * benchmark without a topology, run on the first k ranks. Returns 0, or -1 with err
- * when nothing would run (pairs on an odd count only, a topology on one rank). */
+ * when nothing would run (pairs on an odd count only, a topology on one rank). external:
+ * the rank of an external end (matrix only), -1: none. */
 int vp_layout_build(const struct vp_plan *plan, int ranks, const unsigned *rank_counts,
-                    size_t rank_count_n, enum vp_topology_kind topology, struct vp_layout *layout,
-                    char *err, size_t err_len);
+                    size_t rank_count_n, enum vp_topology_kind topology, int external,
+                    struct vp_layout *layout, char *err, size_t err_len);
 void vp_layout_free(struct vp_layout *layout);
 
 /* Whether bench talks to a peer (follows the topology). */

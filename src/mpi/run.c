@@ -302,7 +302,7 @@ static int prepare_part(const struct vp_world *world, struct vp_run_steps *steps
     if (vp_plan_check(&steps->step[index].plan, steps->topology, err, err_len) != 0)
         return -1;
     return vp_layout_build(&steps->step[index].plan, world->size, rank_counts, rank_count_n,
-                           part->topology_kind, &part->layout, err, err_len);
+                           part->topology_kind, -1, &part->layout, err, err_len);
 }
 
 static void settle_run(void *context, const char *refusal, int exit_status)

@@ -3,7 +3,7 @@
 # of this virtperf (no registry), one run over 1..2 containers: one result per count, each
 # container under ranks.hosts on the one kernel they share (the same machine), started
 # together, each container's CPU from its cgroup; a --topology between this host and a
-# container; a network of podman's (the server on its gateway). Bad input is refused
+# container (a matrix with an external server too); a network of podman's (the server on its gateway). Bad input is refused
 # before one starts; Ctrl-C stops the run (exit 130) and no container or socket is left.
 # Runs under the sanitizers (the fleet's code and the agent in each container are the
 # sanitized build's).
@@ -16,7 +16,8 @@ cleanup() {
         podman rm -f "$name" >/dev/null 2>&1
     done
     podman network rm "vp-net-$$" >/dev/null 2>&1
-    rm -rf "$WORK"
+    [ -n "${EXT:-}" ] && kill "$EXT" 2>/dev/null
+    rm -rf "$WORK" "${KEYS:-}"
 }
 trap cleanup EXIT
 cd "$WORK" # the containers' work directories are made here
@@ -150,21 +151,65 @@ expect_contains "$WORK/out" "side: this host's own jobs, repetitions alternating
 expect_status 0 "$VP" compare net-sides
 expect_contains "$WORK/out" "net.rr       jobs=1   latency"
 # --topology matrix: this host and the container each serve (the container on the
-# loopback it shares, a port of its own) and each connects to the other alone
-expect_status 0 "$VP" run net.rr --duration 0.3s --reps 2 --containers 1 --topology matrix --label box-matrix --json "$WORK/matrix.json"
-python3 - "$WORK/matrix.json" <<'PY' || fail "--containers 1 --topology matrix: this host to the container and back, each alone"
+# loopback it shares, a port of its own) and each connects to the other alone; --peer
+# names one more end, a server of no part of the run (keyed: the key is carried into the
+# container at its path, which must not be under the container's own /work), which each
+# end connects to and whose server sends to each (net.stream --reverse). A run from this
+# host alone to that server shares this host's row in `virtperf matrix`.
+KEYS=$(mktemp -d /var/tmp/vp-keys.XXXXXX)
+head -c 32 /dev/urandom >"$KEYS/ext.key" && chmod 600 "$KEYS/ext.key"
+EXT_PORT=$((10000 + $$ % 20000))
+"$VP" serve --bind 127.0.0.1 --port $EXT_PORT --key-file "$KEYS/ext.key" --quiet &
+EXT=$!
+sleep 0.3
+expect_status 0 "$VP" run net.stream --duration 0.3s --reps 2 --containers 1 --topology matrix \
+    --peer 127.0.0.1:$EXT_PORT --key-file "$KEYS/ext.key" --label box-matrix --json "$WORK/matrix.json"
+python3 - "$WORK/matrix.json" $EXT_PORT <<'PY' || fail "--containers 1 --topology matrix --peer: every ordered pair of this host, the container and the external server, each alone"
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
-links = [(r["ranks"]["links"][0]["from"], r["ranks"]["links"][0]["to"]) for r in results]
-assert links == [(0, 1), (1, 0)], links
+links = [(r["ranks"]["links"][0]["from_label"].split()[0], r["ranks"]["links"][0]["to_label"].split()[0],
+          r["params"]["reverse"]) for r in results]
+assert links == [("this-host", "container-1", "off"), ("this-host", "external", "off"),
+                 ("container-1", "this-host", "off"), ("container-1", "external", "off"),
+                 ("external", "this-host", "on"), ("external", "container-1", "on")], links
+ports = {}
 for r in results:
     assert r["status"] == "ok" and r["params"]["peer"] == "matrix", (r.get("error"), r["params"])
-    (host,) = r["ranks"]["hosts"]
-    assert host["rank"] == r["ranks"]["links"][0]["from"] and host["metrics"]["rate"]["mean"] > 0
-# the two ends' servers are not the same one: the ports differ
-ports = {r["ranks"]["hosts"][0]["peer"]["port"] for r in results}
-assert len(ports) == 2, ports
+    (link,) = r["ranks"]["links"]
+    client = link["to"] if r["params"]["reverse"] == "on" else link["from"]
+    (host,) = r["ranks"]["hosts"]  # the connecting end alone ran jobs
+    assert host["rank"] == client and host["metrics"]["throughput"]["mean"] > 0, (host["rank"], link)
+    ports[link["to_label"] if r["params"]["reverse"] == "off" else link["from_label"]] = host["peer"]["port"]
+# this host's and the container's servers are not the same one; the external end is the server given
+assert ports["external 127.0.0.1:" + sys.argv[2]] == int(sys.argv[2]), ports
+assert len(set(ports.values())) == 3, ports
 PY
+expect_status 0 "$VP" run net.stream --duration 0.3s --reps 2 --peer 127.0.0.1:$EXT_PORT \
+    --key-file "$KEYS/ext.key" --label box-plain --quiet
+expect_status 0 "$VP" matrix box-matrix box-plain --metric throughput --json "$WORK/table.json"
+python3 - "$WORK/table.json" $EXT_PORT "$(hostname)" <<'PY' || fail "virtperf matrix: this host one row (its name) across a members' run and a run of its own, the external server a row and a column"
+import json, sys
+port, name = sys.argv[2], sys.argv[3]
+table = json.load(open(sys.argv[1]))
+(m,) = table["matrices"]
+external = "127.0.0.1:" + port
+assert m["sources"] == [name, "container-1 127.0.0.1", external], m["sources"]
+assert sorted(m["destinations"]) == sorted([name, "container-1 127.0.0.1", external]), m["destinations"]
+for row, cells in zip(m["sources"], m["values"]):
+    for column, value in zip(m["destinations"], cells):
+        assert (value is None) == (row == column), (row, column, value)
+(note,) = table["notes"]  # this host -> the server: in both runs
+assert name + " -> " + external + " measured more than once" in note, note
+PY
+expect_status 2 "$VP" run net.stream --containers 1 --topology fan-in --peer 127.0.0.1:$EXT_PORT
+expect_contains "$WORK/err" "--peer: not with --topology; accepted: --topology without --peer (the topology names each job's server), or --topology matrix --peer HOST"
+cp -p "$KEYS/ext.key" "$WORK/ext.key"
+expect_status 2 "$VP" run net.stream --containers 1 --topology matrix --peer 127.0.0.1:$EXT_PORT \
+    --key-file "$WORK/ext.key"
+expect_contains "$WORK/err" "which each container has its own of"
+kill $EXT
+wait $EXT || fail "the external server should stop cleanly on SIGTERM"
+rm -rf "$KEYS"
 # a container that only serves a link and dies there is named (exit 1), nothing left
 "$VP" run net.rr --duration 6s --reps 1 --warmup 0 --containers 1 --topology matrix --label served \
     --json "$WORK/served.json" >"$WORK/served.out" 2>&1 &

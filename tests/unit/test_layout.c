@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/layout.h"
@@ -40,7 +42,7 @@ static void a_ranks_sweep_runs_the_first_k(void **state)
     plan_of(&plan, words);
     unsigned counts[] = { 1, 2, 4 };
     struct vp_layout layout;
-    assert_int_equal(vp_layout_build(&plan, 4, counts, 3, VP_TOPOLOGY_NONE, &layout, err,
+    assert_int_equal(vp_layout_build(&plan, 4, counts, 3, VP_TOPOLOGY_NONE, -1, &layout, err,
                                      sizeof err), 0);
     assert_int_equal(layout.count, 3);
     assert_string_equal(roles_text(&layout.steps[0], 4), "R---");
@@ -62,7 +64,7 @@ static void the_matrix_is_every_ordered_pair_alone(void **state)
     plan_of(&plan, words);
     unsigned counts[] = { 3 };
     struct vp_layout layout;
-    assert_int_equal(vp_layout_build(&plan, 3, counts, 1, VP_TOPOLOGY_MATRIX, &layout, err,
+    assert_int_equal(vp_layout_build(&plan, 3, counts, 1, VP_TOPOLOGY_MATRIX, -1, &layout, err,
                                      sizeof err), 0);
     assert_int_equal(layout.count, 6);
     const int from[] = { 0, 0, 1, 1, 2, 2 }, to[] = { 1, 2, 0, 2, 0, 1 };
@@ -83,6 +85,60 @@ static void the_matrix_is_every_ordered_pair_alone(void **state)
     vp_plan_free(&plan);
 }
 
+/* An external end (rank 2 here, no process): every other rank connects to it; net.stream
+ * also has its server send to each (a reversed link, from it), net.rr cannot, so the
+ * external end is a destination alone; it never waits, and only matrix takes one. */
+static void an_external_end_is_linked_without_running(void **state)
+{
+    (void)state;
+    const char *streams[] = { "net.stream", NULL }, *round_trips[] = { "net.rr", NULL };
+    struct vp_plan plan;
+    plan_of(&plan, streams);
+    unsigned counts[] = { 3 };
+    struct vp_layout layout;
+    assert_int_equal(vp_layout_build(&plan, 3, counts, 1, VP_TOPOLOGY_MATRIX, 2, &layout, err,
+                                     sizeof err), 0);
+    assert_int_equal(layout.count, 6);
+    char *const labels[] = { "this-host", "guest-1", "external" };
+    char seen[6][32];
+    for (size_t s = 0; s < layout.count; s++) {
+        const struct vp_step *step = &layout.steps[s];
+        assert_int_equal(step->roles[2], VP_ROLE_OFF);
+        json_t *links = vp_layout_links(step, 3, labels);
+        assert_int_equal(json_array_size(links), 1);
+        json_t *link = json_array_get(links, 0);
+        snprintf(seen[s], sizeof seen[s], "%s>%s",
+                 json_string_value(json_object_get(link, "from_label")),
+                 json_string_value(json_object_get(link, "to_label")));
+        /* the reversed ones: the client is the destination, its server the external end */
+        bool from_external = strncmp(seen[s], "external", 8) == 0;
+        assert_int_equal(step->reverse, from_external);
+        json_decref(links);
+    }
+    assert_string_equal(seen[0], "this-host>guest-1");
+    assert_string_equal(seen[1], "this-host>external");
+    assert_string_equal(seen[2], "guest-1>this-host");
+    assert_string_equal(seen[3], "guest-1>external");
+    assert_string_equal(seen[4], "external>this-host");
+    assert_string_equal(seen[5], "external>guest-1");
+    assert_string_equal(roles_text(&layout.steps[4], 3), "R--");
+    assert_string_equal(roles_text(&layout.steps[5], 3), "WR-");
+    vp_layout_free(&layout);
+    vp_plan_free(&plan);
+
+    plan_of(&plan, round_trips);
+    assert_int_equal(vp_layout_build(&plan, 3, counts, 1, VP_TOPOLOGY_MATRIX, 2, &layout, err,
+                                     sizeof err), 0);
+    assert_int_equal(layout.count, 4);
+    for (size_t s = 0; s < layout.count; s++)
+        assert_false(layout.steps[s].reverse);
+    vp_layout_free(&layout);
+    assert_int_equal(vp_layout_build(&plan, 3, counts, 1, VP_TOPOLOGY_FAN_IN, 2, &layout, err,
+                                     sizeof err), -1);
+    assert_non_null(strstr(err, "accepted: --topology matrix"));
+    vp_plan_free(&plan);
+}
+
 static void pairs_and_fans_link_at_once(void **state)
 {
     (void)state;
@@ -91,7 +147,7 @@ static void pairs_and_fans_link_at_once(void **state)
     plan_of(&plan, words);
     unsigned counts[] = { 4 };
     struct vp_layout layout;
-    assert_int_equal(vp_layout_build(&plan, 4, counts, 1, VP_TOPOLOGY_PAIRS, &layout, err,
+    assert_int_equal(vp_layout_build(&plan, 4, counts, 1, VP_TOPOLOGY_PAIRS, -1, &layout, err,
                                      sizeof err), 0);
     assert_int_equal(layout.count, 1);
     assert_string_equal(roles_text(&layout.steps[0], 4), "RRWW");
@@ -99,7 +155,7 @@ static void pairs_and_fans_link_at_once(void **state)
     assert_int_equal(layout.steps[0].peers[1], 3);
     vp_layout_free(&layout);
 
-    assert_int_equal(vp_layout_build(&plan, 4, counts, 1, VP_TOPOLOGY_FAN_IN, &layout, err,
+    assert_int_equal(vp_layout_build(&plan, 4, counts, 1, VP_TOPOLOGY_FAN_IN, -1, &layout, err,
                                      sizeof err), 0);
     assert_string_equal(roles_text(&layout.steps[0], 4), "WRRR");
     for (int r = 1; r < 4; r++)
@@ -107,7 +163,7 @@ static void pairs_and_fans_link_at_once(void **state)
     assert_false(layout.steps[0].reverse);
     vp_layout_free(&layout);
 
-    assert_int_equal(vp_layout_build(&plan, 4, counts, 1, VP_TOPOLOGY_FAN_OUT, &layout, err,
+    assert_int_equal(vp_layout_build(&plan, 4, counts, 1, VP_TOPOLOGY_FAN_OUT, -1, &layout, err,
                                      sizeof err), 0);
     assert_string_equal(roles_text(&layout.steps[0], 4), "WRRR");
     assert_true(layout.steps[0].reverse);
@@ -124,7 +180,7 @@ static void outside_is_rank_0_to_each_in_turn(void **state)
     plan_of(&plan, words);
     unsigned counts[] = { 2, 3 };
     struct vp_layout layout;
-    assert_int_equal(vp_layout_build(&plan, 3, counts, 2, VP_TOPOLOGY_OUTSIDE, &layout, err,
+    assert_int_equal(vp_layout_build(&plan, 3, counts, 2, VP_TOPOLOGY_OUTSIDE, -1, &layout, err,
                                      sizeof err), 0);
     assert_int_equal(layout.count, 3);
     const char *roles[] = { "RW-", "RW-", "R-W" };
@@ -151,7 +207,7 @@ static void a_topology_applies_to_network_benchmarks_only(void **state)
     plan_of(&plan, words);
     unsigned counts[] = { 1, 2, 3 };
     struct vp_layout layout;
-    assert_int_equal(vp_layout_build(&plan, 3, counts, 3, VP_TOPOLOGY_FAN_IN, &layout, err,
+    assert_int_equal(vp_layout_build(&plan, 3, counts, 3, VP_TOPOLOGY_FAN_IN, -1, &layout, err,
                                      sizeof err), 0);
     assert_int_equal(layout.count, 5); /* null at 1, 2, 3; fan-in at 2 and 3 (1: no peer) */
     assert_string_equal(roles_text(&layout.steps[2], 3), "RRR");
@@ -174,7 +230,7 @@ static void links_follow_the_data(void **state)
     enum vp_topology_kind kinds[] = { VP_TOPOLOGY_FAN_IN, VP_TOPOLOGY_FAN_OUT };
     for (size_t k = 0; k < 2; k++) {
         struct vp_layout layout;
-        assert_int_equal(vp_layout_build(&plan, 3, counts, 1, kinds[k], &layout, err,
+        assert_int_equal(vp_layout_build(&plan, 3, counts, 1, kinds[k], -1, &layout, err,
                                          sizeof err), 0);
         json_t *result = json_pack("{s:{}}", "ranks");
         vp_layout_mark(result, kinds[k], &layout.steps[0], 3, labels);
@@ -206,10 +262,10 @@ static void nothing_to_run_is_refused(void **state)
     plan_of(&plan, words);
     unsigned odd[] = { 3 }, one[] = { 1 };
     struct vp_layout layout;
-    assert_int_equal(vp_layout_build(&plan, 3, odd, 1, VP_TOPOLOGY_PAIRS, &layout, err,
+    assert_int_equal(vp_layout_build(&plan, 3, odd, 1, VP_TOPOLOGY_PAIRS, -1, &layout, err,
                                      sizeof err), -1);
     assert_non_null(strstr(err, "an even count of 2 or more"));
-    assert_int_equal(vp_layout_build(&plan, 1, one, 1, VP_TOPOLOGY_MATRIX, &layout, err,
+    assert_int_equal(vp_layout_build(&plan, 1, one, 1, VP_TOPOLOGY_MATRIX, -1, &layout, err,
                                      sizeof err), -1);
     assert_non_null(strstr(err, "--topology matrix"));
     enum vp_topology_kind kind;
@@ -225,6 +281,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_ranks_sweep_runs_the_first_k),
         cmocka_unit_test(the_matrix_is_every_ordered_pair_alone),
+        cmocka_unit_test(an_external_end_is_linked_without_running),
         cmocka_unit_test(pairs_and_fans_link_at_once),
         cmocka_unit_test(outside_is_rank_0_to_each_in_turn),
         cmocka_unit_test(a_topology_applies_to_network_benchmarks_only),
