@@ -488,9 +488,10 @@ const struct vp_run_flag vp_run_flags[] = {
       "this host (rank 0) and its guests or containers (1..k):\n"
       "matrix (each ordered pair alone), pairs (rank i to i+k/2 at\n"
       "once), fan-in (every rank to rank 0 at once), fan-out (the\n"
-      "same, rank 0 sending), outside (rank 0 to each rank in turn)\n"
-      "[mpi: each rank to its own loopback server; guests: fan-in,\n"
-      "net.probe outside]", NULL, take_topology },
+      "same, rank 0 sending), outside (rank 0 to each rank in turn);\n"
+      "with guests, matrix --peer HOST adds that host's server as\n"
+      "one more end [mpi: each rank to its own loopback server;\n"
+      "guests: fan-in, net.probe outside]", NULL, take_topology },
     { "start-with", "S", VP_SCOPE_MPI,
       "instant: each repetition at an instant rank 0 picks, on\n"
       "every rank's clock; barrier: when MPI_Barrier returns (for\n"

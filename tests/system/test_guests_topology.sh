@@ -2,8 +2,10 @@
 # run --guests --topology: the net benchmarks between this host (rank 0) and the guests
 # virtperf starts (ranks 1..k), over a bridge the test made (no NIC of it faces the
 # outside). matrix: every ordered pair of this host and 2 guests alone, 6 results, each
-# with its one link, guest to guest included (the CNAF 2007 study's matrix), which
-# `virtperf matrix` lays out. fan-out against fan-in through a known cost: a tbf on the
+# with its one link, guest to guest included (the CNAF 2007 study's matrix), and an
+# external server (--peer: `virtperf serve` in a network namespace on the bridge, keyed,
+# the key carried into the guests) that each of them connects to, which `virtperf matrix`
+# lays out. fan-out against fan-in through a known cost: a tbf on the
 # bridge's egress limits what this host sends into it to 200 Mbit/s, so fan-out (this
 # host sending to the guest) is held within 10% of the limit's payload and fan-in (the
 # guest sending) is not. Stale neighbour entries for the guests' addresses do not break
@@ -13,6 +15,9 @@
 use_libvirt
 BRIDGE=vptl$$
 cleanup() {
+    [ -n "${EXT:-}" ] && kill "$EXT" 2>/dev/null
+    ip netns del "vptx$$" 2>/dev/null
+    rm -rf "${KEYS:-}"
     stop_libvirt
     ip link del "$BRIDGE" 2>/dev/null
     ip link del vpta$$ 2>/dev/null
@@ -49,9 +54,19 @@ for g in 2 3; do
     ip neigh replace "$SUBNET.$g" lladdr 52:54:00:de:ad:0$g dev "$BRIDGE" nud permanent ||
         fail "cannot plant a neighbour entry"
 done
+# the external host: the bridge port's other end in a namespace of its own, serving
+KEYS=$(mktemp -d /var/tmp/vp-keys.XXXXXX)
+head -c 32 /dev/urandom >"$KEYS/ext.key" && chmod 600 "$KEYS/ext.key"
+EXT_PORT=$((10000 + $$ % 20000))
+ip netns add "vptx$$" && ip link set vptb$$ netns "vptx$$" &&
+    ip -n "vptx$$" addr add "$SUBNET.200/24" dev vptb$$ && ip -n "vptx$$" link set vptb$$ up &&
+    ip -n "vptx$$" link set lo up || fail "cannot make the external host's namespace"
+ip netns exec "vptx$$" "$VP" serve --bind "$SUBNET.200" --port $EXT_PORT --key-file "$KEYS/ext.key" --quiet &
+EXT=$!
 expect_status 0 "$VP" run net.rr --size 350 --duration 300ms --reps 2 --guests 2 \
-    --guest-net "$BRIDGE" --guest-accel tcg --topology matrix --label mx --json "$WORK/mx.json"
-python3 - "$WORK/mx.json" <<'PY' || fail "--topology matrix: each ordered pair of this host and 2 guests alone, one result each"
+    --guest-net "$BRIDGE" --guest-accel tcg --topology matrix --peer "$SUBNET.200:$EXT_PORT" \
+    --key-file "$KEYS/ext.key" --label mx --json "$WORK/mx.json"
+python3 - "$WORK/mx.json" <<'PY' || fail "--topology matrix: each ordered pair of this host and 2 guests alone, and each to the external server, one result each"
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
 ends = ["this-host", "guest-1", "guest-2"]
@@ -68,13 +83,19 @@ for r in results:
     assert host["metrics"]["latency"]["mean"] > 0
     if frm != "this-host":  # a guest's jobs left through its own NIC
         assert host["peer"]["interface"] == "eth0", host["peer"]
-        assert host["peer"]["address"] == link["to_label"].split()[1], (host["peer"], link)
-assert sorted(pairs) == sorted((a, b) for a in ends for b in ends if a != b), pairs
+        assert host["peer"]["address"] == link["to_label"].split()[1].split(":")[0], (host["peer"], link)
+# net.rr cannot reverse: the external server is a destination alone
+assert sorted(pairs) == sorted([(a, b) for a in ends for b in ends if a != b] +
+                               [(a, "external") for a in ends]), pairs
 PY
 ip neigh show dev "$BRIDGE" | grep -E "^$SUBNET\.[23] " &&
     fail "the run's guests' neighbour entries should be gone with them"
 expect_status 0 "$VP" matrix mx
 expect_contains "$WORK/out" "guest-1 198.18."
+expect_contains "$WORK/out" "$SUBNET.200:$EXT_PORT"
+kill $EXT
+wait $EXT || fail "the external server should stop cleanly on SIGTERM"
+EXT=
 grep -E "^guest-2 198\.18\.[0-9.]+ +[0-9.]+ [mu]s +- +[0-9.]+ [mu]s" "$WORK/out" >/dev/null ||
     fail "virtperf matrix: guest-2's row should have guest-1 and this host, not itself: $(cat "$WORK/out")"
 
