@@ -362,6 +362,25 @@ static void leave_out_and_host(const struct compiler *c, const struct entry *ent
     keep_note(notes, note);
 }
 
+/* A [global] setting of the guests or containers themselves (guest-net = BRIDGE...),
+ * left out with them (--no-guests, virtperf-mpi), said in a note. */
+static void leave_out_member_settings(const struct compiler *c, struct vp_run_steps *notes)
+{
+    for (size_t i = 0; i < c->count; i++) {
+        const struct entry *entry = &c->entries[i];
+        if (strcmp(entry->section, "global") != 0 ||
+            (strncmp(entry->key, "guest-", 6) != 0 && strncmp(entry->key, "container-", 10) != 0 &&
+             strcmp(entry->key, "libvirt-uri") != 0))
+            continue;
+        char *note = NULL;
+        if (asprintf(&note, "[global] %s = %s: left out (%s)", entry->key, entry->value,
+                     c->for_mpi ? "virtperf-mpi starts no guests or containers"
+                                : "--no-guests: the steps run on this host") < 0)
+            abort();
+        keep_note(notes, note);
+    }
+}
+
 /* The guests = or containers = line a step runs by: its own, else [global]'s; NULL. */
 static const struct entry *members_entry(const struct compiler *c, const char *step)
 {
@@ -728,10 +747,13 @@ static void session_flags(const struct compiler *c, const struct vp_run_request 
         *session[t] = given[t] ? given[t] : steps->plan_session[t];
     }
     steps->quiet = command->quiet || global.quiet;
-    steps->guests = merged_guests(&command->guests, &global.guests);
+    /* without members, [global]'s settings of them go (the command line's are judged) */
+    steps->guests = merged_guests(&command->guests, c->no_members ? &(struct vp_guests_request){ 0 }
+                                                                  : &global.guests);
     steps->guests_owned = true;
     if (!c->no_members)
         return;
+    leave_out_member_settings(c, steps);
     const struct entry *and_host = find(c, "global", "and-host");
     if (and_host)
         leave_out_and_host(c, and_host, steps);

@@ -32,6 +32,20 @@ dry_where spring8-2005.ini "# [rpc] in guests 1..10"
 dry_where cnaf-2007.ini "# [disk] in guests 1,2"
 dry_where cnaf-2007.ini "# [network] in guests 2"
 expect_contains "$WORK/out" "--topology=matrix net.stream"
+# each quick plan with VMs in its study has its steps in guests too (GridKa's jobs read a
+# shared store: no VM in the study, none in its plans)
+dry_where ihep-2010-quick.ini "# [disk] in guests 2, and on this host, alternating"
+dry_where ihep-2010-quick.ini "# [network] in guests 1,2"
+dry_where cnaf-2007-quick.ini "# [disk] in guests 1,2"
+dry_where cnaf-2007-quick.ini "# [network] in guests 2"
+dry_where spring8-2005-quick.ini "# [rpc] in guests 1,2,4"
+# --no-guests leaves [global]'s settings of the guests out with them, said (a run refused
+# guest-net = vpbr0 as a flag without guests); the command line's are still judged
+expect_status 0 "$VP" run --plan "$PLANS/spring8-2005-quick.ini" --no-guests --set rpc.duration=100ms \
+    --set global.reps=1 --set interruption.duration=200ms --db "$WORK/nog.db"
+expect_contains "$WORK/out" "note: [global] guest-net = vpbr0: left out (--no-guests: the steps run on this host)"
+expect_status 2 "$VP" run --plan "$PLANS/spring8-2005-quick.ini" --no-guests --guest-net vpbr0
+expect_contains "$WORK/err" "--guest-net: only for the guests of a run"
 expect_status 0 "$VP" run --plan "$PLANS/cnaf-2007.ini" --no-guests --dry-run
 expect_contains "$WORK/out" "[network] topology = matrix: one host here, left out"
 expect_status 0 "$VP" run --plan "$PLANS/ihep-2010.ini" --no-guests --dry-run
