@@ -63,7 +63,7 @@ ip netns add "vptx$$" && ip link set vptb$$ netns "vptx$$" &&
     ip -n "vptx$$" link set lo up || fail "cannot make the external host's namespace"
 ip netns exec "vptx$$" "$VP" serve --bind "$SUBNET.200" --port $EXT_PORT --key-file "$KEYS/ext.key" --quiet &
 EXT=$!
-expect_status 0 "$VP" run net.rr --size 350 --duration 300ms --reps 2 --guests 2 \
+expect_status 0 "$VP" run net.rr --size 350 --duration 300ms --reps 1 --warmup 0 --guests 2 \
     --guest-net "$BRIDGE" --guest-accel tcg --topology matrix --peer "$SUBNET.200:$EXT_PORT" \
     --key-file "$KEYS/ext.key" --label mx --json "$WORK/mx.json"
 python3 - "$WORK/mx.json" <<'PY' || fail "--topology matrix: each ordered pair of this host and 2 guests alone, and each to the external server, one result each"

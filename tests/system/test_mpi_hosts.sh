@@ -108,11 +108,12 @@ json_check "$WORK/fanin.json" 'abs(d["results"][0]["metrics"]["throughput"]["mea
 expect_status 0 "$VP" results show latest
 expect_contains "$WORK/out" "fan-in: rank 1"
 
-# The CNAF 2007 quick plan over the three hosts (2 repetitions a step, for time): every
+# The CNAF 2007 quick plan over the three hosts (2 repetitions a step, shorter network
+# and clock steps, for time): every
 # step completes (its application step once died here, a rank's connection closed with
 # no reason given).
 (cd "$WORK" && timeout 300 "${MPIRUN[@]}" "$VP_MPI" run --plan "$PLANS/cnaf-2007-quick.ini" \
-    --set global.reps=2 --label cnaf-hosts --quiet --json "$WORK/cnaf.json" >"$WORK/cnaf.out" 2>"$WORK/cnaf.err") ||
+    --set global.reps=2 --set network.duration=0.3s --set clock.duration=0.5s --label cnaf-hosts --quiet --json "$WORK/cnaf.json" >"$WORK/cnaf.out" 2>"$WORK/cnaf.err") ||
     fail "the CNAF quick plan over three hosts failed: $(tail -3 "$WORK/cnaf.err")"
 json_check "$WORK/cnaf.json" 'len(d["results"]) > 10 and all(r["status"] == "ok" for r in d["results"]) and {r["step"] for r in d["results"]} >= {"application", "network", "disk"}' \
     "every result of the CNAF quick plan over three hosts should be ok"
