@@ -1,6 +1,7 @@
 /* The executor's runner for environments virtperf starts on this host and runs together:
  * guests (guests.c, libvirt) and containers (containers.c, podman or docker), each a kind
- * of member behind the hooks below. The runner (fleet.c) is the same for every kind:
+ * of member behind the hooks below. The runner (fleet_run.c, fleet_links.c, fleet_point.c,
+ * sharing fleet_run.h) is the same for every kind:
  * before anything is stored, the most members SPEC asks for are started, each says hello
  * over its channel with its fingerprint and checks the run's steps (one refusal stops
  * the run, exit 2, every member gone); then for each count k of SPEC and each point, the

@@ -141,8 +141,8 @@ static int check_guest_settings(struct vp_check *checker, const json_t *settings
     return 0;
 }
 
-/* The host's files their image carried beside virtperf (cmd/fleet.c), where there were
- * any: absolute paths. */
+/* The host's files their image carried beside virtperf (cmd/fleet_point.c), where there
+ * were any: absolute paths. */
 static int check_programs(struct vp_check *checker, const json_t *programs, const char *path)
 {
     if (!programs)

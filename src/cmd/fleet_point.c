@@ -1,0 +1,497 @@
+/* One point of the fleet (see fleet.h): the members it runs on, this host's own jobs
+ * beside them or as a link's end, started together, their parts combined. */
+#define _GNU_SOURCE /* asprintf */
+#include "cmd/fleet_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/net_peer.h"
+#include "cmd/agent_point.h"
+#include "engine/combine.h"
+#include "engine/result.h"
+#include "engine/shared_check.h"
+#include "guest/channel.h"
+#include "guest/transport.h"
+#include "store/document.h"
+
+static void start_monitor(void *context)
+{
+    struct fleet_run *run = context;
+    char ignored[256];
+    run->monitor = vp_monitor_start(run->monitor_hz, run->watch, run->watch_count, NULL, ignored,
+                                    sizeof ignored);
+}
+
+/* What the first count members cost this host over seconds, under "guests". */
+static json_t *cost_json(const struct fleet_run *run, unsigned count, double seconds)
+{
+    json_t *hosts = json_array();
+    for (unsigned m = 0; m < count; m++) {
+        json_t *entry = run->kind->cost_end(run->kind->state, (struct vp_member *)&run->members[m],
+                                            seconds);
+        json_object_set_new(entry, "ready_s", json_real(run->members[m].ready_s));
+        json_array_append_new(hosts, entry);
+    }
+    json_t *summary = run->kind->summary(run->kind->state);
+    json_object_set_new(summary, "count", json_integer(count));
+    if (run->files.count > 0) {
+        json_t *files = json_array();
+        for (size_t f = 0; f < run->files.count; f++)
+            json_array_append_new(files, json_string(run->files.paths[f]));
+        json_object_set_new(summary, "programs", files);
+    }
+    json_object_set_new(summary, "hosts", hosts);
+    return summary;
+}
+
+/* What this host leads in a point: the ranks' channels and the protocol over them, and
+ * what it does as it sends each instant. */
+struct lead {
+    int fds[VP_MAX_GUESTS + 1];
+    struct vp_channel_transport channel;
+    struct vp_together together;
+    struct fleet_run *run;
+    int64_t *starts;       /* each repetition's instant on this host's clock, NULL: not kept */
+    bool monitors;         /* this host's monitor starts with the first measured repetition */
+};
+
+static void releasing(void *context, unsigned rep, int64_t instant_ns)
+{
+    struct lead *lead = context;
+    if (lead->monitors && rep == lead->together.warmup)
+        start_monitor(lead->run);
+    if (lead->starts)
+        lead->starts[rep] = instant_ns;
+}
+
+/* Times the count ranks of lead (their channels in lead->fds) for point. */
+static int begin_lead(struct lead *lead, const struct fleet_run *run, size_t count,
+                      const struct vp_plan_point *point, char *reason, size_t reason_len)
+{
+    vp_channel_transport_lead(&lead->channel, lead->fds, count, run->timeout_s);
+    int status = vp_together_begin(&lead->together, &lead->channel.transport,
+                                   point->bench->ops_per_rep != NULL, false, point->warmup,
+                                   point->warmup + point->reps, reason, reason_len);
+    lead->together.releasing = releasing;
+    lead->together.releasing_context = lead;
+    return status;
+}
+
+/* The host's side of a point: a process of this host running the point's jobs as a
+ * member's agent does, over a socket pair, so both sides are started by one protocol. */
+struct host_side {
+    pid_t pid;
+    int fd;
+    unsigned jobs; /* how many it runs (0: the point's) */
+    struct lead lead;
+};
+
+/* Where a point's jobs on this host connect: to peer, a link's server (the external end's
+ * with the user's key, the others' with the run's), or the run's server (NULL) when the
+ * point talks to it; NULL: as the point says. */
+static const struct vp_agent_link *host_link(const struct fleet_run *run,
+                                             const struct vp_plan_point *point, const char *peer,
+                                             bool reverse, struct vp_agent_link *link,
+                                             char *key_path, size_t key_len)
+{
+    if (!run->server || !vp_layout_is_network(point->bench) ||
+        (!peer && strcmp(vp_param_text(&point->params, "peer"), VP_NET_EMBEDDED) != 0))
+        return NULL;
+    if (peer && peer == run->external_peer)
+        snprintf(key_path, key_len, "%s", run->external_key);
+    else
+        snprintf(key_path, key_len, "%s/server.key", run->work);
+    *link = (struct vp_agent_link){ .peer = peer ? peer : run->server_peer, .key_file = key_path,
+                                    .reverse = reverse };
+    return link;
+}
+
+/* Forks the host's agent for point point_index of step index with jobs jobs (0: the
+ * point's), its jobs aimed by link. */
+static int start_host_side(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
+                           size_t point_index, unsigned jobs, const struct vp_agent_link *link,
+                           struct host_side *side, char *err, size_t err_len)
+{
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+        snprintf(err, err_len, "this host's jobs: cannot make a socket pair: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    side->pid = fork();
+    if (side->pid == 0) {
+        close(pair[0]);
+        char why[256] = "";
+        if (run->host_dir && chdir(run->host_dir) != 0)
+            snprintf(why, sizeof why, "cannot work in %s: %s", run->host_dir, strerror(errno));
+        if (why[0] || vp_agent_run_point(pair[1], steps, index, point_index, jobs, link, why,
+                                         sizeof why) != 0) {
+            fprintf(stderr, "virtperf: the host's jobs: %s\n", why);
+            _exit(1);
+        }
+        _exit(0);
+    }
+    close(pair[1]);
+    if (side->pid < 0) {
+        close(pair[0]);
+        snprintf(err, err_len, "this host's jobs: cannot fork: %s", strerror(errno));
+        return -1;
+    }
+    side->fd = pair[0];
+    side->jobs = jobs;
+    side->lead.fds[0] = side->fd;
+    return 0;
+}
+
+/* Waits for the host's agent to end (stopped first when not held: its partner in the
+ * protocol is gone); whether it exited cleanly. */
+static bool reap_host_side(struct host_side *side, bool held)
+{
+    close(side->fd);
+    if (!held)
+        kill(side->pid, SIGTERM);
+    int status = 0;
+    while (waitpid(side->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* The host side's result (failed, saying why, when its agent did not give one) once its
+ * agent has ended; lost: the run lost it. */
+static json_t *end_host_side(struct host_side *side, const struct vp_plan_point *point,
+                             double duration, bool held, const char *stopped_why)
+{
+    char err[256] = "", *text = NULL;
+    void *region = NULL;
+    size_t region_len;
+    json_t *result = NULL;
+    if (held && vp_together_receive_part(&side->lead.together, 1,
+                                         vp_shared_most(point, side->jobs, duration),
+                                         &text, &region, &region_len,
+                                         err, sizeof err) == 0)
+        result = vp_result_from("this host", text);
+    free(text);
+    free(region);
+    bool exited_ok = reap_host_side(side, held);
+    if (!result || !exited_ok) {
+        json_decref(result);
+        char why[400];
+        if (!held)
+            snprintf(why, sizeof why, "the host's jobs: stopped with the other side (%s)",
+                     stopped_why);
+        else
+            snprintf(why, sizeof why, "the host's jobs: %s%s", err[0] ? err : "no result",
+                     exited_ok ? "" : " (its process did not end cleanly)");
+        result = vp_result_finish(vp_result_start(point->bench, &point->params, point->jobs,
+                                                  &(struct vp_run_settings){ 0 }),
+                                  vp_engine_interrupted() ? "interrupted" : "failed", why);
+    }
+    return result;
+}
+
+/* A result's "side": its name, the members of the run ("guests" or "containers"), and
+ * when its repetitions started, s after origin_ns (the ones that did not start left out). */
+static json_t *side_json(const struct fleet_run *run, const char *name, const int64_t *starts,
+                         int64_t origin_ns, unsigned count)
+{
+    json_t *seconds = json_array();
+    for (unsigned r = 0; r < count && starts[r] > 0; r++)
+        json_array_append_new(seconds, json_real((double)(starts[r] - origin_ns) / 1e9));
+    return json_pack("{s:s,s:s+,s:o}", "name", name, "members", run->kind->noun, "s",
+                     "starts_s", seconds);
+}
+
+/* Rank rank's server: this host's (0), the external end's, or a member's own. */
+static const char *server_of(const struct fleet_run *run, int rank)
+{
+    if (rank == run->external_rank)
+        return run->external_peer;
+    return rank == 0 ? run->server_peer : run->member_peer[rank - 1];
+}
+
+/* Who runs a point: ranks (0: this host, m + 1: member m) in the order they start. */
+struct point_ranks {
+    int rank[VP_MAX_GUESTS + 1];
+    size_t count;
+};
+
+/* The word that sends member rank to point point_index of step index: where its jobs
+ * connect when link (a topology's step) gives it a server. */
+static char *point_message(const struct fleet_run *run, const struct vp_step *link, int rank,
+                           size_t index, size_t point_index)
+{
+    json_t *message = json_pack("{s:[I,I]}", "run", (json_int_t)index, (json_int_t)point_index);
+    if (link && link->peers[rank] >= 0) {
+        bool external = link->peers[rank] == run->external_rank;
+        json_object_set_new(message, "peer", json_string(server_of(run, link->peers[rank])));
+        json_object_set_new(message, "key_file",
+                            json_string(external ? run->external_key : MEMBER_KEY_PATH));
+        json_object_set_new(message, "reverse", json_boolean(link->reverse));
+    }
+    char *text = json_dumps(message, JSON_COMPACT);
+    json_decref(message);
+    return text;
+}
+
+/* How a point's protocol ended when it did not hold: the rank (its index in the point's
+ * ranks) whose channel failed, or this host's side, and why. */
+struct point_outcome {
+    int lost;        /* -1: none (a signal, or this host's side) */
+    bool host_lost;  /* this host's alternating side */
+    char reason[512];
+};
+
+/* Sends the point to its running members and starts every rank that runs together (the
+ * alternating host side too, when host); false with what was lost when the protocol did
+ * not hold. */
+static bool run_together(struct fleet_run *run, struct lead *guests, struct host_side *host,
+                         const struct point_ranks *ranks, const struct vp_step *link,
+                         const struct vp_plan_point *point, size_t index, size_t point_index,
+                         struct point_outcome *outcome)
+{
+    char *reason = outcome->reason;
+    size_t reason_len = sizeof outcome->reason;
+    for (size_t i = 0; i < ranks->count; i++) {
+        if (ranks->rank[i] == 0)
+            continue; /* this host's jobs know their point: their channel is fds[0] */
+        struct vp_member *member = &run->members[ranks->rank[i] - 1];
+        guests->fds[i] = member->fd;
+        char *message = point_message(run, link, ranks->rank[i], index, point_index);
+        int sent = vp_channel_send(member->fd, VP_CHANNEL_STEPS, message, strlen(message),
+                                   reason, reason_len);
+        free(message);
+        if (sent != 0) {
+            outcome->lost = (int)i;
+            return false;
+        }
+    }
+    if (begin_lead(guests, run, ranks->count, point, reason, reason_len) != 0) {
+        outcome->lost = guests->channel.lost - 1;
+        return false;
+    }
+    if (!host) {
+        if (vp_together_wait(&guests->together, reason, reason_len) == 0)
+            return true;
+        outcome->lost = guests->channel.lost - 1;
+        return false;
+    }
+    size_t lost_side = 0;
+    struct vp_together *const sides[] = { &host->lead.together, &guests->together };
+    if (begin_lead(&host->lead, run, 1, point, reason, reason_len) == 0 &&
+        vp_together_alternate(sides, 2, &lost_side, reason, reason_len) == 0)
+        return true;
+    outcome->host_lost = lost_side == 0;
+    outcome->lost = lost_side == 0 ? -1 : guests->channel.lost - 1;
+    return false;
+}
+
+/* A rank's name in what went wrong. */
+static const char *rank_name(const struct fleet_run *run, int rank)
+{
+    return rank == 0 ? "this host" : run->members[rank - 1].name;
+}
+
+/* Every running rank's part of a point, as this host combines them. */
+struct point_parts {
+    struct vp_host_part part[VP_MAX_GUESTS + 1];
+    struct vp_shared view[VP_MAX_GUESTS + 1];
+    void *region[VP_MAX_GUESTS + 1];
+};
+
+/* Each running rank's result and region when the protocol held (else a part saying it
+ * was not heard from); false, with the rank that was lost, when one did not come. */
+static bool receive_parts(const struct fleet_run *run, const struct vp_together *together,
+                          const struct point_ranks *ranks, const struct vp_plan_point *point,
+                          double duration, int64_t began, bool held,
+                          struct point_outcome *outcome, struct point_parts *parts)
+{
+    for (size_t i = 0; i < ranks->count; i++) {
+        int rank = ranks->rank[i];
+        struct vp_host_part *part = &parts->part[i];
+        *part = (struct vp_host_part){
+            .rank = rank,
+            .fingerprint = rank ? run->members[rank - 1].fingerprint : run->host_fingerprint,
+            .clock_offset_ns = together->offsets ? together->offsets[i + 1] : 0,
+            .offset_bound_ns = together->bounds ? together->bounds[i + 1] : 0 };
+        parts->region[i] = NULL;
+        char *text = NULL;
+        size_t region_len;
+        if (held && vp_together_receive_part(together, (int)i + 1,
+                                             vp_shared_most(point, 0, duration), &text,
+                                             &parts->region[i], &region_len, outcome->reason,
+                                             sizeof outcome->reason) == 0) {
+            part->result = vp_result_from(rank_name(run, rank), text);
+            vp_shared_take(rank_name(run, rank), point, duration, began, part, &parts->view[i],
+                           parts->region[i], region_len);
+        } else if (held) {
+            held = false;
+            outcome->lost = (int)i;
+        }
+        free(text);
+        if (!json_is_object(part->result)) {
+            json_decref(part->result);
+            part->result = json_pack("{s:s,s:s}", "status", "interrupted", "error",
+                                     "not heard from: the run stopped");
+        }
+    }
+    return held;
+}
+
+/* One point on the first count members, or on the ranks link (a topology's step) runs:
+ * their combined result; with --and-host also the host's (*host_result, NULL without).
+ * *stopped: a member was lost or a signal came. */
+json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
+                           size_t point_index, unsigned count, const struct vp_step *link,
+                           struct vp_run_settings *settings, bool with_host, json_t **host_result,
+                           bool *stopped)
+{
+    const struct vp_run_step *step = &steps->step[index];
+    const struct vp_plan_point *point = &step->plan.points[point_index];
+    vp_fleet_set_running(run, count);
+    struct point_ranks ranks = { .count = 0 };
+    for (unsigned r = 0; r <= count; r++)
+        if (link ? link->roles[r] == VP_ROLE_RUN : r > 0)
+            ranks.rank[ranks.count++] = (int)r;
+    unsigned total_reps = point->warmup + point->reps, measured = point->reps ? point->reps : 1;
+    struct lead guests = { .run = run, .monitors = true };
+    struct host_side host_side = { .lead = { .run = run } }, linked_host, *host = NULL;
+    bool host_linked = link && link->roles[0] == VP_ROLE_RUN; /* ranks.rank[0] is 0 */
+    char host_err[256] = "", key_path[sizeof run->work + 16];
+    struct vp_agent_link aim;
+    int64_t *host_starts = NULL, *guest_starts = NULL;
+    *host_result = NULL;
+    if (host_linked) {
+        const struct vp_agent_link *how = host_link(run, point, server_of(run, link->peers[0]),
+                                                    link->reverse, &aim, key_path,
+                                                    sizeof key_path);
+        if (start_host_side(run, steps, index, point_index, 0, how, &linked_host, host_err,
+                            sizeof host_err) != 0) {
+            *stopped = true;
+            return vp_result_finish(vp_result_start(point->bench, &point->params, point->jobs,
+                                                    settings), "failed", host_err);
+        }
+        guests.fds[0] = linked_host.fd;
+    } else if (with_host &&
+               start_host_side(run, steps, index, point_index, count * point->jobs,
+                               host_link(run, point, NULL, false, &aim, key_path, sizeof key_path),
+                               &host_side, host_err, sizeof host_err) == 0) {
+        host = &host_side;
+        host_starts = calloc(total_reps, sizeof *host_starts);
+        guest_starts = calloc(total_reps, sizeof *guest_starts);
+        if (!host_starts || !guest_starts)
+            abort();
+        guests.starts = guest_starts;
+        host->lead.starts = host_starts;
+    }
+    for (unsigned m = 0; m < count; m++)
+        run->kind->cost_begin(run->kind->state, &run->members[m]);
+    int64_t began = vp_now_ns();
+    struct point_outcome outcome = { .lost = -1 };
+    bool held = run_together(run, &guests, host, &ranks, link, point, index, point_index,
+                             &outcome);
+    double seconds = (double)(vp_now_ns() - began) / 1e9;
+    json_t *monitor = run->monitor ? vp_monitor_stop(run->monitor) : NULL;
+    run->monitor = NULL;
+    json_t *cost = cost_json(run, count, seconds);
+
+    struct point_parts parts;
+    double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
+    const struct vp_together *together = &guests.together;
+    held = receive_parts(run, together, &ranks, point, duration, began, held, &outcome,
+                         &parts);
+    if (host_linked && !reap_host_side(&linked_host, held) && held) {
+        json_decref(parts.part[0].result);
+        parts.part[0].result = json_pack("{s:s,s:s}", "status", "failed", "error",
+                                    "this host's jobs: its process did not end cleanly");
+    }
+    char reason[800] = "";
+    if (host) {
+        /* not held: its agent may wait for a start that never comes, so it is stopped */
+        const char *why = outcome.lost >= 0 ? "a guest was lost" : "a signal came";
+        *host_result = end_host_side(host, point, duration, held, why);
+        if (outcome.host_lost) {
+            vp_result_finish(*host_result, vp_engine_interrupted() ? "interrupted" : "failed",
+                             outcome.reason);
+            *stopped = true;
+        }
+        json_object_set_new(*host_result, "side",
+                            side_json(run, "host", host_starts, host_starts[0], total_reps));
+        vp_together_end(&host->lead.together);
+    } else if (with_host) {
+        *host_result = vp_result_finish(vp_result_start(point->bench, &point->params,
+                                                        count * point->jobs, settings),
+                                        "failed", host_err);
+        json_object_set_new(*host_result, "side", side_json(run, "host", NULL, 0, 0));
+        *stopped = true;
+    }
+    if (outcome.lost >= 0) { /* the lost one's part says what became of it */
+        int rank = ranks.rank[outcome.lost];
+        if (rank == 0)
+            snprintf(reason, sizeof reason, "this host's jobs: %s", outcome.reason);
+        else
+            vp_fleet_lost_reason(run, rank - 1, outcome.reason, reason, sizeof reason);
+        json_decref(parts.part[outcome.lost].result);
+        parts.part[outcome.lost].result = json_pack("{s:s,s:s}", "status", "failed", "error",
+                                                    reason);
+    }
+    /* stored with the server the members talked to named (a topology: its name, and
+     * fan-out's direction) */
+    struct vp_params params = point->params;
+    char err[256];
+    if (run->server && vp_params_find(&params, "peer") >= 0 &&
+        (link || strcmp(vp_param_text(&params, "peer"), VP_NET_EMBEDDED) == 0))
+        vp_params_set(&params, "peer",
+                      link ? vp_topology_name(run->topology[index]) : run->server_peer, err,
+                      sizeof err);
+    vp_params_set(&params, "reverse", link && link->reverse ? "on" : NULL, err, sizeof err);
+    double *no_rates = together->stonewall ? NULL : calloc(2 * (size_t)measured, sizeof *no_rates);
+    json_t *result = vp_combine_hosts(point->bench, &params, point->jobs, settings, parts.part,
+                                      ranks.count, no_rates ? no_rates : together->stonewall,
+                                      no_rates ? no_rates + measured : together->span);
+    free(no_rates);
+    if (link)
+        vp_layout_mark(result, run->topology[index], link, run->link_ends, run->link_labels);
+    if (outcome.lost >= 0) {
+        vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", reason);
+        *stopped = true;
+    }
+    if (*host_result) /* one point, so one params (without the host's key file) */
+        json_object_set(*host_result, "params", json_object_get(result, "params"));
+    if (monitor)
+        json_object_set_new(result, "monitor", monitor);
+    json_object_set_new(result, "guests", cost);
+    if (guest_starts)
+        json_object_set_new(result, "side",
+                            side_json(run, "guests", guest_starts,
+                                      host_starts[0] ? host_starts[0] : guest_starts[0],
+                                      total_reps));
+    free(host_starts);
+    free(guest_starts);
+    for (size_t i = 0; i < ranks.count; i++) {
+        json_decref(parts.part[i].result);
+        free(parts.region[i]);
+    }
+    vp_together_end(&guests.together);
+    *stopped = *stopped || vp_engine_interrupted();
+    return result;
+}
+
+/* The result(s) of one point to the session, marked with the plan's step. */
+void vp_fleet_keep_results(struct vp_run_session *session, const struct vp_run_step *step,
+                           json_t *const *results, size_t count)
+{
+    for (size_t r = 0; r < count; r++) {
+        if (!results[r])
+            continue;
+        if (step->name)
+            json_object_set_new(results[r], "step", json_string(step->name));
+        vp_run_session_add(session, results[r]);
+        json_decref(results[r]);
+    }
+}
