@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "engine/layout.h"
 
 /* Position of text in an array of strings, appending it when absent. */
 static size_t index_of(json_t *names, const char *text)
@@ -107,7 +108,7 @@ static void destination_label(json_t *const *documents, size_t count, const json
 static void end_label(json_t *const *documents, size_t count, const json_t *labels,
                       const char *source, const char *text, char *buf, size_t len)
 {
-    static const char this_host[] = "this-host", external[] = "external ";
+    static const char this_host[] = VP_LINK_THIS_HOST, external[] = VP_LINK_EXTERNAL " ";
     if (strncmp(text, this_host, strlen(this_host)) == 0 &&
         (text[strlen(this_host)] == ' ' || text[strlen(this_host)] == '\0')) {
         snprintf(buf, len, "%s", source);

@@ -193,7 +193,7 @@ enum vp_topology_kind vp_fleet_members_serve(const struct fleet_run *run, size_t
 /* Each rank's name in a link: this host, then each member, with its address. */
 void vp_fleet_name_ranks(struct fleet_run *run)
 {
-    snprintf(run->label_text[0], sizeof run->label_text[0], "this-host %.*s",
+    snprintf(run->label_text[0], sizeof run->label_text[0], VP_LINK_THIS_HOST " %.*s",
              (int)strcspn(run->server_peer, ":"), run->server_peer);
     run->labels[0] = run->label_text[0];
     for (size_t m = 0; m < run->started; m++) {
@@ -266,7 +266,7 @@ void vp_fleet_run_linked_point(struct fleet_run *run, const struct vp_run_steps 
     memcpy(labels, run->labels, (count + 1) * sizeof *labels);
     unsigned ends = count + 1 + external;
     if (external) {
-        snprintf(external_label, sizeof external_label, "external %s", peer);
+        snprintf(external_label, sizeof external_label, VP_LINK_EXTERNAL " %s", peer);
         labels[count + 1] = external_label;
         run->external_rank = (int)count + 1;
         run->external_peer = peer;

@@ -92,23 +92,36 @@ struct host_side {
     struct lead lead;
 };
 
-/* Where a point's jobs on this host connect: to peer, a link's server (the external end's
- * with the user's key, the others' with the run's), or the run's server (NULL) when the
- * point talks to it; NULL: as the point says. */
+/* Rank rank's server: this host's (0), the external end's, or a member's own. */
+static const char *server_of(const struct fleet_run *run, int rank)
+{
+    if (rank == run->external_rank)
+        return run->external_peer;
+    return rank == 0 ? run->server_peer : run->member_peer[rank - 1];
+}
+
+/* The key of rank rank's server: the user's for the external end, else the run's (at
+ * run_key, where the connecting side keeps it). */
+static const char *server_key(const struct fleet_run *run, int rank, const char *run_key)
+{
+    return rank >= 0 && rank == run->external_rank ? run->external_key : run_key;
+}
+
+/* Where a point's jobs on this host connect: to rank server's server (a link's), or the
+ * run's server (-1) when the point talks to it; NULL: as the point says. */
 static const struct vp_agent_link *host_link(const struct fleet_run *run,
-                                             const struct vp_plan_point *point, const char *peer,
+                                             const struct vp_plan_point *point, int server,
                                              bool reverse, struct vp_agent_link *link,
                                              char *key_path, size_t key_len)
 {
     if (!run->server || !vp_layout_is_network(point->bench) ||
-        (!peer && strcmp(vp_param_text(&point->params, "peer"), VP_NET_EMBEDDED) != 0))
+        (server < 0 && strcmp(vp_param_text(&point->params, "peer"), VP_NET_EMBEDDED) != 0))
         return NULL;
-    if (peer && peer == run->external_peer)
-        snprintf(key_path, key_len, "%s", run->external_key);
-    else
-        snprintf(key_path, key_len, "%s/server.key", run->work);
-    *link = (struct vp_agent_link){ .peer = peer ? peer : run->server_peer, .key_file = key_path,
-                                    .reverse = reverse };
+    char run_key[sizeof run->work + 16];
+    snprintf(run_key, sizeof run_key, "%s/server.key", run->work);
+    snprintf(key_path, key_len, "%s", server_key(run, server, run_key));
+    const char *peer = server < 0 ? run->server_peer : server_of(run, server);
+    *link = (struct vp_agent_link){ .peer = peer, .key_file = key_path, .reverse = reverse };
     return link;
 }
 
@@ -207,14 +220,6 @@ static json_t *side_json(const struct fleet_run *run, const char *name, const in
                      "starts_s", seconds);
 }
 
-/* Rank rank's server: this host's (0), the external end's, or a member's own. */
-static const char *server_of(const struct fleet_run *run, int rank)
-{
-    if (rank == run->external_rank)
-        return run->external_peer;
-    return rank == 0 ? run->server_peer : run->member_peer[rank - 1];
-}
-
 /* Who runs a point: ranks (0: this host, m + 1: member m) in the order they start. */
 struct point_ranks {
     int rank[VP_MAX_GUESTS + 1];
@@ -228,10 +233,9 @@ static char *point_message(const struct fleet_run *run, const struct vp_step *li
 {
     json_t *message = json_pack("{s:[I,I]}", "run", (json_int_t)index, (json_int_t)point_index);
     if (link && link->peers[rank] >= 0) {
-        bool external = link->peers[rank] == run->external_rank;
         json_object_set_new(message, "peer", json_string(server_of(run, link->peers[rank])));
         json_object_set_new(message, "key_file",
-                            json_string(external ? run->external_key : MEMBER_KEY_PATH));
+                            json_string(server_key(run, link->peers[rank], MEMBER_KEY_PATH)));
         json_object_set_new(message, "reverse", json_boolean(link->reverse));
     }
     char *text = json_dumps(message, JSON_COMPACT);
@@ -367,9 +371,8 @@ json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *ste
     int64_t *host_starts = NULL, *guest_starts = NULL;
     *host_result = NULL;
     if (host_linked) {
-        const struct vp_agent_link *how = host_link(run, point, server_of(run, link->peers[0]),
-                                                    link->reverse, &aim, key_path,
-                                                    sizeof key_path);
+        const struct vp_agent_link *how = host_link(run, point, link->peers[0], link->reverse,
+                                                    &aim, key_path, sizeof key_path);
         if (start_host_side(run, steps, index, point_index, 0, how, &linked_host, host_err,
                             sizeof host_err) != 0) {
             *stopped = true;
@@ -379,7 +382,7 @@ json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *ste
         guests.fds[0] = linked_host.fd;
     } else if (with_host &&
                start_host_side(run, steps, index, point_index, count * point->jobs,
-                               host_link(run, point, NULL, false, &aim, key_path, sizeof key_path),
+                               host_link(run, point, -1, false, &aim, key_path, sizeof key_path),
                                &host_side, host_err, sizeof host_err) == 0) {
         host = &host_side;
         host_starts = calloc(total_reps, sizeof *host_starts);

@@ -349,17 +349,23 @@ static bool one_host_fallback(struct command *command, const struct entry *entry
     return true;
 }
 
+/* A note that entry is left out with the guests (--no-guests; virtperf-mpi: why_mpi). */
+static void note_left_out(const struct compiler *c, const struct entry *entry,
+                          const char *why_mpi, struct vp_run_steps *notes)
+{
+    char *note = NULL;
+    if (asprintf(&note, "[%s] %s = %s: left out (%s)", entry->section, entry->key, entry->value,
+                 c->for_mpi ? why_mpi : "--no-guests: the steps run on this host") < 0)
+        abort();
+    keep_note(notes, note);
+}
+
 /* An and-host = line left out (--no-guests: the step is this host's side; virtperf-mpi:
  * its ranks are the hosts or guests), said in a note. */
 static void leave_out_and_host(const struct compiler *c, const struct entry *entry,
                                struct vp_run_steps *notes)
 {
-    char *note = NULL;
-    if (asprintf(&note, "[%s] and-host = %s: left out (%s)", entry->section, entry->value,
-                 c->for_mpi ? "virtperf-mpi: its ranks are the hosts or guests"
-                            : "--no-guests: the steps run on this host") < 0)
-        abort();
-    keep_note(notes, note);
+    note_left_out(c, entry, "virtperf-mpi: its ranks are the hosts or guests", notes);
 }
 
 /* A [global] setting of the guests or containers themselves (guest-net = BRIDGE...),
@@ -372,12 +378,7 @@ static void leave_out_member_settings(const struct compiler *c, struct vp_run_st
             (strncmp(entry->key, "guest-", 6) != 0 && strncmp(entry->key, "container-", 10) != 0 &&
              strcmp(entry->key, "libvirt-uri") != 0))
             continue;
-        char *note = NULL;
-        if (asprintf(&note, "[global] %s = %s: left out (%s)", entry->key, entry->value,
-                     c->for_mpi ? "virtperf-mpi starts no guests or containers"
-                                : "--no-guests: the steps run on this host") < 0)
-            abort();
-        keep_note(notes, note);
+        note_left_out(c, entry, "virtperf-mpi starts no guests or containers", notes);
     }
 }
 

@@ -22,6 +22,10 @@
 #include "engine/plan.h"
 
 enum vp_role { VP_ROLE_OFF, VP_ROLE_WAIT, VP_ROLE_RUN };
+/* How a link names this host's end in a run of guests or containers ("this-host ADDRESS")
+ * and an external end ("external HOST[:PORT]"), which `virtperf matrix` reads back. */
+#define VP_LINK_THIS_HOST "this-host"
+#define VP_LINK_EXTERNAL "external"
 /* OUTSIDE: rank 0 the client of each other rank's server in turn (a guest measured from
  * the host, whose clock keeps going while the guest's stops). */
 enum vp_topology_kind { VP_TOPOLOGY_NONE, VP_TOPOLOGY_MATRIX, VP_TOPOLOGY_PAIRS,
