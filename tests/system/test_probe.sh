@@ -134,18 +134,24 @@ within "$(metric "$WORK/oneway.json" longest_gap)" 0.17 0.25 || fail "a one-way 
 within "$(metric "$WORK/oneway.json" longest_gap_from_peer)" 0.17 0.25 || fail "a one-way outage: the peer's probes should stop ~200 ms"
 within "$(metric "$WORK/oneway.json" longest_gap_to_peer)" 0 0.05 || fail "a one-way outage: our probes kept reaching the peer"
 
-# B's egress held under what it sends (echoes and its own probes, ~1.7 Mbit/s): packets
-# dropped in short runs, a few ms each, below a 20 ms --gap-threshold: loss, not gaps.
-# (How much is lost varies a lot from run to run, 0.5% to 80% here: the tbf also holds
-# the sender back.)
-tc -n "$NETNS_B" qdisc add dev vpb$$ root tbf rate 1mbit burst 1600 limit 200
+# Every 10th echo B sends dropped (iptables: a u32 match on the probe's kind byte, the
+# 17th of the UDP payload, and the nth match; exact, where a tbf's drops varied from 0 to
+# 80% with the scheduler): single losses, so loss is what the rule dropped, and no gap
+# over a 20 ms --gap-threshold.
+echo_kind=2 # VP_PROBE_ECHO in src/net/probe.h
+ip netns exec "$NETNS_B" iptables -A OUTPUT -o vpb$$ -p udp -m u32 --u32 "0>>22&0x3C@24>>24=$echo_kind" \
+    -m statistic --mode nth --every 10 --packet 0 -j DROP
 ip netns exec "$NETNS_A" "$VP" run net.probe --peer 198.18.4.2:7310 --duration 1s --gap-threshold 20ms \
     --quiet --json "$WORK/loss.json" >"$WORK/loss.json.out" 2>&1 &
 client=$!
 wait $client || fail "net.probe across steady drops failed: $(tail -3 "$WORK/loss.json.out")"
-tc -n "$NETNS_B" qdisc del dev vpb$$ root
-echo "steady drops: loss $(metric "$WORK/loss.json" loss) %, gaps $(metric "$WORK/loss.json" gaps)"
-within "$(metric "$WORK/loss.json" loss)" 0.1 95 || fail "steady drops should count as loss"
+dropped=$(ip netns exec "$NETNS_B" iptables -L OUTPUT -v -n -x | awk '$3 == "DROP" { print $1 }')
+ip netns exec "$NETNS_B" iptables -F OUTPUT
+lost=$(python3 -c "print($(metric "$WORK/loss.json" loss) * $(metric "$WORK/loss.json" probes) / 100)")
+echo "steady drops (every 10th echo): $dropped echoes dropped, $lost probes lost, gaps $(metric "$WORK/loss.json" gaps)"
+within "$lost" "$(python3 -c "print(0.9 * $dropped)")" "$(python3 -c "print(1.1 * $dropped + 1)")" ||
+    fail "steady drops: the probes lost should be the echoes dropped"
+[ "${dropped:-0}" -gt 0 ] || fail "the rule dropped no echo"
 json_check "$WORK/loss.json" 'd["results"][0]["metrics"]["gaps"]["mean"] == 0' "steady drops should not count as gaps"
 kill $ns_serve
 wait $ns_serve || fail "serve in the namespace did not exit 0 on SIGTERM"
