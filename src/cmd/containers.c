@@ -29,7 +29,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "cmd/containers.h"
+#include "cmd/kinds.h"
 #include "cmd/fleet.h"
 #include "core/clock.h"
 #include "core/program.h"
@@ -470,16 +470,30 @@ static void remove_container(void *state, struct vp_member *member)
     container->box[0] = '\0';
 }
 
-int vp_run_containers(struct vp_run_steps *steps, int argc, char **argv)
+/* what a container has its own of (its /work: the run's, or --guest-disk's) */
+static const char *const own_dirs[] = { "/tmp", "/proc", "/sys", "/dev", "/run", "/work", NULL };
+
+static int run_containers(struct vp_run_steps *steps, int argc, char **argv)
 {
     static struct containers containers;
     containers = (struct containers){ .engine = NULL };
     const struct vp_fleet_kind kind = {
-        .noun = "container", .flag = "--containers", .state = &containers, .prepare = prepare,
+        .env = &vp_containers_kind, .own_dirs = own_dirs,
+        .own_address_hint = "--container-net host", .state = &containers, .prepare = prepare,
         .start = start_container, .connect = connect_container, .alive = container_alive,
         .pause = pause_container, .describe = describe_container, .silent = silent_container,
         .cost_begin = cost_begin, .cost_end = cost_end, .server_address = server_address,
         .member_address = member_address, .summary = summary, .remove = remove_container, .finish = finish,
     };
-    return vp_run_fleet(&kind, steps->guests.containers, steps, argc, argv);
+    return vp_run_fleet(&kind, steps->guests.spec, steps, argc, argv);
 }
+
+static const char *const container_settings[] = {
+    "--and-host", "--guest-disk", "--guest-programs", "--guest-timeout", "--container-engine",
+    "--container-runtime", "--container-net", NULL,
+};
+
+const struct vp_env_kind vp_containers_kind = {
+    .name = "containers", .flag = "--containers", .noun = "container",
+    .settings = container_settings, .run = run_containers,
+};

@@ -46,7 +46,7 @@ int vp_run_steps_check_here(struct vp_run_steps *steps, enum vp_steps_checked wh
 
 bool vp_run_step_in_members(const struct vp_run_steps *steps, const struct vp_run_step *step)
 {
-    return step->members_spec || steps->guests.spec || steps->guests.containers;
+    return step->members_spec || steps->guests.spec;
 }
 
 bool vp_run_step_and_host(const struct vp_run_steps *steps, const struct vp_run_step *step)
@@ -60,8 +60,8 @@ void vp_run_steps_free(struct vp_run_steps *steps)
     if (steps->guests_owned) {
         const struct vp_guests_request *g = &steps->guests;
         const char *texts[] = { g->spec, g->accel, g->uri, g->bridge, g->disk_dir, g->disk_bus,
-                                g->containers, g->container_engine, g->container_runtime,
-                                g->container_net, g->pin, g->programs };
+                                g->container_engine, g->container_runtime, g->container_net,
+                                g->pin, g->programs };
         for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
             free((char *)texts[t]);
         steps->guests_owned = false;

@@ -30,9 +30,9 @@ struct vp_run_step {
     struct vp_run_request request;
     struct vp_plan plan;
     /* a plan step's own guests = / containers = SPEC (NULL: the run's; owned with the
-     * step) and and-host = line */
+     * step), its kind, and its and-host = line */
     const char *members_spec;
-    bool members_are_containers;
+    const struct vp_env_kind *members_kind;
     enum { VP_STEP_AND_HOST_OF_RUN, VP_STEP_AND_HOST_ON, VP_STEP_AND_HOST_OFF } and_host;
 };
 

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "cmd/executor.h"
+#include "cmd/kinds.h"
 #include "core/limits.h"
 #include "core/path_set.h"
 #include "guest/domain.h"
@@ -45,12 +46,17 @@ struct vp_fleet_setup {
 };
 
 struct vp_fleet_kind {
-    const char *noun;  /* "guest", "container" */
-    const char *flag;  /* "--guests", "--containers" */
+    const struct vp_env_kind *env; /* its entry in the kinds table: name, noun, flag */
     /* Whether the run's directory (struct vp_fleet_setup's work) is open to other users
      * (libvirt's QEMU user makes its sockets there); else it is this host's alone (0700),
      * and no member may see it. */
     bool shared_work;
+    /* the directories each member has its own of, over what its image carries (no file
+     * of this host's may be carried there), NULL-ended */
+    const char *const *own_dirs;
+    /* what gives its members an address of their own, for a --topology between them
+     * ("--container-net host"); NULL: nothing to say */
+    const char *own_address_hint;
     void *state;
     /* Everything the members need, checked before any starts; -1 with what to do. */
     int (*prepare)(void *state, const struct vp_fleet_setup *setup, char *err, size_t err_len);

@@ -89,7 +89,7 @@ int vp_fleet_start_server(struct fleet_run *run, const struct vp_run_steps *step
     if (fd >= 0)
         file = fdopen(fd, "w");
     if (!file || fwrite(key, 1, sizeof key, file) != sizeof key || fclose(file) != 0) {
-        snprintf(err, err_len, "%s: cannot write the server's key %s", run->kind->flag, path);
+        snprintf(err, err_len, "%s: cannot write the server's key %s", run->kind->env->flag, path);
         return -1;
     }
     for (int i = 0; i < SERVER_KEY_BYTES; i++)
@@ -142,8 +142,8 @@ int vp_fleet_take_topology(struct fleet_run *run, const struct vp_run_steps *ste
                 if (counts[c] % 2 == 0) {
                     snprintf(err, err_len, "--topology pairs: this host and %u %s%s are %u "
                              "ends, which do not pair; accepted: an odd count (%s 1, 3, 5...)",
-                             counts[c], run->kind->noun, counts[c] == 1 ? "" : "s",
-                             counts[c] + 1, run->kind->flag);
+                             counts[c], run->kind->env->noun, counts[c] == 1 ? "" : "s",
+                             counts[c] + 1, run->kind->env->flag);
                     return -1;
                 }
         }
@@ -199,7 +199,7 @@ void vp_fleet_name_ranks(struct fleet_run *run)
     for (size_t m = 0; m < run->started; m++) {
         const char *address = run->kind->member_address(run->kind->state, m);
         snprintf(run->label_text[m + 1], sizeof run->label_text[m + 1], "%s-%zu%s%s",
-                 run->kind->noun, m + 1, address ? " " : "", address ? address : "");
+                 run->kind->env->noun, m + 1, address ? " " : "", address ? address : "");
         run->labels[m + 1] = run->label_text[m + 1];
     }
 }
@@ -213,9 +213,10 @@ int vp_fleet_start_member_servers(struct fleet_run *run, enum vp_topology_kind t
         const char *address = run->kind->member_address(run->kind->state, m);
         if (!address) {
             snprintf(err, err_len, "--topology %s: the %ss have no address of their own here; "
-                     "accepted: fan-in or fan-out (every %s to this host)%s",
-                     vp_topology_name(topology), run->kind->noun, run->kind->noun,
-                     strcmp(run->kind->noun, "container") == 0 ? ", or --container-net host" : "");
+                     "accepted: fan-in or fan-out (every %s to this host)%s%s",
+                     vp_topology_name(topology), run->kind->env->noun, run->kind->env->noun,
+                     run->kind->own_address_hint ? ", or " : "",
+                     run->kind->own_address_hint ? run->kind->own_address_hint : "");
             return -1;
         }
         char message[128], why[VP_PATH_ERROR_LEN];
@@ -238,7 +239,7 @@ int vp_fleet_start_member_servers(struct fleet_run *run, enum vp_topology_kind t
                      (long long)port);
         else {
             char shown[VP_PATH_ERROR_LEN]; /* the member's words: no escape of its own */
-            snprintf(err, err_len, "in %s %s: its server did not start: %s", run->kind->noun,
+            snprintf(err, err_len, "in %s %s: its server did not start: %s", run->kind->env->noun,
                      member->name, refused ? vp_printable(refused, shown, sizeof shown)
                                            : "no port in its answer");
         }

@@ -216,7 +216,7 @@ static json_t *side_json(const struct fleet_run *run, const char *name, const in
     json_t *seconds = json_array();
     for (unsigned r = 0; r < count && starts[r] > 0; r++)
         json_array_append_new(seconds, json_real((double)(starts[r] - origin_ns) / 1e9));
-    return json_pack("{s:s,s:s+,s:o}", "name", name, "members", run->kind->noun, "s",
+    return json_pack("{s:s,s:s+,s:o}", "name", name, "members", run->kind->env->noun, "s",
                      "starts_s", seconds);
 }
 

@@ -113,7 +113,7 @@ static int send_steps(struct fleet_run *run, const struct vp_run_steps *steps, c
             status = -1;
         } else if (len > 0) {
             char shown[VP_PATH_ERROR_LEN]; /* the member's words: no escape of its own */
-            snprintf(err, err_len, "in %s %s: %s", run->kind->noun, member->name,
+            snprintf(err, err_len, "in %s %s: %s", run->kind->env->noun, member->name,
                      vp_printable(verdict, shown, sizeof shown));
             status = -1;
         }
@@ -142,7 +142,7 @@ int vp_fleet_step_counts(const struct fleet_run *run, const struct vp_run_step *
         return 0;
     snprintf(err, err_len, "%s%s%s%s: '%s' is not valid; accepted: a count, a list such as "
              "1,2,4 or a range such as 1..4, each from 1 to %d", step->name ? "[" : "",
-             step->name ? step->name : "", step->name ? "] " : "", run->kind->flag, spec,
+             step->name ? step->name : "", step->name ? "] " : "", run->kind->env->flag, spec,
              VP_MAX_GUESTS);
     return -1;
 }
@@ -185,27 +185,29 @@ static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps,
                 point->bench->member_files(&point->params, &run->files, why, sizeof why) != 0) {
                 snprintf(err, err_len, "%s%s%s%s (%s, in %ss)", step->name ? "[" : "",
                          step->name ? step->name : "", step->name ? "]: " : "", why,
-                         point->bench->name, run->kind->noun);
+                         point->bench->name, run->kind->env->noun);
                 return -1;
             }
         }
     }
-    /* a member mounts its own of these over what its image carries (a container its /work) */
-    static const char *const own[] = { "/tmp", "/proc", "/sys", "/dev", "/run", "/work" };
-    size_t owned = sizeof own / sizeof own[0] - (strcmp(run->kind->noun, "container") != 0);
+    /* a member mounts its own of some directories over what its image carries */
+    const char *const *own = run->kind->own_dirs;
     for (size_t f = 0; f < run->files.count; f++) {
         const char *path = run->files.paths[f];
-        for (size_t o = 0; o < owned; o++) {
+        for (size_t o = 0; own[o]; o++) {
             size_t len = strlen(own[o]);
-            if (strcmp(path, "/") == 0 ||
-                (strncmp(path, own[o], len) == 0 && (path[len] == '/' || path[len] == '\0'))) {
-                snprintf(err, err_len, "%s: %s is %s, which each %s has its own of; accepted: "
-                         "programs and files elsewhere on this host", run->kind->flag, path,
-                         strcmp(path, "/") == 0 ? "the whole of this host" : owned < 6
-                             ? "under /tmp, /proc, /sys, /dev or /run"
-                             : "under /tmp, /proc, /sys, /dev, /run or /work", run->kind->noun);
-                return -1;
-            }
+            if (strcmp(path, "/") != 0 &&
+                (strncmp(path, own[o], len) != 0 || (path[len] != '/' && path[len] != '\0')))
+                continue;
+            char listed[128] = "";
+            for (size_t l = 0; own[l]; l++)
+                snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s%s",
+                         l == 0 ? "" : own[l + 1] ? ", " : " or ", own[l]);
+            snprintf(err, err_len, "%s: %s is %s%s, which each %s has its own of; accepted: "
+                     "programs and files elsewhere on this host", run->kind->env->flag, path,
+                     strcmp(path, "/") == 0 ? "the whole of this host" : "under ",
+                     strcmp(path, "/") == 0 ? "" : listed, run->kind->env->noun);
+            return -1;
         }
     }
     return 0;
@@ -230,10 +232,10 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         return -1;
     for (size_t s = 0; s < steps->count; s++) {
         if (steps->step[s].request.plan.reps_auto)
-            return vp_fleet_refuse(err, err_len, kind->flag, "--reps auto",
+            return vp_fleet_refuse(err, err_len, kind->env->flag, "--reps auto",
                                    "--reps N (every member would have to agree when to stop)");
         if (steps->step[s].request.background)
-            return vp_fleet_refuse(err, err_len, kind->flag, "--background",
+            return vp_fleet_refuse(err, err_len, kind->env->flag, "--background",
                                    "net.probe as a benchmark of its own");
     }
     if (gather_files(run, steps, err, err_len) != 0)
@@ -246,9 +248,9 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     /* a scratch directory (core/scratch.h) says which virtperf owns it: what a SIGKILL
      * left is reclaimed by the next run that makes one in /tmp */
     char prefix[64], why[VP_ERROR_LEN];
-    snprintf(prefix, sizeof prefix, "virtperf-%ss", kind->noun);
+    snprintf(prefix, sizeof prefix, "virtperf-%ss", kind->env->noun);
     if (vp_scratch_make("/tmp", prefix, run->work, sizeof run->work, why, sizeof why) != 0) {
-        snprintf(err, err_len, "%s: /tmp: %s", kind->flag, why);
+        snprintf(err, err_len, "%s: /tmp: %s", kind->env->flag, why);
         return -1;
     }
     if (kind->shared_work) /* libvirt's QEMU user makes the channel sockets there */
@@ -291,7 +293,7 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         run->members[m].paused = kind->pause(kind->state, &run->members[m], true) == 0;
     json_t *summary = kind->summary(kind->state);
     const char *accel = json_string_value(json_object_get(summary, "accel"));
-    fprintf(stderr, "virtperf: %u %s%s started (%s%s%s)\n", run->most, kind->noun,
+    fprintf(stderr, "virtperf: %u %s%s started (%s%s%s)\n", run->most, kind->env->noun,
             run->most == 1 ? "" : "s", json_string_value(json_object_get(summary, "engine")),
             accel ? " " : "", accel ? accel : "");
     json_decref(summary);
@@ -338,7 +340,7 @@ void vp_fleet_lost_reason(const struct fleet_run *run, int index, const char *wh
                           size_t len)
 {
     struct vp_member *member = (struct vp_member *)&run->members[index];
-    snprintf(reason, len, "%s %d (%s): %s%s", run->kind->noun, index + 1, member->name, why,
+    snprintf(reason, len, "%s %d (%s): %s%s", run->kind->env->noun, index + 1, member->name, why,
              member_gone(run->kind, member) ? " (it is gone: destroyed, killed or crashed)" : "");
 }
 

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "cmd/fleet.h"
-#include "cmd/guests.h"
+#include "cmd/kinds.h"
 #include "core/clock.h"
 #include "core/limits.h"
 #include "core/printable.h"
@@ -494,10 +494,13 @@ static void finish(void *state)
     guests->disks[0] = '\0';
 }
 
+/* what a guest's init mounts its own of */
+static const char *const own_dirs[] = { "/tmp", "/proc", "/sys", "/dev", "/run", NULL };
+
 static struct vp_fleet_kind guests_kind(void *state)
 {
     return (struct vp_fleet_kind){
-        .noun = "guest", .flag = "--guests", .shared_work = true, .state = state,
+        .env = &vp_guests_kind, .shared_work = true, .own_dirs = own_dirs, .state = state,
         .prepare = prepare,
         .start = start_guest, .connect = connect_guest, .alive = guest_alive,
         .pause = pause_guest, .describe = describe_guest, .silent = silent_guest,
@@ -506,10 +509,21 @@ static struct vp_fleet_kind guests_kind(void *state)
     };
 }
 
-int vp_run_guests(struct vp_run_steps *steps, int argc, char **argv)
+static int run_guests(struct vp_run_steps *steps, int argc, char **argv)
 {
     static struct guests guests;
     guests = (struct guests){ .kvm = false };
     struct vp_fleet_kind kind = guests_kind(&guests);
     return vp_run_fleet(&kind, steps->guests.spec, steps, argc, argv);
 }
+
+static const char *const guest_settings[] = {
+    "--and-host", "--guest-cpus", "--guest-memory", "--guest-accel", "--libvirt-uri",
+    "--guest-net", "--guest-pin", "--guest-cpu-cap", "--guest-disk-size", "--guest-disk-bus",
+    "--guest-disk", "--guest-programs", "--guest-timeout", NULL,
+};
+
+const struct vp_env_kind vp_guests_kind = {
+    .name = "guests", .flag = "--guests", .noun = "guest", .settings = guest_settings,
+    .run = run_guests,
+};

@@ -8,9 +8,8 @@
 
 #include "cmd/background.h"
 #include "cmd/common.h"
-#include "cmd/containers.h"
 #include "cmd/executor.h"
-#include "cmd/guests.h"
+#include "cmd/kinds.h"
 #include "cmd/run_flags.h"
 #include "cmd/run_plan.h"
 #include "core/copy_speed.h"
@@ -133,12 +132,11 @@ static int run_here(struct vp_run_steps *steps, int argc, char **argv)
 static void print_where(const struct vp_run_steps *steps, const struct vp_run_step *step)
 {
     const struct vp_guests_request *run = &steps->guests;
-    const char *spec = step->members_spec ? step->members_spec
-                                          : run->spec ? run->spec : run->containers;
+    const char *spec = step->members_spec ? step->members_spec : run->spec;
     if (!spec)
         return;
-    bool containers = step->members_spec ? step->members_are_containers : !run->spec;
-    printf(" in %s %s%s", containers ? "containers" : "guests", spec,
+    const struct vp_env_kind *kind = step->members_spec ? step->members_kind : run->kind;
+    printf(" in %s %s%s", kind->name, spec,
            vp_run_step_and_host(steps, step) ? ", and on this host, alternating" : "");
 }
 
@@ -179,27 +177,23 @@ int cmd_run(int argc, char **argv)
     }
     if (vp_run_steps_check_here(&steps, VP_CHECK_THIS_HOSTS, err, sizeof err) != 0)
         refuse_here(&command, &steps, err);
+    /* the kind of members the run starts: its own, or its plan's steps' (one kind, which
+     * the plan compiler checked) */
     const struct vp_guests_request *fleet = &steps.guests;
-    bool in_guests = fleet->spec, in_containers = fleet->containers;
-    for (size_t s = 0; s < steps.count; s++) /* a plan's steps may say it for themselves */
-        if (steps.step[s].members_spec)
-            *(steps.step[s].members_are_containers ? &in_containers : &in_guests) = true;
-    if (in_guests && in_containers)
-        refused("--guests and --containers: one of them; accepted: --guests SPEC or "
-                "--containers SPEC");
-    if (fleet->and_host && !in_guests && !in_containers)
+    const struct vp_env_kind *kind = fleet->kind;
+    for (size_t s = 0; s < steps.count && !kind; s++)
+        kind = steps.step[s].members_kind;
+    if (fleet->and_host && !kind)
         refused("--and-host: only beside the guests or containers of a run; accepted: "
                 "--guests SPEC --and-host or --containers SPEC --and-host");
-    if (vp_run_members_check(fleet, true, in_guests, in_containers, err, sizeof err) != 0)
+    if (vp_run_members_check(fleet, true, kind, err, sizeof err) != 0)
         refused(err);
-    if (steps.step[0].request.topology && !in_guests && !in_containers)
+    if (steps.step[0].request.topology && !kind)
         refused("--topology: between this host and the guests or containers of a run, or "
                 "between ranks; accepted: --guests SPEC --topology T, --containers SPEC "
                 "--topology T, or mpirun -np N virtperf-mpi run ... --topology T");
-    if (in_guests)
-        return vp_run_guests(&steps, argc, argv);
-    if (in_containers)
-        return vp_run_containers(&steps, argc, argv);
+    if (kind)
+        return kind->run(&steps, argc, argv);
     return run_here(&steps, argc, argv);
 }
 

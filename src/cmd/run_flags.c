@@ -226,12 +226,27 @@ static int take_start_with(struct vp_run_request *request, const char *value, ch
     return 0;
 }
 
+/* --guests SPEC, --containers SPEC: the members the run starts, of one kind (SPEC is
+ * checked where they start). */
+static int take_members(const struct vp_env_kind *kind, struct vp_run_request *request,
+                        const char *value, char *err, size_t len)
+{
+    const struct vp_env_kind *before = request->guests.kind;
+    if (before && before != kind) {
+        const struct vp_env_kind *one = vp_env_kind_earlier(before, kind);
+        const struct vp_env_kind *other = one == kind ? before : kind;
+        return refuse(err, len, "%s and %s: one of them; accepted: %s SPEC or %s SPEC",
+                      one->flag, other->flag, one->flag, other->flag);
+    }
+    request->guests.kind = kind;
+    request->guests.spec = value;
+    return 0;
+}
+
 static int take_guests(struct vp_run_request *request, const char *value, char *err,
                        size_t len)
 {
-    (void)err, (void)len;
-    request->guests.spec = value; /* checked against VP_GUESTS_MAX where the guests start */
-    return 0;
+    return take_members(&vp_guests_kind, request, value, err, len);
 }
 
 static int take_guest_cpus(struct vp_run_request *request, const char *value, char *err,
@@ -363,9 +378,7 @@ static int take_guest_programs(struct vp_run_request *request, const char *value
 static int take_containers(struct vp_run_request *request, const char *value, char *err,
                            size_t len)
 {
-    (void)err, (void)len;
-    request->guests.containers = value; /* checked where the containers start */
-    return 0;
+    return take_members(&vp_containers_kind, request, value, err, len);
 }
 
 static int take_container_engine(struct vp_run_request *request, const char *value, char *err,
@@ -569,45 +582,80 @@ const struct vp_run_flag vp_run_flags[] = {
 };
 const size_t vp_run_flag_count = sizeof vp_run_flags / sizeof vp_run_flags[0];
 
-int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
-                         bool in_guests, bool in_containers, char *err, size_t err_len)
+/* The settings of members (every kind's; kinds.h says which kind takes which), and
+ * whether each was given. */
+#define MEMBER_SETTINGS 16
+struct member_setting {
+    const char *flag;
+    bool given;
+};
+
+/* Fills settings (their flags in the order they are judged); returns how many. */
+static size_t member_settings(const struct vp_guests_request *asked,
+                              struct member_setting settings[static MEMBER_SETTINGS])
 {
-    enum { GUESTS = 1, CONTAINERS = 2 };
-    const struct {
-        const char *flag;
-        bool given;
-        unsigned for_kinds;
-    } member_flags[] = {
-        { "--guests", asked->spec, GUESTS }, { "--containers", asked->containers, CONTAINERS },
-        { "--and-host", asked->and_host, GUESTS | CONTAINERS },
-        { "--guest-cpus", asked->cpus, GUESTS }, { "--guest-memory", asked->memory_mib, GUESTS },
-        { "--guest-accel", asked->accel, GUESTS }, { "--libvirt-uri", asked->uri, GUESTS },
-        { "--guest-net", asked->bridge, GUESTS }, { "--guest-pin", asked->pin, GUESTS },
-        { "--guest-cpu-cap", asked->cpu_cap_pct, GUESTS },
-        { "--guest-disk-size", asked->disk_bytes, GUESTS },
-        { "--guest-disk-bus", asked->disk_bus, GUESTS },
-        { "--guest-disk", asked->disk_dir, GUESTS | CONTAINERS },
-        { "--guest-programs", asked->programs, GUESTS | CONTAINERS },
-        { "--guest-timeout", asked->timeout_s, GUESTS | CONTAINERS },
-        { "--container-engine", asked->container_engine, CONTAINERS },
-        { "--container-runtime", asked->container_runtime, CONTAINERS },
-        { "--container-net", asked->container_net, CONTAINERS },
+    const struct member_setting all[MEMBER_SETTINGS] = {
+        { "--and-host", asked->and_host },
+        { "--guest-cpus", asked->cpus }, { "--guest-memory", asked->memory_mib },
+        { "--guest-accel", asked->accel }, { "--libvirt-uri", asked->uri },
+        { "--guest-net", asked->bridge }, { "--guest-pin", asked->pin },
+        { "--guest-cpu-cap", asked->cpu_cap_pct },
+        { "--guest-disk-size", asked->disk_bytes },
+        { "--guest-disk-bus", asked->disk_bus },
+        { "--guest-disk", asked->disk_dir },
+        { "--guest-programs", asked->programs },
+        { "--guest-timeout", asked->timeout_s },
+        { "--container-engine", asked->container_engine },
+        { "--container-runtime", asked->container_runtime },
+        { "--container-net", asked->container_net },
     };
-    unsigned running = (in_guests ? GUESTS : 0) | (in_containers ? CONTAINERS : 0);
-    for (size_t f = 0; f < sizeof member_flags / sizeof member_flags[0]; f++) {
-        if (!member_flags[f].given || (members_here && (member_flags[f].for_kinds & running)))
+    memcpy(settings, all, sizeof all);
+    return MEMBER_SETTINGS;
+}
+
+bool vp_run_member_setting(const char *key)
+{
+    struct member_setting settings[MEMBER_SETTINGS];
+    size_t count = member_settings(&(struct vp_guests_request){ .kind = NULL }, settings);
+    for (size_t s = 0; s < count; s++)
+        if (strcmp(settings[s].flag + 2, key) == 0)
+            return true;
+    return false;
+}
+
+int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
+                         const struct vp_env_kind *running, char *err, size_t err_len)
+{
+    if (asked->kind && !members_here) {
+        snprintf(err, err_len, "%s: virtperf-mpi starts no guests or containers yet; "
+                 "accepted: virtperf run ... %s on one host", asked->kind->flag,
+                 asked->kind->flag);
+        return -1;
+    }
+    struct member_setting settings[MEMBER_SETTINGS];
+    size_t count = member_settings(asked, settings);
+    for (size_t f = 0; f < count; f++) {
+        const char *flag = settings[f].flag;
+        if (!settings[f].given || (members_here && running && vp_env_kind_takes(running, flag)))
             continue;
-        if (!members_here)
+        if (!members_here) {
             snprintf(err, err_len, "%s: virtperf-mpi starts no guests or containers yet; "
-                     "accepted: virtperf run ... %s on one host", member_flags[f].flag,
-                     member_flags[f].flag);
+                     "accepted: virtperf run ... %s on one host", flag, flag);
+            return -1;
+        }
+        /* the kinds that take it: "guests" and --guests, or "guests or containers" */
+        const struct vp_env_kind *taker = NULL;
+        size_t takers = 0;
+        for (size_t k = 0; vp_env_kinds[k]; k++)
+            if (vp_env_kind_takes(vp_env_kinds[k], flag) && takers++ == 0)
+                taker = vp_env_kinds[k];
+        char names[128];
+        if (takers == 1)
+            snprintf(names, sizeof names, "%s", taker->name);
         else
-            snprintf(err, err_len, "%s: only for the %s of a run; accepted: %s SPEC %s ...",
-                     member_flags[f].flag,
-                     member_flags[f].for_kinds == CONTAINERS ? "containers" :
-                     member_flags[f].for_kinds == GUESTS ? "guests" : "guests or containers",
-                     member_flags[f].for_kinds == CONTAINERS ? "--containers" : "--guests",
-                     member_flags[f].flag);
+            vp_env_kinds_list(false, names, sizeof names);
+        snprintf(err, err_len, "%s: only for the %s of a run; accepted: %s SPEC %s ...", flag,
+                 names, taker ? taker->flag : "--guests", flag);
         return -1;
     }
     return 0;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cmd/kinds.h"
 #include "engine/plan.h"
 
 #define VP_RUN_MAX_WATCH 8
@@ -30,11 +31,12 @@ enum vp_run_scope {
                                 VP_SCOPE_FLEET)
 #define VP_SCOPES_WITH_PLAN (VP_SCOPE_SESSION | VP_SCOPE_PLAN)
 
-/* The guests `run --guests` starts (the --guest-* flags; spec NULL: none) and the
- * containers `run --containers` starts (the --container-* flags; containers NULL: none). */
+/* The members a run starts (--guests SPEC, --containers SPEC: kind and spec, NULL: none)
+ * and the settings of them (the --guest-* and --container-* flags). */
 struct vp_guests_request {
+    const struct vp_env_kind *kind;
     const char *spec, *accel, *uri, *bridge, *disk_dir, *disk_bus;
-    const char *containers, *container_engine, *container_runtime, *container_net;
+    const char *container_engine, *container_runtime, *container_net;
     const char *pin; /* --guest-pin: the guests' vCPUs onto this host's CPUs */
     const char *programs; /* --guest-programs: this host's paths the members' image carries */
     unsigned cpus, memory_mib, timeout_s;
@@ -88,13 +90,14 @@ int vp_run_parse(struct vp_run_request *request, int argc, char **argv, unsigned
 /* Takes one flag's value as the plan gives it (a switch: "on", "true"; else left off). */
 int vp_run_take(struct vp_run_request *request, const struct vp_run_flag *flag,
                 const char *value, char *err, size_t err_len);
-/* The --guest-* and --container-* flags asked for checked against what the run starts:
- * a guests' flag without guests (in_guests false), a containers' flag without
- * containers, is refused, never ignored; under virtperf-mpi (members_here false), which
- * starts neither yet, every one is. 0, or -1 with err naming the flag and what is
- * accepted. */
+/* The --guest-* and --container-* flags asked for checked against the kind the run starts
+ * (running; NULL: none): a setting that kind does not take is refused, never ignored;
+ * under virtperf-mpi (members_here false), which starts no members yet, every one is. 0,
+ * or -1 with err naming the flag and what is accepted. */
 int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
-                         bool in_guests, bool in_containers, char *err, size_t err_len);
+                         const struct vp_env_kind *running, char *err, size_t err_len);
+/* Whether a plan's key (or a flag without "--") is a setting of members. */
+bool vp_run_member_setting(const char *key);
 /* The flags of scopes as --help lists them, those also of a scope in listed left out
  * (listed already). */
 void vp_run_print_flags(FILE *out, unsigned scopes, unsigned listed);

@@ -103,8 +103,7 @@ static bool step_flag(const char *key) { return in_scope(key, VP_SCOPE_STEP | VP
 /* Where a step runs: the run's keys a step may also say for itself. */
 static bool members_key(const char *key)
 {
-    return strcmp(key, "guests") == 0 || strcmp(key, "containers") == 0 ||
-           strcmp(key, "and-host") == 0;
+    return vp_env_kind_find(key) || strcmp(key, "and-host") == 0;
 }
 static bool step_only_key(const char *key)
 {
@@ -374,25 +373,24 @@ static void leave_out_member_settings(const struct compiler *c, struct vp_run_st
 {
     for (size_t i = 0; i < c->count; i++) {
         const struct entry *entry = &c->entries[i];
-        if (strcmp(entry->section, "global") != 0 ||
-            (strncmp(entry->key, "guest-", 6) != 0 && strncmp(entry->key, "container-", 10) != 0 &&
-             strcmp(entry->key, "libvirt-uri") != 0))
+        if (strcmp(entry->section, "global") != 0 || strcmp(entry->key, "and-host") == 0 ||
+            !vp_run_member_setting(entry->key))
             continue;
         note_left_out(c, entry, "virtperf-mpi starts no guests or containers", notes);
     }
 }
 
-/* The guests = or containers = line a step runs by: its own, else [global]'s; NULL. */
+/* The guests = or containers = line (a kind's) a step runs by: its own, else [global]'s;
+ * NULL. */
 static const struct entry *members_entry(const struct compiler *c, const char *step)
 {
     const char *sections[] = { step, "global" };
-    for (size_t s = 0; s < 2; s++) {
-        const struct entry *entry = find(c, sections[s], "guests");
-        if (!entry)
-            entry = find(c, sections[s], "containers");
-        if (entry)
-            return entry;
-    }
+    for (size_t s = 0; s < 2; s++)
+        for (size_t k = 0; vp_env_kinds[k]; k++) {
+            const struct entry *entry = find(c, sections[s], vp_env_kinds[k]->name);
+            if (entry)
+                return entry;
+        }
     return NULL;
 }
 
@@ -710,14 +708,13 @@ static struct vp_guests_request merged_guests(const struct vp_guests_request *gi
 {
     struct vp_guests_request merged = *global;
 #define TAKE(field) if (given->field) merged.field = given->field
-    TAKE(spec); TAKE(accel); TAKE(uri); TAKE(bridge); TAKE(disk_dir); TAKE(disk_bus);
-    TAKE(containers); TAKE(container_engine); TAKE(container_runtime); TAKE(container_net);
+    TAKE(kind); TAKE(spec); TAKE(accel); TAKE(uri); TAKE(bridge); TAKE(disk_dir); TAKE(disk_bus);
+    TAKE(container_engine); TAKE(container_runtime); TAKE(container_net);
     TAKE(pin); TAKE(programs); TAKE(cpus); TAKE(memory_mib); TAKE(timeout_s); TAKE(disk_bytes);
 #undef TAKE
     /* the plan's texts go with its entries: the run keeps copies (vp_run_steps_free) */
     const char **texts[] = { &merged.spec, &merged.accel, &merged.uri, &merged.bridge,
-                             &merged.disk_dir, &merged.disk_bus, &merged.containers,
-                             &merged.container_engine, &merged.container_runtime,
+                             &merged.disk_dir, &merged.disk_bus, &merged.container_engine, &merged.container_runtime,
                              &merged.container_net, &merged.pin, &merged.programs };
     for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
         if (*texts[t] && !(*texts[t] = strdup(*texts[t])))
@@ -759,8 +756,8 @@ static void session_flags(const struct compiler *c, const struct vp_run_request 
     if (and_host)
         leave_out_and_host(c, and_host, steps);
     free((char *)steps->guests.spec);
-    free((char *)steps->guests.containers);
-    steps->guests.spec = steps->guests.containers = NULL;
+    steps->guests.spec = NULL;
+    steps->guests.kind = NULL;
     steps->guests.and_host = false;
 }
 
@@ -786,14 +783,14 @@ static int place_step(struct compiler *c, const char *name, struct vp_run_step *
             step->and_host = on ? VP_STEP_AND_HOST_ON : VP_STEP_AND_HOST_OFF;
             continue;
         }
-        bool containers = strcmp(entry->key, "containers") == 0;
-        if (step->members_spec && step->members_are_containers != containers)
-            return plan_error(c, entry, name, "%s: not with %s in one step; accepted: guests = "
-                              "SPEC or containers = SPEC", entry->key,
-                              containers ? "guests" : "containers");
+        const struct vp_env_kind *kind = vp_env_kind_find(entry->key);
+        if (step->members_spec && step->members_kind != kind)
+            return plan_error(c, entry, name, "%s: not with %s in one step; accepted: %s = "
+                              "SPEC or %s = SPEC", entry->key, step->members_kind->name,
+                              step->members_kind->name, entry->key);
         free((char *)step->members_spec);
         step->members_spec = copy(entry->value);
-        step->members_are_containers = containers;
+        step->members_kind = kind;
     }
     return 0;
 }
@@ -801,21 +798,31 @@ static int place_step(struct compiler *c, const char *name, struct vp_run_step *
 /* One kind of member for the whole run, and and-host only where a step runs in them. */
 static int check_members(struct compiler *c, const struct vp_run_steps *steps)
 {
-    bool guests = steps->guests.spec != NULL, containers = steps->guests.containers != NULL;
+    /* the run's kind: the command line's, [global]'s, and every step's own, one */
+    const struct vp_env_kind *kinds[VP_RUN_MAX_STEPS + 8] = { steps->guests.kind };
+    size_t kind_count = 1;
+    for (size_t k = 0; vp_env_kinds[k] && kind_count < 8; k++)
+        if (!c->no_members && find(c, "global", vp_env_kinds[k]->name))
+            kinds[kind_count++] = vp_env_kinds[k];
     for (size_t s = 0; s < steps->count; s++) {
         const struct vp_run_step *step = &steps->step[s];
-        if (step->members_spec)
-            *(step->members_are_containers ? &containers : &guests) = true;
-        if (step->and_host == VP_STEP_AND_HOST_ON && !step->members_spec && !steps->guests.spec &&
-            !steps->guests.containers)
+        kinds[kind_count++] = step->members_kind;
+        if (step->and_host == VP_STEP_AND_HOST_ON && !step->members_spec && !steps->guests.spec)
             return plan_error(c, NULL, step->name, "and-host: this step runs on this host "
                               "alone; accepted: and-host beside guests = SPEC or containers = "
                               "SPEC (the step's or [global]'s)");
     }
-    if (guests && containers)
-        return plan_error(c, NULL, "global", "guests and containers: one kind per run; "
-                          "accepted: guests = SPEC or containers = SPEC in the steps and "
-                          "[global] that say either");
+    const struct vp_env_kind *first = NULL;
+    for (size_t k = 0; k < kind_count; k++) {
+        if (kinds[k] && first && kinds[k] != first) {
+            const struct vp_env_kind *one = vp_env_kind_earlier(first, kinds[k]);
+            const struct vp_env_kind *other = one == first ? kinds[k] : first;
+            return plan_error(c, NULL, "global", "%s and %s: one kind per run; accepted: %s = "
+                              "SPEC or %s = SPEC in the steps and [global] that say either",
+                              one->name, other->name, one->name, other->name);
+        }
+        first = first ? first : kinds[k];
+    }
     return 0;
 }
 
@@ -871,7 +878,7 @@ int vp_plan_compile(const struct vp_run_request *command, const char *text, bool
         abort();
     *c = (struct compiler){ .path = command->plan_path, .text = text, .for_mpi = for_mpi,
                             .no_members = for_mpi || command->no_guests,
-                            .members_given = command->guests.spec || command->guests.containers,
+                            .members_given = command->guests.kind != NULL,
                             .err = err, .err_len = err_len };
     *steps = (struct vp_run_steps){ .count = 0 };
     const char *names[VP_RUN_MAX_STEPS];
@@ -887,7 +894,7 @@ int vp_plan_compile(const struct vp_run_request *command, const char *text, bool
     if (status == 0)
         status = make_steps(c, names, count, steps);
     if (status == 0 && command->no_guests &&
-        (command->guests.spec || command->guests.containers || command->guests.and_host)) {
+        (command->guests.kind || command->guests.and_host)) {
         snprintf(err, err_len, "--no-guests: not with --guests, --containers or --and-host; "
                  "accepted: one or the other");
         status = -1;

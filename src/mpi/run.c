@@ -457,7 +457,7 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     run = (struct mpi_run){ .world = world, .servers = { .own = -1 } };
     char err[VP_PATH_ERROR_LEN];
     int built = steps_of_words(world, count, words, &steps, err, sizeof err);
-    if (built == 0 && vp_run_members_check(&steps.guests, false, false, false, err,
+    if (built == 0 && vp_run_members_check(&steps.guests, false, NULL, err,
                                            sizeof err) != 0)
         built = -1;
     settle_refusals(world, built == 0 ? NULL : err, VP_EXIT_USAGE);

@@ -1,0 +1,50 @@
+/* The table of environment kinds (kinds.h) and its lookups. */
+#include "cmd/kinds.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct vp_env_kind *const vp_env_kinds[] = {
+    &vp_guests_kind,
+    &vp_containers_kind,
+    NULL,
+};
+
+const struct vp_env_kind *vp_env_kind_find(const char *name)
+{
+    for (size_t k = 0; vp_env_kinds[k]; k++)
+        if (strcmp(vp_env_kinds[k]->name, name) == 0)
+            return vp_env_kinds[k];
+    return NULL;
+}
+
+const struct vp_env_kind *vp_env_kind_earlier(const struct vp_env_kind *a,
+                                              const struct vp_env_kind *b)
+{
+    for (size_t k = 0; vp_env_kinds[k]; k++)
+        if (vp_env_kinds[k] == a || vp_env_kinds[k] == b)
+            return vp_env_kinds[k];
+    return a;
+}
+
+bool vp_env_kind_takes(const struct vp_env_kind *kind, const char *flag)
+{
+    for (size_t s = 0; kind->settings[s]; s++)
+        if (strcmp(kind->settings[s], flag) == 0)
+            return true;
+    return false;
+}
+
+void vp_env_kinds_list(bool with_flag, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; vp_env_kinds[k] && used < len; k++) {
+        int n = snprintf(buf + used, len - used, "%s%s%s", k ? " or " : "",
+                         with_flag ? vp_env_kinds[k]->flag : vp_env_kinds[k]->name,
+                         with_flag ? " SPEC" : "");
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}

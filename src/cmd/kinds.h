@@ -1,0 +1,42 @@
+/* The kinds of environment virtperf starts on this host and runs a run's steps in, one
+ * entry each in kinds.c's table: guests (guests.c, libvirt) and containers (containers.c,
+ * podman or docker). A kind's entry is its name (its flag --NAME SPEC and its plan key
+ * NAME = SPEC), its noun, the --guest-* / --container-* settings it takes, and what runs
+ * a run's steps in its members (the fleet runner, with the kind's own hooks). The run's
+ * flags, the plan compiler, run and the executor look a kind up here and never name one:
+ * a new kind is its own file(s), an extern below and one line of the table. */
+#ifndef VP_CMD_KINDS_H
+#define VP_CMD_KINDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct vp_run_steps;
+
+struct vp_env_kind {
+    const char *name; /* "guests": --guests SPEC, guests = SPEC, a result's "members" */
+    const char *flag; /* "--guests" */
+    const char *noun; /* "guest" */
+    /* its own settings' flags, NULL-ended (those every kind takes are in run_flags.c) */
+    const char *const *settings;
+    /* Runs steps (built and checked) in the members SPEC asks for (steps->guests.spec, or
+     * a step's own); the executor's exit status. */
+    int (*run)(struct vp_run_steps *steps, int argc, char **argv);
+};
+
+extern const struct vp_env_kind vp_guests_kind, vp_containers_kind;
+
+/* The table, NULL-ended. */
+extern const struct vp_env_kind *const vp_env_kinds[];
+
+/* The kind called name ("guests"; a plan's key or a flag without its "--"), or NULL. */
+const struct vp_env_kind *vp_env_kind_find(const char *name);
+/* Of two kinds, the one listed first in the table (messages name kinds in its order). */
+const struct vp_env_kind *vp_env_kind_earlier(const struct vp_env_kind *a,
+                                              const struct vp_env_kind *b);
+/* Whether kind takes the setting flag ("--guest-cpus"). */
+bool vp_env_kind_takes(const struct vp_env_kind *kind, const char *flag);
+/* "guests or containers", "--guests SPEC or --containers SPEC" (with_flag): every kind. */
+void vp_env_kinds_list(bool with_flag, char *buf, size_t len);
+
+#endif
