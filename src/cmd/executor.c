@@ -44,6 +44,35 @@ int vp_run_steps_check_here(struct vp_run_steps *steps, enum vp_steps_checked wh
     return 0;
 }
 
+void vp_run_steps_take_session(struct vp_run_steps *steps, const struct vp_run_request *session)
+{
+    steps->label = session->label;
+    steps->db = session->db;
+    steps->json = session->json;
+    steps->quiet = session->quiet;
+    steps->guests = session->guests;
+}
+
+bool vp_run_words_want_plan(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--plan") == 0 || strncmp(argv[i], "--plan=", 7) == 0)
+            return true;
+    return false;
+}
+
+int vp_run_steps_of_command_line(struct vp_run_steps *steps, int argc, char **argv,
+                                 unsigned scopes, char *err, size_t err_len)
+{
+    *steps = (struct vp_run_steps){ .count = 1 };
+    struct vp_run_step *step = &steps->step[0];
+    *step = (struct vp_run_step){ .argc = argc, .argv = argv };
+    if (vp_run_parse(&step->request, argc, argv, scopes, err, err_len) != 0)
+        return -1;
+    vp_run_steps_take_session(steps, &step->request);
+    return 0;
+}
+
 bool vp_run_step_in_members(const struct vp_run_steps *steps, const struct vp_run_step *step)
 {
     return step->members_spec || steps->guests.spec;

@@ -51,6 +51,16 @@ struct vp_run_steps {
     struct vp_topology *topology;      /* this machine's, once loaded */
 };
 
+/* The run's own flags (label, db, json, quiet, the members and their settings) taken
+ * from session: a command line's request, or what a plan's compiler merged. */
+void vp_run_steps_take_session(struct vp_run_steps *steps, const struct vp_run_request *session);
+/* Whether a command's words ask for a plan (--plan anywhere). */
+bool vp_run_words_want_plan(int argc, char **argv);
+/* A command line (argv[0] "run") as a one-step run: its request parsed with the flags of
+ * scopes and the run's own flags taken from it; the plan is not built. -1 with err. */
+int vp_run_steps_of_command_line(struct vp_run_steps *steps, int argc, char **argv,
+                                 unsigned scopes, char *err, size_t err_len);
+
 /* Builds each step's plan from its request; -1 with err (named by the step) on refusal. */
 int vp_run_steps_build(struct vp_run_steps *steps, char *err, size_t err_len);
 /* Which steps a machine checks against itself: every one (plan check --here), those this

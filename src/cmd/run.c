@@ -15,15 +15,6 @@
 #include "core/copy_speed.h"
 
 
-/* Whether run's arguments ask for a plan (--plan anywhere). */
-static bool wants_plan(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--plan") == 0 || strncmp(argv[i], "--plan=", 7) == 0)
-            return true;
-    return false;
-}
-
 static _Noreturn void refused(const char *err)
 {
     fprintf(stderr, "virtperf: %s\n", err);
@@ -45,20 +36,13 @@ static _Noreturn void refuse_here(const struct vp_run_request *command,
 static void steps_of_command_line(struct vp_run_steps *steps, int argc, char **argv)
 {
     char err[VP_PATH_ERROR_LEN];
-    *steps = (struct vp_run_steps){ .count = 1 };
-    struct vp_run_step *step = &steps->step[0];
-    *step = (struct vp_run_step){ .argc = argc, .argv = argv };
-    if (vp_run_parse(&step->request, argc, argv, VP_SCOPES_COMMAND_LINE, err, sizeof err) != 0)
+    if (vp_run_steps_of_command_line(steps, argc, argv, VP_SCOPES_COMMAND_LINE, err,
+                                     sizeof err) != 0)
         refused(err);
-    if (step->request.help) {
+    if (steps->step[0].request.help) {
         vp_run_print_usage(stdout, 0);
         exit(0);
     }
-    steps->label = step->request.label;
-    steps->db = step->request.db;
-    steps->json = step->request.json;
-    steps->quiet = step->request.quiet;
-    steps->guests = step->request.guests;
 }
 
 /* `run --plan FILE ...` or `plan-check FILE ...`: the command's own flags and the plan's
@@ -151,16 +135,16 @@ int cmd_run(int argc, char **argv)
     static struct vp_run_steps steps;
     char err[VP_PATH_ERROR_LEN];
     struct vp_run_request command;
-    if (wants_plan(argc, argv))
+    if (vp_run_words_want_plan(argc, argv))
         steps_of_plan(&command, &steps, argc, argv);
     else
         steps_of_command_line(&steps, argc, argv);
-    if (wants_plan(argc, argv) && command.here)
+    if (vp_run_words_want_plan(argc, argv) && command.here)
         refused("--here: for virtperf plan-check FILE --here, which checks a plan against "
                 "this machine without running it (run checks it before its first step); "
                 "accepted with run --plan: --set, --dry-run, --no-guests");
-    bool dry_run = wants_plan(argc, argv) && command.dry_run;
-    if (!wants_plan(argc, argv) && vp_run_steps_build(&steps, err, sizeof err) != 0)
+    bool dry_run = vp_run_words_want_plan(argc, argv) && command.dry_run;
+    if (!vp_run_words_want_plan(argc, argv) && vp_run_steps_build(&steps, err, sizeof err) != 0)
         refused(err);
     if (dry_run) {
         for (size_t s = 0; s < steps.count; s++) {

@@ -14,8 +14,7 @@
 #include "engine/layout.h"
 #include "render/roff.h"
 
-__attribute__((format(printf, 3, 4))) static int refuse(char *err, size_t err_len,
-                                                        const char *format, ...)
+int vp_run_flag_refuse(char *err, size_t err_len, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
@@ -24,12 +23,12 @@ __attribute__((format(printf, 3, 4))) static int refuse(char *err, size_t err_le
     return -1;
 }
 
-static int take_whole(const char *flag, const char *text, unsigned min, unsigned max,
+int vp_run_flag_whole(const char *flag, const char *text, unsigned min, unsigned max,
                       unsigned *value, char *err, size_t err_len)
 {
     uint64_t parsed;
     if (vp_parse_count(text, &parsed) != 0 || parsed < min || parsed > max)
-        return refuse(err, err_len, "%s: '%s' is not valid; accepted: a whole number from %u "
+        return vp_run_flag_refuse(err, err_len, "%s: '%s' is not valid; accepted: a whole number from %u "
                       "to %u", flag, text, min, max);
     *value = (unsigned)parsed;
     return 0;
@@ -56,9 +55,9 @@ static int take_reps(struct vp_run_request *request, const char *value, char *er
     request->plan.reps_given = true;
     request->plan.reps_auto = strncmp(value, "auto", 4) == 0 && (!value[4] || value[4] == ':');
     if (!request->plan.reps_auto)
-        return take_whole("--reps", value, 1, VP_MAX_REPS, &request->plan.reps, err, len);
+        return vp_run_flag_whole("--reps", value, 1, VP_MAX_REPS, &request->plan.reps, err, len);
     request->plan.reps = VP_AUTO_REPS_MAX;
-    if (value[4] && (take_whole("--reps auto:MAX", value + 5, VP_AUTO_REPS_MIN, VP_MAX_REPS,
+    if (value[4] && (vp_run_flag_whole("--reps auto:MAX", value + 5, VP_AUTO_REPS_MIN, VP_MAX_REPS,
                                 &request->plan.reps, err, len) != 0))
         return -1;
     return 0;
@@ -70,7 +69,7 @@ static int take_target(struct vp_run_request *request, const char *value, char *
     char *end;
     double percent = strtod(value, &end);
     if (end == value || (*end && strcmp(end, "%") != 0) || !(percent >= 0.1 && percent <= 50))
-        return refuse(err, len, "--target: '%s' is not valid; accepted: the 95%% interval's "
+        return vp_run_flag_refuse(err, len, "--target: '%s' is not valid; accepted: the 95%% interval's "
                       "half-width as a percentage of the mean, 0.1 to 50 (2 or 2%%)", value);
     request->plan.reps_target = percent / 100;
     return 0;
@@ -79,7 +78,7 @@ static int take_target(struct vp_run_request *request, const char *value, char *
 static int take_warmup(struct vp_run_request *request, const char *value, char *err, size_t len)
 {
     request->plan.warmup_given = true;
-    return take_whole("--warmup", value, 0, VP_MAX_WARMUP, &request->plan.warmup, err, len);
+    return vp_run_flag_whole("--warmup", value, 0, VP_MAX_WARMUP, &request->plan.warmup, err, len);
 }
 
 static int take_duration(struct vp_run_request *request, const char *value, char *err,
@@ -87,7 +86,7 @@ static int take_duration(struct vp_run_request *request, const char *value, char
 {
     double *duration = &request->plan.duration;
     if (vp_parse_duration(value, duration) != 0 || *duration < 0.001 || *duration > 86400)
-        return refuse(err, len, "--duration: '%s' is not valid; accepted: 1ms to 24h, such as "
+        return vp_run_flag_refuse(err, len, "--duration: '%s' is not valid; accepted: 1ms to 24h, such as "
                       "10s, 500ms or 2min", value);
     return 0;
 }
@@ -95,7 +94,7 @@ static int take_duration(struct vp_run_request *request, const char *value, char
 static int take_label(struct vp_run_request *request, const char *value, char *err, size_t len)
 {
     if (!*value || strlen(value) > 128)
-        return refuse(err, len, "--label: accepted: 1 to 128 characters");
+        return vp_run_flag_refuse(err, len, "--label: accepted: 1 to 128 characters");
     request->label = value;
     return 0;
 }
@@ -120,7 +119,7 @@ static int take_monitor_hz(struct vp_run_request *request, const char *value, ch
     char *end;
     request->monitor_hz = strtod(value, &end);
     if (end == value || *end || !(request->monitor_hz >= 0.1 && request->monitor_hz <= 1000))
-        return refuse(err, len, "--monitor-hz: '%s' is not valid; accepted: a rate from 0.1 "
+        return vp_run_flag_refuse(err, len, "--monitor-hz: '%s' is not valid; accepted: a rate from 0.1 "
                       "to 1000 samples per second", value);
     return 0;
 }
@@ -128,7 +127,7 @@ static int take_monitor_hz(struct vp_run_request *request, const char *value, ch
 static int take_watch(struct vp_run_request *request, const char *value, char *err, size_t len)
 {
     if (request->watch_count == VP_RUN_MAX_WATCH || !*value)
-        return refuse(err, len, "--watch: accepted: up to %d non-empty process names",
+        return vp_run_flag_refuse(err, len, "--watch: accepted: up to %d non-empty process names",
                       VP_RUN_MAX_WATCH);
     request->watch[request->watch_count++] = (char *)value;
     return 0;
@@ -166,7 +165,7 @@ static int take_plan(struct vp_run_request *request, const char *value, char *er
 static int take_set(struct vp_run_request *request, const char *value, char *err, size_t len)
 {
     if (request->set_count == VP_RUN_MAX_SETS)
-        return refuse(err, len, "--set: at most %d", VP_RUN_MAX_SETS);
+        return vp_run_flag_refuse(err, len, "--set: at most %d", VP_RUN_MAX_SETS);
     request->sets[request->set_count++] = value;
     return 0;
 }
@@ -200,7 +199,7 @@ static int take_ranks(struct vp_run_request *request, const char *value, char *e
     unsigned counts[VP_MAX_RANKS];
     size_t count_n;
     if (vp_parse_jobs_spec(value, VP_MAX_RANKS, counts, VP_MAX_RANKS, &count_n) != 0)
-        return refuse(err, len, "--ranks: '%s' is not valid; accepted: N, a list 1,2,4 or a "
+        return vp_run_flag_refuse(err, len, "--ranks: '%s' is not valid; accepted: N, a list 1,2,4 or a "
                       "range 1..8 (increasing, 1 to the ranks mpirun starts)", value);
     request->ranks = value;
     return 0;
@@ -220,203 +219,14 @@ static int take_start_with(struct vp_run_request *request, const char *value, ch
                            size_t len)
 {
     if (strcmp(value, "instant") != 0 && strcmp(value, "barrier") != 0)
-        return refuse(err, len, "--start-with: '%s' is not valid; accepted: instant or barrier",
+        return vp_run_flag_refuse(err, len, "--start-with: '%s' is not valid; accepted: instant or barrier",
                       value);
     request->start_with = value;
     return 0;
 }
 
-/* --guests SPEC, --containers SPEC: the members the run starts, of one kind (SPEC is
- * checked where they start). */
-static int take_members(const struct vp_env_kind *kind, struct vp_run_request *request,
-                        const char *value, char *err, size_t len)
-{
-    const struct vp_env_kind *before = request->guests.kind;
-    if (before && before != kind) {
-        const struct vp_env_kind *one = vp_env_kind_earlier(before, kind);
-        const struct vp_env_kind *other = one == kind ? before : kind;
-        return refuse(err, len, "%s and %s: one of them; accepted: %s SPEC or %s SPEC",
-                      one->flag, other->flag, one->flag, other->flag);
-    }
-    request->guests.kind = kind;
-    request->guests.spec = value;
-    return 0;
-}
-
-static int take_guests(struct vp_run_request *request, const char *value, char *err,
-                       size_t len)
-{
-    return take_members(&vp_guests_kind, request, value, err, len);
-}
-
-static int take_guest_cpus(struct vp_run_request *request, const char *value, char *err,
-                           size_t len)
-{
-    return take_whole("--guest-cpus", value, 1, 64, &request->guests.cpus, err, len);
-}
-
-static int take_guest_memory(struct vp_run_request *request, const char *value, char *err,
-                             size_t len)
-{
-    return take_whole("--guest-memory", value, 256, 1 << 20, &request->guests.memory_mib, err,
-                      len);
-}
-
-static int take_guest_accel(struct vp_run_request *request, const char *value, char *err,
-                            size_t len)
-{
-    if (strcmp(value, "auto") != 0 && strcmp(value, "kvm") != 0 && strcmp(value, "tcg") != 0)
-        return refuse(err, len, "--guest-accel: '%s' is not valid; accepted: auto, kvm or tcg",
-                      value);
-    request->guests.accel = value;
-    return 0;
-}
-
-static int take_guest_timeout(struct vp_run_request *request, const char *value, char *err,
-                              size_t len)
-{
-    return take_whole("--guest-timeout", value, 10, 86400, &request->guests.timeout_s, err, len);
-}
-
-static int take_libvirt_uri(struct vp_run_request *request, const char *value, char *err,
-                            size_t len)
-{
-    (void)err, (void)len;
-    request->guests.uri = value;
-    return 0;
-}
-
-static int take_guest_net(struct vp_run_request *request, const char *value, char *err,
-                          size_t len)
-{
-    (void)err, (void)len;
-    request->guests.bridge = value; /* an existing bridge: checked where the guests start */
-    return 0;
-}
-
-static int take_and_host(struct vp_run_request *request, const char *value, char *err,
-                         size_t len)
-{
-    (void)value, (void)err, (void)len;
-    request->guests.and_host = true;
-    return 0;
-}
-
-static int take_guest_disk(struct vp_run_request *request, const char *value, char *err,
-                           size_t len)
-{
-    (void)err, (void)len;
-    request->guests.disk_dir = value;
-    return 0;
-}
-
-static int take_guest_disk_size(struct vp_run_request *request, const char *value, char *err,
-                                size_t len)
-{
-    uint64_t bytes;
-    if (vp_parse_size(value, &bytes) != 0 || bytes < (64u << 20))
-        return refuse(err, len, "--guest-disk-size: '%s' is not valid; accepted: a size of at "
-                      "least 64M, such as 512M or 4G", value);
-    request->guests.disk_bytes = bytes;
-    return 0;
-}
-
-static int take_guest_disk_bus(struct vp_run_request *request, const char *value, char *err,
-                               size_t len)
-{
-    if (strcmp(value, "virtio") != 0 && strcmp(value, "ide") != 0)
-        return refuse(err, len, "--guest-disk-bus: '%s' is not valid; accepted: virtio or ide",
-                      value);
-    request->guests.disk_bus = value;
-    return 0;
-}
-
-/* --guest-cpu-cap PCT[@N]: each vCPU of every guest (or of guest N) at most PCT% of a
- * host CPU, libvirt's <cputune> quota: a known cost to find in the results. */
-static int take_guest_cpu_cap(struct vp_run_request *request, const char *value, char *err,
-                              size_t len)
-{
-    unsigned pct = 0, guest = 0;
-    char extra;
-    int n = sscanf(value, "%u@%u%c", &pct, &guest, &extra);
-    if (!((n == 1 && strchr(value, '@') == NULL) || n == 2) || pct < 1 || pct > 100 ||
-        (n == 2 && (guest < 1 || guest > VP_MAX_GUESTS)) || value[0] < '0' || value[0] > '9')
-        return refuse(err, len, "--guest-cpu-cap: '%s' is not valid; accepted: PCT from 1 to "
-                      "100, or PCT@N for guest N only (1 to %d)", value, VP_MAX_GUESTS);
-    request->guests.cpu_cap_pct = pct;
-    request->guests.cpu_cap_guest = guest;
-    return 0;
-}
-
-static int take_guest_pin(struct vp_run_request *request, const char *value, char *err,
-                          size_t len)
-{
-    (void)err, (void)len;
-    request->guests.pin = value; /* checked against this host's CPUs where the guests start */
-    return 0;
-}
-
-/* --guest-programs PATH[,PATH...]: each an absolute path of a file or directory here. */
-static int take_guest_programs(struct vp_run_request *request, const char *value, char *err,
-                               size_t len)
-{
-    char copy[VP_TEXT_LEN], *save, *path;
-    snprintf(copy, sizeof copy, "%s", value);
-    struct stat info;
-    for (path = strtok_r(copy, ",", &save); path; path = strtok_r(NULL, ",", &save))
-        if (path[0] != '/' || stat(path, &info) != 0)
-            return refuse(err, len, "--guest-programs: '%s' is not %s; accepted: absolute "
-                          "paths of this host's programs, files or directories, comma-separated",
-                          path, path[0] != '/' ? "an absolute path" : "here");
-    if (strspn(value, ",") == strlen(value))
-        return refuse(err, len, "--guest-programs: empty; accepted: absolute paths of this "
-                      "host's programs, files or directories, comma-separated");
-    request->guests.programs = value;
-    return 0;
-}
-
-static int take_containers(struct vp_run_request *request, const char *value, char *err,
-                           size_t len)
-{
-    return take_members(&vp_containers_kind, request, value, err, len);
-}
-
-static int take_container_engine(struct vp_run_request *request, const char *value, char *err,
-                                 size_t len)
-{
-    if (strcmp(value, "podman") != 0 && strcmp(value, "docker") != 0)
-        return refuse(err, len, "--container-engine: '%s' is not valid; accepted: podman or "
-                      "docker", value);
-    request->guests.container_engine = value;
-    return 0;
-}
-
-static int take_container_runtime(struct vp_run_request *request, const char *value, char *err,
-                                  size_t len)
-{
-    if (strcmp(value, "runc") != 0 && strcmp(value, "crun") != 0)
-        return refuse(err, len, "--container-runtime: '%s' is not valid; accepted: runc or crun",
-                      value);
-    request->guests.container_runtime = value;
-    return 0;
-}
-
-static int take_container_net(struct vp_run_request *request, const char *value, char *err,
-                              size_t len)
-{
-    /* a network's name as podman and docker take them */
-    size_t length = strlen(value);
-    bool named = length > 0 && length < 64 && isalnum((unsigned char)value[0]) &&
-                 strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                               "0123456789_.-") == length;
-    if (!named)
-        return refuse(err, len, "--container-net: '%s' is not valid; accepted: host, bridge or "
-                      "the name of a network of the engine (letters, digits, _ . -)", value);
-    request->guests.container_net = value;
-    return 0;
-}
-
-const struct vp_run_flag vp_run_flags[] = {
+/* Every flag but the members' (member_flags.c). */
+static const struct vp_run_flag run_flags[] = {
     { "jobs", "SPEC", VP_SCOPE_STEP, "job counts: 4, 1,2,4 or 1..8 (a list is a sweep)  [1]",
       "Job counts: \\fB4\\fR, \\fB1,2,4\\fR or \\fB1..8\\fR. A list is a sweep: one result "
       "per count. Default 1.", take_jobs },
@@ -509,163 +319,30 @@ const struct vp_run_flag vp_run_flags[] = {
       "instant: each repetition at an instant rank 0 picks, on\n"
       "every rank's clock; barrier: when MPI_Barrier returns (for\n"
       "comparison; blind to a dead rank)  [instant]", NULL, take_start_with },
-    { "guests", "SPEC", VP_SCOPE_SESSION,
-      "run in guests virtperf starts (libvirt): 4, 1,2,4 or 1..8, one\n"
-      "result per count, the guests started together  [none]",
-      "Runs the benchmarks in throwaway guests virtperf starts through libvirt (one\n"
-      "transient domain each, booted straight into virtperf), for each count of SPEC\n"
-      "(\\fB4\\fR, \\fB1,2,4\\fR, \\fB1..8\\fR), every guest's jobs started at one instant;\n"
-      "one result per count, with each guest under ranks.hosts and the host's own monitor\n"
-      "and each guest's QEMU CPU. See GUESTS.", take_guests },
-    { "guest-cpus", "N", VP_SCOPE_SESSION, "vCPUs per guest  [1]", NULL, take_guest_cpus },
-    { "guest-memory", "MiB", VP_SCOPE_SESSION, "memory per guest, MiB  [512]", NULL,
-      take_guest_memory },
-    { "guest-accel", "A", VP_SCOPE_SESSION,
-      "auto (kvm where it runs a guest, else tcg, said), kvm or tcg  [auto]", NULL,
-      take_guest_accel },
-    { "guest-timeout", "S", VP_SCOPE_SESSION,
-      "seconds a guest may take to boot or to answer  [300]", NULL, take_guest_timeout },
-    { "libvirt-uri", "URI", VP_SCOPE_SESSION, "libvirt's  [qemu:///system]", NULL,
-      take_libvirt_uri },
-    { "guest-cpu-cap", "PCT[@N]", VP_SCOPE_SESSION,
-      "each vCPU of every guest (of guest N only) at most PCT% of a\n"
-      "host CPU (libvirt's cputune quota)  [no cap]", NULL, take_guest_cpu_cap },
-    { "guest-pin", "SPEC", VP_SCOPE_SESSION,
-      "the guests' vCPUs onto this host's CPUs (libvirt's vcpupin), in\n"
-      "guest order: compact, spread or a CPU list  [not pinned]", NULL, take_guest_pin },
-    { "guest-programs", "PATHS", VP_SCOPE_SESSION,
-      "this host's programs, files or directories (comma-separated,\n"
-      "absolute) put in the guests' or containers' image at the same\n"
-      "paths, a program with its libraries  [what the benchmarks need]",
-      "Puts this host's programs, files or directories (absolute paths, comma-separated) into\n"
-      "the image the guests boot or the containers run, at the same paths: a program with\n"
-      "its libraries (and a script with its interpreter), a directory whole. What the\n"
-      "benchmarks need is put in without it: \\fBapp \\-\\-preset\\fR's programs and their\n"
-      "files, \\fBapp \\-\\-cmd\\fR's program; give here what \\fB\\-\\-cmd\\fR reads or starts.",
-      take_guest_programs },
-    { "guest-net", "BRIDGE", VP_SCOPE_SESSION,
-      "a NIC on this existing bridge, each guest an address next\n"
-      "to the bridge's own  [no NIC]", NULL, take_guest_net },
-    { "guest-disk", "DIR", VP_SCOPE_SESSION,
-      "a disk image per guest made in DIR (ext4, at /mnt/disk in\n"
-      "the guest, its working directory), removed afterwards; a\n"
-      "container's working directory /work is made there  [none; /work: here]", NULL,
-      take_guest_disk },
-    { "guest-disk-size", "SIZE", VP_SCOPE_SESSION, "each guest disk's size  [1G]", NULL,
-      take_guest_disk_size },
-    { "guest-disk-bus", "B", VP_SCOPE_SESSION, "virtio or ide (emulated)  [virtio]", NULL,
-      take_guest_disk_bus },
-    { "and-host", NULL, VP_SCOPE_SESSION,
-      "with --guests or --containers: as many jobs on this host as\n"
-      "there are guests, repetitions alternating host, guests (ABAB)",
-      "Also runs each point on this host, with as many jobs as the count's guests or\n"
-      "containers run in all, its repetitions alternating with theirs (host, guests, host,\n"
-      "guests...), so that a drift of the machine becomes neither side's penalty: the\n"
-      "IHEP 2010 study's processes on the hypervisor against its VMs. Each point gives\n"
-      "two results, \\fBside\\fR host and guests; \\fBvirtperf compare RUN\\fR pairs them.\n"
-      "With \\fB\\-\\-guest\\-disk\\fR DIR the host's jobs work in DIR. Not with net\n"
-      "benchmarks yet.", take_and_host },
-    { "containers", "SPEC", VP_SCOPE_SESSION,
-      "run in containers virtperf starts (podman or docker): 4, 1,2,4 or 1..8,\n"
-      "one result per count, started together  [none]",
-      "Runs the benchmarks in containers virtperf starts through podman or docker, from a root\n"
-      "directory of this virtperf and its libraries (no registry), for each count of SPEC,\n"
-      "as \\fB\\-\\-guests\\fR does with guests. See GUESTS.", take_containers },
-    { "container-engine", "E", VP_SCOPE_SESSION, "podman or docker  [podman]", NULL,
-      take_container_engine },
-    { "container-runtime", "R", VP_SCOPE_SESSION,
-      "runc or crun  [runc where installed, else the engine's]", NULL, take_container_runtime },
-    { "container-net", "N", VP_SCOPE_SESSION,
-      "host (this host's network), bridge (the engine's default) or NETWORK (one made with\n"
-      "podman/docker network create)  [host]", NULL, take_container_net },
-    { "help", NULL, VP_SCOPE_COMMAND, "this text", NULL, take_help },
 };
-const size_t vp_run_flag_count = sizeof vp_run_flags / sizeof vp_run_flags[0];
-
-/* The settings of members (every kind's; kinds.h says which kind takes which), and
- * whether each was given. */
-#define MEMBER_SETTINGS 16
-struct member_setting {
-    const char *flag;
-    bool given;
+static const struct vp_run_flag help_flag = {
+    "help", NULL, VP_SCOPE_COMMAND, "this text", NULL, take_help
 };
 
-/* Fills settings (their flags in the order they are judged); returns how many. */
-static size_t member_settings(const struct vp_guests_request *asked,
-                              struct member_setting settings[static MEMBER_SETTINGS])
+/* The whole table, in --help's order: run_flags, the members' rows, then --help. */
+static size_t flag_count(void)
 {
-    const struct member_setting all[MEMBER_SETTINGS] = {
-        { "--and-host", asked->and_host },
-        { "--guest-cpus", asked->cpus }, { "--guest-memory", asked->memory_mib },
-        { "--guest-accel", asked->accel }, { "--libvirt-uri", asked->uri },
-        { "--guest-net", asked->bridge }, { "--guest-pin", asked->pin },
-        { "--guest-cpu-cap", asked->cpu_cap_pct },
-        { "--guest-disk-size", asked->disk_bytes },
-        { "--guest-disk-bus", asked->disk_bus },
-        { "--guest-disk", asked->disk_dir },
-        { "--guest-programs", asked->programs },
-        { "--guest-timeout", asked->timeout_s },
-        { "--container-engine", asked->container_engine },
-        { "--container-runtime", asked->container_runtime },
-        { "--container-net", asked->container_net },
-    };
-    memcpy(settings, all, sizeof all);
-    return MEMBER_SETTINGS;
+    return sizeof run_flags / sizeof run_flags[0] + vp_member_flag_count + 1;
 }
 
-bool vp_run_member_setting(const char *key)
+static const struct vp_run_flag *flag_at(size_t i)
 {
-    struct member_setting settings[MEMBER_SETTINGS];
-    size_t count = member_settings(&(struct vp_guests_request){ .kind = NULL }, settings);
-    for (size_t s = 0; s < count; s++)
-        if (strcmp(settings[s].flag + 2, key) == 0)
-            return true;
-    return false;
-}
-
-int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
-                         const struct vp_env_kind *running, char *err, size_t err_len)
-{
-    if (asked->kind && !members_here) {
-        snprintf(err, err_len, "%s: virtperf-mpi starts no guests or containers yet; "
-                 "accepted: virtperf run ... %s on one host", asked->kind->flag,
-                 asked->kind->flag);
-        return -1;
-    }
-    struct member_setting settings[MEMBER_SETTINGS];
-    size_t count = member_settings(asked, settings);
-    for (size_t f = 0; f < count; f++) {
-        const char *flag = settings[f].flag;
-        if (!settings[f].given || (members_here && running && vp_env_kind_takes(running, flag)))
-            continue;
-        if (!members_here) {
-            snprintf(err, err_len, "%s: virtperf-mpi starts no guests or containers yet; "
-                     "accepted: virtperf run ... %s on one host", flag, flag);
-            return -1;
-        }
-        /* the kinds that take it: "guests" and --guests, or "guests or containers" */
-        const struct vp_env_kind *taker = NULL;
-        size_t takers = 0;
-        for (size_t k = 0; vp_env_kinds[k]; k++)
-            if (vp_env_kind_takes(vp_env_kinds[k], flag) && takers++ == 0)
-                taker = vp_env_kinds[k];
-        char names[128];
-        if (takers == 1)
-            snprintf(names, sizeof names, "%s", taker->name);
-        else
-            vp_env_kinds_list(false, names, sizeof names);
-        snprintf(err, err_len, "%s: only for the %s of a run; accepted: %s SPEC %s ...", flag,
-                 names, taker ? taker->flag : "--guests", flag);
-        return -1;
-    }
-    return 0;
+    size_t own = sizeof run_flags / sizeof run_flags[0];
+    return i < own                        ? &run_flags[i]
+           : i < own + vp_member_flag_count ? &vp_member_flags[i - own]
+                                          : &help_flag;
 }
 
 const struct vp_run_flag *vp_run_flag_find(const char *name)
 {
-    for (size_t i = 0; i < vp_run_flag_count; i++)
-        if (strcmp(vp_run_flags[i].name, name) == 0)
-            return &vp_run_flags[i];
+    for (size_t i = 0; i < flag_count(); i++)
+        if (strcmp(flag_at(i)->name, name) == 0)
+            return flag_at(i);
     return NULL;
 }
 
@@ -698,10 +375,10 @@ void vp_run_flag_names(unsigned scopes, const char *prefix, char *buf, size_t le
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < vp_run_flag_count && used < len; i++)
-        if (vp_run_flags[i].scope & scopes)
+    for (size_t i = 0; i < flag_count() && used < len; i++)
+        if (flag_at(i)->scope & scopes)
             used += (size_t)snprintf(buf + used, len - used, "%s%s%s", used ? ", " : "",
-                                     prefix, vp_run_flags[i].name);
+                                     prefix, flag_at(i)->name);
 }
 
 /* The refusal of a word getopt did not take. */
@@ -715,15 +392,15 @@ static int refuse_word(const char *command, const char *word, unsigned scopes, c
     if (!(scopes & VP_SCOPE_STEP)) {
         char accepted[400];
         vp_run_flag_names(scopes, "--", accepted, sizeof accepted);
-        return refuse(err, err_len, "%s: '%s' is not taken with a plan; accepted: %s (the "
+        return vp_run_flag_refuse(err, err_len, "%s: '%s' is not taken with a plan; accepted: %s (the "
                       "rest goes in the plan)", command, word, accepted);
     }
     if (flag && flag->scope == VP_SCOPE_MPI)
-        return refuse(err, err_len, "%s: --%s is virtperf-mpi's; accepted: mpirun -np N "
+        return vp_run_flag_refuse(err, err_len, "%s: --%s is virtperf-mpi's; accepted: mpirun -np N "
                       "virtperf-mpi run ... --%s, or a plan's %s key", command, name, name, name);
     if (flag && flag->scope == VP_SCOPE_PLAN)
-        return refuse(err, err_len, "%s: --%s goes with --plan FILE only", command, name);
-    return refuse(err, err_len, "%s: unknown or incomplete option '%s'; see 'virtperf run "
+        return vp_run_flag_refuse(err, err_len, "%s: --%s goes with --plan FILE only", command, name);
+    return vp_run_flag_refuse(err, err_len, "%s: unknown or incomplete option '%s'; see 'virtperf run "
                   "--help' and 'virtperf list BENCH'", command, word);
 }
 
@@ -736,17 +413,17 @@ int vp_run_parse(struct vp_run_request *request, int argc, char **argv, unsigned
     size_t bench_option_count = scopes & VP_SCOPE_STEP
                                     ? collect_bench_options(bench_options, VP_MAX_OPTIONS * 16)
                                     : 0;
-    struct option *options = calloc(vp_run_flag_count + bench_option_count + 1, sizeof *options);
+    struct option *options = calloc(flag_count() + bench_option_count + 1, sizeof *options);
     if (!options)
         abort();
     size_t count = 0;
-    for (size_t i = 0; i < vp_run_flag_count; i++)
-        if (vp_run_flags[i].scope & scopes)
-            options[count++] = (struct option){ vp_run_flags[i].name,
-                                                vp_run_flags[i].argument ? required_argument
+    for (size_t i = 0; i < flag_count(); i++)
+        if (flag_at(i)->scope & scopes)
+            options[count++] = (struct option){ flag_at(i)->name,
+                                                flag_at(i)->argument ? required_argument
                                                                          : no_argument,
                                                 NULL, FLAG_BASE + (int)i };
-    int bench_base = FLAG_BASE + (int)vp_run_flag_count;
+    int bench_base = FLAG_BASE + (int)flag_count();
     for (size_t i = 0; i < bench_option_count; i++)
         options[count++] = (struct option){
             bench_options[i]->name,
@@ -763,9 +440,9 @@ int vp_run_parse(struct vp_run_request *request, int argc, char **argv, unsigned
         if (option == '?' || option == ':')
             status = refuse_word(argv[0], argv[optind - 1], scopes, err, err_len);
         else if (option < bench_base)
-            status = vp_run_flags[option - FLAG_BASE].take(request, optarg, err, err_len);
+            status = flag_at(option - FLAG_BASE)->take(request, optarg, err, err_len);
         else if (plan->option_count == VP_PLAN_MAX_OPTIONS)
-            status = refuse(err, err_len, "run: too many benchmark options (at most %d)",
+            status = vp_run_flag_refuse(err, err_len, "run: too many benchmark options (at most %d)",
                             VP_PLAN_MAX_OPTIONS);
         else
             plan->options[plan->option_count++] = (struct vp_plan_option){
@@ -776,7 +453,7 @@ int vp_run_parse(struct vp_run_request *request, int argc, char **argv, unsigned
         return -1;
     size_t words = (size_t)(argc - optind);
     if (words + (request->background != NULL) > VP_RUN_MAX_WORDS)
-        return refuse(err, err_len, "%s: at most %d benchmarks on one command line", argv[0],
+        return vp_run_flag_refuse(err, err_len, "%s: at most %d benchmarks on one command line", argv[0],
                       VP_RUN_MAX_WORDS - 1);
     memcpy(request->words, argv + optind, words * sizeof *request->words);
     if (request->background) /* its options are the run's: it joins the plan's words */
@@ -827,8 +504,8 @@ static void expand(const char *text, FILE *out)
 
 void vp_run_print_flags(FILE *out, unsigned scopes, unsigned listed)
 {
-    for (size_t i = 0; i < vp_run_flag_count; i++) {
-        const struct vp_run_flag *flag = &vp_run_flags[i];
+    for (size_t i = 0; i < flag_count(); i++) {
+        const struct vp_run_flag *flag = flag_at(i);
         if (!(flag->scope & scopes) || (flag->scope & listed))
             continue;
         char head[40];
@@ -865,8 +542,8 @@ void vp_run_print_usage(FILE *out, unsigned listed)
 void vp_run_print_manual(FILE *out)
 {
     fputs(".SH RUN OPTIONS\n", out);
-    for (size_t i = 0; i < vp_run_flag_count; i++) {
-        const struct vp_run_flag *flag = &vp_run_flags[i];
+    for (size_t i = 0; i < flag_count(); i++) {
+        const struct vp_run_flag *flag = flag_at(i);
         if (strcmp(flag->name, "help") == 0)
             continue;
         if (flag->manual) {

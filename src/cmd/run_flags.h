@@ -74,8 +74,16 @@ struct vp_run_flag {
     const char *manual; /* the manual's paragraph, roff; NULL: the help text */
     int (*take)(struct vp_run_request *request, const char *value, char *err, size_t err_len);
 };
-extern const struct vp_run_flag vp_run_flags[];
-extern const size_t vp_run_flag_count;
+/* The members' rows (member_flags.c); the rest of the table is run_flags.c's. */
+extern const struct vp_run_flag vp_member_flags[];
+extern const size_t vp_member_flag_count;
+
+/* For a flag's take function: err made of format, returns -1. */
+__attribute__((format(printf, 3, 4))) int vp_run_flag_refuse(char *err, size_t err_len,
+                                                             const char *format, ...);
+/* A flag's whole number from min to max into *value; -1 with err naming flag. */
+int vp_run_flag_whole(const char *flag, const char *text, unsigned min, unsigned max,
+                      unsigned *value, char *err, size_t err_len);
 
 /* The flag called name, or NULL. */
 const struct vp_run_flag *vp_run_flag_find(const char *name);

@@ -2,9 +2,11 @@
  * value); each entry's line comes from inih too (a handler that stops at entry N makes
  * ini_parse_string return N's line). Each step becomes run's argv ("run" WORDS
  * --KEY=VALUE...), so run's own parser and the benchmarks' option tables judge every
- * value: first each key alone, so that an error names its line, then the whole step. */
+ * value: first each key alone, so that an error names its line, then the whole step.
+ * Where each step runs (this host, members, ranks) is plan_places.c's part. */
 #define _GNU_SOURCE
 #include "cmd/run_plan.h"
+#include "cmd/plan_compiler.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -17,35 +19,9 @@
 #include "core/limits.h"
 #include "core/units.h"
 
-#define MAX_ENTRIES 512
 #define MAX_PLAN_TEXT (64 * 1024)
-#define MAX_WORDS (VP_RUN_MAX_WORDS + MAX_ENTRIES + 4)
 
-struct entry {
-    char *section, *key, *value;
-    int line; /* 0: given with --set */
-};
-
-/* What the compiler works on: the file's entries, and where it says what went wrong. */
-struct compiler {
-    const char *path;
-    const char *text;
-    struct entry entries[MAX_ENTRIES];
-    size_t count;
-    bool for_mpi;
-    bool no_members; /* --no-guests or virtperf-mpi: the guests keys left out */
-    bool members_given; /* --guests or --containers on the command line: every step in them */
-    char *err;
-    size_t err_len;
-};
-
-/* A step's command line, as words. */
-struct command {
-    char *argv[MAX_WORDS + 1];
-    int argc;
-};
-
-static char *copy(const char *text)
+char *plan_copy(const char *text)
 {
     char *made = strdup(text ? text : "");
     if (!made)
@@ -70,10 +46,8 @@ static int blame(struct compiler *c, const struct entry *entry, const char *sect
 }
 
 /* An error at entry's line, or in section when there is no entry to blame; returns -1. */
-__attribute__((format(printf, 4, 5))) static int plan_error(struct compiler *c,
-                                                            const struct entry *entry,
-                                                            const char *section,
-                                                            const char *format, ...)
+int plan_error(struct compiler *c, const struct entry *entry, const char *section,
+               const char *format, ...)
 {
     va_list args;
     va_start(args, format);
@@ -93,18 +67,13 @@ __attribute__((format(printf, 2, 3))) static int refuse(struct compiler *c,
     return -1;
 }
 
-static bool in_scope(const char *key, unsigned scopes)
+bool plan_in_scope(const char *key, unsigned scopes)
 {
     const struct vp_run_flag *flag = vp_run_flag_find(key);
     return flag && (flag->scope & scopes);
 }
-static bool session_key(const char *key) { return in_scope(key, VP_SCOPE_SESSION); }
-static bool step_flag(const char *key) { return in_scope(key, VP_SCOPE_STEP | VP_SCOPE_MPI); }
-/* Where a step runs: the run's keys a step may also say for itself. */
-static bool members_key(const char *key)
-{
-    return vp_env_kind_find(key) || strcmp(key, "and-host") == 0;
-}
+bool plan_session_key(const char *key) { return plan_in_scope(key, VP_SCOPE_SESSION); }
+static bool step_flag(const char *key) { return plan_in_scope(key, VP_SCOPE_STEP | VP_SCOPE_MPI); }
 static bool step_only_key(const char *key)
 {
     return strcmp(key, "bench") == 0 || strcmp(key, "reference") == 0 || vp_reference_key(key);
@@ -115,7 +84,7 @@ static int collect(void *user, const char *section, const char *key, const char 
     struct compiler *c = user;
     if (c->count == MAX_ENTRIES)
         return 0;
-    c->entries[c->count++] = (struct entry){ copy(section), copy(key), copy(value), 0 };
+    c->entries[c->count++] = (struct entry){ plan_copy(section), plan_copy(key), plan_copy(value), 0 };
     return 1;
 }
 
@@ -237,12 +206,12 @@ static int apply_set(struct compiler *c, const char *text)
         status = refuse(c, "--set '%s': %s has no step [%s]", text, c->path, section);
     } else if (found) {
         free(found->value);
-        found->value = copy(equals + 1);
+        found->value = plan_copy(equals + 1);
         found->line = 0;
     } else if (c->count == MAX_ENTRIES) {
         status = refuse(c, "--set: more than %d keys in one plan", MAX_ENTRIES);
     } else {
-        c->entries[c->count++] = (struct entry){ section, key, copy(equals + 1), 0 };
+        c->entries[c->count++] = (struct entry){ section, key, plan_copy(equals + 1), 0 };
         return 0;
     }
     free(section);
@@ -250,7 +219,7 @@ static int apply_set(struct compiler *c, const char *text)
     return status;
 }
 
-static const struct entry *find(const struct compiler *c, const char *section,
+const struct entry *plan_find(const struct compiler *c, const char *section,
                                 const char *key)
 {
     for (size_t i = 0; i < c->count; i++)
@@ -285,7 +254,7 @@ static void add_word(struct command *command, char *word)
 }
 
 /* Whether value is a switch's (on, off, true, false); *on: which. */
-static bool switch_value(const char *value, bool *on)
+bool plan_switch_value(const char *value, bool *on)
 {
     bool yes = strcmp(value, "on") == 0 || strcmp(value, "true") == 0;
     if (on)
@@ -293,13 +262,13 @@ static bool switch_value(const char *value, bool *on)
     return yes || strcmp(value, "off") == 0 || strcmp(value, "false") == 0;
 }
 
-static void add_flag(struct command *command, const char *key, const char *value)
+void plan_add_flag(struct command *command, const char *key, const char *value)
 {
     const struct vp_run_flag *flag = vp_run_flag_find(key);
     char *word;
     bool on;
     if (flag && !flag->argument) {
-        if (!switch_value(value, &on) || !on)
+        if (!plan_switch_value(value, &on) || !on)
             return;
         if (asprintf(&word, "--%s", key) < 0)
             abort();
@@ -316,127 +285,12 @@ static void free_command(struct command *command)
     command->argc = 0;
 }
 
-static void keep_note(struct vp_run_steps *notes, char *note)
+void plan_keep_note(struct vp_run_steps *notes, char *note)
 {
     if (note && notes->note_count < VP_RUN_MAX_NOTES)
         notes->notes[notes->note_count++] = note;
     else
         free(note);
-}
-
-/* On one host: ranks 1..N become --jobs 1..N and topology and start-with are left out
- * (the net benchmarks then use their embedded server), each with a note when notes is
- * given. Returns whether entry was one of them. */
-static bool one_host_fallback(struct command *command, const struct entry *entry,
-                              struct vp_run_steps *notes)
-{
-    if (!in_scope(entry->key, VP_SCOPE_MPI))
-        return false;
-    char *note = NULL;
-    if (strcmp(entry->key, "ranks") == 0) {
-        add_flag(command, "jobs", entry->value);
-        if (notes && asprintf(&note, "[%s] ranks = %s: one host here, run as --jobs %s "
-                              "(virtperf-mpi run --plan runs it on that many hosts or guests)",
-                              entry->section, entry->value, entry->value) < 0)
-            abort();
-    } else if (notes && asprintf(&note, "[%s] %s = %s: one host here, left out (virtperf-mpi "
-                                 "run --plan runs it between hosts)", entry->section,
-                                 entry->key, entry->value) < 0) {
-        abort();
-    }
-    keep_note(notes, note);
-    return true;
-}
-
-/* A note that entry is left out with the guests (--no-guests; virtperf-mpi: why_mpi). */
-static void note_left_out(const struct compiler *c, const struct entry *entry,
-                          const char *why_mpi, struct vp_run_steps *notes)
-{
-    char *note = NULL;
-    if (asprintf(&note, "[%s] %s = %s: left out (%s)", entry->section, entry->key, entry->value,
-                 c->for_mpi ? why_mpi : "--no-guests: the steps run on this host") < 0)
-        abort();
-    keep_note(notes, note);
-}
-
-/* An and-host = line left out (--no-guests: the step is this host's side; virtperf-mpi:
- * its ranks are the hosts or guests), said in a note. */
-static void leave_out_and_host(const struct compiler *c, const struct entry *entry,
-                               struct vp_run_steps *notes)
-{
-    note_left_out(c, entry, "virtperf-mpi: its ranks are the hosts or guests", notes);
-}
-
-/* A [global] setting of the guests or containers themselves (guest-net = BRIDGE...),
- * left out with them (--no-guests, virtperf-mpi), said in a note. */
-static void leave_out_member_settings(const struct compiler *c, struct vp_run_steps *notes)
-{
-    for (size_t i = 0; i < c->count; i++) {
-        const struct entry *entry = &c->entries[i];
-        if (strcmp(entry->section, "global") != 0 || strcmp(entry->key, "and-host") == 0 ||
-            !vp_run_member_setting(entry->key))
-            continue;
-        note_left_out(c, entry, "virtperf-mpi starts no guests or containers", notes);
-    }
-}
-
-/* The guests = or containers = line (a kind's) a step runs by: its own, else [global]'s;
- * NULL. */
-static const struct entry *members_entry(const struct compiler *c, const char *step)
-{
-    const char *sections[] = { step, "global" };
-    for (size_t s = 0; s < 2; s++)
-        for (size_t k = 0; vp_env_kinds[k]; k++) {
-            const struct entry *entry = find(c, sections[s], vp_env_kinds[k]->name);
-            if (entry)
-                return entry;
-        }
-    return NULL;
-}
-
-/* With the guests left out (--no-guests, virtperf-mpi), a step still runs what the
- * members would have: under virtperf-mpi, guests = SPEC is ranks = SPEC (a rank per
- * guest); on this host, every member's jobs at once (SPEC x N jobs, as and-host runs). */
-static int members_as_jobs(struct compiler *c, const char *step, const struct entry *members,
-                           struct command *command, struct vp_run_steps *notes)
-{
-    char *note = NULL, *value = NULL;
-    if (c->for_mpi) {
-        add_flag(command, "ranks", members->value);
-        if (asprintf(&note, "[%s] %s = %s: virtperf-mpi, run on ranks %s (a rank per "
-                     "guest)", step, members->key, members->value, members->value) < 0)
-            abort();
-        keep_note(notes, note);
-        return 0;
-    }
-    const struct entry *jobs = find(c, step, "jobs");
-    if (!jobs)
-        jobs = find(c, "global", "jobs");
-    char *end = NULL;
-    unsigned long each = jobs ? strtoul(jobs->value, &end, 10) : 1;
-    unsigned counts[VP_MAX_GUESTS];
-    size_t count_n = 0;
-    if ((jobs && (*end || each == 0)) ||
-        vp_parse_jobs_spec(members->value, VP_MAX_GUESTS, counts, VP_MAX_GUESTS, &count_n) != 0)
-        return plan_error(c, jobs ? jobs : members, step, "%s = %s with jobs = %s: not "
-                          "runnable on this host alone (--no-guests); accepted: %s = SPEC "
-                          "(1 to %d) and jobs = N (each one's jobs: SPEC x N here)",
-                          members->key, members->value, jobs ? jobs->value : "1", members->key,
-                          VP_MAX_GUESTS);
-    size_t len = 0;
-    FILE *out = open_memstream(&value, &len);
-    if (!out)
-        abort();
-    for (size_t i = 0; i < count_n; i++)
-        fprintf(out, "%s%lu", i ? "," : "", counts[i] * each);
-    fclose(out);
-    add_flag(command, "jobs", value);
-    if (asprintf(&note, "[%s] %s = %s: --no-guests, run on this host as jobs = %s (each "
-                 "one's jobs at once)", step, members->key, members->value, value) < 0)
-        abort();
-    free(value);
-    keep_note(notes, note);
-    return 0;
 }
 
 /* An entry into a step's command: the step-only keys stay out, virtperf-mpi's keys are
@@ -445,30 +299,23 @@ static int members_as_jobs(struct compiler *c, const char *step, const struct en
 static void add_entry(struct command *command, const struct entry *entry, bool for_mpi,
                       bool in_members, struct vp_run_steps *notes)
 {
-    if (step_only_key(entry->key) || members_key(entry->key))
+    if (step_only_key(entry->key) || plan_members_key(entry->key))
         return;
     if (for_mpi || (in_members && strcmp(entry->key, "topology") == 0) ||
-        !one_host_fallback(command, entry, notes))
-        add_flag(command, entry->key, entry->value);
-}
-
-/* Whether step runs in guests or containers: the plan's, or the command line's (which
- * every step runs in). */
-static bool runs_in_members(const struct compiler *c, const char *step)
-{
-    return !c->no_members && (c->members_given || members_entry(c, step));
+        !plan_one_host_fallback(command, entry, notes))
+        plan_add_flag(command, entry->key, entry->value);
 }
 
 /* "run" and the step's benchmark words. */
 static int start_command(struct compiler *c, const char *step, struct command *command)
 {
     *command = (struct command){ .argc = 0 };
-    const struct entry *bench = find(c, step, "bench");
+    const struct entry *bench = plan_find(c, step, "bench");
     if (!bench)
         return plan_error(c, NULL, step, "no bench; accepted: bench = NAME... (a benchmark, "
                           "family or preset, as run takes them)");
-    add_word(command, copy("run"));
-    char *words = copy(bench->value);
+    add_word(command, plan_copy("run"));
+    char *words = plan_copy(bench->value);
     int status = 0;
     for (char *word = strtok(words, " \t,"); word && status == 0; word = strtok(NULL, " \t,")) {
         if (word[0] == '-')
@@ -476,7 +323,7 @@ static int start_command(struct compiler *c, const char *step, struct command *c
                                 "names only (a step's options are KEY = VALUE lines of their "
                                 "own)", word);
         else if (command->argc <= VP_RUN_MAX_WORDS)
-            add_word(command, copy(word));
+            add_word(command, plan_copy(word));
     }
     free(words);
     if (status == 0 && command->argc == 1)
@@ -511,20 +358,20 @@ static int check_entry(struct compiler *c, const char *step, const struct entry 
 {
     const struct vp_run_flag *flag = vp_run_flag_find(entry->key);
     struct vp_run_request taken = { 0 };
-    if (!c->for_mpi && flag && in_scope(entry->key, VP_SCOPE_MPI) &&
+    if (!c->for_mpi && flag && plan_in_scope(entry->key, VP_SCOPE_MPI) &&
         vp_run_take(&taken, flag, entry->value, c->err, c->err_len) != 0)
         return blame(c, entry, step);
     struct command command;
     if (start_command(c, step, &command) != 0)
         return -1;
     if (strcmp(entry->key, "target") == 0) {
-        const struct entry *reps = find(c, step, "reps");
+        const struct entry *reps = plan_find(c, step, "reps");
         if (!reps)
-            reps = find(c, "global", "reps");
+            reps = plan_find(c, "global", "reps");
         if (reps)
-            add_entry(&command, reps, false, runs_in_members(c, step), NULL);
+            add_entry(&command, reps, false, plan_runs_in_members(c, step), NULL);
     }
-    add_entry(&command, entry, false, runs_in_members(c, step), NULL);
+    add_entry(&command, entry, false, plan_runs_in_members(c, step), NULL);
     return judge_command(c, &command, entry, step, NULL);
 }
 
@@ -534,7 +381,7 @@ static int build_step_plan(struct compiler *c, const char *step, struct vp_plan 
     struct command command;
     if (start_command(c, step, &command) != 0)
         return -1;
-    return judge_command(c, &command, find(c, step, "bench"), step, plan);
+    return judge_command(c, &command, plan_find(c, step, "bench"), step, plan);
 }
 
 /* Whether one of the step's benchmarks has an option called key (-1: its words refused). */
@@ -590,7 +437,7 @@ static int check_run_entry(struct compiler *c, const struct entry *entry, const 
 static int check_global_entry(struct compiler *c, const char *const *steps, size_t step_count,
                               const struct entry *entry)
 {
-    if (session_key(entry->key))
+    if (plan_session_key(entry->key))
         return check_run_entry(c, entry, NULL);
     if (step_flag(entry->key))
         return check_entry(c, steps[0], entry);
@@ -618,7 +465,7 @@ static int check_places(struct compiler *c)
         if (!entry->section[0])
             return plan_error(c, entry, NULL, "%s outside a section; accepted: keys under "
                               "[global] or under a [STEP]", entry->key);
-        if (!global && session_key(entry->key) && !members_key(entry->key))
+        if (!global && plan_session_key(entry->key) && !plan_members_key(entry->key))
             return plan_error(c, entry, NULL, "%s belongs to the whole run: accepted in "
                               "[global] only (a step may say guests, containers and "
                               "and-host for itself)", entry->key);
@@ -626,10 +473,10 @@ static int check_places(struct compiler *c)
             return plan_error(c, entry, NULL, "%s belongs to a step, not to [global]",
                               entry->key);
         const struct vp_run_flag *flag = vp_run_flag_find(entry->key);
-        if (flag && !flag->argument && !switch_value(entry->value, NULL))
+        if (flag && !flag->argument && !plan_switch_value(entry->value, NULL))
             return plan_error(c, entry, NULL, "%s = %s: a switch; accepted: on, off, true or "
                               "false", entry->key, entry->value);
-        if (in_scope(entry->key, VP_SCOPE_COMMAND | VP_SCOPE_PLAN)) {
+        if (plan_in_scope(entry->key, VP_SCOPE_COMMAND | VP_SCOPE_PLAN)) {
             char step_keys[300], run_keys[200];
             vp_run_flag_names(VP_SCOPE_STEP | VP_SCOPE_MPI, "", step_keys, sizeof step_keys);
             vp_run_flag_names(VP_SCOPE_SESSION, "", run_keys, sizeof run_keys);
@@ -660,7 +507,7 @@ static int check_keys(struct compiler *c, const char **steps, size_t step_count)
                 strcmp(entry->key, "reference") == 0)
                 continue;
             int checked = vp_reference_key(entry->key) ? check_reference_entry(c, steps[s], entry)
-                          : members_key(entry->key)    ? check_run_entry(c, entry, steps[s])
+                          : plan_members_key(entry->key)    ? check_run_entry(c, entry, steps[s])
                                                        : check_entry(c, steps[s], entry);
             if (checked != 0)
                 return -1;
@@ -676,11 +523,11 @@ static int step_command(struct compiler *c, const char *step, struct command *co
 {
     if (start_command(c, step, command) != 0)
         return -1;
-    const struct entry *members = c->no_members ? members_entry(c, step) : NULL;
+    const struct entry *members = c->no_members ? plan_members_entry(c, step) : NULL;
     bool jobs_of_members = members && !c->for_mpi; /* members_as_jobs says them */
     for (size_t i = 0; i < c->count; i++) {
         const struct entry *entry = &c->entries[i];
-        if (strcmp(entry->section, "global") != 0 || session_key(entry->key) ||
+        if (strcmp(entry->section, "global") != 0 || plan_session_key(entry->key) ||
             (jobs_of_members && strcmp(entry->key, "jobs") == 0))
             continue;
         int takes = step_flag(entry->key) ? 1 : step_takes_option(c, step, entry->key);
@@ -689,139 +536,15 @@ static int step_command(struct compiler *c, const char *step, struct command *co
             return -1;
         }
         if (takes)
-            add_entry(command, entry, c->for_mpi, runs_in_members(c, step), notes);
+            add_entry(command, entry, c->for_mpi, plan_runs_in_members(c, step), notes);
     }
     for (size_t i = 0; i < c->count; i++)
         if (strcmp(c->entries[i].section, step) == 0 &&
             !(jobs_of_members && strcmp(c->entries[i].key, "jobs") == 0))
-            add_entry(command, &c->entries[i], c->for_mpi, runs_in_members(c, step), notes);
-    if (members && members_as_jobs(c, step, members, command, placement) != 0) {
+            add_entry(command, &c->entries[i], c->for_mpi, plan_runs_in_members(c, step), notes);
+    if (members && plan_members_as_jobs(c, step, members, command, placement) != 0) {
         free_command(command);
         return -1;
-    }
-    return 0;
-}
-
-/* The guests a plan's run asks for: the command line's flags over its [global] keys. */
-static struct vp_guests_request merged_guests(const struct vp_guests_request *given,
-                                              const struct vp_guests_request *global)
-{
-    struct vp_guests_request merged = *global;
-#define TAKE(field) if (given->field) merged.field = given->field
-    TAKE(kind); TAKE(spec); TAKE(accel); TAKE(uri); TAKE(bridge); TAKE(disk_dir); TAKE(disk_bus);
-    TAKE(container_engine); TAKE(container_runtime); TAKE(container_net);
-    TAKE(pin); TAKE(programs); TAKE(cpus); TAKE(memory_mib); TAKE(timeout_s); TAKE(disk_bytes);
-#undef TAKE
-    /* the plan's texts go with its entries: the run keeps copies (vp_run_steps_free) */
-    const char **texts[] = { &merged.spec, &merged.accel, &merged.uri, &merged.bridge,
-                             &merged.disk_dir, &merged.disk_bus, &merged.container_engine, &merged.container_runtime,
-                             &merged.container_net, &merged.pin, &merged.programs };
-    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
-        if (*texts[t] && !(*texts[t] = strdup(*texts[t])))
-            abort();
-    if (given->cpu_cap_pct) {
-        merged.cpu_cap_pct = given->cpu_cap_pct;
-        merged.cpu_cap_guest = given->cpu_cap_guest;
-    }
-    return merged;
-}
-
-/* The run's own flags: the command line's, else [global]'s. */
-static void session_flags(const struct compiler *c, const struct vp_run_request *command,
-                          struct vp_run_steps *steps)
-{
-    struct vp_run_request global = { .monitor_hz = 0 };
-    for (size_t i = 0; i < c->count; i++)
-        if (strcmp(c->entries[i].section, "global") == 0 && session_key(c->entries[i].key))
-            vp_run_take(&global, vp_run_flag_find(c->entries[i].key), c->entries[i].value,
-                        (char[VP_ERROR_LEN]){ 0 }, VP_ERROR_LEN); /* judged by check_keys */
-    /* the command line's (argv's), else copies of [global]'s (the plan's text goes) */
-    const char **session[] = { &steps->label, &steps->db, &steps->json };
-    const char *given[] = { command->label, command->db, command->json };
-    const char *planned[] = { global.label, global.db, global.json };
-    for (size_t t = 0; t < 3; t++) {
-        if (!given[t] && planned[t] && !(steps->plan_session[t] = strdup(planned[t])))
-            abort();
-        *session[t] = given[t] ? given[t] : steps->plan_session[t];
-    }
-    steps->quiet = command->quiet || global.quiet;
-    /* without members, [global]'s settings of them go (the command line's are judged) */
-    steps->guests = merged_guests(&command->guests, c->no_members ? &(struct vp_guests_request){ 0 }
-                                                                  : &global.guests);
-    steps->guests_owned = true;
-    if (!c->no_members)
-        return;
-    leave_out_member_settings(c, steps);
-    const struct entry *and_host = find(c, "global", "and-host");
-    if (and_host)
-        leave_out_and_host(c, and_host, steps);
-    free((char *)steps->guests.spec);
-    steps->guests.spec = NULL;
-    steps->guests.kind = NULL;
-    steps->guests.and_host = false;
-}
-
-/* Where a step runs: its own guests = / containers = / and-host = lines (judged by
- * check_keys), or left out with a note. */
-static int place_step(struct compiler *c, const char *name, struct vp_run_step *step,
-                      struct vp_run_steps *steps)
-{
-    for (size_t i = 0; i < c->count; i++) {
-        const struct entry *entry = &c->entries[i];
-        if (strcmp(entry->section, name) != 0 || !members_key(entry->key))
-            continue;
-        if (c->no_members) {
-            if (strcmp(entry->key, "and-host") == 0)
-                leave_out_and_host(c, entry, steps);
-            continue;
-        }
-        struct vp_run_request request = { .monitor_hz = 0 };
-        vp_run_take(&request, vp_run_flag_find(entry->key), entry->value, c->err, c->err_len);
-        if (strcmp(entry->key, "and-host") == 0) {
-            bool on;
-            switch_value(entry->value, &on);
-            step->and_host = on ? VP_STEP_AND_HOST_ON : VP_STEP_AND_HOST_OFF;
-            continue;
-        }
-        const struct vp_env_kind *kind = vp_env_kind_find(entry->key);
-        if (step->members_spec && step->members_kind != kind)
-            return plan_error(c, entry, name, "%s: not with %s in one step; accepted: %s = "
-                              "SPEC or %s = SPEC", entry->key, step->members_kind->name,
-                              step->members_kind->name, entry->key);
-        free((char *)step->members_spec);
-        step->members_spec = copy(entry->value);
-        step->members_kind = kind;
-    }
-    return 0;
-}
-
-/* One kind of member for the whole run, and and-host only where a step runs in them. */
-static int check_members(struct compiler *c, const struct vp_run_steps *steps)
-{
-    /* the run's kind: the command line's, [global]'s, and every step's own, one */
-    const struct vp_env_kind *kinds[VP_RUN_MAX_STEPS + 8] = { steps->guests.kind };
-    size_t kind_count = 1;
-    for (size_t k = 0; vp_env_kinds[k] && kind_count < 8; k++)
-        if (!c->no_members && find(c, "global", vp_env_kinds[k]->name))
-            kinds[kind_count++] = vp_env_kinds[k];
-    for (size_t s = 0; s < steps->count; s++) {
-        const struct vp_run_step *step = &steps->step[s];
-        kinds[kind_count++] = step->members_kind;
-        if (step->and_host == VP_STEP_AND_HOST_ON && !step->members_spec && !steps->guests.spec)
-            return plan_error(c, NULL, step->name, "and-host: this step runs on this host "
-                              "alone; accepted: and-host beside guests = SPEC or containers = "
-                              "SPEC (the step's or [global]'s)");
-    }
-    const struct vp_env_kind *first = NULL;
-    for (size_t k = 0; k < kind_count; k++) {
-        if (kinds[k] && first && kinds[k] != first) {
-            const struct vp_env_kind *one = vp_env_kind_earlier(first, kinds[k]);
-            const struct vp_env_kind *other = one == first ? kinds[k] : first;
-            return plan_error(c, NULL, "global", "%s and %s: one kind per run; accepted: %s = "
-                              "SPEC or %s = SPEC in the steps and [global] that say either",
-                              one->name, other->name, one->name, other->name);
-        }
-        first = first ? first : kinds[k];
     }
     return 0;
 }
@@ -851,7 +574,7 @@ static int make_steps(struct compiler *c, const char **names, size_t count,
         if (step_command(c, names[s], &command, c->for_mpi ? NULL : steps, steps) != 0)
             return -1;
         struct vp_run_step *step = &steps->step[steps->count++];
-        *step = (struct vp_run_step){ .name = copy(names[s]), .argc = command.argc,
+        *step = (struct vp_run_step){ .name = plan_copy(names[s]), .argc = command.argc,
                                       .owned = true };
         step->argv = calloc((size_t)command.argc + 1, sizeof *step->argv);
         if (!step->argv)
@@ -864,7 +587,7 @@ static int make_steps(struct compiler *c, const char **names, size_t count,
             step->plan.count = 0;
             return blame(c, NULL, names[s]);
         }
-        if (place_step(c, names[s], step, steps) != 0)
+        if (plan_place_step(c, names[s], step, steps) != 0)
             return -1;
     }
     return 0;
@@ -900,9 +623,9 @@ int vp_plan_compile(const struct vp_run_request *command, const char *text, bool
         status = -1;
     }
     if (status == 0) {
-        session_flags(c, command, steps);
+        plan_session_flags(c, command, steps);
         steps->kept_text = kept_text(c, command);
-        status = check_members(c, steps);
+        status = plan_check_members(c, steps);
     }
     if (status != 0)
         vp_run_steps_free(steps);
@@ -924,15 +647,8 @@ int vp_run_steps_of_words(struct vp_run_steps *steps, int argc, char **argv,
             return -1;
         return vp_plan_compile(&command, plan_text, false, steps, err, err_len);
     }
-    *steps = (struct vp_run_steps){ .count = 1 };
-    struct vp_run_step *step = &steps->step[0];
-    *step = (struct vp_run_step){ .argc = argc, .argv = argv };
-    if (vp_run_parse(&step->request, argc, argv, VP_SCOPES_COMMAND_LINE, err, err_len) != 0)
+    if (vp_run_steps_of_command_line(steps, argc, argv, VP_SCOPES_COMMAND_LINE, err,
+                                     err_len) != 0)
         return -1;
-    steps->label = step->request.label;
-    steps->db = step->request.db;
-    steps->json = step->request.json;
-    steps->quiet = step->request.quiet;
-    steps->guests = step->request.guests;
     return vp_run_steps_build(steps, err, err_len);
 }

@@ -238,10 +238,7 @@ struct mpi_run {
 static int steps_of_words(const struct vp_world *world, int count, char **words,
                           struct vp_run_steps *steps, char *err, size_t err_len)
 {
-    bool plan = false;
-    for (int i = 1; i < count; i++)
-        plan = plan || strcmp(words[i], "--plan") == 0 || strncmp(words[i], "--plan=", 7) == 0;
-    if (plan) {
+    if (vp_run_words_want_plan(count, words)) {
         struct vp_run_request command;
         int status = vp_plan_command(&command, count, words, err, err_len);
         if (status == 0 && (command.dry_run || command.here))
@@ -255,22 +252,16 @@ static int steps_of_words(const struct vp_world *world, int count, char **words,
         free(text);
         return status;
     }
-    *steps = (struct vp_run_steps){ .count = 1 };
-    struct vp_run_step *step = &steps->step[0];
-    *step = (struct vp_run_step){ .argc = count, .argv = words };
-    if (vp_run_parse(&step->request, count, words, VP_SCOPES_COMMAND_LINE | VP_SCOPE_MPI, err,
-                     err_len) != 0)
+    if (vp_run_steps_of_command_line(steps, count, words, VP_SCOPES_COMMAND_LINE | VP_SCOPE_MPI,
+                                     err, err_len) != 0)
         return -1;
+    struct vp_run_step *step = &steps->step[0];
     if (step->request.background) {
         snprintf(err, err_len, "--background: not accepted by virtperf-mpi yet; accepted: "
                  "virtperf run --background on each host, or net.probe as a step of its own");
         return -1;
     }
-    steps->label = step->request.label;
-    steps->db = step->request.db;
-    steps->json = step->request.json;
-    steps->quiet = step->request.quiet;
-    steps->guests = step->request.guests; /* refused below: no rank starts members yet */
+    /* its members are refused below: no rank starts members yet */
     return vp_plan_build(&step->request.plan, &step->plan, err, err_len);
 }
 

@@ -1,0 +1,355 @@
+/* The rows of run's flag table (run_flags.h) that ask for members and set them: --guests,
+ * --containers (a kind each, kinds.h), --and-host, and the --guest-* and --container-*
+ * settings; and the check that the run starts a kind that takes each setting given. */
+#include "cmd/run_flags.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/limits.h"
+#include "core/units.h"
+
+/* --guests SPEC, --containers SPEC: the members the run starts, of one kind (SPEC is
+ * checked where they start). */
+static int take_members(const struct vp_env_kind *kind, struct vp_run_request *request,
+                        const char *value, char *err, size_t len)
+{
+    const struct vp_env_kind *before = request->guests.kind;
+    if (before && before != kind) {
+        const struct vp_env_kind *one = vp_env_kind_earlier(before, kind);
+        const struct vp_env_kind *other = one == kind ? before : kind;
+        return vp_run_flag_refuse(err, len, "%s and %s: one of them; accepted: %s SPEC or %s SPEC",
+                      one->flag, other->flag, one->flag, other->flag);
+    }
+    request->guests.kind = kind;
+    request->guests.spec = value;
+    return 0;
+}
+
+static int take_guests(struct vp_run_request *request, const char *value, char *err,
+                       size_t len)
+{
+    return take_members(&vp_guests_kind, request, value, err, len);
+}
+
+static int take_guest_cpus(struct vp_run_request *request, const char *value, char *err,
+                           size_t len)
+{
+    return vp_run_flag_whole("--guest-cpus", value, 1, 64, &request->guests.cpus, err, len);
+}
+
+static int take_guest_memory(struct vp_run_request *request, const char *value, char *err,
+                             size_t len)
+{
+    return vp_run_flag_whole("--guest-memory", value, 256, 1 << 20, &request->guests.memory_mib, err,
+                      len);
+}
+
+static int take_guest_accel(struct vp_run_request *request, const char *value, char *err,
+                            size_t len)
+{
+    if (strcmp(value, "auto") != 0 && strcmp(value, "kvm") != 0 && strcmp(value, "tcg") != 0)
+        return vp_run_flag_refuse(err, len, "--guest-accel: '%s' is not valid; accepted: auto, kvm or tcg",
+                      value);
+    request->guests.accel = value;
+    return 0;
+}
+
+static int take_guest_timeout(struct vp_run_request *request, const char *value, char *err,
+                              size_t len)
+{
+    return vp_run_flag_whole("--guest-timeout", value, 10, 86400, &request->guests.timeout_s, err, len);
+}
+
+static int take_libvirt_uri(struct vp_run_request *request, const char *value, char *err,
+                            size_t len)
+{
+    (void)err, (void)len;
+    request->guests.uri = value;
+    return 0;
+}
+
+static int take_guest_net(struct vp_run_request *request, const char *value, char *err,
+                          size_t len)
+{
+    (void)err, (void)len;
+    request->guests.bridge = value; /* an existing bridge: checked where the guests start */
+    return 0;
+}
+
+static int take_and_host(struct vp_run_request *request, const char *value, char *err,
+                         size_t len)
+{
+    (void)value, (void)err, (void)len;
+    request->guests.and_host = true;
+    return 0;
+}
+
+static int take_guest_disk(struct vp_run_request *request, const char *value, char *err,
+                           size_t len)
+{
+    (void)err, (void)len;
+    request->guests.disk_dir = value;
+    return 0;
+}
+
+static int take_guest_disk_size(struct vp_run_request *request, const char *value, char *err,
+                                size_t len)
+{
+    uint64_t bytes;
+    if (vp_parse_size(value, &bytes) != 0 || bytes < (64u << 20))
+        return vp_run_flag_refuse(err, len, "--guest-disk-size: '%s' is not valid; accepted: a size of at "
+                      "least 64M, such as 512M or 4G", value);
+    request->guests.disk_bytes = bytes;
+    return 0;
+}
+
+static int take_guest_disk_bus(struct vp_run_request *request, const char *value, char *err,
+                               size_t len)
+{
+    if (strcmp(value, "virtio") != 0 && strcmp(value, "ide") != 0)
+        return vp_run_flag_refuse(err, len, "--guest-disk-bus: '%s' is not valid; accepted: virtio or ide",
+                      value);
+    request->guests.disk_bus = value;
+    return 0;
+}
+
+/* --guest-cpu-cap PCT[@N]: each vCPU of every guest (or of guest N) at most PCT% of a
+ * host CPU, libvirt's <cputune> quota: a known cost to find in the results. */
+static int take_guest_cpu_cap(struct vp_run_request *request, const char *value, char *err,
+                              size_t len)
+{
+    unsigned pct = 0, guest = 0;
+    char extra;
+    int n = sscanf(value, "%u@%u%c", &pct, &guest, &extra);
+    if (!((n == 1 && strchr(value, '@') == NULL) || n == 2) || pct < 1 || pct > 100 ||
+        (n == 2 && (guest < 1 || guest > VP_MAX_GUESTS)) || value[0] < '0' || value[0] > '9')
+        return vp_run_flag_refuse(err, len, "--guest-cpu-cap: '%s' is not valid; accepted: PCT from 1 to "
+                      "100, or PCT@N for guest N only (1 to %d)", value, VP_MAX_GUESTS);
+    request->guests.cpu_cap_pct = pct;
+    request->guests.cpu_cap_guest = guest;
+    return 0;
+}
+
+static int take_guest_pin(struct vp_run_request *request, const char *value, char *err,
+                          size_t len)
+{
+    (void)err, (void)len;
+    request->guests.pin = value; /* checked against this host's CPUs where the guests start */
+    return 0;
+}
+
+/* --guest-programs PATH[,PATH...]: each an absolute path of a file or directory here. */
+static int take_guest_programs(struct vp_run_request *request, const char *value, char *err,
+                               size_t len)
+{
+    char copy[VP_TEXT_LEN], *save, *path;
+    snprintf(copy, sizeof copy, "%s", value);
+    struct stat info;
+    for (path = strtok_r(copy, ",", &save); path; path = strtok_r(NULL, ",", &save))
+        if (path[0] != '/' || stat(path, &info) != 0)
+            return vp_run_flag_refuse(err, len, "--guest-programs: '%s' is not %s; accepted: absolute "
+                          "paths of this host's programs, files or directories, comma-separated",
+                          path, path[0] != '/' ? "an absolute path" : "here");
+    if (strspn(value, ",") == strlen(value))
+        return vp_run_flag_refuse(err, len, "--guest-programs: empty; accepted: absolute paths of this "
+                      "host's programs, files or directories, comma-separated");
+    request->guests.programs = value;
+    return 0;
+}
+
+static int take_containers(struct vp_run_request *request, const char *value, char *err,
+                           size_t len)
+{
+    return take_members(&vp_containers_kind, request, value, err, len);
+}
+
+static int take_container_engine(struct vp_run_request *request, const char *value, char *err,
+                                 size_t len)
+{
+    if (strcmp(value, "podman") != 0 && strcmp(value, "docker") != 0)
+        return vp_run_flag_refuse(err, len, "--container-engine: '%s' is not valid; accepted: podman or "
+                      "docker", value);
+    request->guests.container_engine = value;
+    return 0;
+}
+
+static int take_container_runtime(struct vp_run_request *request, const char *value, char *err,
+                                  size_t len)
+{
+    if (strcmp(value, "runc") != 0 && strcmp(value, "crun") != 0)
+        return vp_run_flag_refuse(err, len, "--container-runtime: '%s' is not valid; accepted: runc or crun",
+                      value);
+    request->guests.container_runtime = value;
+    return 0;
+}
+
+static int take_container_net(struct vp_run_request *request, const char *value, char *err,
+                              size_t len)
+{
+    /* a network's name as podman and docker take them */
+    size_t length = strlen(value);
+    bool named = length > 0 && length < 64 && isalnum((unsigned char)value[0]) &&
+                 strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                               "0123456789_.-") == length;
+    if (!named)
+        return vp_run_flag_refuse(err, len, "--container-net: '%s' is not valid; accepted: host, bridge or "
+                      "the name of a network of the engine (letters, digits, _ . -)", value);
+    request->guests.container_net = value;
+    return 0;
+}
+
+const struct vp_run_flag vp_member_flags[] = {
+    { "guests", "SPEC", VP_SCOPE_SESSION,
+      "run in guests virtperf starts (libvirt): 4, 1,2,4 or 1..8, one\n"
+      "result per count, the guests started together  [none]",
+      "Runs the benchmarks in throwaway guests virtperf starts through libvirt (one\n"
+      "transient domain each, booted straight into virtperf), for each count of SPEC\n"
+      "(\\fB4\\fR, \\fB1,2,4\\fR, \\fB1..8\\fR), every guest's jobs started at one instant;\n"
+      "one result per count, with each guest under ranks.hosts and the host's own monitor\n"
+      "and each guest's QEMU CPU. See GUESTS.", take_guests },
+    { "guest-cpus", "N", VP_SCOPE_SESSION, "vCPUs per guest  [1]", NULL, take_guest_cpus },
+    { "guest-memory", "MiB", VP_SCOPE_SESSION, "memory per guest, MiB  [512]", NULL,
+      take_guest_memory },
+    { "guest-accel", "A", VP_SCOPE_SESSION,
+      "auto (kvm where it runs a guest, else tcg, said), kvm or tcg  [auto]", NULL,
+      take_guest_accel },
+    { "guest-timeout", "S", VP_SCOPE_SESSION,
+      "seconds a guest may take to boot or to answer  [300]", NULL, take_guest_timeout },
+    { "libvirt-uri", "URI", VP_SCOPE_SESSION, "libvirt's  [qemu:///system]", NULL,
+      take_libvirt_uri },
+    { "guest-cpu-cap", "PCT[@N]", VP_SCOPE_SESSION,
+      "each vCPU of every guest (of guest N only) at most PCT% of a\n"
+      "host CPU (libvirt's cputune quota)  [no cap]", NULL, take_guest_cpu_cap },
+    { "guest-pin", "SPEC", VP_SCOPE_SESSION,
+      "the guests' vCPUs onto this host's CPUs (libvirt's vcpupin), in\n"
+      "guest order: compact, spread or a CPU list  [not pinned]", NULL, take_guest_pin },
+    { "guest-programs", "PATHS", VP_SCOPE_SESSION,
+      "this host's programs, files or directories (comma-separated,\n"
+      "absolute) put in the guests' or containers' image at the same\n"
+      "paths, a program with its libraries  [what the benchmarks need]",
+      "Puts this host's programs, files or directories (absolute paths, comma-separated) into\n"
+      "the image the guests boot or the containers run, at the same paths: a program with\n"
+      "its libraries (and a script with its interpreter), a directory whole. What the\n"
+      "benchmarks need is put in without it: \\fBapp \\-\\-preset\\fR's programs and their\n"
+      "files, \\fBapp \\-\\-cmd\\fR's program; give here what \\fB\\-\\-cmd\\fR reads or starts.",
+      take_guest_programs },
+    { "guest-net", "BRIDGE", VP_SCOPE_SESSION,
+      "a NIC on this existing bridge, each guest an address next\n"
+      "to the bridge's own  [no NIC]", NULL, take_guest_net },
+    { "guest-disk", "DIR", VP_SCOPE_SESSION,
+      "a disk image per guest made in DIR (ext4, at /mnt/disk in\n"
+      "the guest, its working directory), removed afterwards; a\n"
+      "container's working directory /work is made there  [none; /work: here]", NULL,
+      take_guest_disk },
+    { "guest-disk-size", "SIZE", VP_SCOPE_SESSION, "each guest disk's size  [1G]", NULL,
+      take_guest_disk_size },
+    { "guest-disk-bus", "B", VP_SCOPE_SESSION, "virtio or ide (emulated)  [virtio]", NULL,
+      take_guest_disk_bus },
+    { "and-host", NULL, VP_SCOPE_SESSION,
+      "with --guests or --containers: as many jobs on this host as\n"
+      "there are guests, repetitions alternating host, guests (ABAB)",
+      "Also runs each point on this host, with as many jobs as the count's guests or\n"
+      "containers run in all, its repetitions alternating with theirs (host, guests, host,\n"
+      "guests...), so that a drift of the machine becomes neither side's penalty: the\n"
+      "IHEP 2010 study's processes on the hypervisor against its VMs. Each point gives\n"
+      "two results, \\fBside\\fR host and guests; \\fBvirtperf compare RUN\\fR pairs them.\n"
+      "With \\fB\\-\\-guest\\-disk\\fR DIR the host's jobs work in DIR. Not with net\n"
+      "benchmarks yet.", take_and_host },
+    { "containers", "SPEC", VP_SCOPE_SESSION,
+      "run in containers virtperf starts (podman or docker): 4, 1,2,4 or 1..8,\n"
+      "one result per count, started together  [none]",
+      "Runs the benchmarks in containers virtperf starts through podman or docker, from a root\n"
+      "directory of this virtperf and its libraries (no registry), for each count of SPEC,\n"
+      "as \\fB\\-\\-guests\\fR does with guests. See GUESTS.", take_containers },
+    { "container-engine", "E", VP_SCOPE_SESSION, "podman or docker  [podman]", NULL,
+      take_container_engine },
+    { "container-runtime", "R", VP_SCOPE_SESSION,
+      "runc or crun  [runc where installed, else the engine's]", NULL, take_container_runtime },
+    { "container-net", "N", VP_SCOPE_SESSION,
+      "host (this host's network), bridge (the engine's default) or NETWORK (one made with\n"
+      "podman/docker network create)  [host]", NULL, take_container_net },
+};
+const size_t vp_member_flag_count = sizeof vp_member_flags / sizeof vp_member_flags[0];
+
+/* The settings of members (every kind's; kinds.h says which kind takes which), and
+ * whether each was given. */
+#define MEMBER_SETTINGS 16
+struct member_setting {
+    const char *flag;
+    bool given;
+};
+
+/* Fills settings (their flags in the order they are judged); returns how many. */
+static size_t member_settings(const struct vp_guests_request *asked,
+                              struct member_setting settings[static MEMBER_SETTINGS])
+{
+    const struct member_setting all[MEMBER_SETTINGS] = {
+        { "--and-host", asked->and_host },
+        { "--guest-cpus", asked->cpus }, { "--guest-memory", asked->memory_mib },
+        { "--guest-accel", asked->accel }, { "--libvirt-uri", asked->uri },
+        { "--guest-net", asked->bridge }, { "--guest-pin", asked->pin },
+        { "--guest-cpu-cap", asked->cpu_cap_pct },
+        { "--guest-disk-size", asked->disk_bytes },
+        { "--guest-disk-bus", asked->disk_bus },
+        { "--guest-disk", asked->disk_dir },
+        { "--guest-programs", asked->programs },
+        { "--guest-timeout", asked->timeout_s },
+        { "--container-engine", asked->container_engine },
+        { "--container-runtime", asked->container_runtime },
+        { "--container-net", asked->container_net },
+    };
+    memcpy(settings, all, sizeof all);
+    return MEMBER_SETTINGS;
+}
+
+bool vp_run_member_setting(const char *key)
+{
+    struct member_setting settings[MEMBER_SETTINGS];
+    size_t count = member_settings(&(struct vp_guests_request){ .kind = NULL }, settings);
+    for (size_t s = 0; s < count; s++)
+        if (strcmp(settings[s].flag + 2, key) == 0)
+            return true;
+    return false;
+}
+
+int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
+                         const struct vp_env_kind *running, char *err, size_t err_len)
+{
+    if (asked->kind && !members_here) {
+        snprintf(err, err_len, "%s: virtperf-mpi starts no guests or containers yet; "
+                 "accepted: virtperf run ... %s on one host", asked->kind->flag,
+                 asked->kind->flag);
+        return -1;
+    }
+    struct member_setting settings[MEMBER_SETTINGS];
+    size_t count = member_settings(asked, settings);
+    for (size_t f = 0; f < count; f++) {
+        const char *flag = settings[f].flag;
+        if (!settings[f].given || (members_here && running && vp_env_kind_takes(running, flag)))
+            continue;
+        if (!members_here) {
+            snprintf(err, err_len, "%s: virtperf-mpi starts no guests or containers yet; "
+                     "accepted: virtperf run ... %s on one host", flag, flag);
+            return -1;
+        }
+        /* the kinds that take it: "guests" and --guests, or "guests or containers" */
+        const struct vp_env_kind *taker = NULL;
+        size_t takers = 0;
+        for (size_t k = 0; vp_env_kinds[k]; k++)
+            if (vp_env_kind_takes(vp_env_kinds[k], flag) && takers++ == 0)
+                taker = vp_env_kinds[k];
+        char names[128];
+        if (takers == 1)
+            snprintf(names, sizeof names, "%s", taker->name);
+        else
+            vp_env_kinds_list(false, names, sizeof names);
+        snprintf(err, err_len, "%s: only for the %s of a run; accepted: %s SPEC %s ...", flag,
+                 names, taker ? taker->flag : "--guests", flag);
+        return -1;
+    }
+    return 0;
+}
