@@ -1,4 +1,5 @@
-/* Matching results across runs and computing penalties, intervals, tests and flags. */
+/* Comparing runs: matched results (compare_match.c) become rows of penalties, intervals,
+ * tests and flags. */
 #include "analysis/compare.h"
 
 #include <math.h>
@@ -9,103 +10,16 @@
 #include <strings.h>
 
 #include "analysis/combined.h"
+#include "analysis/compare_match.h"
 #include "core/idle.h"
 #include "core/inference.h"
 #include "core/stats.h"
 #include "core/json.h"
 
-/* " ranks=N 0>1,2>0" of a result of many hosts (virtperf-mpi): how many hosts ran jobs
- * and, with a topology, which rank talked to which; "" for one host. */
-static void hosts_text(const json_t *result, char *buf, size_t len)
-{
-    const json_t *ranks = json_object_get(result, "ranks");
-    buf[0] = '\0';
-    if (!ranks)
-        return;
-    snprintf(buf, len, " ranks=%lld", (long long)json_integer_value(json_object_get(ranks, "count")));
-    size_t i;
-    const json_t *link;
-    json_array_foreach(json_object_get(ranks, "links"), i, link) {
-        size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%lld>%lld", i ? "," : " ",
-                 (long long)json_integer_value(json_object_get(link, "from")),
-                 (long long)json_integer_value(json_object_get(link, "to")));
-    }
-}
-
-/* How many jobs a result ran in all: its jobs on one host, the sum of its hosts' across
- * many (virtperf-mpi). */
-static long long total_jobs(const json_t *result)
-{
-    const json_t *hosts = json_object_get(json_object_get(result, "ranks"), "hosts");
-    if (!hosts)
-        return (long long)json_integer_value(json_object_get(result, "jobs"));
-    long long total = 0;
-    size_t i;
-    const json_t *host;
-    json_array_foreach(hosts, i, host)
-        total += (long long)json_integer_value(json_object_get(host, "jobs"));
-    return total;
-}
-
-/* Where a result's jobs ran: "8 jobs on 1 host", "1 job on each of 8 hosts", "12 jobs
- * on 3 hosts" (uneven), with a network round's topology. */
-static void layout_text(const json_t *result, char *buf, size_t len)
-{
-    const json_t *ranks = json_object_get(result, "ranks");
-    long long total = total_jobs(result);
-    size_t hosts = ranks ? json_array_size(json_object_get(ranks, "hosts")) : 1;
-    const char *topology = ranks ? vp_json_text(ranks, "topology") : "";
-    char round[48] = "";
-    if (*topology)
-        snprintf(round, sizeof round, " (%s)", topology);
-    if (hosts > 1 && total % (long long)hosts == 0)
-        snprintf(buf, len, "%lld job%s on each of %zu hosts%s", total / (long long)hosts,
-                 total / (long long)hosts == 1 ? "" : "s", hosts, round);
-    else
-        snprintf(buf, len, "%lld job%s on %zu host%s%s", total, total == 1 ? "" : "s", hosts,
-                 hosts == 1 ? "" : "s", round);
-}
-
-/* bench|params|jobs|hosts: what must agree for two results to be compared; vary names
- * the param left out (NULL: none), the one the comparison sets values of against each
- * other. by_total: bench|params|total jobs, whatever hosts they ran on, to pair J jobs on
- * one host with J jobs spread over J hosts (the IHEP study's 8 processes against 8 VMs). */
-static char *match_key(const json_t *result, const char *vary, bool by_total)
-{
-    json_t *kept = json_deep_copy(json_object_get(result, "params"));
-    if (vary)
-        json_object_del(kept, vary);
-    char *params = json_dumps(kept, JSON_COMPACT | JSON_SORT_KEYS);
-    json_decref(kept);
-    char hosts[256] = "";
-    if (!by_total)
-        hosts_text(result, hosts, sizeof hosts);
-    size_t len = strlen(params) + strlen(hosts) + 128;
-    char *key = malloc(len);
-    if (!key)
-        abort();
-    snprintf(key, len, "%s|%s|%lld|%s%s", vp_json_text(result, "bench"), params,
-             by_total ? total_jobs(result) : (long long)json_integer_value(json_object_get(result, "jobs")),
-             by_total ? "total" : "", hosts);
-    free(params);
-    return key;
-}
-
-/* What the comparison asks of one run, built once so that matching stays linear in
- * the number of results: its ok results by match key (a later repeat replaces an
- * earlier one), and per benchmark the params whose values differ among its results. */
-struct run_index {
-    const json_t *run;
-    json_t *by_key;   /* key -> result */
-    json_t *by_total; /* total-jobs key -> result, or null where two results share it */
-    json_t *varying;  /* bench -> {param: true} */
-};
-
 /* What one comparison was asked: its margin, the param it varies, the metrics it keeps. */
 struct comparison {
     const struct vp_compare_options *options;
-    const struct run_index *base, *candidates;
+    const struct vp_run_index *base, *candidates;
     const json_t *const *candidate_runs;
     size_t candidate_count;
 };
@@ -116,128 +30,6 @@ static bool metric_wanted(const struct vp_compare_options *options, const char *
         if (strcmp(options->metrics[i], name) == 0)
             return true;
     return options->metric_count == 0;
-}
-
-/* Marks in varying every param of a whose value b does not share. */
-static void mark_differences(json_t *varying, const json_t *a, const json_t *b)
-{
-    const char *name;
-    const json_t *value;
-    json_object_foreach((json_t *)a, name, value)
-        if (!json_equal(json_object_get(b, name), value))
-            json_object_set_new(varying, name, json_true());
-}
-
-static void index_run(struct run_index *index, const json_t *run, const char *vary)
-{
-    *index = (struct run_index){ .run = run, .by_key = json_object(), .by_total = json_object(),
-                                 .varying = json_object() };
-    json_t *first_params = json_object(); /* bench -> params of its first result */
-    size_t i;
-    const json_t *result;
-    json_array_foreach(json_object_get(run, "results"), i, result) {
-        const char *bench = vp_json_text(result, "bench");
-        const json_t *params = json_object_get(result, "params");
-        const json_t *first = json_object_get(first_params, bench);
-        if (!first) {
-            json_object_set(first_params, bench, (json_t *)params);
-            json_object_set_new(index->varying, bench, json_object());
-        } else {
-            json_t *varying = json_object_get(index->varying, bench);
-            mark_differences(varying, params, first);
-            mark_differences(varying, first, params);
-        }
-        if (strcmp(vp_json_text(result, "status"), "ok") == 0) {
-            char *key = match_key(result, vary, false);
-            json_object_set(index->by_key, key, (json_t *)result);
-            free(key);
-            key = match_key(result, vary, true);
-            json_object_set_new(index->by_total, key, json_object_get(index->by_total, key)
-                                                          ? json_null()
-                                                          : json_incref((json_t *)result));
-            free(key);
-        }
-    }
-    json_decref(first_params);
-}
-
-static void free_index(struct run_index *index)
-{
-    json_decref(index->by_key);
-    json_decref(index->by_total);
-    json_decref(index->varying);
-}
-
-static const json_t *find_match(const struct run_index *index, const char *key)
-{
-    return json_object_get(index->by_key, key);
-}
-
-/* result's match in index by its total job count when its own layout has none, where
- * the match ran on other hosts than result (one host against many, or many against
- * another many) and no other result of index has that total. */
-static const json_t *find_by_total(const struct run_index *index, const json_t *result,
-                                   const char *vary)
-{
-    char *key = match_key(result, vary, true);
-    const json_t *match = json_object_get(index->by_total, key);
-    free(key);
-    if (!json_is_object(match))
-        return NULL;
-    char *mine = match_key(result, vary, false), *theirs = match_key(match, vary, false);
-    bool other_layout = strcmp(mine, theirs) != 0;
-    free(mine);
-    free(theirs);
-    return other_layout ? match : NULL;
-}
-
-/* The params that tell result apart from the other results of its benchmark in the run,
- * as "name=value name=value" into buf ("" when nothing does): time.read's
- * clock=monotonic, a disk sweep's bs=4096. */
-static void variant_text(const struct run_index *index, const json_t *result, char *buf,
-                         size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    const json_t *varying = json_object_get(index->varying, vp_json_text(result, "bench"));
-    const char *name;
-    const json_t *value;
-    json_object_foreach(json_object_get(result, "params"), name, value) {
-        if (!json_object_get(varying, name))
-            continue;
-        char *text = json_is_string(value) ? strdup(json_string_value(value))
-                                           : json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
-        int written = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", name,
-                               text ? text : "?");
-        free(text);
-        if (written < 0 || (size_t)written >= len - used)
-            return;
-        used += (size_t)written;
-    }
-}
-
-void vp_compare_row_label(const json_t *row, char *buf, size_t len)
-{
-    const char *variant = vp_json_text(row, "variant");
-    const json_t *varied = json_object_get(row, "varied");
-    char base_value[320] = "";
-    if (varied)
-        snprintf(base_value, sizeof base_value, " %s=%s", vp_json_text(varied, "param"),
-                 vp_json_text(varied, "base"));
-    snprintf(buf, len, "%s%s%s%s", vp_json_text(row, "bench"), *variant ? " " : "", variant,
-             base_value);
-}
-
-/* "bench variant jobs=N" of a result of the indexed run, for lists of what did not match. */
-static void result_label(const struct run_index *index, const json_t *result, char *buf,
-                         size_t len)
-{
-    char variant[200], hosts[256];
-    variant_text(index, result, variant, sizeof variant);
-    hosts_text(result, hosts, sizeof hosts);
-    snprintf(buf, len, "%s%s%.200s jobs=%lld%.255s", vp_json_text(result, "bench"),
-             variant[0] ? " " : "", variant,
-             (long long)json_integer_value(json_object_get(result, "jobs")), hosts);
 }
 
 static size_t values_of(const json_t *metric, double *out, size_t cap)
@@ -523,8 +315,8 @@ static void add_rows(json_t *rows, const struct comparison *comparison, const js
 {
     const char *vary = comparison->options->vary;
     char variant[460], hosts[256];
-    variant_text(comparison->base, base_result, variant, 200);
-    hosts_text(base_result, hosts, sizeof hosts); /* ranks=4: a row per host count */
+    vp_match_variant_text(comparison->base, base_result, variant, 200);
+    vp_match_hosts_text(base_result, hosts, sizeof hosts); /* ranks=4: a row per host count */
     strncat(variant, variant[0] ? hosts : hosts + (hosts[0] == ' '), sizeof variant - strlen(variant) - 1);
     const char *name;
     const json_t *base_metric;
@@ -555,8 +347,8 @@ static void add_rows(json_t *rows, const struct comparison *comparison, const js
                 json_array_append_new(json_object_get(cell, "flags"), normalized);
             if (by_total[c]) { /* said where the two ran their jobs differently */
                 char base_layout[96], candidate_layout[96], paired[240];
-                layout_text(base_result, base_layout, sizeof base_layout);
-                layout_text(matches[c], candidate_layout, sizeof candidate_layout);
+                vp_match_layout_text(base_result, base_layout, sizeof base_layout);
+                vp_match_layout_text(matches[c], candidate_layout, sizeof candidate_layout);
                 snprintf(paired, sizeof paired, "paired by total jobs: %s / %s", base_layout,
                          candidate_layout);
                 json_object_set_new(cell, "paired", json_string(paired));
@@ -607,13 +399,13 @@ static void match_base_results(const struct comparison *comparison, json_t *rows
     json_array_foreach(json_object_get(comparison->base->run, "results"), i, base_result) {
         if (strcmp(vp_json_text(base_result, "status"), "ok") != 0)
             continue;
-        char *key = match_key(base_result, comparison->options->vary, false);
+        char *key = vp_match_key(base_result, comparison->options->vary, false);
         size_t found = 0;
         for (size_t c = 0; c < count; c++) {
-            matches[c] = find_match(&comparison->candidates[c], key);
+            matches[c] = vp_match_find(&comparison->candidates[c], key);
             by_total[c] = false;
             if (!matches[c]) {
-                matches[c] = find_by_total(&comparison->candidates[c], base_result,
+                matches[c] = vp_match_find_by_total(&comparison->candidates[c], base_result,
                                            comparison->options->vary);
                 by_total[c] = matches[c] != NULL;
             }
@@ -621,7 +413,7 @@ static void match_base_results(const struct comparison *comparison, json_t *rows
         }
         free(key);
         char label[600], line[700];
-        result_label(comparison->base, base_result, label, sizeof label);
+        vp_match_result_label(comparison->base, base_result, label, sizeof label);
         if (found > 0)
             add_rows(rows, comparison, base_result, matches, by_total);
         else {
@@ -650,11 +442,11 @@ static void list_candidate_only(const struct comparison *comparison, json_t *unm
         json_array_foreach(json_object_get(run, "results"), i, result) {
             if (strcmp(vp_json_text(result, "status"), "ok") != 0)
                 continue;
-            char *key = match_key(result, comparison->options->vary, false);
-            if (!find_match(comparison->base, key) &&
-                !find_by_total(comparison->base, result, comparison->options->vary)) {
+            char *key = vp_match_key(result, comparison->options->vary, false);
+            if (!vp_match_find(comparison->base, key) &&
+                !vp_match_find_by_total(comparison->base, result, comparison->options->vary)) {
                 char line[700], label[600];
-                result_label(&comparison->candidates[c], result, label, sizeof label);
+                vp_match_result_label(&comparison->candidates[c], result, label, sizeof label);
                 snprintf(line, sizeof line, "%s: only in %s", label,
                          vp_json_text(json_object_get(run, "run"), "id"));
                 json_array_append_new(unmatched, json_string(line));
@@ -719,8 +511,8 @@ static void vary_hint(const json_t *base, const json_t *const *candidates, size_
                 if (strcmp(vp_json_text(a, "bench"), vp_json_text(b, "bench")) != 0)
                     continue;
                 json_t *differing = json_object();
-                mark_differences(differing, json_object_get(a, "params"), json_object_get(b, "params"));
-                mark_differences(differing, json_object_get(b, "params"), json_object_get(a, "params"));
+                vp_match_mark_differences(differing, json_object_get(a, "params"), json_object_get(b, "params"));
+                vp_match_mark_differences(differing, json_object_get(b, "params"), json_object_get(a, "params"));
                 const char *name = NULL;
                 json_t *ignored;
                 json_object_foreach(differing, name, ignored)
@@ -793,21 +585,21 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
         spelled_options.vary = vary;
     }
     json_t *rows = json_array(), *unmatched = json_array();
-    struct run_index base_index, *indexes = calloc(candidate_count ? candidate_count : 1,
+    struct vp_run_index base_index, *indexes = calloc(candidate_count ? candidate_count : 1,
                                                    sizeof *indexes);
     if (!indexes)
         abort();
-    index_run(&base_index, base, options->vary);
+    vp_match_index_run(&base_index, base, options->vary);
     for (size_t c = 0; c < candidate_count; c++)
-        index_run(&indexes[c], candidates[c], options->vary);
+        vp_match_index_run(&indexes[c], candidates[c], options->vary);
     struct comparison comparison = { .options = options, .base = &base_index,
                                      .candidates = indexes, .candidate_runs = candidates,
                                      .candidate_count = candidate_count };
     match_base_results(&comparison, rows, unmatched);
     list_candidate_only(&comparison, unmatched);
-    free_index(&base_index);
+    vp_match_free_index(&base_index);
     for (size_t c = 0; c < candidate_count; c++)
-        free_index(&indexes[c]);
+        vp_match_free_index(&indexes[c]);
     free(indexes);
     if (json_array_size(rows) == 0) {
         char hint[200] = "";
