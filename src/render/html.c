@@ -1,5 +1,6 @@
 /* Drawing the report page from what cmd/report.c computed (html.h): it analyses nothing. */
 #include "render/html.h"
+#include "render/html_results.h"
 #include "render/study.h"
 
 #include <math.h>
@@ -8,16 +9,13 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/histogram.h"
 #include "bench/bench.h"
 #include "core/units.h"
 #include "analysis/compare.h" /* vp_compare_row_label */
 #include "analysis/sides.h"   /* vp_members_word, vp_members_counted */
-#include "analysis/hosts.h"
 #include "core/json.h"
 #include "render/timeline.h"
 
-#define MAX_CHARTS 12
 
 static const char css[] =
     "body{font:14px/1.4 'DejaVu Sans',sans-serif;margin:24px;color:#222;max-width:1100px}"
@@ -34,13 +32,6 @@ static const char css[] =
     "@media print{body{margin:0}.chart{page-break-inside:avoid}}";
 
 
-static const char *run_name(const json_t *document)
-{
-    const json_t *run = json_object_get(document, "run");
-    const char *label = json_string_value(json_object_get(run, "label"));
-    return label ? label : vp_json_text(run, "id");
-}
-
 static void environments(struct vp_markup *out, const struct vp_report *report)
 {
     json_t *const *documents = report->documents;
@@ -54,7 +45,7 @@ static void environments(struct vp_markup *out, const struct vp_report *report)
     vp_markup_printf(out, "<h2>Environments</h2><table><tr><th></th>");
     for (size_t d = 0; d < count; d++) {
         vp_markup_printf(out, "<th>");
-        vp_markup_text(out, run_name(documents[d]));
+        vp_markup_text(out, vp_html_run_name(documents[d]));
         vp_markup_printf(out, "</th>");
     }
     vp_markup_printf(out, "</tr>");
@@ -103,35 +94,6 @@ static void penalty_interval(const json_t *candidate, int higher_better, double 
     *high = higher_better ? (1 - a) * 100 : (b - 1) * 100;
 }
 
-/* Each of texts as a flag: under a verdict a line of its own (inline), else a paragraph;
- * the markup is this function's, the texts escaped. */
-static void flag_lines(struct vp_markup *out, const json_t *texts, bool inline_lines)
-{
-    size_t i;
-    const json_t *text;
-    json_array_foreach(texts, i, text) {
-        if (inline_lines)
-            vp_markup_printf(out, "<br><span class=\"flag\">%s</span>", json_string_value(text));
-        else
-            vp_markup_printf(out, "<p class=\"flag\">%s</p>", json_string_value(text));
-    }
-}
-
-/* "BENCH jobs=J", and where the result ran on many ranks " in N guests" (containers,
- * hosts): each count of a sweep over members named apart. */
-static void result_name(const json_t *result, char *out, size_t len)
-{
-    int used = snprintf(out, len, "%.40s jobs=%lld", vp_json_text(result, "bench"),
-                        (long long)json_integer_value(json_object_get(result, "jobs")));
-    const json_t *ranks = json_object_get(json_object_get(result, "ranks"), "count");
-    char where[48];
-    if (ranks && used > 0 && (size_t)used < len) {
-        vp_members_counted(vp_members_word(result), (long long)json_integer_value(ranks), true,
-                           where, sizeof where);
-        snprintf(out + used, len - (size_t)used, " %s", where);
-    }
-}
-
 /* Whether a comparison row is of a headline metric: its benchmark's first, or one with a
  * latency distribution (as scaling picks them). The others are folded away. */
 static bool headline_row(const json_t *row)
@@ -146,9 +108,9 @@ static bool headline_row(const json_t *row)
 
 /* The bars of the penalty chart: the first candidate's penalty of each headline row. */
 struct penalty_bars {
-    const char *labels[MAX_CHARTS];
-    char label_text[MAX_CHARTS][112];
-    double values[MAX_CHARTS], lows[MAX_CHARTS], highs[MAX_CHARTS];
+    const char *labels[VP_HTML_MAX_CHARTS];
+    char label_text[VP_HTML_MAX_CHARTS][112];
+    double values[VP_HTML_MAX_CHARTS], lows[VP_HTML_MAX_CHARTS], highs[VP_HTML_MAX_CHARTS];
     size_t count;
 };
 
@@ -157,7 +119,7 @@ static void verdict_header(struct vp_markup *out, const struct vp_report *report
     vp_markup_printf(out, "<table><tr><th>benchmark</th><th>jobs</th><th>metric</th><th>base</th>");
     for (size_t d = 1; d < report->count; d++) {
         vp_markup_printf(out, "<th>");
-        vp_markup_text(out, run_name(report->documents[d]));
+        vp_markup_text(out, vp_html_run_name(report->documents[d]));
         vp_markup_printf(out, "</th>");
     }
     vp_markup_printf(out, "</tr>");
@@ -201,7 +163,7 @@ static void verdict_row(struct vp_markup *out, const struct vp_report *report, c
                              vp_json_number(candidate, "penalty_pct"), low, high);
             if (json_object_get(candidate, "p_adjusted")) /* combined rows have none */
                 vp_markup_printf(out, "p=%.3g ", vp_json_number(candidate, "p_adjusted"));
-            if (c == 0 && bars && bars->count < MAX_CHARTS) {
+            if (c == 0 && bars && bars->count < VP_HTML_MAX_CHARTS) {
                 size_t b = bars->count++;
                 snprintf(bars->label_text[b], sizeof bars->label_text[b], "%.60s %.20s j%s",
                          what, vp_json_text(row, "metric"), jobs);
@@ -216,7 +178,7 @@ static void verdict_row(struct vp_markup *out, const struct vp_report *report, c
         if (json_object_get(candidate, "paired"))
             json_array_append(notes, json_object_get(candidate, "paired"));
         json_array_extend(notes, json_object_get(candidate, "flags"));
-        flag_lines(out, notes, true);
+        vp_html_flag_lines(out, notes, true);
         json_decref(notes);
         vp_markup_printf(out, "</td>");
     }
@@ -229,7 +191,7 @@ static void verdicts(struct vp_markup *out, const struct vp_report *report)
 {
     const json_t *comparison = report->comparison;
     const char *err = report->comparison_error ? report->comparison_error : "";
-    vp_markup_printf(out, "<h2>Verdicts against %s</h2>", run_name(report->documents[0]));
+    vp_markup_printf(out, "<h2>Verdicts against %s</h2>", vp_html_run_name(report->documents[0]));
     if (!comparison) {
         vp_markup_printf(out, "<p>");
         vp_markup_text(out, err);
@@ -255,7 +217,7 @@ static void verdicts(struct vp_markup *out, const struct vp_report *report)
     if (bars.count > 0) {
         char title[160];
         snprintf(title, sizeof title, "Penalty of %s against %s (95%% interval)",
-                 run_name(report->documents[1]), run_name(report->documents[0]));
+                 vp_html_run_name(report->documents[1]), vp_html_run_name(report->documents[0]));
         struct vp_chart chart = { title, "", "", "penalty (positive: worse)", "%" };
         vp_svg_bars(out, &chart, bars.labels, bars.values, bars.lows, bars.highs, bars.count);
     }
@@ -344,7 +306,7 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
 {
     json_t *const *documents = report->documents;
     size_t charts = 0;
-    for (size_t d = 0; d < report->count && charts < MAX_CHARTS; d++) {
+    for (size_t d = 0; d < report->count && charts < VP_HTML_MAX_CHARTS; d++) {
         const json_t *scaling = report->scalings[d];
         if (!scaling)
             continue;
@@ -353,7 +315,7 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
         size_t g;
         const json_t *group;
         json_array_foreach(json_object_get(scaling, "groups"), g, group) {
-            if (charts == MAX_CHARTS)
+            if (charts == VP_HTML_MAX_CHARTS)
                 break;
             size_t n = json_array_size(json_object_get(group, "points"));
             double *x = calloc(n, sizeof *x), *aggregate = calloc(n, sizeof *aggregate);
@@ -374,7 +336,7 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
             enum vp_unit_style style = vp_units_pick(report->units, vp_bench_units(vp_json_text(group, "bench")));
             const char *axis = sweep_axis(group);
             const char *side = json_string_value(json_object_get(group, "side"));
-            snprintf(title, sizeof title, "%s: %s %s against %s%s%s", run_name(documents[d]),
+            snprintf(title, sizeof title, "%s: %s %s against %s%s%s", vp_html_run_name(documents[d]),
                      vp_json_text(group, "bench"), vp_json_text(group, "metric"), axis,
                      side ? ", side " : "", side ? side : "");
             long long knee = (long long)json_integer_value(
@@ -397,315 +359,9 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
                                       json_object_get(group, "params")) ||
                 strcmp(vp_json_text(json_array_get(json_object_get(scaling, "groups"), g - 1), "bench"),
                        vp_json_text(group, "bench")) != 0)
-                resource_charts(out, run_name(documents[d]), group, style);
+                resource_charts(out, vp_html_run_name(documents[d]), group, style);
         }
     }
-}
-
-/* Cumulative share of operations against latency, up to p99.9 so the tail stays legible. */
-/* One result's distribution as a CDF series up to its p99.9 (x and y allocated). */
-static struct vp_series cdf_series(const json_t *distribution, const char *name)
-{
-    const json_t *buckets = json_object_get(distribution, "buckets");
-    size_t n = json_array_size(buckets), used = 0;
-    double *x = calloc(n ? n : 1, sizeof *x), *y = calloc(n ? n : 1, sizeof *y);
-    if (!x || !y)
-        abort();
-    double total = vp_json_number(distribution, "count"), seen = 0;
-    double limit = vp_json_number(distribution, "p99.9");
-    for (size_t i = 0; i < n; i++) {
-        const json_t *pair = json_array_get(buckets, i);
-        double high = (double)vp_histogram_bucket_high(
-                          (size_t)json_integer_value(json_array_get(pair, 0))) / 1e9;
-        seen += (double)json_integer_value(json_array_get(pair, 1));
-        if (high > limit * 1.01 && used > 0)
-            break;
-        x[used] = high;
-        y[used++] = 100 * seen / total;
-    }
-    return (struct vp_series){ name, x, y, used };
-}
-
-/* One chart per benchmark and latency metric, every result's CDF overlaid (at most 8:
- * the palette's colours), so runs and job counts are read against each other. */
-static void latency_cdfs(struct vp_markup *out, json_t *const *documents, size_t count)
-{
-    json_t *drawn = json_object(); /* "bench metric" already charted */
-    size_t charts = 0;
-    for (size_t d = 0; d < count; d++) {
-        size_t r;
-        const json_t *result;
-        json_array_foreach(json_object_get(documents[d], "results"), r, result) {
-            const char *name;
-            const json_t *metric;
-            json_object_foreach(json_object_get(result, "metrics"), name, metric) {
-                char key[200];
-                snprintf(key, sizeof key, "%s %s", vp_json_text(result, "bench"), name);
-                if (!json_object_get(metric, "distribution") || json_object_get(drawn, key) ||
-                    charts == MAX_CHARTS)
-                    continue;
-                json_object_set_new(drawn, key, json_true());
-                if (charts++ == 0)
-                    vp_markup_printf(out, "<h2>Latency distributions</h2>");
-                struct vp_series series[8];
-                char names[8][96];
-                size_t used = 0;
-                for (size_t e = d; e < count && used < 8; e++) {
-                    size_t q;
-                    const json_t *other;
-                    json_array_foreach(json_object_get(documents[e], "results"), q, other) {
-                        const json_t *distribution = json_object_get(
-                            json_object_get(json_object_get(other, "metrics"), name), "distribution");
-                        if (!distribution || used == 8 ||
-                            strcmp(vp_json_text(other, "bench"), vp_json_text(result, "bench")) != 0)
-                            continue;
-                        char other_name[80];
-                        result_name(other, other_name, sizeof other_name);
-                        snprintf(names[used], sizeof names[used], "%.40s %s",
-                                 run_name(documents[e]), other_name + strcspn(other_name, " ") + 1);
-                        series[used] = cdf_series(distribution, names[used]);
-                        used++;
-                    }
-                }
-                char title[200];
-                snprintf(title, sizeof title, "%s %s per operation (CDF to p99.9)",
-                         vp_json_text(result, "bench"), name);
-                struct vp_chart chart = { title, "latency", "s", "operations at or below", "%" };
-                vp_svg_lines(out, &chart, series, used, NAN, NULL);
-                for (size_t i = 0; i < used; i++) {
-                    free((void *)series[i].x);
-                    free((void *)series[i].y);
-                }
-            }
-        }
-    }
-    json_decref(drawn);
-}
-
-/* Source x destination heatmaps of network results gathered from several hosts. */
-static void matrix_charts(struct vp_markup *out, const json_t *matrices, enum vp_unit_style units)
-{
-    const json_t *all = json_object_get(matrices, "matrices");
-    size_t charts = 0, m;
-    const json_t *matrix;
-    json_array_foreach(all, m, matrix) {
-        const char *metric = vp_json_text(matrix, "metric");
-        if (strcmp(metric, "throughput") != 0 && strcmp(metric, "latency") != 0)
-            continue;
-        if (charts++ == 0)
-            vp_markup_printf(out, "<h2>Matrices</h2>");
-        size_t rows = json_array_size(json_object_get(matrix, "sources"));
-        size_t columns = json_array_size(json_object_get(matrix, "destinations"));
-        const char **row_names = calloc(rows, sizeof *row_names);
-        const char **column_names = calloc(columns, sizeof *column_names);
-        double *values = calloc(rows * columns, sizeof *values);
-        if (!row_names || !column_names || !values)
-            abort();
-        for (size_t r = 0; r < rows; r++) {
-            row_names[r] = json_string_value(json_array_get(json_object_get(matrix, "sources"), r));
-            for (size_t c = 0; c < columns; c++) {
-                const json_t *value = json_array_get(json_array_get(json_object_get(matrix, "values"), r), c);
-                values[r * columns + c] = json_is_number(value) ? json_number_value(value) : NAN;
-            }
-        }
-        for (size_t c = 0; c < columns; c++)
-            column_names[c] = json_string_value(json_array_get(json_object_get(matrix, "destinations"), c));
-        char title[200];
-        enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(matrix, "bench")));
-        /* the params only where another matrix of this benchmark, metric and job count
-         * needs telling apart */
-        bool twin = false;
-        size_t other_index;
-        const json_t *other;
-        json_array_foreach(all, other_index, other)
-            twin = twin || (other_index != m &&
-                            strcmp(vp_json_text(other, "bench"), vp_json_text(matrix, "bench")) == 0 &&
-                            strcmp(vp_json_text(other, "metric"), metric) == 0 &&
-                            json_equal(json_object_get(other, "jobs"), json_object_get(matrix, "jobs")));
-        char *params = json_dumps(json_object_get(matrix, "params"), JSON_COMPACT | JSON_SORT_KEYS);
-        long long jobs = (long long)json_integer_value(json_object_get(matrix, "jobs"));
-        snprintf(title, sizeof title, "%s %s, %lld job%s%s%.100s", vp_json_text(matrix, "bench"),
-                 metric, jobs, jobs == 1 ? "" : "s", twin ? ", " : "", twin ? params : "");
-        free(params);
-        vp_svg_heatmap(out, title, vp_json_text(matrix, "unit"), style, row_names, rows, column_names,
-                       columns, values, strcmp(vp_json_text(matrix, "better"), "higher") == 0);
-        free(row_names);
-        free(column_names);
-        free(values);
-    }
-    flag_lines(out, json_object_get(matrices, "notes"), false);
-}
-
-/* One result of many hosts: a row per host, its first metric against the others. */
-static void hosts_table(struct vp_markup *out, const char *run, const json_t *result,
-                        enum vp_unit_style units)
-{
-    const json_t *ranks = json_object_get(result, "ranks");
-    const char *metric = NULL;
-    const json_t *definition = NULL;
-    json_object_foreach(json_object_get(result, "metrics"), metric, definition)
-        break;
-    enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(result, "bench")));
-    vp_markup_printf(out, "<h3>");
-    vp_markup_text(out, run);
-    char what[120];
-    result_name(result, what, sizeof what);
-    vp_markup_printf(out, ": %s", what);
-    if (json_object_get(ranks, "topology")) {
-        vp_markup_printf(out, " (");
-        vp_markup_text(out, vp_json_text(ranks, "topology"));
-        vp_markup_printf(out, ")");
-    }
-    vp_markup_printf(out, "</h3><table><tr><th>rank</th><th>host</th><th>status</th><th>");
-    vp_markup_text(out, metric ? metric : "");
-    vp_markup_printf(out, "</th><th>vs the others</th><th>CPU busy</th><th>steal</th>"
-                        "<th>clock bound</th></tr>");
-    const json_t *hosts = json_object_get(ranks, "hosts");
-    size_t i;
-    const json_t *host;
-    json_array_foreach(hosts, i, host) {
-        char text[64];
-        vp_markup_printf(out, "<tr><td>%lld</td>",
-                         (long long)json_integer_value(json_object_get(host, "rank")));
-        vp_markup_cell(out, vp_json_text(host, "host"));
-        vp_markup_cell(out, vp_json_text(host, "status"));
-        vp_format_value(vp_json_number(json_object_get(json_object_get(host, "metrics"),
-                                                       metric ? metric : ""), "mean"),
-                        vp_json_text(definition, "unit"), style, text, sizeof text);
-        vp_markup_cell(out, text);
-        double versus = metric ? vp_host_versus_others(hosts, i, metric) : NAN;
-        snprintf(text, sizeof text, isfinite(versus) ? "%+.0f%%" : "-", 100 * versus);
-        vp_markup_cell(out, text);
-        const json_t *summary = json_object_get(json_object_get(host, "monitor"), "summary");
-        snprintf(text, sizeof text, "%.1f%%",
-                 vp_json_number(json_object_get(summary, "cpu.busy"), "mean"));
-        vp_markup_cell(out, summary ? text : "-");
-        snprintf(text, sizeof text, "%.2f%%",
-                 vp_json_number(json_object_get(summary, "cpu.steal"), "mean"));
-        vp_markup_cell(out, summary ? text : "-");
-        vp_format_seconds(vp_json_number(host, "clock_bound_s"), text, sizeof text);
-        vp_markup_cell(out, text);
-        vp_markup_printf(out, "</tr>");
-    }
-    vp_markup_printf(out, "</table>");
-}
-
-/* Results of many hosts at once (virtperf-mpi), host by host. */
-static void hosts_tables(struct vp_markup *out, json_t *const *documents, size_t count,
-                         enum vp_unit_style units)
-{
-    size_t tables = 0;
-    for (size_t d = 0; d < count; d++) {
-        size_t r;
-        const json_t *result;
-        json_array_foreach(json_object_get(documents[d], "results"), r, result) {
-            if (!json_object_get(result, "ranks") || tables == MAX_CHARTS * 4)
-                continue;
-            if (tables++ == 0)
-                vp_markup_printf(out, "<h2>Hosts</h2><p>Results measured on many hosts at "
-                                    "once: each host's own figure against the median of the "
-                                    "others, its CPU while it ran, and the bound of its clock "
-                                    "offset to rank 0.</p>");
-            hosts_table(out, run_name(documents[d]), result, units);
-        }
-    }
-}
-
-/* One chart of the monitor columns picked by wanted (at most 6, all-zero ones left out). */
-static int monitor_chart(struct vp_markup *out, const json_t *series, const char *title,
-                         int (*wanted)(const char *column), const char *y_label, const char *unit,
-                         enum vp_unit_style style)
-{
-    const json_t *t = json_object_get(series, "t");
-    size_t n = json_array_size(t), count = 0;
-    double *x = calloc(n ? n : 1, sizeof *x), *y[6];
-    struct vp_series lines[6];
-    if (!x)
-        abort();
-    for (size_t i = 0; i < n; i++)
-        x[i] = json_number_value(json_array_get(t, i));
-    const char *column;
-    const json_t *values;
-    json_object_foreach((json_t *)series, column, values) {
-        if (count == 6 || !wanted(column))
-            continue;
-        double peak = 0;
-        y[count] = calloc(n ? n : 1, sizeof *y[count]);
-        if (!y[count])
-            abort();
-        for (size_t i = 0; i < n; i++) {
-            y[count][i] = json_number_value(json_array_get(values, i));
-            peak = fmax(peak, y[count][i]);
-        }
-        if (peak <= 0 && strncmp(column, "cpu.", 4) != 0) {
-            free(y[count]);
-            continue;
-        }
-        lines[count] = (struct vp_series){ column, x, y[count], n };
-        count++;
-    }
-    if (count > 0) {
-        struct vp_chart chart = { title, "time since the first measured repetition", "s",
-                                  y_label, unit, style };
-        vp_svg_lines(out, &chart, lines, count, NAN, NULL);
-    }
-    for (size_t i = 0; i < count; i++)
-        free(y[i]);
-    free(x);
-    return count > 0;
-}
-
-static int cpu_column(const char *column)
-{
-    return strcmp(column, "cpu.busy") == 0 || strcmp(column, "cpu.steal") == 0 ||
-           strcmp(column, "cpu.iowait") == 0;
-}
-
-static int fault_column(const char *column)
-{
-    return strncmp(column, "faults.", 7) == 0;
-}
-
-static int io_column(const char *column)
-{
-    size_t len = strlen(column);
-    return (strncmp(column, "net.", 4) == 0 || strncmp(column, "network.", 8) == 0 ||
-            strncmp(column, "disk.", 5) == 0) &&
-           !(len > 5 && strcmp(column + len - 5, ".util") == 0);
-}
-
-/* Per result: the machine's CPU time, page faults, and NIC and disk rates. */
-static void monitor_charts(struct vp_markup *out, json_t *const *documents, size_t count,
-                           enum vp_unit_style units)
-{
-    size_t results = 0;
-    vp_markup_printf(out, "<h2>Monitor</h2><details><summary>The whole machine while each "
-                        "result was measured, as time series (10 Hz unless --monitor-hz said "
-                        "otherwise; series that stayed at zero are left out): open to see "
-                        "them.</summary>");
-    for (size_t d = 0; d < count; d++) {
-        size_t r;
-        const json_t *result;
-        json_array_foreach(json_object_get(documents[d], "results"), r, result) {
-            enum vp_unit_style style =
-                vp_units_pick(units, vp_bench_units(vp_json_text(result, "bench")));
-            const json_t *series = json_object_get(json_object_get(result, "monitor"), "series");
-            if (json_array_size(json_object_get(series, "t")) == 0 || results == MAX_CHARTS)
-                continue;
-            results++;
-            char title[200];
-            const char *name = run_name(documents[d]);
-            char what[120];
-            result_name(result, what, sizeof what);
-            snprintf(title, sizeof title, "%s: %s, CPU", name, what);
-            monitor_chart(out, series, title, cpu_column, "CPU", "%", style);
-            snprintf(title, sizeof title, "%s: %s, page faults", name, what);
-            monitor_chart(out, series, title, fault_column, "faults", "/s", style);
-            snprintf(title, sizeof title, "%s: %s, NIC and disk rates", name, what);
-            monitor_chart(out, series, title, io_column, "rate", "B/s", style);
-        }
-    }
-    vp_markup_printf(out, "</details>");
 }
 
 void vp_report_html(const struct vp_report *report, struct vp_markup *out)
@@ -720,7 +376,7 @@ void vp_report_html(const struct vp_report *report, struct vp_markup *out)
                    count, count == 1 ? "" : "s");
     for (size_t d = 0; d < count; d++) {
         vp_markup_printf(out, " <b>");
-        vp_markup_text(out, run_name(documents[d]));
+        vp_markup_text(out, vp_html_run_name(documents[d]));
         vp_markup_printf(out, "</b> (%s)", vp_json_text(json_object_get(documents[d], "run"), "started_at"));
     }
     vp_markup_printf(out, ".</p>");
@@ -732,10 +388,10 @@ void vp_report_html(const struct vp_report *report, struct vp_markup *out)
         verdicts(out, report);
     environments(out, report);
     scaling_charts(out, report);
-    matrix_charts(out, report->matrices, report->units);
-    hosts_tables(out, documents, count, report->units);
-    latency_cdfs(out, documents, count);
-    vp_report_timelines(out, documents, count, run_name);
-    monitor_charts(out, documents, count, report->units);
+    vp_html_matrix_charts(out, report->matrices, report->units);
+    vp_html_hosts_tables(out, documents, count, report->units);
+    vp_html_latency_cdfs(out, documents, count);
+    vp_report_timelines(out, documents, count, vp_html_run_name);
+    vp_html_monitor_charts(out, documents, count, report->units);
     vp_markup_printf(out, "</body></html>\n");
 }
