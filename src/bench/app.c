@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/app_process.h"
 #include "bench/app_workload.h"
 #include "bench/bench.h"
 #include "core/argv.h"
@@ -42,7 +43,6 @@
 #include "core/scratch.h"
 
 #define MAX_WORDS 256
-#define KEPT_OUTPUT 65536 /* the last bytes of stdout and of stderr kept per process */
 
 static const struct vp_option app_options[] = {
     { "preset", VP_OPT_CHOICE_LIST, "", 0, 0, VP_WORKLOAD_CHOICES,
@@ -338,63 +338,6 @@ static void app_teardown(const struct vp_params *params, unsigned jobs)
     remove_workload_dir();
 }
 
-/* The last KEPT_OUTPUT bytes of a stream. */
-struct tail {
-    char data[KEPT_OUTPUT + 1];
-    size_t len;
-};
-
-static void keep(struct tail *tail, const char *bytes, size_t n)
-{
-    if (n > KEPT_OUTPUT) { /* only the end of a long read can stay */
-        bytes += n - KEPT_OUTPUT;
-        n = KEPT_OUTPUT;
-    }
-    size_t drop = tail->len + n > KEPT_OUTPUT ? tail->len + n - KEPT_OUTPUT : 0;
-    memmove(tail->data, tail->data + drop, tail->len - drop);
-    memcpy(tail->data + tail->len - drop, bytes, n);
-    tail->len = tail->len - drop + n;
-    tail->data[tail->len] = '\0';
-}
-
-/* perf events for the program: cycles, instructions and task-clock where the hardware
- * counters are exposed. */
-struct counters {
-    int task_clock, cycles, instructions;
-};
-
-static int open_counter(pid_t pid, unsigned type, unsigned long long config)
-{
-    struct perf_event_attr attr = { .type = type, .size = sizeof attr, .config = config,
-                                    .disabled = 1, .enable_on_exec = 1, .inherit = 1,
-                                    .exclude_kernel = 1, .exclude_hv = 1 };
-    return (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
-/* Without cycles there is no effective clock to give, and counting alone costs the
- * program time (2.5% of xz's here, bench/app_peers.sh): then nothing is opened. */
-static void open_counters(pid_t pid, struct counters *counters)
-{
-    counters->cycles = open_counter(pid, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-    bool counting = counters->cycles >= 0;
-    counters->instructions = counting ? open_counter(pid, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS) : -1;
-    counters->task_clock = counting ? open_counter(pid, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) : -1;
-}
-
-static double read_counter(int fd)
-{
-    uint64_t value;
-    return fd >= 0 && read(fd, &value, sizeof value) == sizeof value ? (double)value : NAN;
-}
-
-static void close_counters(struct counters *counters)
-{
-    int fds[] = { counters->task_clock, counters->cycles, counters->instructions };
-    for (size_t i = 0; i < 3; i++)
-        if (fds[i] >= 0)
-            close(fds[i]);
-}
-
 /* The program's environment: ours with --env's settings over it, built before vfork
  * (the child shares this process's memory until it execs: it must not allocate). */
 struct environment {
@@ -462,18 +405,6 @@ static _Noreturn void run_child(const struct vp_params *params, struct command *
     _exit(127);
 }
 
-/* The last non-empty line of text, for an error message. */
-static void last_line(const char *text, char *line, size_t len)
-{
-    size_t end = strlen(text);
-    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
-        end--;
-    size_t start = end;
-    while (start > 0 && text[start - 1] != '\n')
-        start--;
-    snprintf(line, len, "%.*s", (int)(end - start), text + start);
-}
-
 /* The events the program reported: the capture of the last match in its stdout. */
 static double events_from_output(const struct vp_params *params, const char *output)
 {
@@ -500,35 +431,6 @@ static double events_from_output(const struct vp_params *params, const char *out
     }
     regfree(&regex);
     return found;
-}
-
-/* Reads both pipes until they close or the deadline passes; false on the deadline. */
-static bool drain(int out, int err_fd, struct tail *stdout_tail, struct tail *stderr_tail,
-                  int64_t deadline_ns)
-{
-    struct pollfd fds[2] = { { .fd = out, .events = POLLIN }, { .fd = err_fd, .events = POLLIN } };
-    char buffer[16384];
-    while (fds[0].fd >= 0 || fds[1].fd >= 0) {
-        int wait_ms = -1;
-        if (deadline_ns) {
-            int64_t left = deadline_ns - vp_now_ns();
-            if (left <= 0)
-                return false;
-            wait_ms = (int)(left / 1000000) + 1;
-        }
-        if (poll(fds, 2, wait_ms) < 0 && errno != EINTR)
-            return true;
-        for (int i = 0; i < 2; i++) {
-            if (fds[i].fd < 0 || !fds[i].revents)
-                continue;
-            ssize_t got = read(fds[i].fd, buffer, sizeof buffer);
-            if (got > 0)
-                keep(i == 0 ? stdout_tail : stderr_tail, buffer, (size_t)got);
-            else if (got == 0 || errno != EINTR)
-                fds[i].fd = -1;
-        }
-    }
-    return true;
 }
 
 /* --preset: each job's own directory for what its program writes. */
@@ -581,8 +483,8 @@ static int app_measure(struct vp_job *job, double *values)
     environment_build(job->params, &environment);
     /* Counters on this process, disabled, inherited by the child and enabled in it by its
      * exec: what they read after it exits is the program's and its children's alone. */
-    struct counters counters;
-    open_counters(0, &counters);
+    struct vp_app_counters counters;
+    vp_app_open_counters(0, &counters);
     /* vfork: no copy of this process's page tables (fork's cost, 0.3 ms here, would be
      * timed); this process waits until the program has started. */
     int64_t started = vp_now_ns();
@@ -594,18 +496,18 @@ static int app_measure(struct vp_job *job, double *values)
     close(err_pipe[1]);
     if (child < 0) {
         snprintf(job->error, sizeof job->error, "app: cannot start a process: %s", strerror(errno));
-        close_counters(&counters);
+        vp_app_close_counters(&counters);
         return -1;
     }
     setpgid(child, child); /* as the child did */
     if (running_groups && job->index < group_slots)
         running_groups[job->index] = child;
 
-    static struct tail stdout_tail, stderr_tail;
+    static struct vp_app_tail stdout_tail, stderr_tail;
     stdout_tail.len = stderr_tail.len = 0;
     stdout_tail.data[0] = stderr_tail.data[0] = '\0';
     uint64_t timeout_ns = vp_param_number(job->params, "timeout");
-    bool in_time = drain(out[0], err_pipe[0], &stdout_tail, &stderr_tail,
+    bool in_time = vp_app_drain(out[0], err_pipe[0], &stdout_tail, &stderr_tail,
                          timeout_ns ? started + (int64_t)timeout_ns : 0);
     if (!in_time)
         kill(-child, SIGKILL);
@@ -619,13 +521,13 @@ static int app_measure(struct vp_job *job, double *values)
         running_groups[job->index] = 0;
     close(out[0]);
     close(err_pipe[0]);
-    double task_clock_ns = read_counter(counters.task_clock);
-    double cycles = read_counter(counters.cycles);
-    double instructions = read_counter(counters.instructions);
-    close_counters(&counters);
+    double task_clock_ns = vp_app_read_counter(counters.task_clock);
+    double cycles = vp_app_read_counter(counters.cycles);
+    double instructions = vp_app_read_counter(counters.instructions);
+    vp_app_close_counters(&counters);
 
     char line[160];
-    last_line(stderr_tail.data, line, sizeof line);
+    vp_app_last_line(stderr_tail.data, line, sizeof line);
     if (!in_time) {
         snprintf(job->error, sizeof job->error, "app: killed after --timeout %.3g s (its "
                  "process group); its last stderr line: %.150s", (double)timeout_ns / 1e9,
