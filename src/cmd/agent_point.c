@@ -1,12 +1,8 @@
 /* One point of an agent of the run (see agent_point.h). */
 #include "cmd/agent_point.h"
 
-#include <jansson.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "core/options.h"
-#include "engine/engine.h"
+#include "engine/gather.h"
 #include "guest/transport.h"
 
 int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
@@ -23,24 +19,7 @@ int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
         return -1;
     struct vp_channel_transport channel;
     vp_channel_transport_follow(&channel, &fd);
-    struct vp_together together;
-    if (vp_together_begin(&together, &channel.transport, point->bench->ops_per_rep != NULL,
-                          false, point->warmup, point->warmup + point->reps, err,
-                          err_len) != 0) {
-        vp_together_end(&together);
-        return -1;
-    }
     struct vp_run_settings settings = vp_run_settings_of(step, steps->topology, NULL);
-    settings.pin_spec = point->pin;
-    settings.reps = point->reps;
-    settings.warmup = point->warmup;
-    settings.sync = &together.sync;
-    json_t *result = vp_engine_run(point->bench, &params, jobs ? jobs : point->jobs,
-                                   &settings);
-    char *text = json_dumps(result, JSON_COMPACT);
-    json_decref(result);
-    int status = vp_together_send_part(&together, text, err, err_len);
-    free(text);
-    vp_together_end(&together);
-    return status;
+    return vp_gather_follow(&channel.transport, point, &params, jobs ? jobs : point->jobs,
+                            &settings, false, err, err_len);
 }

@@ -13,7 +13,7 @@
 
 #include "bench/net_peer.h"
 #include "cmd/agent_point.h"
-#include "engine/combine.h"
+#include "engine/gather.h"
 #include "engine/result.h"
 #include "engine/shared_check.h"
 #include "guest/channel.h"
@@ -301,49 +301,32 @@ static const char *rank_name(const struct fleet_run *run, int rank)
     return rank == 0 ? "this host" : run->members[rank - 1].name;
 }
 
-/* Every running rank's part of a point, as this host combines them. */
-struct point_parts {
-    struct vp_host_part part[VP_MAX_GUESTS + 1];
-    struct vp_shared view[VP_MAX_GUESTS + 1];
-    void *region[VP_MAX_GUESTS + 1];
-};
-
-/* Each running rank's result and region when the protocol held (else a part saying it
- * was not heard from); false, with the rank that was lost, when one did not come. */
+/* Each running rank's result and region when the protocol held (engine/gather.c), else
+ * a part saying it was not heard from; false, with the rank that was lost, when one did
+ * not come. */
 static bool receive_parts(const struct fleet_run *run, const struct vp_together *together,
                           const struct point_ranks *ranks, const struct vp_plan_point *point,
                           double duration, int64_t began, bool held,
-                          struct point_outcome *outcome, struct point_parts *parts)
+                          struct point_outcome *outcome, struct vp_gathered *parts)
 {
+    struct vp_gather_who who[VP_MAX_GUESTS + 1];
     for (size_t i = 0; i < ranks->count; i++) {
         int rank = ranks->rank[i];
-        struct vp_host_part *part = &parts->part[i];
-        *part = (struct vp_host_part){
-            .rank = rank,
-            .fingerprint = rank ? run->members[rank - 1].fingerprint : run->host_fingerprint,
-            .clock_offset_ns = together->offsets ? together->offsets[i + 1] : 0,
-            .offset_bound_ns = together->bounds ? together->bounds[i + 1] : 0 };
-        parts->region[i] = NULL;
-        char *text = NULL;
-        size_t region_len;
-        if (held && vp_together_receive_part(together, (int)i + 1,
-                                             vp_shared_most(point, 0, duration), &text,
-                                             &parts->region[i], &region_len, outcome->reason,
-                                             sizeof outcome->reason) == 0) {
-            part->result = vp_result_from(rank_name(run, rank), text);
-            vp_shared_take(rank_name(run, rank), point, duration, began, part, &parts->view[i],
-                           parts->region[i], region_len);
-        } else if (held) {
-            held = false;
-            outcome->lost = (int)i;
-        }
-        free(text);
-        if (!json_is_object(part->result)) {
-            json_decref(part->result);
-            part->result = json_pack("{s:s,s:s}", "status", "interrupted", "error",
-                                     "not heard from: the run stopped");
-        }
+        who[i] = (struct vp_gather_who){
+            .rank = rank, .peer = (int)i + 1, .name = rank_name(run, rank),
+            .fingerprint = rank ? run->members[rank - 1].fingerprint : run->host_fingerprint };
     }
+    vp_gather_receive(together, point, duration, began, who, ranks->count, held,
+                      vp_result_from, parts);
+    if (parts->lost >= 0) {
+        held = false;
+        outcome->lost = parts->lost;
+        snprintf(outcome->reason, sizeof outcome->reason, "%s", parts->reason);
+    }
+    for (size_t i = 0; i < ranks->count; i++)
+        if (!parts->part[i].result)
+            parts->part[i].result = json_pack("{s:s,s:s}", "status", "interrupted", "error",
+                                              "not heard from: the run stopped");
     return held;
 }
 
@@ -362,7 +345,7 @@ json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *ste
     for (unsigned r = 0; r <= count; r++)
         if (link ? link->roles[r] == VP_ROLE_RUN : r > 0)
             ranks.rank[ranks.count++] = (int)r;
-    unsigned total_reps = point->warmup + point->reps, measured = point->reps ? point->reps : 1;
+    unsigned total_reps = point->warmup + point->reps;
     struct lead guests = { .run = run, .monitors = true };
     struct host_side host_side = { .lead = { .run = run } }, linked_host, *host = NULL;
     bool host_linked = link && link->roles[0] == VP_ROLE_RUN; /* ranks.rank[0] is 0 */
@@ -403,7 +386,7 @@ json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *ste
     run->monitor = NULL;
     json_t *cost = cost_json(run, count, seconds);
 
-    struct point_parts parts;
+    struct vp_gathered parts;
     double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
     const struct vp_together *together = &guests.together;
     held = receive_parts(run, together, &ranks, point, duration, began, held, &outcome,
@@ -453,11 +436,7 @@ json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *ste
                       link ? vp_topology_name(run->topology[index]) : run->server_peer, err,
                       sizeof err);
     vp_params_set(&params, "reverse", link && link->reverse ? "on" : NULL, err, sizeof err);
-    double *no_rates = together->stonewall ? NULL : calloc(2 * (size_t)measured, sizeof *no_rates);
-    json_t *result = vp_combine_hosts(point->bench, &params, point->jobs, settings, parts.part,
-                                      ranks.count, no_rates ? no_rates : together->stonewall,
-                                      no_rates ? no_rates + measured : together->span);
-    free(no_rates);
+    json_t *result = vp_gather_combine(&parts, together, point, &params, settings);
     if (link)
         vp_layout_mark(result, run->topology[index], link, run->link_ends, run->link_labels);
     if (outcome.lost >= 0) {
@@ -476,10 +455,6 @@ json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *ste
                                       total_reps));
     free(host_starts);
     free(guest_starts);
-    for (size_t i = 0; i < ranks.count; i++) {
-        json_decref(parts.part[i].result);
-        free(parts.region[i]);
-    }
     vp_together_end(&guests.together);
     *stopped = *stopped || vp_engine_interrupted();
     return result;

@@ -1,7 +1,7 @@
-/* Bringing each step's figures to rank 0: every rank that ran jobs sends its result and
- * its jobs' region; rank 0 combines them (engine/combine.c) with the clocks' offsets,
- * names the rank that died when one did, and adds the step's network links. Also the
- * ranks' fingerprints, once, at the start. */
+/* Bringing each step's figures to rank 0: every other rank that ran jobs sends its
+ * result and its jobs' region (engine/gather.h's follower); rank 0 gathers and combines
+ * them there (engine/gather.c), names the rank that died when one did, and adds the
+ * step's network links. Also the ranks' fingerprints, once, at the start. */
 #ifndef VP_GATHER_H
 #define VP_GATHER_H
 
@@ -34,8 +34,6 @@ struct vp_gather_step {
 json_t *vp_gather_step(const struct vp_world *world, struct vp_together *together,
                        const struct vp_gather_step *what, const struct vp_run_settings *settings,
                        json_t *own, bool *stopped);
-/* Another rank that ran jobs: its result and region to rank 0. Returns 0 or -1. */
-int vp_gather_send(const struct vp_together *together, json_t *result);
 /* Every rank's fingerprint, by rank, on rank 0 (NULL elsewhere). */
 json_t **vp_gather_fingerprints(const struct vp_world *world, const json_t *own);
 

@@ -25,6 +25,7 @@
 #include "core/topology.h"
 #include "core/units.h"
 #include "engine/engine.h"
+#include "engine/gather.h"
 #include "engine/layout.h"
 #include "mpi/gather.h"
 #include "mpi/liveness.h"
@@ -366,6 +367,14 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
         settings.warmup = point->warmup;
         struct vp_mpi_transport transport;
         vp_mpi_transport_init(&transport, world, part->comms.of_step[s]);
+        if (world->rank != 0 && role == VP_ROLE_RUN) { /* a follower: its part to rank 0 */
+            struct vp_params params;
+            step_params(step, point, world->rank, &run->servers, &params);
+            stopped = vp_gather_follow(&transport.transport, point, &params, point->jobs,
+                                       &settings, part->barrier, reason, sizeof reason) != 0;
+            stopped = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
+            continue;
+        }
         struct vp_together together;
         json_t *result = NULL;
         int64_t began_ns = vp_now_ns();
@@ -402,9 +411,6 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
                                     json_string(part->barrier ? "barrier" : "instant"));
             vp_run_session_add(session, combined);
             json_decref(combined);
-        } else if (role == VP_ROLE_RUN && !stopped &&
-                   vp_gather_send(&together, result) != 0) {
-            stopped = true;
         }
         stopped = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
         json_decref(result);

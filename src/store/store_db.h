@@ -25,6 +25,11 @@ void vp_store_bind_optional(struct vp_db_statement *statement, int index, const 
  * or NULL, 'j' a json_t number, or NULL for a missing one) and steps once; 0 when it ran
  * to its end. */
 int vp_store_run_statement(struct vp_store *store, const char *sql, const char *types, ...);
+/* Like vp_store_run_statement for a statement that gives one number back (INSERT ...
+ * RETURNING id, DELETE ... RETURNING id): 1 with *number set, 0 when it gave no row, -1
+ * on an error. */
+int vp_store_run_returning(struct vp_store *store, int64_t *number, const char *sql,
+                           const char *types, ...);
 /* Inserts result as the next of run_id's, without a transaction of its own (the caller
  * brackets it); 0, or -1 (the database's error in vp_db_message). */
 int vp_store_insert_result(struct vp_store *store, int64_t run_id, const json_t *result);
