@@ -1,4 +1,4 @@
-/* libFuzzer target: the guests' channel frames (guest/channel.c) on arbitrary bytes, as a
+/* libFuzzer target: the guests' channel frames (env/channel.c) on arbitrary bytes, as a
  * guest gone wrong (or a hostile one) would send them to the host: the header decoder
  * never lets through a kind or a length it promised to refuse, and the whole stream read
  * frame by frame from a pipe never overruns or takes more than it holds. */
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "guest/channel.h"
+#include "env/channel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,7 +8,7 @@
 
 #include "fuzz_input.h"
 
-#include "cmd/run_plan.h"
+#include "run/run_plan.h"
 
 /* Accepted: at least one named step, each a command line starting with run and a
  * benchmark, built into a plan of at least one point, and the text kept. */

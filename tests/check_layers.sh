@@ -7,7 +7,7 @@
 # Prints each include that breaks the order, and each loop, and exits 1 when there is one.
 set -u
 cd "$(dirname "$0")/../src"
-layers=(core net bench engine store analysis render guest cmd mpi)
+layers=(core net bench engine store analysis render env run cmd mpi)
 status=0
 for ((i = 0; i < ${#layers[@]}; i++)); do
     layer=${layers[$i]}

@@ -4,7 +4,7 @@
  * channel (the virtio-serial port named org.virtperf.control), says hello with this guest's
  * fingerprint, builds the run's steps from the host's words and says whether this guest
  * can run them, then runs each point the host names, started together with the other
- * guests (engine/together.c over guest/transport.c), and sends back its result and its jobs' region. Under a
+ * guests (engine/together.c over env/transport.c), and sends back its result and its jobs' region. Under a
  * --topology whose servers are guests, the host first asks it to serve: it starts a
  * `virtperf serve` on its own address, keyed with the run's key, and says its port. The
  * host stores everything; this guest keeps nothing. */
@@ -19,17 +19,17 @@
 #include <unistd.h>
 
 #include "bench/net_peer.h"
-#include "cmd/agent_point.h"
+#include "run/agent_point.h"
 #include "cmd/common.h"
-#include "cmd/executor.h"
-#include "cmd/run_flags.h"
-#include "cmd/run_plan.h"
+#include "run/executor.h"
+#include "run/run_flags.h"
+#include "run/run_plan.h"
 #include "core/clock.h"
 #include "core/sysinfo.h"
 #include "core/topology.h"
 #include "engine/engine.h"
-#include "guest/channel.h"
-#include "guest/domain.h"
+#include "env/channel.h"
+#include "env/domain.h"
 #include "net/client.h"
 
 #define FOREVER_NS (24 * 3600 * 1000000000LL)

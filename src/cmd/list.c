@@ -7,7 +7,7 @@
 #include "bench/bench.h"
 #include "bench/presets.h"
 #include "cmd/common.h"
-#include "cmd/run_flags.h"
+#include "run/run_flags.h"
 #include "core/json.h"
 #include "render/roff.h"
 

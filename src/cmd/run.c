@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/background.h"
+#include "run/background.h"
 #include "cmd/common.h"
-#include "cmd/executor.h"
-#include "cmd/kinds.h"
-#include "cmd/run_flags.h"
-#include "cmd/run_plan.h"
+#include "run/executor.h"
+#include "run/kinds.h"
+#include "run/run_flags.h"
+#include "run/run_plan.h"
 #include "core/copy_speed.h"
 
 

@@ -1,5 +1,5 @@
 /* A set of this host's paths, each once, in sorted order: the files a guest's or a
- * container's image carries beside virtperf (guest/image.h), gathered from the run's
+ * container's image carries beside virtperf (env/image.h), gathered from the run's
  * --guest-programs and from what each benchmark of the run says it needs there. */
 #ifndef VP_CORE_PATH_SET_H
 #define VP_CORE_PATH_SET_H

@@ -118,7 +118,7 @@ static int check_timeline(struct vp_check *checker, const json_t *timeline, cons
     return 0;
 }
 
-/* The settings libvirt guests ran with (cmd/guests.c), where there are any. */
+/* The settings libvirt guests ran with (run/guests.c), where there are any. */
 static int check_guest_settings(struct vp_check *checker, const json_t *settings,
                                 const char *path)
 {
@@ -141,7 +141,7 @@ static int check_guest_settings(struct vp_check *checker, const json_t *settings
     return 0;
 }
 
-/* The host's files their image carried beside virtperf (cmd/fleet_point.c), where there
+/* The host's files their image carried beside virtperf (run/fleet_point.c), where there
  * were any: absolute paths. */
 static int check_programs(struct vp_check *checker, const json_t *programs, const char *path)
 {

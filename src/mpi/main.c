@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/common.h"
+#include "run/cli.h"
 #include "mpi/run.h"
 #include "mpi/world.h"
 

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/common.h"
-#include "cmd/executor.h"
-#include "cmd/run_flags.h"
-#include "cmd/run_plan.h"
+#include "run/cli.h"
+#include "run/executor.h"
+#include "run/run_flags.h"
+#include "run/run_plan.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/limits.h"

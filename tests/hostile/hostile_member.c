@@ -41,7 +41,7 @@
 #include "core/topology.h"
 #include "engine/shared.h"
 #include "engine/window.h"
-#include "guest/channel.h"
+#include "env/channel.h"
 
 #define FOREVER_NS (600 * 1000000000LL)
 

@@ -210,9 +210,10 @@ run_and_stop() {
         kill) kill -KILL "$(cat "$WORK/rank1.pid")" ;;
         segv) kill -SEGV "$(cat "$WORK/rank1.pid")" ;;
         exit) # the rank says an error and calls exit(5) mid-run, as one deep inside would
-            gdb -p "$(cat "$WORK/rank1.pid")" -batch \
+            # (gdb may abort once the process it called into is gone: no core file left)
+            (ulimit -c 0; cd "$WORK" && gdb -p "$(cat "$WORK/rank1.pid")" -batch \
                 -ex 'call (int)fputs("virtperf: a deep error\n", *(void **)&stderr)' \
-                -ex 'call (void)exit(5)' >/dev/null 2>&1 ;;
+                -ex 'call (void)exit(5)' >/dev/null 2>&1) ;;
         interrupt) kill -INT "$launcher" ;;
     esac
     wait "$launcher"

@@ -1,5 +1,5 @@
-/* Unit tests for the guests' domain XML (guest/domain_xml.c) and the frames of their
- * channel (guest/channel.c): what libvirt is asked for, escaped; headers refused as a
+/* Unit tests for the guests' domain XML (env/domain_xml.c) and the frames of their
+ * channel (env/channel.c): what libvirt is asked for, escaped; headers refused as a
  * hostile guest could send them; frames across a socket pair, a wrong kind, a deadline
  * passed, a closed channel. */
 #include <setjmp.h>
@@ -14,8 +14,8 @@
 
 #include "core/clock.h"
 #include "core/limits.h"
-#include "guest/channel.h"
-#include "guest/domain.h"
+#include "env/channel.h"
+#include "env/domain.h"
 
 static const struct vp_guest_config config = {
     .cpus = 2, .memory_mib = 768, .kernel = "/boot/vmlinuz-6.1.0-57-cloud-amd64",

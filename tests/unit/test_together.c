@@ -1,5 +1,5 @@
 /* Unit tests for the start-together protocol (engine/together.c) over the channel
- * transport (guest/transport.c): a leader without jobs and followers in threads, each
+ * transport (env/transport.c): a leader without jobs and followers in threads, each
  * follower doing what the engine does with its sync (a start per repetition, then its
  * last word). Every follower starts each repetition at the leader's instant within the
  * bound of its clock offset; one follower failing stops all at that repetition and every
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "engine/together.h"
-#include "guest/transport.h"
+#include "env/transport.h"
 
 #define REPS 4
 #define MAX_FOLLOWERS 3

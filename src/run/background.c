@@ -1,6 +1,6 @@
 /* run --background (background.h): the watch runs in a forked process that writes its
  * result document to a pipe; the run's own process stops it with SIGUSR1. */
-#include "cmd/background.h"
+#include "run/background.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "cmd/common.h"
+#include "run/cli.h"
 #include "core/json.h"
 #include "engine/result.h"
 

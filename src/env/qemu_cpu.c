@@ -1,5 +1,5 @@
 /* A QEMU process's CPU time by kind of thread (see qemu_cpu.h). */
-#include "guest/qemu_cpu.h"
+#include "env/qemu_cpu.h"
 
 #include <dirent.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* The start-together protocol's words over the members' channels (see transport.h). */
-#include "guest/transport.h"
+#include "env/transport.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "guest/channel.h"
+#include "env/channel.h"
 
 #define MEMBER_WAIT_S (24 * 3600) /* a member waits for the host, which closes when it gives up */
 

@@ -1,7 +1,7 @@
 /* One point of the fleet (see fleet.h): the members it runs on, this host's own jobs
  * beside them or as a link's end, started together, their parts combined. */
 #define _GNU_SOURCE /* asprintf */
-#include "cmd/fleet_run.h"
+#include "run/fleet_run.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "bench/net_peer.h"
-#include "cmd/agent_point.h"
+#include "run/agent_point.h"
 #include "engine/gather.h"
 #include "engine/result.h"
 #include "engine/shared_check.h"
-#include "guest/channel.h"
-#include "guest/transport.h"
+#include "env/channel.h"
+#include "env/transport.h"
 #include "store/document.h"
 
 static void start_monitor(void *context)

@@ -1,5 +1,5 @@
 /* Frames on the host's and the guests' channel (see channel.h). */
-#include "guest/channel.h"
+#include "env/channel.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include "core/clock.h"
 #include "core/limits.h"
 #include "engine/engine.h"
-#include "guest/domain.h"
+#include "env/domain.h"
 
 static const char *const kind_names[VP_CHANNEL_KIND_COUNT] = {
     [VP_CHANNEL_HELLO] = "hello", [VP_CHANNEL_STEPS] = "steps", [VP_CHANNEL_VERDICT] = "verdict",

@@ -1,9 +1,9 @@
 /* One point of an agent of the run (see agent_point.h). */
-#include "cmd/agent_point.h"
+#include "run/agent_point.h"
 
 #include "core/options.h"
 #include "engine/gather.h"
-#include "guest/transport.h"
+#include "env/transport.h"
 
 int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
                        size_t point_index, unsigned jobs, const struct vp_agent_link *link,

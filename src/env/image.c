@@ -1,6 +1,6 @@
 /* The guests' kernel and cached initramfs (see image.h). */
 #define _GNU_SOURCE /* strverscmp, nftw's FTW_ACTIONRETVAL */
-#include "guest/image.h"
+#include "env/image.h"
 
 #include "core/program.h"
 

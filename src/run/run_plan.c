@@ -5,8 +5,8 @@
  * value: first each key alone, so that an error names its line, then the whole step.
  * Where each step runs (this host, members, ranks) is plan_places.c's part. */
 #define _GNU_SOURCE
-#include "cmd/run_plan.h"
-#include "cmd/plan_compiler.h"
+#include "run/run_plan.h"
+#include "run/plan_compiler.h"
 
 #include <errno.h>
 #include <ini.h>

@@ -4,7 +4,7 @@
  * instead of what needs many hosts or members (--no-guests, virtperf-mpi), each said in
  * a note. */
 #define _GNU_SOURCE
-#include "cmd/plan_compiler.h"
+#include "run/plan_compiler.h"
 
 #include <stdio.h>
 #include <stdlib.h>

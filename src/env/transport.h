@@ -1,5 +1,5 @@
 /* The start-together protocol's transport (engine/together.h) between this host and the
- * members it started, over their channels (guest/channel.h frames): this host leads (rank
+ * members it started, over their channels (env/channel.h frames): this host leads (rank
  * 0, without jobs of its own: its own jobs, when it has some, are a member over a socket
  * pair), member i is rank i + 1. The agreements are a star: each member's words to the
  * host, the host's combination back to each. The integers are this machine's (the members

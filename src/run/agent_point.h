@@ -1,14 +1,14 @@
 /* One point run by an agent of the run: in a guest or container virtperf started
  * (guest-agent), or in a process of the host beside them (run --and-host). It runs the
  * point's jobs with the engine, started by the host's word over fd (engine/together.h
- * over guest/transport.h), and sends back its result and its jobs' region. */
+ * over env/transport.h), and sends back its result and its jobs' region. */
 #ifndef VP_CMD_AGENT_POINT_H
 #define VP_CMD_AGENT_POINT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cmd/executor.h"
+#include "run/executor.h"
 
 /* Where a net point's jobs connect, when the host says (a topology, the run's server):
  * peer ADDRESS:PORT, the key file its server takes (NULL: the point's own), and whether

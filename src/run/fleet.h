@@ -20,11 +20,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cmd/executor.h"
-#include "cmd/kinds.h"
+#include "run/executor.h"
+#include "run/kinds.h"
 #include "core/limits.h"
 #include "core/path_set.h"
-#include "guest/domain.h"
+#include "env/domain.h"
 
 /* One guest or container, as the runner sees it. */
 struct vp_member {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cmd/kinds.h"
+#include "run/kinds.h"
 #include "engine/plan.h"
 
 #define VP_RUN_MAX_WATCH 8

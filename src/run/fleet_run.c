@@ -1,7 +1,7 @@
 /* The runner for guests and containers virtperf starts (see fleet.h): the members'
  * lifecycle, and each step over them. */
 #define _GNU_SOURCE /* asprintf */
-#include "cmd/fleet_run.h"
+#include "run/fleet_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include "core/printable.h"
 #include "core/scratch.h"
 #include "core/sysinfo.h"
-#include "guest/channel.h"
+#include "env/channel.h"
 
 static void remove_member(const struct vp_fleet_kind *kind, struct vp_member *member)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guest/domain.h"
+#include "env/domain.h"
 
 #ifdef VP_HAVE_LIBVIRT
 #include <libvirt/libvirt.h>

@@ -1,5 +1,5 @@
 /* Run's flag table and the parser it drives (run_flags.h). */
-#include "cmd/run_flags.h"
+#include "run/run_flags.h"
 
 #include <ctype.h>
 #include <getopt.h>

@@ -1,6 +1,6 @@
 /* The run executor (executor.h): the session's sequence, written once, and the local
  * runner's step. */
-#include "cmd/executor.h"
+#include "run/executor.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* `virtperf run BENCH... --guests SPEC`: the guests kind of the fleet runner (fleet.h).
- * Each guest is a transient libvirt domain (guest/domain.h) booted from the cached image
- * (guest/image.h) into `virtperf guest-agent`, its channel a virtio-serial port whose
+ * Each guest is a transient libvirt domain (env/domain.h) booted from the cached image
+ * (env/image.h) into `virtperf guest-agent`, its channel a virtio-serial port whose
  * host end is a unix socket QEMU makes in the run's directory. Under --guest-accel auto
  * the first guest is tried under KVM and every guest runs under TCG when it does not
  * answer; each guest's fingerprint keeps the domain XML libvirt ran; what a guest costs
@@ -19,8 +19,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "cmd/fleet.h"
-#include "cmd/kinds.h"
+#include "run/fleet.h"
+#include "run/kinds.h"
 #include "core/clock.h"
 #include "core/limits.h"
 #include "core/printable.h"
@@ -28,9 +28,9 @@
 #include "core/scratch.h"
 #include "core/topology.h"
 #include "engine/engine.h"
-#include "guest/domain.h"
-#include "guest/image.h"
-#include "guest/qemu_cpu.h"
+#include "env/domain.h"
+#include "env/image.h"
+#include "env/qemu_cpu.h"
 #include "net/neighbour.h"
 
 /* A guest under working KVM boots this initramfs far faster than TCG's 6 s here (not

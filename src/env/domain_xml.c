@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guest/domain.h"
+#include "env/domain.h"
 
 /* text with XML's five special characters as entities. */
 static void put_escaped(FILE *out, const char *text)

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cmd/common.h"
-#include "cmd/run_flags.h"
+#include "run/cli.h"
+#include "run/run_flags.h"
 #include "core/progress.h"
 #include "core/topology.h"
 #include "engine/engine.h"

@@ -39,7 +39,7 @@ int vp_channel_header_parse(const unsigned char *header, uint32_t *kind, uint32_
                           char *err, size_t err_len);
 
 /* A guest's end of the channel: the virtio-serial port named VP_GUEST_CHANNEL
- * (guest/domain.h), opened read-write; -1 when there is none. */
+ * (env/domain.h), opened read-write; -1 when there is none. */
 int vp_channel_open_port(void);
 
 /* Sends one frame; 0, or -1 with why. */

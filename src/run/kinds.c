@@ -1,5 +1,5 @@
 /* The table of environment kinds (kinds.h) and its lookups. */
-#include "cmd/kinds.h"
+#include "run/kinds.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* `virtperf run BENCH... --containers SPEC`: the containers kind of the fleet runner
  * (fleet.h). Each container runs `virtperf guest-agent` from a root directory of the same
- * contents as the guests' image (guest/image.h; no registry), through podman
+ * contents as the guests' image (env/image.h; no registry), through podman
  * (`--rootfs DIR:O`, an overlay so the containers share the directory unchanged) or
  * docker (which takes only images: the directory imported once as the local image
  * virtperf-root:HASH, kept as a cache like the directory), on the host's network or the
@@ -29,13 +29,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "cmd/kinds.h"
-#include "cmd/fleet.h"
+#include "run/kinds.h"
+#include "run/fleet.h"
 #include "core/clock.h"
 #include "core/program.h"
 #include "core/scratch.h"
 #include "engine/engine.h"
-#include "guest/image.h"
+#include "env/image.h"
 
 struct container {
     char channel_dir[VP_GUEST_PATH_LEN]; /* its alone, in the run's directory: its socket */

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cmd/executor.h"
-#include "cmd/run_flags.h"
+#include "run/executor.h"
+#include "run/run_flags.h"
 
 #define MAX_ENTRIES 512
 #define MAX_WORDS (VP_RUN_MAX_WORDS + MAX_ENTRIES + 4)

@@ -9,8 +9,8 @@
 
 #include <stdbool.h>
 
-#include "cmd/executor.h"
-#include "cmd/run_flags.h"
+#include "run/executor.h"
+#include "run/run_flags.h"
 
 /* The flags of `run --plan FILE ...` or `plan-check FILE ...` (argv[0] names it): only
  * those taken beside a plan, the file by --plan or as the one word. 0, or -1 with err. */

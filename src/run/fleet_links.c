@@ -1,7 +1,7 @@
 /* The fleet's servers and a --topology's links (see fleet.h): this host's server the
  * members talk to, the members' own, and each step of a linked point in turn. */
 #define _GNU_SOURCE /* asprintf */
-#include "cmd/fleet_run.h"
+#include "run/fleet_run.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "bench/net_peer.h"
 #include "core/printable.h"
 #include "engine/result.h"
-#include "guest/channel.h"
+#include "env/channel.h"
 #include "net/auth.h"
 #include "net/client.h"
 

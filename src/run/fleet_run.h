@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cmd/fleet.h"
+#include "run/fleet.h"
 #include "core/clock.h"
 #include "core/monitor.h"
 #include "engine/layout.h"

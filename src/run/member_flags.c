@@ -1,7 +1,7 @@
 /* The rows of run's flag table (run_flags.h) that ask for members and set them: --guests,
  * --containers (a kind each, kinds.h), --and-host, and the --guest-* and --container-*
  * settings; and the check that the run starts a kind that takes each setting given. */
-#include "cmd/run_flags.h"
+#include "run/run_flags.h"
 
 #include <ctype.h>
 #include <stdio.h>
