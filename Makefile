@@ -42,7 +42,7 @@ run: build
 	$(BUILD)/virtperf run $(RUN_FLAGS)
 
 test:
-	scripts/deps.sh build test guests containers presets data site
+	scripts/deps.sh build test guests containers uml presets data site
 	tests/run_all.sh
 
 install: build

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages virtperf needs to build, test or compare, and
-# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest|guests|containers|presets|data|site]...
+# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest|guests|containers|uml|presets|data|site]...
 # (default: build).  Not root and something missing: prints the apt-get line, exits 1.
 # --list prints the sets' packages, one per line, and installs nothing.
 set -eu
@@ -23,6 +23,8 @@ guests_pkgs="$build_pkgs $guest_pkgs libvirt-dev"
 # run --containers: podman and the runtime that runs on hybrid cgroup hosts, Debian's docker
 # engine (--container-engine docker), and what the containers' root is made of
 containers_pkgs="$build_pkgs $root_pkgs podman runc docker.io"
+# run --uml: Debian's User-Mode Linux kernel, and what the instances' root is made of
+uml_pkgs="$build_pkgs $root_pkgs user-mode-linux"
 # the data benchmarks' URL sources (gfal2 and its plugins) and the xrootd serving them in
 # the tests and bench/ (curl and xrdcp are the native tools bench/data_peers.sh compares)
 data_pkgs="$build_pkgs libgfal2-dev gfal2-plugin-xrootd gfal2-plugin-http gfal2-plugin-file xrootd-server xrootd-client curl"
@@ -45,10 +47,11 @@ for set_name in "$@"; do
         guest) wanted="$wanted $guest_pkgs" ;;
         guests) wanted="$wanted $guests_pkgs" ;;
         containers) wanted="$wanted $containers_pkgs" ;;
+        uml) wanted="$wanted $uml_pkgs" ;;
         presets) wanted="$wanted $presets_pkgs" ;;
         data) wanted="$wanted $data_pkgs" ;;
         site) wanted="$wanted $site_pkgs" ;;
-        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest, guests, containers, presets, data, site)" >&2; exit 2 ;;
+        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest, guests, containers, uml, presets, data, site)" >&2; exit 2 ;;
     esac
 done
 

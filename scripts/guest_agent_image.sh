@@ -9,7 +9,9 @@
 # console (the host's channel), network and block devices and the emulated IDE disk,
 # with an init that sets the address the host gave on the kernel command line
 # (virtperf.address=A/P, virtperf.gateway=G), mounts a disk it was given at /mnt/disk,
-# and runs `virtperf guest-agent` until the host says to power off.
+# and runs `virtperf guest-agent` until the host says to power off: on the virtio-serial
+# port, or on the serial line virtperf.tty=PATH names (a UML instance, whose kernel boots
+# the root directory itself).
 set -eu
 usage() { echo "usage: guest_agent_image.sh VIRTPERF OUT [--root] [--files LIST]" >&2; exit 2; }
 [ $# -ge 2 ] && [ -x "$1" ] || usage
@@ -41,9 +43,11 @@ mount -t tmpfs tmp /tmp
 mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
 while read -r module; do insmod "/modules/$module" 2>/dev/null; done </modules.order
 ip link set lo up
+channel=""
 for word in $(cat /proc/cmdline); do
     case "$word" in
         virtperf.name=*) hostname "${word#virtperf.name=}" ;;
+        virtperf.tty=*) channel="--tty ${word#virtperf.tty=}" ;;
         virtperf.address=*) ip link set eth0 up && ip addr add "${word#virtperf.address=}" dev eth0 ;;
         virtperf.gateway=*) ip route add default via "${word#virtperf.gateway=}" ;;
     esac
@@ -54,7 +58,7 @@ for device in /dev/vda /dev/sda; do
     mkdir -p /mnt/disk && mount -t ext4 "$device" /mnt/disk && workdir=/mnt/disk
 done
 cd "$workdir"
-HOME=/tmp VIRTPERF_DB=/tmp/results.db /bin/virtperf guest-agent
+HOME=/tmp VIRTPERF_DB=/tmp/results.db /bin/virtperf guest-agent $channel
 poweroff -f
 INIT
 if $as_root; then

@@ -67,10 +67,13 @@ size_t vp_runs_by_side(json_t **documents, size_t count, size_t most)
 
 const char *vp_members_word(const json_t *result)
 {
-    const char *engine = json_string_value(json_object_get(json_object_get(result, "guests"),
-                                                           "engine"));
+    const json_t *guests = json_object_get(result, "guests");
+    const char *engine = json_string_value(json_object_get(guests, "engine"));
+    const char *members = json_string_value(json_object_get(guests, "members"));
     if (!engine)
         return "hosts";
+    if (members) /* what the kind calls its members */
+        return members;
     return strcmp(engine, "libvirt") == 0 ? "guests" : "containers";
 }
 

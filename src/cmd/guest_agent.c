@@ -1,6 +1,7 @@
 /* `virtperf guest-agent`: what runs in each guest `virtperf run --guests` starts (the
- * initramfs's init starts it) and each container `--containers` starts (with --socket,
- * the unix socket the host listens on; nobody else needs it). It finds the host's
+ * initramfs's init starts it), each container `--containers` starts (with --socket,
+ * the unix socket the host listens on; nobody else needs it) and each UML instance
+ * `--uml` starts (with --tty, the serial line the host gave it). It finds the host's
  * channel (the virtio-serial port named org.virtperf.control), says hello with this guest's
  * fingerprint, builds the run's steps from the host's words and says whether this guest
  * can run them, then runs each point the host names, started together with the other
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "bench/net_peer.h"
@@ -147,19 +149,38 @@ static int connect_socket(const char *path)
     return fd;
 }
 
+/* A UML instance's channel: the serial line the host's end is behind, made 8-bit clean. */
+static int open_tty(const char *path)
+{
+    int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    struct termios mode;
+    if (fd >= 0 && tcgetattr(fd, &mode) == 0) {
+        cfmakeraw(&mode);
+        if (tcsetattr(fd, TCSANOW, &mode) == 0)
+            return fd;
+    }
+    if (fd >= 0)
+        close(fd);
+    return -1;
+}
+
 int cmd_guest_agent(int argc, char **argv)
 {
     bool socket_given = argc == 3 && strcmp(argv[1], "--socket") == 0;
-    if (argc > 1 && !socket_given) {
-        fprintf(stderr, "virtperf: guest-agent takes no arguments but --socket PATH; it runs "
-                "in the guests and containers 'virtperf run' starts\n");
+    bool tty_given = argc == 3 && strcmp(argv[1], "--tty") == 0;
+    if (argc > 1 && !socket_given && !tty_given) {
+        fprintf(stderr, "virtperf: guest-agent takes no arguments but --socket PATH or --tty "
+                "PATH; it runs in the guests, containers and UML instances 'virtperf run' "
+                "starts\n");
         return VP_EXIT_USAGE;
     }
-    int fd = socket_given ? connect_socket(argv[2]) : vp_channel_open_port();
+    int fd = socket_given ? connect_socket(argv[2])
+             : tty_given  ? open_tty(argv[2])
+                          : vp_channel_open_port();
     if (fd < 0) {
-        if (socket_given)
-            fprintf(stderr, "virtperf: guest-agent: cannot connect to %s: %s\n", argv[2],
-                    strerror(errno));
+        if (socket_given || tty_given)
+            fprintf(stderr, "virtperf: guest-agent: cannot %s %s: %s\n",
+                    socket_given ? "connect to" : "open", argv[2], strerror(errno));
         else
             fprintf(stderr, "virtperf: guest-agent: no virtio-serial port named %s: this is "
                     "not a guest that 'virtperf run --guests' started\n", VP_GUEST_CHANNEL);

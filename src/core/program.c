@@ -2,7 +2,9 @@
 #include "core/program.h"
 
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,4 +38,18 @@ int vp_run_program(char *const *argv, bool quiet, char *out, size_t out_len)
     if (fd >= 0)
         close(fd);
     return waited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool vp_program_installed(const char *program)
+{
+    const char *path = getenv("PATH");
+    char copy[4096], candidate[4200];
+    snprintf(copy, sizeof copy, "%s", path ? path : "/usr/bin:/bin");
+    char *save = NULL;
+    for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        snprintf(candidate, sizeof candidate, "%s/%s", dir, program);
+        if (access(candidate, X_OK) == 0)
+            return true;
+    }
+    return false;
 }

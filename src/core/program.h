@@ -11,5 +11,7 @@
  * bytes land in out when given; else it writes where virtperf does. Returns its exit
  * status, or -1 when it could not start or did not exit. */
 int vp_run_program(char *const *argv, bool quiet, char *out, size_t out_len);
+/* Whether program is an executable in a directory of PATH. */
+bool vp_program_installed(const char *program);
 
 #endif

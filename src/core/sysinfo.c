@@ -204,6 +204,12 @@ static json_t *hypervisor_info(void)
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strcmp(signature, known[i].signature) == 0)
             name = known[i].name;
+    /* User-Mode Linux runs on the host's CPU, whose CPUID it passes on: its kernel says */
+    struct vp_text cpuinfo = { 0 };
+    if (vp_read_whole("/proc/cpuinfo", &cpuinfo) == 0 && cpuinfo.data &&
+        strstr(cpuinfo.data, "User Mode Linux"))
+        name = "uml";
+    vp_text_free(&cpuinfo);
     json_t *hypervisor = json_pack("{s:s,s:s}", "name", name, "cpuid_signature", signature);
     set_line_if_present(hypervisor, "sys_hypervisor_type", "/sys/hypervisor/type");
     set_line_if_present(hypervisor, "dmi_vendor", "/sys/class/dmi/id/sys_vendor");

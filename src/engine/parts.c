@@ -168,13 +168,14 @@ static int check_programs(struct vp_check *checker, const json_t *programs, cons
 static int check_guests(struct vp_check *checker, const json_t *guests, const char *path)
 {
     static const char *const accels[] = { "kvm", "tcg", NULL };
-    static const char *const engines[] = { "libvirt", "podman", "docker", NULL };
+    static const char *const engines[] = { "libvirt", "podman", "docker", "uml", NULL };
     char at[256];
     snprintf(at, sizeof at, "%s.guests", path);
     if (!json_is_object(guests))
         return vp_check_fail(checker, "%s: accepted: an object", at);
     if (vp_check_integer(checker, guests, at, "count", 1, VP_MAX_GUESTS, 1) != 0 ||
         vp_check_choice(checker, guests, at, "engine", engines, 1) != 0 ||
+        vp_check_string(checker, guests, at, "members", VP_CHECK_NAME_LEN, 0) != 0 ||
         vp_check_choice(checker, guests, at, "accel", accels, 0) != 0 ||
         vp_check_string(checker, guests, at, "accel_note", VP_CHECK_TEXT_LEN, 0) != 0 ||
         check_guest_settings(checker, json_object_get(guests, "settings"), at) != 0 ||
@@ -282,7 +283,7 @@ static int check_side(struct vp_check *checker, const json_t *side, const char *
     if (!json_is_object(side))
         return vp_check_fail(checker, "%s: accepted: an object", at);
     size_t count;
-    static const char *const members[] = { "guests", "containers", NULL };
+    static const char *const members[] = { "guests", "containers", "UML instances", NULL };
     if (vp_check_choice(checker, side, at, "name", names, 1) != 0 ||
         vp_check_choice(checker, side, at, "members", members, 0) != 0)
         return -1;

@@ -59,20 +59,6 @@ struct containers {
     struct container own[VP_MAX_GUESTS];
 };
 
-/* Whether program is on PATH. */
-static bool installed(const char *program)
-{
-    const char *path = getenv("PATH");
-    char copy[4096], candidate[4200];
-    snprintf(copy, sizeof copy, "%s", path ? path : "/usr/bin:/bin");
-    for (char *dir = strtok(copy, ":"); dir; dir = strtok(NULL, ":")) {
-        snprintf(candidate, sizeof candidate, "%s/%s", dir, program);
-        if (access(candidate, X_OK) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* podman's default ulimits are above what its runtime may set on some hosts ("error
  * setting rlimit"): the containers keep the limits they inherit instead. The file is the
  * run's; only the podman this run starts reads it. */
@@ -125,7 +111,7 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
     containers->engine = asked->container_engine ? asked->container_engine : "podman";
     containers->network = asked->container_net ? asked->container_net : "host";
     containers->docker = strcmp(containers->engine, "docker") == 0;
-    if (!installed(containers->engine)) {
+    if (!vp_program_installed(containers->engine)) {
         snprintf(err, err_len, "--containers: %s is not installed; install it "
                  "(scripts/deps.sh containers)", containers->engine);
         return -1;
@@ -142,7 +128,7 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
     /* crun refuses the hybrid cgroup hierarchies some hosts have; runc runs there (docker
      * runs its own default unless told) */
     containers->runtime = asked->container_runtime ? asked->container_runtime
-                          : !containers->docker && installed("runc") ? "runc" : NULL;
+                          : !containers->docker && vp_program_installed("runc") ? "runc" : NULL;
     if (!containers->docker && podman_conf(containers, err, err_len) != 0)
         return -1;
     if (vp_guest_root_find(&containers->root, setup->files, err, err_len) != 0)

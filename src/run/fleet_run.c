@@ -248,7 +248,7 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     /* a scratch directory (core/scratch.h) says which virtperf owns it: what a SIGKILL
      * left is reclaimed by the next run that makes one in /tmp */
     char prefix[64], why[VP_ERROR_LEN];
-    snprintf(prefix, sizeof prefix, "virtperf-%ss", kind->env->noun);
+    snprintf(prefix, sizeof prefix, "virtperf-%s", kind->env->name);
     if (vp_scratch_make("/tmp", prefix, run->work, sizeof run->work, why, sizeof why) != 0) {
         snprintf(err, err_len, "%s: /tmp: %s", kind->env->flag, why);
         return -1;

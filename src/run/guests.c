@@ -24,6 +24,7 @@
 #include "core/clock.h"
 #include "core/limits.h"
 #include "core/printable.h"
+#include "env/console.h"
 #include "core/program.h"
 #include "core/scratch.h"
 #include "core/topology.h"
@@ -397,20 +398,7 @@ static void silent_guest(void *state, struct vp_member *member)
 {
     (void)state;
     struct guest *guest = member->own;
-    FILE *console = fopen(guest->console, "r");
-    if (!console)
-        return;
-    char lines[5][200];
-    size_t count = 0;
-    while (fgets(lines[count % 5], sizeof lines[0], console))
-        count++;
-    fclose(console);
-    fprintf(stderr, "virtperf: %s's console ended with:\n", member->name);
-    for (size_t i = count > 5 ? count - 5 : 0; i < count; i++) {
-        char shown[sizeof lines[0]]; /* the guest's own bytes: no escape reaches the terminal */
-        lines[i % 5][strcspn(lines[i % 5], "\r\n")] = '\0';
-        fprintf(stderr, "  %s\n", vp_printable(lines[i % 5], shown, sizeof shown));
-    }
+    vp_console_tail(guest->console, member->name);
 }
 
 static void cost_begin(void *state, struct vp_member *member)

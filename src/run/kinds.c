@@ -7,6 +7,7 @@
 const struct vp_env_kind *const vp_env_kinds[] = {
     &vp_guests_kind,
     &vp_containers_kind,
+    &vp_uml_kind,
     NULL,
 };
 

@@ -1,6 +1,6 @@
 /* The kinds of environment virtperf starts on this host and runs a run's steps in, one
- * entry each in kinds.c's table: guests (guests.c, libvirt) and containers (containers.c,
- * podman or docker). A kind's entry is its name (its flag --NAME SPEC and its plan key
+ * entry each in kinds.c's table: guests (guests.c, libvirt), containers (containers.c,
+ * podman or docker) and UML instances (uml.c, User-Mode Linux). A kind's entry is its name (its flag --NAME SPEC and its plan key
  * NAME = SPEC), its noun, the --guest-* / --container-* settings it takes, and what runs
  * a run's steps in its members (the fleet runner, with the kind's own hooks). The run's
  * flags, the plan compiler, run and the executor look a kind up here and never name one:
@@ -24,7 +24,7 @@ struct vp_env_kind {
     int (*run)(struct vp_run_steps *steps, int argc, char **argv);
 };
 
-extern const struct vp_env_kind vp_guests_kind, vp_containers_kind;
+extern const struct vp_env_kind vp_guests_kind, vp_containers_kind, vp_uml_kind;
 
 /* The table, NULL-ended. */
 extern const struct vp_env_kind *const vp_env_kinds[];

@@ -167,6 +167,11 @@ static int take_containers(struct vp_run_request *request, const char *value, ch
     return take_members(&vp_containers_kind, request, value, err, len);
 }
 
+static int take_uml(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    return take_members(&vp_uml_kind, request, value, err, len);
+}
+
 static int take_container_engine(struct vp_run_request *request, const char *value, char *err,
                                  size_t len)
 {
@@ -272,6 +277,13 @@ const struct vp_run_flag vp_member_flags[] = {
     { "container-net", "N", VP_SCOPE_SESSION,
       "host (this host's network), bridge (the engine's default) or NETWORK (one made with\n"
       "podman/docker network create)  [host]", NULL, take_container_net },
+    { "uml", "SPEC", VP_SCOPE_SESSION,
+      "run in User-Mode Linux instances virtperf starts (Debian's\n"
+      "user-mode-linux): 4, 1,2,4 or 1..8, one result per count  [none]",
+      "Runs the benchmarks in User-Mode Linux instances virtperf starts (Debian's\n"
+      "\\fBuser\\-mode\\-linux\\fR: a Linux kernel run as this host's processes), each booting\n"
+      "the containers' root directory read-only, for each count of SPEC, as \\fB\\-\\-guests\\fR\n"
+      "does with guests. No network yet: benchmarks that need none. See GUESTS.", take_uml },
 };
 const size_t vp_member_flag_count = sizeof vp_member_flags / sizeof vp_member_flags[0];
 

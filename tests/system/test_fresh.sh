@@ -19,7 +19,7 @@ closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflic
     --no-breaks --no-replaces --no-enhances $build_set 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)
 : >"$WORK/hidden_files"
 : >"$WORK/hidden_packages"
-for pkg in $("$SRC/scripts/deps.sh" --list test peers guest guests containers presets data site); do
+for pkg in $("$SRC/scripts/deps.sh" --list test peers guest guests containers uml presets data site); do
     grep -qx "$pkg" <<<"$closure" && continue
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || continue
     case "$(dpkg-query -W -f='${Priority}' "$pkg")" in required | important) continue ;; esac
@@ -62,11 +62,14 @@ echo "url refused: $?"
 # guests without libvirt: refused, saying what to install
 "$BUILD_DIR/virtperf" run cpu --guests 1 --db "$DEST/refused.db" 2>"$DEST/guests.err"
 echo "guests refused: $?"
+# UML instances without the UML kernel: refused, saying what to install
+"$BUILD_DIR/virtperf" run cpu --uml 1 --db "$DEST/refused.db" 2>"$DEST/uml.err"
+echo "uml refused: $?"
 # a PostgreSQL site store without libpq: refused, saying what to install
 "$BUILD_DIR/virtperf" results list --db postgresql://site@127.0.0.1:1/campaign 2>"$DEST/site.err"
 echo "site refused: $?"
 set -e
-cat "$DEST/preset.err" "$DEST/url.err" "$DEST/guests.err" "$DEST/site.err"
+cat "$DEST/preset.err" "$DEST/url.err" "$DEST/guests.err" "$DEST/uml.err" "$DEST/site.err"
 HIDE
 
 git -C "$SRC" ls-files -z | (cd "$SRC" && cpio -p0dm --quiet "$WORK/src") # a clean tree
@@ -85,6 +88,8 @@ grep -qE 'gfal2 \(URLs\) *: no' "$WORK/out" || fail "the build should say it has
 expect_contains "$WORK/out" "guests refused: 2"
 expect_contains "$WORK/out" "--guests: this virtperf was built without libvirt; install it (scripts/deps.sh guests) and build again"
 grep -qE 'run --guests \(libvirt\) *: no' "$WORK/out" || fail "the build should say it has no libvirt"
+expect_contains "$WORK/out" "uml refused: 2"
+expect_contains "$WORK/out" "--uml: the UML kernel (linux) is not installed; install it (scripts/deps.sh uml)"
 expect_contains "$WORK/out" "site refused: 2"
 expect_contains "$WORK/out" "this virtperf was built without PostgreSQL (libpq); accepted here: a file path for SQLite (scripts/deps.sh site installs libpq-dev, then rebuild)"
 grep -qE 'postgresql:// \(libpq\) *: no' "$WORK/out" || fail "the build should say it has no libpq"
