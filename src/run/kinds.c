@@ -36,14 +36,17 @@ bool vp_env_kind_takes(const struct vp_env_kind *kind, const char *flag)
     return false;
 }
 
-void vp_env_kinds_list(bool with_flag, char *buf, size_t len)
+void vp_env_kinds_list(const char *taking, char *buf, size_t len)
 {
-    size_t used = 0;
+    const struct vp_env_kind *listed[16];
+    size_t count = 0, used = 0;
+    for (size_t k = 0; vp_env_kinds[k] && count < 16; k++)
+        if (!taking || vp_env_kind_takes(vp_env_kinds[k], taking))
+            listed[count++] = vp_env_kinds[k];
     buf[0] = '\0';
-    for (size_t k = 0; vp_env_kinds[k] && used < len; k++) {
-        int n = snprintf(buf + used, len - used, "%s%s%s", k ? " or " : "",
-                         with_flag ? vp_env_kinds[k]->flag : vp_env_kinds[k]->name,
-                         with_flag ? " SPEC" : "");
+    for (size_t k = 0; k < count && used < len; k++) {
+        int n = snprintf(buf + used, len - used, "%s%ss",
+                         k == 0 ? "" : k + 1 < count ? ", " : " or ", listed[k]->noun);
         if (n < 0)
             break;
         used += (size_t)n;

@@ -36,7 +36,8 @@ const struct vp_env_kind *vp_env_kind_earlier(const struct vp_env_kind *a,
                                               const struct vp_env_kind *b);
 /* Whether kind takes the setting flag ("--guest-cpus"). */
 bool vp_env_kind_takes(const struct vp_env_kind *kind, const char *flag);
-/* "guests or containers", "--guests SPEC or --containers SPEC" (with_flag): every kind. */
-void vp_env_kinds_list(bool with_flag, char *buf, size_t len);
+/* The kinds that take the setting flag taking (NULL: every kind), by their nouns:
+ * "guests, containers or UML instances". */
+void vp_env_kinds_list(const char *taking, char *buf, size_t len);
 
 #endif

@@ -348,17 +348,13 @@ int vp_run_members_check(const struct vp_guests_request *asked, bool members_her
                      "accepted: virtperf run ... %s on one host", flag, flag);
             return -1;
         }
-        /* the kinds that take it: "guests" and --guests, or "guests or containers" */
+        /* the kinds that take it ("guests", "guests or containers"), the first's flag */
         const struct vp_env_kind *taker = NULL;
-        size_t takers = 0;
-        for (size_t k = 0; vp_env_kinds[k]; k++)
-            if (vp_env_kind_takes(vp_env_kinds[k], flag) && takers++ == 0)
+        for (size_t k = 0; vp_env_kinds[k] && !taker; k++)
+            if (vp_env_kind_takes(vp_env_kinds[k], flag))
                 taker = vp_env_kinds[k];
         char names[128];
-        if (takers == 1)
-            snprintf(names, sizeof names, "%s", taker->name);
-        else
-            vp_env_kinds_list(false, names, sizeof names);
+        vp_env_kinds_list(flag, names, sizeof names);
         snprintf(err, err_len, "%s: only for the %s of a run; accepted: %s SPEC %s ...", flag,
                  names, taker ? taker->flag : "--guests", flag);
         return -1;

@@ -298,11 +298,11 @@ wait_listening() { # PORT: until something accepts connections there
     fail "nothing listens on port $1"
 }
 
-# member_flags: every flag of `virtperf run --help` about guests or containers, one a
+# member_flags: every flag of `virtperf run --help` about guests, containers or UML, one a
 # line with a valid value ("--guest-cpus 2"; a switch alone), for the walks that check
 # each is honoured or refused
 member_flags() {
-    "$VP" run --help | awk '$1 ~ /^--(guest|container|libvirt-uri|and-host)/ {print $1, $2}' |
+    "$VP" run --help | awk '$1 ~ /^--(guest|container|libvirt-uri|and-host|uml)/ {print $1, $2}' |
         while read -r flag argument; do
             case "$flag $argument" in
             "--and-host "*) echo "$flag" ;;

@@ -166,7 +166,7 @@ done
 while read -r flag value; do
     key=${flag#--}
     case $key in
-    guests | containers) PLAN_WALKED+="$flag "; continue ;; # start members: see above
+    guests | containers | uml) PLAN_WALKED+="$flag "; continue ;; # start members: see above and test_uml.sh
     and-host) plan_refused "$key" "and-host: this step runs on this host alone" "[s]\nbench = null\nand-host = on\n"; continue ;;
     esac
     plan_refused "$key" "--$key: only for the" "[global]\n$key = ${value:-on}\n\n[s]\nbench = null\n"

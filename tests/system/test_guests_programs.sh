@@ -35,7 +35,7 @@ expect_contains "$WORK/err" "--guests: $WORK is under /tmp, /proc, /sys, /dev or
 expect_status 2 "$VP" run app --cmd "$OWN/bin/count" --guests 1 --guest-programs data
 expect_contains "$WORK/err" "--guest-programs: 'data' is not an absolute path"
 expect_status 2 "$VP" run app --cmd "$OWN/bin/count" --guest-programs "$OWN/data"
-expect_contains "$WORK/err" "--guest-programs: only for the guests or containers of a run"
+expect_contains "$WORK/err" "--guest-programs: only for the guests, containers or UML instances of a run"
 ! ls "$WORK/cache" 2>/dev/null | grep -q '^guest-' ||
     fail "a refusal made the guests' image: $(ls "$WORK/cache")"
 guests_left_nothing '[0-9]*' "a refusal"
