@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "bench/net_peer.h"
-#include "run/agent_point.h"
+#include "run/fleet.h"
 #include "cmd/common.h"
 #include "run/executor.h"
 #include "run/run_flags.h"

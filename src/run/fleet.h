@@ -86,6 +86,24 @@ struct vp_fleet_kind {
     void (*finish)(void *state);
 };
 
+/* Where a net point's jobs connect, when the host says (a topology, the run's server):
+ * peer ADDRESS:PORT, the key file its server takes (NULL: the point's own), and whether
+ * the server sends (fan-out). */
+struct vp_agent_link {
+    const char *peer, *key_file;
+    bool reverse;
+};
+
+/* A member's side of a point (fleet_point.c): point point_index of step index with jobs
+ * jobs (0: the point's own), its jobs aimed by link (NULL: as the words say), run when
+ * the host's word comes over fd and sent back there (engine/gather.h's follower over
+ * env/transport.h). The agent in a guest, container or UML instance runs it, and so does
+ * the process of this host's own side beside them (--and-host). 0, or -1 with why when
+ * the channel failed or link does not parse. */
+int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
+                       size_t point_index, unsigned jobs, const struct vp_agent_link *link,
+                       char *err, size_t err_len);
+
 /* The hello of member, heard before timeout_s: its fingerprint (then kind->describe).
  * For a kind that tries a start another way when the first does not answer. */
 int vp_fleet_hear(const struct vp_fleet_kind *kind, struct vp_member *member, unsigned timeout_s,

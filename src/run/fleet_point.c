@@ -1,5 +1,6 @@
 /* One point of the fleet (see fleet.h): the members it runs on, this host's own jobs
- * beside them or as a link's end, started together, their parts combined. */
+ * beside them or as a link's end, started together, their parts combined; and a
+ * member's side of it (vp_agent_run_point). */
 #define _GNU_SOURCE /* asprintf */
 #include "run/fleet_run.h"
 
@@ -12,7 +13,6 @@
 #include <unistd.h>
 
 #include "bench/net_peer.h"
-#include "run/agent_point.h"
 #include "engine/gather.h"
 #include "engine/result.h"
 #include "engine/shared_check.h"
@@ -472,4 +472,23 @@ void vp_fleet_keep_results(struct vp_run_session *session, const struct vp_run_s
         vp_run_session_add(session, results[r]);
         json_decref(results[r]);
     }
+}
+
+int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
+                       size_t point_index, unsigned jobs, const struct vp_agent_link *link,
+                       char *err, size_t err_len)
+{
+    const struct vp_run_step *step = &steps->step[index];
+    const struct vp_plan_point *point = &step->plan.points[point_index];
+    struct vp_params params = point->params;
+    if (link && (vp_params_set(&params, "peer", link->peer, err, err_len) != 0 ||
+                 vp_params_set(&params, "key-file", link->key_file, err, err_len) != 0 ||
+                 vp_params_set(&params, "reverse", link->reverse ? "on" : NULL, err,
+                               err_len) != 0))
+        return -1;
+    struct vp_channel_transport channel;
+    vp_channel_transport_follow(&channel, &fd);
+    struct vp_run_settings settings = vp_run_settings_of(step, steps->topology, NULL);
+    return vp_gather_follow(&channel.transport, point, &params, jobs ? jobs : point->jobs,
+                            &settings, false, err, err_len);
 }
