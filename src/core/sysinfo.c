@@ -97,19 +97,16 @@ static void cpuinfo_field(const char *cpuinfo, const char *key, char *buf, size_
     }
 }
 
-static json_t *cpu_info(const struct vp_topology *topology)
+static json_t *cpu_info(const struct vp_topology *topology, const char *text)
 {
     static const char *const interesting_flags[] = {
         "hypervisor", "vmx", "svm", "constant_tsc", "nonstop_tsc", "tsc_known_freq", "rdtscp",
         "sse4_2", "avx", "avx2", "avx512f", "aes", "x2apic",
     };
-    struct vp_text cpuinfo = { 0 };
-    const char *text = vp_read_whole("/proc/cpuinfo", &cpuinfo) == 0 ? cpuinfo.data : "";
     char model[256], flags[8192], mhz[64];
     cpuinfo_field(text, "model name", model, sizeof model);
     cpuinfo_field(text, "flags", flags, sizeof flags);
     cpuinfo_field(text, "cpu MHz", mhz, sizeof mhz);
-    vp_text_free(&cpuinfo);
 
     json_t *flag_list = json_array();
     for (size_t i = 0; i < sizeof interesting_flags / sizeof interesting_flags[0]; i++) {
@@ -191,7 +188,8 @@ static json_t *vulnerabilities(void)
     return found;
 }
 
-static json_t *hypervisor_info(void)
+/* cpuinfo: /proc/cpuinfo's text, read once for the fingerprint. */
+static json_t *hypervisor_info(const char *cpuinfo)
 {
     char signature[16];
     vp_cpuid_hypervisor_signature(signature, sizeof signature);
@@ -205,11 +203,10 @@ static json_t *hypervisor_info(void)
         if (strcmp(signature, known[i].signature) == 0)
             name = known[i].name;
     /* User-Mode Linux runs on the host's CPU, whose CPUID it passes on: its kernel says */
-    struct vp_text cpuinfo = { 0 };
-    if (vp_read_whole("/proc/cpuinfo", &cpuinfo) == 0 && cpuinfo.data &&
-        strstr(cpuinfo.data, "User Mode Linux"))
+    char vendor[64];
+    cpuinfo_field(cpuinfo, "vendor_id", vendor, sizeof vendor);
+    if (strcmp(vendor, "User Mode Linux") == 0)
         name = "uml";
-    vp_text_free(&cpuinfo);
     json_t *hypervisor = json_pack("{s:s,s:s}", "name", name, "cpuid_signature", signature);
     set_line_if_present(hypervisor, "sys_hypervisor_type", "/sys/hypervisor/type");
     set_line_if_present(hypervisor, "dmi_vendor", "/sys/class/dmi/id/sys_vendor");
@@ -411,14 +408,20 @@ json_t *vp_sysinfo_collect(const struct vp_topology *topology)
     double steal = steal_percent_since_boot();
     char id[128];
     host_id(id, sizeof id);
-    return json_pack("{s:s,s:s,s:o,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "hostname",
+    struct vp_text cpuinfo = { 0 };
+    const char *cpu_text =
+        vp_read_whole("/proc/cpuinfo", &cpuinfo) == 0 && cpuinfo.data ? cpuinfo.data : "";
+    json_t *host = json_pack("{s:s,s:s,s:o,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "hostname",
                      names.nodename, "host_id", id, "addresses", address_info(), "kernel",
                      names.release, "arch", names.machine,
-                     "distribution", distribution, "cpu", cpu_info(topology), "memory",
-                     memory_info(), "clock", vp_sysinfo_clock(), "hypervisor", hypervisor_info(),
+                     "distribution", distribution, "cpu", cpu_info(topology, cpu_text), "memory",
+                     memory_info(), "clock", vp_sysinfo_clock(), "hypervisor",
+                     hypervisor_info(cpu_text),
                      "container", container_info(), "nics", nic_info(), "disks", disk_info(),
                      "idle", vp_idle_policy(),
                      "steal_percent_since_boot", isnan(steal) ? json_null() : json_real(steal));
+    vp_text_free(&cpuinfo);
+    return host;
 }
 
 static int in_list(const char *value, const char *const *list)

@@ -287,19 +287,30 @@ const struct vp_run_flag vp_member_flags[] = {
 };
 const size_t vp_member_flag_count = sizeof vp_member_flags / sizeof vp_member_flags[0];
 
-/* The settings of members (every kind's; kinds.h says which kind takes which), and
- * whether each was given. */
-#define MEMBER_SETTINGS 16
-struct member_setting {
-    const char *flag;
-    bool given;
-};
-
-/* Fills settings (their flags in the order they are judged); returns how many. */
-static size_t member_settings(const struct vp_guests_request *asked,
-                              struct member_setting settings[static MEMBER_SETTINGS])
+bool vp_run_member_setting(const char *key)
 {
-    const struct member_setting all[MEMBER_SETTINGS] = {
+    char flag[64];
+    snprintf(flag, sizeof flag, "--%s", key);
+    for (size_t k = 0; vp_env_kinds[k]; k++) /* a setting is one some kind takes */
+        if (vp_env_kind_takes(vp_env_kinds[k], flag))
+            return true;
+    return false;
+}
+
+int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
+                         const struct vp_env_kind *running, char *err, size_t err_len)
+{
+    if (asked->kind && !members_here) {
+        snprintf(err, err_len, "%s: virtperf-mpi starts no guests or containers yet; "
+                 "accepted: virtperf run ... %s on one host", asked->kind->flag,
+                 asked->kind->flag);
+        return -1;
+    }
+    /* every kind's settings (kinds.h says which kind takes which), whether each was given */
+    const struct {
+        const char *flag;
+        bool given;
+    } settings[] = {
         { "--and-host", asked->and_host },
         { "--guest-cpus", asked->cpus }, { "--guest-memory", asked->memory_mib },
         { "--guest-accel", asked->accel }, { "--libvirt-uri", asked->uri },
@@ -314,31 +325,7 @@ static size_t member_settings(const struct vp_guests_request *asked,
         { "--container-runtime", asked->container_runtime },
         { "--container-net", asked->container_net },
     };
-    memcpy(settings, all, sizeof all);
-    return MEMBER_SETTINGS;
-}
-
-bool vp_run_member_setting(const char *key)
-{
-    struct member_setting settings[MEMBER_SETTINGS];
-    size_t count = member_settings(&(struct vp_guests_request){ .kind = NULL }, settings);
-    for (size_t s = 0; s < count; s++)
-        if (strcmp(settings[s].flag + 2, key) == 0)
-            return true;
-    return false;
-}
-
-int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
-                         const struct vp_env_kind *running, char *err, size_t err_len)
-{
-    if (asked->kind && !members_here) {
-        snprintf(err, err_len, "%s: virtperf-mpi starts no guests or containers yet; "
-                 "accepted: virtperf run ... %s on one host", asked->kind->flag,
-                 asked->kind->flag);
-        return -1;
-    }
-    struct member_setting settings[MEMBER_SETTINGS];
-    size_t count = member_settings(asked, settings);
+    size_t count = sizeof settings / sizeof settings[0];
     for (size_t f = 0; f < count; f++) {
         const char *flag = settings[f].flag;
         if (!settings[f].given || (members_here && running && vp_env_kind_takes(running, flag)))

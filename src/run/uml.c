@@ -64,15 +64,20 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
 /* In the child: its own process group, dying with this run; the console to its log; the
  * channel at CHANNEL_FD; then the kernel. */
 static _Noreturn void exec_kernel(const struct umls *umls, const struct vp_member *member,
-                                  const struct instance *instance, int channel)
+                                  const struct instance *instance, int channel, pid_t run)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != run) /* the run ended before the death signal was asked for */
+        _exit(127);
     int console = open(instance->console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     int nothing = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    /* dup2 onto itself keeps close-on-exec: the channel already at CHANNEL_FD is cleared */
+    bool kept = channel == CHANNEL_FD ? fcntl(channel, F_SETFD, 0) == 0
+                                      : dup2(channel, CHANNEL_FD) == CHANNEL_FD;
     if (console < 0 || nothing < 0 || dup2(nothing, STDIN_FILENO) < 0 ||
-        dup2(console, STDOUT_FILENO) < 0 || dup2(console, STDERR_FILENO) < 0 ||
-        dup2(channel, CHANNEL_FD) < 0 || chdir(umls->work) != 0)
+        dup2(console, STDOUT_FILENO) < 0 || dup2(console, STDERR_FILENO) < 0 || !kept ||
+        chdir(umls->work) != 0)
         _exit(127);
     char memory[32], root[VP_GUEST_PATH_LEN + 16], line[32], name[VP_GUEST_NAME_LEN + 16];
     snprintf(memory, sizeof memory, "mem=%uM", umls->memory_mib);
@@ -101,9 +106,10 @@ static int start_instance(void *state, struct vp_member *member, size_t index, c
                  strerror(errno));
         return -1;
     }
+    pid_t run = getpid();
     instance->pid = fork();
     if (instance->pid == 0)
-        exec_kernel(umls, member, instance, ends[1]);
+        exec_kernel(umls, member, instance, ends[1], run);
     close(ends[1]);
     if (instance->pid < 0) {
         snprintf(err, err_len, "--uml: cannot start %s: %s", member->name, strerror(errno));
@@ -130,7 +136,11 @@ static bool instance_alive(void *state, struct vp_member *member)
 {
     (void)state;
     struct instance *instance = member->own;
-    return instance->pid > 0 && waitpid(instance->pid, NULL, WNOHANG) == 0;
+    /* not reaped (WNOWAIT): its pid stays its group's until remove_instance kills it */
+    siginfo_t ended = { .si_pid = 0 };
+    return instance->pid > 0 &&
+           waitid(P_PID, (id_t)instance->pid, &ended, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           ended.si_pid == 0;
 }
 
 static int pause_instance(void *state, struct vp_member *member, bool pause)
@@ -227,8 +237,8 @@ static json_t *summary(void *state)
 {
     struct umls *umls = state;
     /* UML runs one CPU per instance */
-    return json_pack("{s:s,s:s,s:{s:i,s:i}}", "engine", "uml", "members", "UML instances",
-                     "settings", "cpus", 1, "memory_mib", (int)umls->memory_mib);
+    return json_pack("{s:s,s:s+,s:{s:i,s:i}}", "engine", "uml", "members", vp_uml_kind.noun,
+                     "s", "settings", "cpus", 1, "memory_mib", (int)umls->memory_mib);
 }
 
 static void remove_instance(void *state, struct vp_member *member)
