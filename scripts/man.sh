@@ -1,8 +1,8 @@
 #!/bin/sh
-# Refreshes the generated part of docs/virtperf.1, the RUN OPTIONS, BENCHMARKS and
-# PRESETS sections between the "BEGIN GENERATED" and "END GENERATED" comment lines, from
-# run's flag table and the benchmark tables (`virtperf list --man`). Run it after
-# changing a run flag or a benchmark's options, metrics or description; tests/system/test_docs.sh fails until it has been run.
+# Refreshes the generated part of docs/virtperf.1, the RUN OPTIONS, COMMAND OPTIONS,
+# BENCHMARKS and PRESETS sections between the "BEGIN GENERATED" and "END GENERATED"
+# comment lines, from the commands' flag tables and the benchmark tables (`virtperf list
+# --man`). Run it after changing a flag or a benchmark's options, metrics or description; tests/system/test_docs.sh fails until it has been run.
 # Usage: scripts/man.sh [VIRTPERF]   (default build/virtperf)
 set -eu
 cd "$(dirname "$0")/.."

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/common.h"
+#include "cmd/commands.h"
 #include "core/units.h"
 
 struct subcommand {

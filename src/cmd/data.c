@@ -1,12 +1,11 @@
 /* `virtperf data prepare|index|remove`: the filesets the data benchmarks read. prepare
  * lays out files of seeded, incompressible content and their manifest; index writes a
  * manifest for files that are already there (never changing them); remove deletes only
- * what it can prove prepare laid out (cmd/data_files.h); prepare is cmd/data_prepare.c. */
+ * what it can prove prepare laid out (core/fileset_files.h); prepare is run/fileset_prepare.c. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd/common.h"
-#include "cmd/data_files.h"
-#include "cmd/data_prepare.h"
+#include "cmd/commands.h"
+#include "core/fileset_files.h"
+#include "run/fileset_prepare.h"
 #include "core/fileset.h"
 #include "core/units.h"
 
@@ -44,69 +43,86 @@ static const char data_usage[] =
 struct data_flags {
     const char *source;
     uint64_t files, size_min, size_max, seed;
-    bool files_given, size_given;
+    bool files_given, size_given, seed_given;
 };
 
-static void parse_file_size(const char *text, struct data_flags *flags)
+static int take_source(void *settings, const char *value, char *err, size_t err_len)
 {
+    (void)err, (void)err_len; /* checked once the action is known (check_source) */
+    ((struct data_flags *)settings)->source = value;
+    return 0;
+}
+
+static int take_files(void *settings, const char *value, char *err, size_t err_len)
+{
+    struct data_flags *flags = settings;
+    if (vp_parse_count(value, &flags->files) != 0 || flags->files < 1 ||
+        flags->files > VP_FILESET_MAX_FILES) {
+        snprintf(err, err_len, "--files '%s': accepted: a count, 1 to %d", value,
+                 VP_FILESET_MAX_FILES);
+        return -1;
+    }
+    flags->files_given = true;
+    return 0;
+}
+
+static int take_file_size(void *settings, const char *value, char *err, size_t err_len)
+{
+    struct data_flags *flags = settings;
     char first[64];
-    const char *colon = strchr(text, ':');
-    snprintf(first, sizeof first, "%.*s", colon ? (int)(colon - text) : 63, text);
+    const char *colon = strchr(value, ':');
+    snprintf(first, sizeof first, "%.*s", colon ? (int)(colon - value) : 63, value);
     bool good = vp_parse_size(first, &flags->size_min) == 0 &&
                 (!colon || vp_parse_size(colon + 1, &flags->size_max) == 0);
     if (!colon)
         flags->size_max = flags->size_min;
     if (!good || flags->size_min < 1 || flags->size_max < flags->size_min ||
-        (double)flags->size_max > VP_FILESET_MAX_FILE_SIZE)
-        vp_usage_error("data: --file-size '%s': accepted: a size such as 64m or 1g, or MIN:MAX "
-                       "(MIN <= MAX), 1 byte to 16t", text);
+        (double)flags->size_max > VP_FILESET_MAX_FILE_SIZE) {
+        snprintf(err, err_len, "--file-size '%s': accepted: a size such as 64m or 1g, or "
+                 "MIN:MAX (MIN <= MAX), 1 byte to 16t", value);
+        return -1;
+    }
     flags->size_given = true;
+    return 0;
 }
 
-static void parse_flags(int argc, char **argv, struct data_flags *flags)
+static int take_seed(void *settings, const char *value, char *err, size_t err_len)
 {
-    static const struct option options[] = {
-        { "source", required_argument, NULL, 's' }, { "files", required_argument, NULL, 'f' },
-        { "file-size", required_argument, NULL, 'z' }, { "seed", required_argument, NULL, 'e' },
-        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-    };
-    opterr = 0;
-    optind = 2;
-    int option;
-    flags->seed = 1;
-    while ((option = getopt_long(argc, argv, "", options, NULL)) != -1) {
-        switch (option) {
-        case 's': flags->source = optarg; break;
-        case 'f':
-            if (vp_parse_count(optarg, &flags->files) != 0 || flags->files < 1 ||
-                flags->files > VP_FILESET_MAX_FILES)
-                vp_usage_error("data: --files '%s': accepted: a count, 1 to %d", optarg,
-                               VP_FILESET_MAX_FILES);
-            flags->files_given = true;
-            break;
-        case 'z': parse_file_size(optarg, flags); break;
-        case 'e':
-            if (vp_parse_count(optarg, &flags->seed) != 0 || flags->seed > (uint64_t)1e18)
-                vp_usage_error("data: --seed '%s': accepted: a whole number, 0 to 10^18", optarg);
-            break;
-        case 'h': fputs(data_usage, stdout); exit(0);
-        default:
-            vp_usage_error("data: unknown or incomplete option '%s'; see 'virtperf data --help'",
-                           argv[optind - 1]);
-        }
+    struct data_flags *flags = settings;
+    if (vp_parse_count(value, &flags->seed) != 0 || flags->seed > (uint64_t)1e18) {
+        snprintf(err, err_len, "--seed '%s': accepted: a whole number, 0 to 10^18", value);
+        return -1;
     }
-    if (optind < argc)
-        vp_usage_error("data: unexpected argument '%s'; see 'virtperf data --help'", argv[optind]);
+    flags->seed_given = true;
+    return 0;
+}
+
+static const struct vp_command_flag data_flags_table[] = {
+    { "source", 0, "DIR|URL", "the fileset's directory (prepare also takes root://,\n"
+      "https:// or dav:// URLs)", take_source },
+    { "files", 0, "N", "prepare's file count, 1..100000", take_files },
+    { "file-size", 0, "SIZE[:MAX]", "prepare's file size, or each drawn between SIZE and MAX",
+      take_file_size },
+    { "seed", 0, "N", "prepare's seed for the content and drawn sizes  [1]", take_seed },
+};
+const struct vp_command_table vp_data_flags = {
+    "data", data_flags_table, sizeof data_flags_table / sizeof data_flags_table[0]
+};
+
+/* --source checked for action: a URL for prepare alone, else a directory (or one prepare
+ * will make). */
+static void check_source(const char *action, const struct data_flags *flags)
+{
     if (!flags->source)
         vp_usage_error("data: --source DIR is required (a local or mounted directory)");
     if (strstr(flags->source, "://")) {
-        if (strcmp(argv[1], "prepare") != 0)
+        if (strcmp(action, "prepare") != 0)
             vp_usage_error("data %s: --source %s: accepted: a directory (prepare alone takes a "
-                           "URL)", argv[1], flags->source);
+                           "URL)", action, flags->source);
         return;
     }
     struct stat info;
-    bool made_by_prepare = strcmp(argv[1], "prepare") == 0 && lstat(flags->source, &info) != 0 &&
+    bool made_by_prepare = strcmp(action, "prepare") == 0 && lstat(flags->source, &info) != 0 &&
                            errno == ENOENT;
     if (!made_by_prepare && (stat(flags->source, &info) != 0 || !S_ISDIR(info.st_mode)))
         vp_usage_error("data: --source %s: no such directory", flags->source);
@@ -120,9 +136,6 @@ static int compare_files(const void *a, const void *b)
 
 static int data_index(const struct data_flags *flags)
 {
-    if (flags->files_given || flags->size_given)
-        vp_usage_error("data index: --files and --file-size are prepare's; index takes the "
-                       "files that are there");
     DIR *dir = opendir(flags->source);
     if (!dir)
         vp_usage_error("data index: --source %s: %s", flags->source, strerror(errno));
@@ -214,16 +227,24 @@ static int data_remove(const struct data_flags *flags)
 
 int cmd_data(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fputs(data_usage, argc < 2 ? stderr : stdout);
-        return argc < 2 ? VP_EXIT_USAGE : 0;
+    if (argc < 2) {
+        fputs(data_usage, stderr);
+        return VP_EXIT_USAGE;
     }
-    struct data_flags flags = { 0 };
+    struct data_flags flags = { .seed = 1 };
     const char *action = argv[1];
+    size_t count;
+    /* the flags follow the action's word (--help may stand for it) */
+    bool help_alone = strcmp(action, "--help") == 0 || strcmp(action, "-h") == 0;
+    char **operands = vp_cmd_parse(&vp_data_flags, data_usage, &flags, argc - !help_alone,
+                                   argv + !help_alone, &count);
     if (strcmp(action, "prepare") != 0 && strcmp(action, "index") != 0 &&
         strcmp(action, "remove") != 0)
         vp_usage_error("data: unknown action '%s'; accepted: prepare, index, remove", action);
-    parse_flags(argc, argv, &flags);
+    if (count > 0)
+        vp_usage_error("data: unexpected argument '%s'; see 'virtperf data --help'", operands[0]);
+    free(operands);
+    check_source(action, &flags);
     if (strcmp(action, "prepare") == 0) {
         if (!flags.files_given || !flags.size_given)
             vp_usage_error("data prepare: --files N and --file-size SIZE are required");
@@ -232,9 +253,8 @@ int cmd_data(int argc, char **argv)
                                               .size_max = flags.size_max, .seed = flags.seed };
         return vp_data_prepare(&request);
     }
-    if (strcmp(action, "index") == 0)
-        return data_index(&flags);
-    if (flags.files_given || flags.size_given)
-        vp_usage_error("data remove: takes --source only");
-    return data_remove(&flags);
+    if (flags.files_given || flags.size_given || flags.seed_given)
+        vp_usage_error("data %s: --files, --file-size and --seed are prepare's; %s takes "
+                       "--source only", action, action);
+    return strcmp(action, "index") == 0 ? data_index(&flags) : data_remove(&flags);
 }

@@ -22,7 +22,7 @@
 
 #include "bench/net_peer.h"
 #include "run/fleet.h"
-#include "cmd/common.h"
+#include "cmd/commands.h"
 #include "run/executor.h"
 #include "run/run_flags.h"
 #include "run/run_plan.h"

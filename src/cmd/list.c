@@ -1,12 +1,12 @@
 /* `virtperf list [BENCH]`: the benchmarks, or one benchmark's options and metrics;
- * `virtperf list --man`: the manual's RUN OPTIONS, BENCHMARKS and PRESETS sections in
- * roff. */
+ * `virtperf list --man`: the manual's RUN OPTIONS, COMMAND OPTIONS, BENCHMARKS and
+ * PRESETS sections in roff. */
 #include <stdio.h>
 #include <string.h>
 
 #include "bench/bench.h"
 #include "bench/presets.h"
-#include "cmd/common.h"
+#include "cmd/commands.h"
 #include "run/run_flags.h"
 #include "core/json.h"
 #include "render/roff.h"
@@ -46,6 +46,23 @@ static void describe_bench(const struct vp_bench *bench)
     }
 }
 
+/* The manual's COMMAND OPTIONS section: each subcommand's flag table. */
+static void print_command_options(FILE *out)
+{
+    static const struct vp_command_table *const tables[] = {
+        &vp_compare_flags, &vp_report_flags, &vp_scaling_flags, &vp_plan_flags,
+        &vp_matrix_flags, &vp_results_flags, &vp_data_flags, &vp_serve_flags,
+    };
+    fputs(".SH COMMAND OPTIONS\nThe flags of the other commands, as their \\fB\\-\\-help\\fR "
+          "lists them.\n", out);
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        fprintf(out, ".SS %s\n", tables[t]->command);
+        for (size_t f = 0; f < tables[t]->count; f++)
+            vp_roff_flag_text(out, tables[t]->flags[f].name, tables[t]->flags[f].argument,
+                              tables[t]->flags[f].help);
+    }
+}
+
 int cmd_list(int argc, char **argv)
 {
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
@@ -56,6 +73,7 @@ int cmd_list(int argc, char **argv)
         vp_usage_error("list: too many arguments; accepted: virtperf list [BENCH]");
     if (argc == 2 && strcmp(argv[1], "--man") == 0) {
         vp_run_print_manual(stdout);
+        print_command_options(stdout);
         vp_roff_benchmarks(stdout);
         return 0;
     }

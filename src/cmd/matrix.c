@@ -1,10 +1,10 @@
 /* `virtperf matrix RUN...`: network results from several hosts as source x destination
  * tables (import the other hosts' runs first with `virtperf results import`). */
-#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "cmd/common.h"
+#include "cmd/commands.h"
 #include "analysis/matrix.h"
 #include "render/matrix_table.h"
 
@@ -13,43 +13,51 @@ static const char matrix_usage[] =
     "\n"
     "Net results of the runs as source x destination tables: the source is the host a run\n"
     "came from, the destination the peer it measured (the CNAF 2007 study's netperf tables). Gather\n"
-    "the other hosts' runs with 'virtperf results import'. --metric keeps one metric\n"
-    "(throughput, latency ...); all by default.\n";
+    "the other hosts' runs with 'virtperf results import'.\n";
+
+struct matrix_settings {
+    struct vp_shared_settings shared; /* first: the shared rows take into it */
+    const char *metric;
+};
+
+static int take_metric(void *settings, const char *value, char *err, size_t err_len)
+{
+    if (!*value) {
+        snprintf(err, err_len, "--metric: empty; accepted: a metric's name such as "
+                 "throughput or latency");
+        return -1;
+    }
+    ((struct matrix_settings *)settings)->metric = value;
+    return 0;
+}
+
+static const struct vp_command_flag matrix_flags[] = {
+    { "metric", 0, "NAME", "only this metric's table (throughput, latency...)  [all]",
+      take_metric },
+    VP_JSON_FLAG("the tables"),
+    VP_DB_FLAG,
+};
+const struct vp_command_table vp_matrix_flags = {
+    "matrix", matrix_flags, sizeof matrix_flags / sizeof matrix_flags[0]
+};
 
 int cmd_matrix(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "metric", required_argument, NULL, 'm' },
-        { "json", required_argument, NULL, 'j' },
-        { "db", required_argument, NULL, 'd' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    const char *db = NULL, *json_path = NULL, *metric = NULL;
-    opterr = 0;
-    int option;
-    while ((option = getopt_long(argc, argv, "", options, NULL)) != -1) {
-        switch (option) {
-        case 'm': metric = optarg; break;
-        case 'j': json_path = optarg; break;
-        case 'd': db = optarg; break;
-        case 'h': fputs(matrix_usage, stdout); return 0;
-        default:
-            vp_usage_error("matrix: unknown or incomplete option '%s'; see 'virtperf matrix "
-                           "--help'", argv[optind - 1]);
-        }
-    }
-    int count = argc - optind;
+    struct matrix_settings settings = { .shared = VP_SHARED_SETTINGS_DEFAULT };
+    size_t count;
+    char **runs = vp_cmd_parse(&vp_matrix_flags, matrix_usage, &settings, argc, argv, &count);
     if (count < 1 || count > 256)
         vp_usage_error("matrix: accepted: 1 to 256 runs (see 'virtperf matrix --help')");
+    const char *json_path = settings.shared.json, *metric = settings.metric;
     struct vp_json_output output;
     char err[VP_PATH_ERROR_LEN];
     if (json_path && vp_json_output_open(&output, "--json", json_path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     json_t *documents[256];
-    for (int i = 0; i < count; i++)
-        documents[i] = vp_cli_load_run(db, argv[optind + i]);
-    json_t *result = vp_matrices(documents, (size_t)count);
+    for (size_t i = 0; i < count; i++)
+        documents[i] = vp_cli_load_run(settings.shared.db, runs[i]);
+    free(runs);
+    json_t *result = vp_matrices(documents, count);
     json_t *matrices = json_object_get(result, "matrices");
     for (size_t i = json_array_size(matrices); metric && i-- > 0;)
         if (strcmp(json_string_value(json_object_get(json_array_get(matrices, i), "metric")), metric) != 0)
@@ -73,7 +81,7 @@ int cmd_matrix(int argc, char **argv)
         rc = 1;
     }
     json_decref(result);
-    for (int i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++)
         json_decref(documents[i]);
     return rc;
 }

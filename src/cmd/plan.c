@@ -1,12 +1,11 @@
 /* `virtperf plan`: hosts, consolidation ratio and savings from a per-host capacity,
  * given or taken from a sweep's knee (the SPring-8 2005 study: 50 consoles on 8 servers). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/common.h"
+#include "cmd/commands.h"
 #include "core/units.h"
 #include "analysis/scaling.h"
 
@@ -18,14 +17,89 @@ static const char plan_usage[] =
     "costs the hardware saved against one machine per workload. --from takes the capacity\n"
     "from a --jobs sweep's knee (see 'virtperf scaling').\n";
 
-static double parse_positive(const char *flag, const char *text)
+struct plan_settings {
+    struct vp_shared_settings shared; /* first: the shared rows take into it */
+    double workloads, per_host, host_cost, current_cost;
+    const char *from, *metric;
+    struct vp_qos qos;
+};
+
+/* A positive number of flag's into *into: 0, or -1 with err. */
+static int positive(const char *flag, const char *text, double *into, char *err, size_t err_len)
 {
     char *end;
     double value = strtod(text, &end);
-    if (end == text || *end || !(value > 0) || !isfinite(value))
-        vp_usage_error("%s: '%s' is not valid; accepted: a positive number", flag, text);
-    return value;
+    if (end == text || *end || !(value > 0) || !isfinite(value)) {
+        snprintf(err, err_len, "%s: '%s' is not valid; accepted: a positive number", flag, text);
+        return -1;
+    }
+    *into = value;
+    return 0;
 }
+
+static int take_workloads(void *settings, const char *value, char *err, size_t err_len)
+{
+    return positive("--workloads", value, &((struct plan_settings *)settings)->workloads, err,
+                    err_len);
+}
+
+static int take_per_host(void *settings, const char *value, char *err, size_t err_len)
+{
+    return positive("--per-host", value, &((struct plan_settings *)settings)->per_host, err,
+                    err_len);
+}
+
+static int take_host_cost(void *settings, const char *value, char *err, size_t err_len)
+{
+    return positive("--host-cost", value, &((struct plan_settings *)settings)->host_cost, err,
+                    err_len);
+}
+
+static int take_current_cost(void *settings, const char *value, char *err, size_t err_len)
+{
+    return positive("--current-cost", value, &((struct plan_settings *)settings)->current_cost,
+                    err, err_len);
+}
+
+static int take_from(void *settings, const char *value, char *err, size_t err_len)
+{
+    (void)err, (void)err_len; /* the store resolves it, or says what it accepts */
+    ((struct plan_settings *)settings)->from = value;
+    return 0;
+}
+
+static int take_metric(void *settings, const char *value, char *err, size_t err_len)
+{
+    if (!strchr(value, ':')) {
+        snprintf(err, err_len, "--metric: '%s' is not valid; accepted: BENCH:METRIC as "
+                 "'virtperf scaling RUN' lists them", value);
+        return -1;
+    }
+    ((struct plan_settings *)settings)->metric = value;
+    return 0;
+}
+
+static int take_qos(void *settings, const char *value, char *err, size_t err_len)
+{
+    return vp_qos_parse(value, &((struct plan_settings *)settings)->qos, err, err_len);
+}
+
+static const struct vp_command_flag plan_flags[] = {
+    { "workloads", 0, "N", "the workloads to place", take_workloads },
+    { "per-host", 0, "N", "workloads one host carries", take_per_host },
+    { "from", 0, "RUN", "the per-host capacity from this run's knee (a --jobs or --guests\n"
+      "sweep; see 'virtperf scaling')", take_from },
+    { "metric", 0, "BENCH:METRIC", "with --from: the knee of this benchmark's metric  [the\n"
+      "first swept]", take_metric },
+    { "qos", 0, "RULE", "with --from: the rule the knee meets (see 'virtperf scaling')",
+      take_qos },
+    { "host-cost", 0, "C", "a new host's cost (with --current-cost)", take_host_cost },
+    { "current-cost", 0, "C", "the cost of a machine per workload today", take_current_cost },
+    VP_DB_FLAG,
+};
+const struct vp_command_table vp_plan_flags = {
+    "plan", plan_flags, sizeof plan_flags / sizeof plan_flags[0]
+};
 
 /* The knee of the group named bench:metric, or of the first group. */
 static long knee_from(const char *db, const char *ref, const char *wanted, const struct vp_qos *qos,
@@ -60,52 +134,24 @@ static long knee_from(const char *db, const char *ref, const char *wanted, const
 
 int cmd_plan(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "workloads", required_argument, NULL, 'w' },
-        { "per-host", required_argument, NULL, 'p' },
-        { "from", required_argument, NULL, 'f' },
-        { "metric", required_argument, NULL, 'm' },
-        { "qos", required_argument, NULL, 'q' },
-        { "host-cost", required_argument, NULL, 'H' },
-        { "current-cost", required_argument, NULL, 'C' },
-        { "db", required_argument, NULL, 'd' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    double workloads = 0, per_host = 0, host_cost = 0, current_cost = 0;
-    const char *from = NULL, *metric = NULL, *db = NULL;
-    struct vp_qos qos = { 0 };
-    char err[VP_ERROR_LEN];
-    opterr = 0;
-    int option;
-    while ((option = getopt_long(argc, argv, "", options, NULL)) != -1) {
-        switch (option) {
-        case 'w': workloads = parse_positive("--workloads", optarg); break;
-        case 'p': per_host = parse_positive("--per-host", optarg); break;
-        case 'f': from = optarg; break;
-        case 'm': metric = optarg; break;
-        case 'q':
-            if (vp_qos_parse(optarg, &qos, err, sizeof err) != 0)
-                vp_usage_error("%s", err);
-            break;
-        case 'H': host_cost = parse_positive("--host-cost", optarg); break;
-        case 'C': current_cost = parse_positive("--current-cost", optarg); break;
-        case 'd': db = optarg; break;
-        case 'h': fputs(plan_usage, stdout); return 0;
-        default:
-            vp_usage_error("plan: unknown or incomplete option '%s'; see 'virtperf plan --help'",
-                           argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        vp_usage_error("plan: unexpected argument '%s'", argv[optind]);
+    struct plan_settings settings = { .shared = VP_SHARED_SETTINGS_DEFAULT };
+    size_t count;
+    char **operands = vp_cmd_parse(&vp_plan_flags, plan_usage, &settings, argc, argv, &count);
+    if (count > 0)
+        vp_usage_error("plan: unexpected argument '%s'; accepted: flags only (see 'virtperf "
+                       "plan --help')", operands[0]);
+    free(operands);
+    double workloads = settings.workloads, per_host = settings.per_host;
+    double host_cost = settings.host_cost, current_cost = settings.current_cost;
+    const char *from = settings.from;
     if (workloads <= 0 || (per_host > 0) == (from != NULL))
         vp_usage_error("plan: accepted: --workloads N and either --per-host N or --from RUN");
     if ((host_cost > 0) != (current_cost > 0))
         vp_usage_error("plan: --host-cost and --current-cost go together");
     char what[384] = "--per-host";
     if (from)
-        per_host = (double)knee_from(db, from, metric, &qos, what, sizeof what);
+        per_host = (double)knee_from(settings.shared.db, from, settings.metric, &settings.qos,
+                                     what, sizeof what);
     per_host = floor(per_host);
     if (per_host < 1)
         vp_usage_error("plan: a per-host capacity below one workload cannot be planned");

@@ -1,6 +1,5 @@
 /* `virtperf report RUN... -o FILE`: the self-contained HTML report. The runs are
  * analysed here (comparison, scaling, advisories, matrices, study); render/html.c draws. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,7 @@
 #include "analysis/sides.h"
 #include "analysis/study.h"
 #include "core/sysinfo.h"
-#include "cmd/common.h"
+#include "cmd/commands.h"
 #include "render/html.h"
 
 #define MAX_RUNS 16
@@ -30,6 +29,27 @@ static const char report_usage[] =
     "CDFs, and the monitor's CPU series. RUN is an id, uuid, label or 'latest'. A RUN of\n"
     "both sides (run --guests N --and-host) stands as two, its host side then its guests',\n"
     "as in 'virtperf compare': alone, the guests' verdicts against its host side.\n";
+
+struct report_settings {
+    struct vp_shared_settings shared; /* first: the shared rows take into it */
+    const char *path;
+};
+
+static int take_output(void *settings, const char *value, char *err, size_t err_len)
+{
+    (void)err, (void)err_len; /* vp_json_output_open checks it */
+    ((struct report_settings *)settings)->path = value;
+    return 0;
+}
+
+static const struct vp_command_flag report_flags[] = {
+    { "output", 'o', "FILE", "the page to write (- for standard output)", take_output },
+    VP_COMPARE_FLAGS,
+    VP_DB_FLAG,
+};
+const struct vp_command_table vp_report_flags = {
+    "report", report_flags, sizeof report_flags / sizeof report_flags[0]
+};
 
 /* What the page shows, computed here: the comparison against the base, each run's
  * scaling and advisories, the matrices, the study's figures. */
@@ -81,30 +101,10 @@ static void forget(struct analyses *analyses, size_t count)
 
 int cmd_report(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "output", required_argument, NULL, 'o' },
-        VP_COMPARE_FLAG_OPTIONS,
-        { "db", required_argument, NULL, 'd' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    const char *path = NULL, *db = NULL;
-    struct vp_compare_flags flags = VP_COMPARE_FLAGS_DEFAULT;
-    opterr = 0;
-    int option;
-    while ((option = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
-        if (vp_compare_flag(option, optarg, &flags))
-            continue;
-        switch (option) {
-        case 'o': path = optarg; break;
-        case 'd': db = optarg; break;
-        case 'h': fputs(report_usage, stdout); return 0;
-        default:
-            vp_usage_error("report: unknown or incomplete option '%s'; see 'virtperf report "
-                           "--help'", argv[optind - 1]);
-        }
-    }
-    int count = argc - optind;
+    struct report_settings settings = { .shared = VP_SHARED_SETTINGS_DEFAULT };
+    size_t count;
+    char **runs = vp_cmd_parse(&vp_report_flags, report_usage, &settings, argc, argv, &count);
+    const char *path = settings.path;
     if (!path || count < 1 || count > MAX_RUNS)
         vp_usage_error("report: accepted: 1 to 16 runs and -o FILE (see 'virtperf report --help')");
     struct vp_json_output output;
@@ -112,21 +112,22 @@ int cmd_report(int argc, char **argv)
     if (vp_json_output_open(&output, "-o", path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
     json_t *documents[MAX_SIDES];
-    for (int i = 0; i < count; i++)
-        documents[i] = vp_cli_load_run(db, argv[optind + i]);
-    count = (int)vp_runs_by_side(documents, (size_t)count, MAX_SIDES);
+    for (size_t i = 0; i < count; i++)
+        documents[i] = vp_cli_load_run(settings.shared.db, runs[i]);
+    free(runs);
+    count = vp_runs_by_side(documents, count, MAX_SIDES);
     struct vp_markup page = { 0 };
     struct analyses analyses;
-    analyse(&analyses, documents, (size_t)count, &flags.options);
+    analyse(&analyses, documents, count, &settings.shared.compare.options);
     vp_report_html(&analyses.report, &page);
-    forget(&analyses, (size_t)count);
+    forget(&analyses, count);
     int rc = vp_output_commit_text(&output, page.data, page.len, err, sizeof err);
     if (rc != 0)
         fprintf(stderr, "virtperf: %s\n", err);
     else if (!output.to_stdout)
         printf("wrote %s (%zu bytes)\n", path, page.len);
     free(page.data);
-    for (int i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++)
         json_decref(documents[i]);
     return rc == 0 ? 0 : 1;
 }

@@ -1,13 +1,11 @@
 /* `virtperf results list|show|export|import|delete|push`: the stored runs. */
-#include <getopt.h>
 #include <sys/stat.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/common.h"
-#include "cmd/results_push.h"
+#include "cmd/commands.h"
 #include "analysis/study.h"
 #include "render/study.h"
 #include "render/table.h"
@@ -29,6 +27,51 @@ static const char results_usage[] =
     "(every run when none is named) into a site store, postgresql://[USER@]HOST[:PORT]/DB,\n"
     "one transaction per run: a run already there (by its uuid) is left as it is, so\n"
     "pushing twice, or from two hosts, adds nothing. --db also takes such a URL.\n";
+
+struct results_settings {
+    struct vp_shared_settings shared; /* first: the shared rows take into it */
+    const char *output, *to;
+    bool csv, export_flag_given;
+};
+
+static int take_output(void *settings, const char *value, char *err, size_t err_len)
+{
+    (void)err, (void)err_len; /* the output's opening checks it */
+    struct results_settings *results = settings;
+    results->output = value;
+    results->export_flag_given = true;
+    return 0;
+}
+
+static int take_format(void *settings, const char *value, char *err, size_t err_len)
+{
+    struct results_settings *results = settings;
+    if (strcmp(value, "csv") != 0 && strcmp(value, "json") != 0) {
+        snprintf(err, err_len, "--format: '%s' is not valid; accepted: json, csv", value);
+        return -1;
+    }
+    results->csv = strcmp(value, "csv") == 0;
+    results->export_flag_given = true;
+    return 0;
+}
+
+static int take_to(void *settings, const char *value, char *err, size_t err_len)
+{
+    (void)err, (void)err_len; /* the site store's opening checks it */
+    ((struct results_settings *)settings)->to = value;
+    return 0;
+}
+
+static const struct vp_command_flag results_flags[] = {
+    { "output", 'o', "FILE|-", "export's file  [- : standard output]", take_output },
+    { "format", 0, "json|csv", "export's form  [json]", take_format },
+    { "to", 0, "URL", "push's site store: postgresql://[USER@]HOST[:PORT]/DB or a SQLite\n"
+      "file", take_to },
+    VP_DB_FLAG,
+};
+const struct vp_command_table vp_results_flags = {
+    "results", results_flags, sizeof results_flags / sizeof results_flags[0]
+};
 
 static void print_run_row(const struct vp_run_row *row, void *context)
 {
@@ -307,38 +350,118 @@ static int results_import(struct vp_store *store, const char *path)
     return 0;
 }
 
-int cmd_results(int argc, char **argv)
+/* push: each run of the local store copied into a site store (a PostgreSQL server, or
+ * another SQLite file) as its virtperf/1 document, in one transaction per run, so that a
+ * failed push leaves no half run there. A run is the same run wherever it is pushed from:
+ * its uuid decides, so a second push, or the same run pushed from another host, adds
+ * nothing. A run still running is left for later. */
+struct run_list {
+    int64_t *ids;
+    size_t count, capacity;
+};
+
+static void add_run(const struct vp_run_row *row, void *context)
 {
-    static const struct option options[] = {
-        { "db", required_argument, NULL, 'd' },
-        { "output", required_argument, NULL, 'o' },
-        { "format", required_argument, NULL, 'f' },
-        { "to", required_argument, NULL, 't' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    const char *db = NULL, *output = "-", *to = NULL;
-    int csv = 0;
-    opterr = 0;
-    int option;
-    while ((option = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
-        switch (option) {
-        case 'd': db = optarg; break;
-        case 'o': output = optarg; break;
-        case 't': to = optarg; break;
-        case 'f':
-            if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "json") != 0)
-                vp_usage_error("--format: '%s' is not valid; accepted: json, csv", optarg);
-            csv = strcmp(optarg, "csv") == 0;
-            break;
-        case 'h': fputs(results_usage, stdout); return 0;
-        default:
-            vp_usage_error("results: unknown or incomplete option '%s'; see 'virtperf results "
-                           "--help'", argv[optind - 1]);
+    struct run_list *list = context;
+    if (list->count == list->capacity) {
+        list->capacity = list->capacity ? list->capacity * 2 : 64;
+        list->ids = realloc(list->ids, list->capacity * sizeof *list->ids);
+        if (!list->ids)
+            abort();
+    }
+    list->ids[list->count++] = row->id;
+}
+
+/* The local runs to push: those refs name, else every run, oldest first; exits on a
+ * reference that names none. */
+static struct run_list runs_to_push(struct vp_store *local, char **refs, int count)
+{
+    struct run_list list = { 0 };
+    char err[VP_ERROR_LEN + 256];
+    if (count == 0) {
+        if (vp_store_list_runs(local, add_run, &list, err, sizeof err) != 0)
+            vp_cli_store_refusal(local, "push: ", err);
+        return list;
+    }
+    for (int i = 0; i < count; i++) {
+        struct vp_run_row row = { 0 };
+        if (vp_store_resolve_run(local, refs[i], &row.id, err, sizeof err) != 0)
+            vp_cli_store_refusal(local, "push: ", err);
+        add_run(&row, &list);
+    }
+    return list;
+}
+
+/* Pushes one run; 0 when the site store has it afterwards, VP_STORE_UNAVAILABLE when the
+ * site store went away meanwhile, else -1. */
+static int push_run(struct vp_store *local, struct vp_store *site, int64_t run_id, const char *to)
+{
+    json_t *document;
+    char err[VP_ERROR_LEN + 256];
+    if (vp_store_export_run(local, run_id, &document, err, sizeof err) != 0) {
+        fprintf(stderr, "virtperf: push: run %lld: %s\n", (long long)run_id, err);
+        return -1;
+    }
+    const json_t *run = json_object_get(document, "run");
+    const char *uuid = json_string_value(json_object_get(run, "id"));
+    const char *status = json_string_value(json_object_get(run, "status"));
+    int rc = 0;
+    int64_t site_id;
+    if (strcmp(status, "running") == 0) {
+        fprintf(stderr, "virtperf: push: run %lld (%s) is still running: push it when it ends\n",
+                (long long)run_id, uuid);
+        rc = -1;
+    } else {
+        int imported = vp_store_import(site, document, &site_id, err, sizeof err);
+        if (imported == 0)
+            printf("pushed run %lld (%s, %zu results) to %s as run %lld\n", (long long)run_id,
+                   uuid, json_array_size(json_object_get(document, "results")), to,
+                   (long long)site_id);
+        else if (imported == VP_STORE_ALREADY_THERE)
+            printf("run %lld (%s) is in %s already: nothing added\n", (long long)run_id, uuid, to);
+        else {
+            fprintf(stderr, "virtperf: push: run %lld (%s) not pushed, nothing of it kept there: "
+                    "%s\n", (long long)run_id, uuid, err);
+            rc = imported == VP_STORE_UNAVAILABLE ? VP_STORE_UNAVAILABLE : -1;
         }
     }
-    int rest = argc - optind;
-    char **words = argv + optind;
+    json_decref(document);
+    fflush(stdout); /* each run's line as it is pushed, through a pipe or into a file too */
+    return rc;
+}
+
+static int results_push(struct vp_store *local, char **refs, int count, const char *to)
+{
+    struct run_list list = runs_to_push(local, refs, count);
+    struct vp_store *site = vp_cli_open_store(to);
+    size_t failed = 0;
+    for (size_t i = 0; i < list.count; i++) {
+        int rc = push_run(local, site, list.ids[i], to);
+        failed += rc != 0;
+        if (rc == VP_STORE_UNAVAILABLE && i + 1 < list.count) { /* the rest would fail alike */
+            fprintf(stderr, "virtperf: push: %s can no longer be reached: stopped, the %zu "
+                    "run(s) after that one not tried\n", to, list.count - i - 1);
+            failed += list.count - i - 1;
+            break;
+        }
+    }
+    if (list.count == 0)
+        printf("no runs to push: the local store holds none\n");
+    else if (failed)
+        fprintf(stderr, "virtperf: push: %zu of %zu run(s) not pushed (above); pushing again "
+                "adds only what is missing\n", failed, list.count);
+    vp_store_close(site);
+    free(list.ids);
+    return failed ? 1 : 0;
+}
+
+int cmd_results(int argc, char **argv)
+{
+    struct results_settings settings = { .shared = VP_SHARED_SETTINGS_DEFAULT, .output = "-" };
+    size_t count;
+    char **words = vp_cmd_parse(&vp_results_flags, results_usage, &settings, argc, argv, &count);
+    int rest = (int)count;
+    const char *db = settings.shared.db, *to = settings.to;
     if (rest == 0)
         vp_usage_error("results: missing action; accepted: list, show, export, import, delete, "
                        "push");
@@ -348,14 +471,17 @@ int cmd_results(int argc, char **argv)
         strcmp(action, "import") && strcmp(action, "delete") && strcmp(action, "push"))
         vp_usage_error("results: unknown action '%s'; accepted: list, show, export, import, "
                        "delete, push", action);
+    if (settings.export_flag_given && strcmp(action, "export") != 0)
+        vp_usage_error("results %s: -o and --format are export's alone", action);
     if ((to != NULL) != (strcmp(action, "push") == 0))
         vp_usage_error("results %s: %s", action, to ? "--to is push's alone"
                        : "--to URL is missing: the site store to push to, such as "
                          "postgresql://USER@HOST/DATABASE");
     if (strcmp(action, "push") == 0) {
         struct vp_store *local = vp_cli_open_store(db);
-        int pushed = vp_results_push(local, words + 1, rest - 1, to);
+        int pushed = results_push(local, words + 1, rest - 1, to);
         vp_store_close(local);
+        free(words);
         return pushed;
     }
     if (rest != 1 + wants_argument)
@@ -369,7 +495,7 @@ int cmd_results(int argc, char **argv)
     else if (strcmp(action, "show") == 0)
         rc = results_show(store, words[1]);
     else if (strcmp(action, "export") == 0)
-        rc = results_export(store, words[1], output, csv);
+        rc = results_export(store, words[1], settings.output, settings.csv);
     else if (strcmp(action, "import") == 0)
         rc = results_import(store, words[1]);
     else {
@@ -382,5 +508,6 @@ int cmd_results(int argc, char **argv)
             fprintf(stderr, "virtperf: %s\n", err);
     }
     vp_store_close(store);
+    free(words);
     return rc;
 }

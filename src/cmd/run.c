@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "run/background.h"
-#include "cmd/common.h"
+#include "cmd/commands.h"
 #include "run/executor.h"
 #include "run/kinds.h"
 #include "run/run_flags.h"

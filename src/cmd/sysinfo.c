@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/common.h"
+#include "cmd/commands.h"
 #include "analysis/advice.h"
 #include "core/copy_speed.h"
 #include "core/sysinfo.h"

@@ -6,12 +6,13 @@
 #include "bench/bench.h"
 #include "bench/presets.h"
 
-/* Text as roff prints it: '-' and '\' escaped, a leading '.' or '\'' made literal. */
+/* Text as roff prints it: '-' and '\' escaped, a '.' or '\'' that starts a line made
+ * literal. */
 static void roff_text(FILE *out, const char *text)
 {
-    if (text[0] == '.' || text[0] == '\'')
-        fputs("\\&", out);
     for (const char *c = text; *c; c++) {
+        if ((c == text || c[-1] == '\n') && (*c == '.' || *c == '\''))
+            fputs("\\&", out);
         if (*c == '-')
             fputs("\\-", out);
         else if (*c == '\\')

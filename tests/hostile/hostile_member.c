@@ -36,7 +36,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "cmd/common.h"
+#include "cmd/commands.h"
 #include "core/clock.h"
 #include "core/topology.h"
 #include "engine/shared.h"

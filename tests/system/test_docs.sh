@@ -2,8 +2,8 @@
 # The manual page's benchmark and preset sections are the tables': the block between
 # the GENERATED markers of docs/virtperf.1 must be exactly what `virtperf list --man`
 # writes now (scripts/man.sh refreshes it). A benchmark option added, renamed or
-# removed without the manual fails here. Also: every run flag that `run --help` lists
-# has a paragraph in the manual's RUN OPTIONS or SYNOPSIS; every flag a command line of
+# removed without the manual fails here. Also: every flag that a command's --help lists
+# has a paragraph in the manual; every flag a command line of
 # the README or docs/*.md uses is one its command takes (doc_flags.py); the README stays
 # an index (under 250 lines) whose links to docs/ all exist.
 . "$(dirname "$0")/lib.sh"
@@ -21,10 +21,12 @@ roff_flag() { printf '%s' "--$1" | sed 's/-/\\-/g'; }
 for option in udp ops accesses count round-trips; do # the options the manual once lacked
     grep -qF -- "\\fB$(roff_flag "$option")\\fR" "$WORK/in_page" || fail "the manual lacks --$option"
 done
-expect_status 0 "$VP" run --help
-for flag in $(grep -oE '^  --[a-z-]+' "$WORK/out" | sed 's/^  --//'); do
-    [ "$flag" = help ] && continue
-    grep -qF -- "$(roff_flag "$flag")" "$PAGE" || fail "the manual lacks run's --$flag"
+for command in run compare report scaling plan matrix results data serve; do
+    expect_status 0 "$VP" $command --help
+    for flag in $(grep -oE '^  (-[a-z], )?--[a-z-]+' "$WORK/out" | sed 's/^.*--//'); do
+        [ "$flag" = help ] && continue
+        grep -qF -- "$(roff_flag "$flag")" "$PAGE" || fail "the manual lacks $command's --$flag"
+    done
 done
 ROOT="$(dirname "$0")/../.."
 python3 "$(dirname "$0")/doc_flags.py" "$VP" "$ROOT/README.md" "$ROOT"/docs/*.md >"$WORK/flags" ||

@@ -4,7 +4,7 @@
  * SIGKILL leaves the next prepare finds by the plan: the same plan resumes (files already
  * there are checked byte for byte and kept), another one clears them first. */
 #define _GNU_SOURCE
-#include "cmd/data_prepare.h"
+#include "run/fileset_prepare.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "bench/data_source.h"
-#include "cmd/common.h"
-#include "cmd/data_files.h"
+#include "run/cli.h"
+#include "core/fileset_files.h"
 #include "core/progress.h"
 #include "core/random.h"
 #include "core/units.h"

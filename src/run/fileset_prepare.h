@@ -1,7 +1,7 @@
 /* `virtperf data prepare`, and the clearing of what an interrupted one left (which
  * `data remove` uses too). */
-#ifndef VP_CMD_DATA_PREPARE_H
-#define VP_CMD_DATA_PREPARE_H
+#ifndef VP_RUN_FILESET_PREPARE_H
+#define VP_RUN_FILESET_PREPARE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * all, and the proof that a file is one prepare laid out before anything deletes it
  * (under the source directory, no link in any part of its name, a regular file owned by
  * the caller, the manifest's size, the seeded content at both ends). */
-#ifndef VP_CMD_DATA_FILES_H
-#define VP_CMD_DATA_FILES_H
+#ifndef VP_CORE_FILESET_FILES_H
+#define VP_CORE_FILESET_FILES_H
 
 #include <openssl/evp.h>
 #include <signal.h>

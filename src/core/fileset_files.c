@@ -1,6 +1,6 @@
 /* Checksums, whole-or-nothing manifests and the laid-out proof for `virtperf data`. */
 #define _GNU_SOURCE
-#include "cmd/data_files.h"
+#include "core/fileset_files.h"
 
 #include <errno.h>
 #include <fcntl.h>
