@@ -25,6 +25,7 @@ int cmd_data(int argc, char **argv);
 /* The flag tables of the subcommands that have flags beyond --help (run's is
  * run/run_flags.h's), for their --help and the manual. */
 extern const struct vp_command_table vp_compare_flags, vp_report_flags, vp_matrix_flags,
-    vp_scaling_flags, vp_plan_flags, vp_serve_flags, vp_results_flags, vp_data_flags;
+    vp_scaling_flags, vp_plan_flags, vp_serve_flags, vp_results_flags, vp_data_flags,
+    vp_sysinfo_flags;
 
 #endif

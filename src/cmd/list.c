@@ -51,7 +51,7 @@ static void print_command_options(FILE *out)
 {
     static const struct vp_command_table *const tables[] = {
         &vp_compare_flags, &vp_report_flags, &vp_scaling_flags, &vp_plan_flags,
-        &vp_matrix_flags, &vp_results_flags, &vp_data_flags, &vp_serve_flags,
+        &vp_matrix_flags, &vp_results_flags, &vp_data_flags, &vp_serve_flags, &vp_sysinfo_flags,
     };
     fputs(".SH COMMAND OPTIONS\nThe flags of the other commands, as their \\fB\\-\\-help\\fR "
           "lists them.\n", out);

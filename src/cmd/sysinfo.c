@@ -1,5 +1,6 @@
 /* `virtperf sysinfo [--json] [--db PATH|URL]`: the environment fingerprint, its advisories,
  * and the advisories that this host's stored results explain. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,27 @@ static const char sysinfo_usage[] =
     "virtualization penalties: from the fingerprint, and from the newest stored result of\n"
     "each benchmark configuration run on this host (late timers, lost ticks, clock steps\n"
     "and drift, slow clock reads, dear cross-CPU wake-ups). --json prints\n"
-    "{\"fingerprint\", \"advisories\", \"result_advisories\"}.\n"
-    "  --db PATH|URL  results database: a SQLite file or postgresql://...  [$VIRTPERF_DB or ~/.local/share/virtperf/results.db]\n";
+    "{\"fingerprint\", \"advisories\", \"result_advisories\"}.\n";
+
+struct sysinfo_settings {
+    struct vp_shared_settings shared; /* first: the shared rows take into it */
+    bool as_json;
+};
+
+static int take_json(void *settings, const char *value, char *err, size_t err_len)
+{
+    (void)value, (void)err, (void)err_len;
+    ((struct sysinfo_settings *)settings)->as_json = true;
+    return 0;
+}
+
+static const struct vp_command_flag sysinfo_rows[] = {
+    { "json", 0, NULL, "the fingerprint and advisories as JSON", take_json },
+    VP_DB_FLAG,
+};
+const struct vp_command_table vp_sysinfo_flags = {
+    "sysinfo", sysinfo_rows, sizeof sysinfo_rows / sizeof sysinfo_rows[0]
+};
 
 #define RECENT_RUNS 50
 
@@ -54,21 +74,15 @@ static json_t *stored_result_advisories(const char *db_flag, const char *hostnam
 
 int cmd_sysinfo(int argc, char **argv)
 {
-    int as_json = 0;
-    const char *db = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0)
-            as_json = 1;
-        else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
-            db = argv[++i];
-        else if (strncmp(argv[i], "--db=", 5) == 0)
-            db = argv[i] + 5;
-        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(sysinfo_usage, stdout);
-            return 0;
-        } else
-            vp_usage_error("sysinfo: unknown argument '%s'; accepted: --json, --db PATH|URL, --help", argv[i]);
-    }
+    struct sysinfo_settings settings = { .shared = VP_SHARED_SETTINGS_DEFAULT };
+    size_t count;
+    char **operands = vp_cmd_parse(&vp_sysinfo_flags, sysinfo_usage, &settings, argc, argv,
+                                   &count);
+    if (count > 0)
+        vp_usage_error("sysinfo: unexpected argument '%s'; accepted: --json, --db PATH|URL, "
+                       "--help", operands[0]);
+    free(operands);
+    const char *db = settings.shared.db;
     char err[VP_ERROR_LEN];
     struct vp_topology *topology;
     if (vp_topology_load(&topology, NULL, err, sizeof err) != 0)
@@ -77,7 +91,7 @@ int cmd_sysinfo(int argc, char **argv)
     json_t *fingerprint = vp_sysinfo_collect(topology);
     json_t *advisories = vp_sysinfo_advisories(fingerprint);
     json_t *from_results = stored_result_advisories(db, vp_json_text(fingerprint, "hostname"));
-    if (as_json) {
+    if (settings.as_json) {
         json_t *document = json_pack("{s:O,s:O,s:O}", "fingerprint", fingerprint, "advisories",
                                      advisories, "result_advisories", from_results);
         json_dumpf(document, stdout, JSON_INDENT(2));
