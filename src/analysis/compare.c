@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "analysis/combined.h"
+#include "analysis/shown.h"
 #include "analysis/compare_match.h"
 #include "core/idle.h"
 #include "core/inference.h"
@@ -615,6 +616,10 @@ json_t *vp_compare(const json_t *base, const json_t *const *candidates, size_t c
     }
     judge_cells(rows, options->margin);
     vp_combine_workload_rows(rows, options->margin);
+    size_t r;
+    json_t *row;
+    json_array_foreach(rows, r, row)
+        vp_shown_comparison_row(row);
     json_t *ids = json_array();
     for (size_t c = 0; c < candidate_count; c++)
         json_array_append_new(ids, json_string(vp_json_text(json_object_get(candidates[c], "run"), "id")));

@@ -16,7 +16,8 @@
  * compared with every candidate run that has it (a cell "not in this run" for the
  * others, each also listed as unmatched). Returns the comparison document:
  * {"base", "candidates": [run ids], "margin", "vary"?, "rows": [{"bench", "params",
- *  "jobs", "metric", "unit", "better", "centre", "varied"?: {"param", "base"},
+ *  "jobs", "metric", "unit", "better", "centre", "varied"?: {"param", "base"}, "units",
+ *  "label", "headline" (analysis/shown.h),
  *  "base": {"value", "n"}, "candidates": [{"run", "value", "n", "ratio", "ci": [low,
  *  high], "ci_method", "penalty_pct", "p", "p_adjusted", "verdict", "param_value"?,
  *  "paired"?, "flags": [...]}]}], "unmatched": [...], "fingerprint_differences": [...]}
@@ -24,9 +25,6 @@
  * same benchmark, params and job count on as many hosts; failing that, with the one of
  * the same total job count on other hosts ("paired": "paired by total jobs: 8 jobs on 1
  * host / 1 job on each of 8 hosts"), the IHEP study's processes against its VMs. */
-/* What a comparison row measured, "bench variant" ("time.read clock=monotonic"), with
- * the base's value of a varied param ("disk.read bs=524288"). */
-void vp_compare_row_label(const json_t *row, char *buf, size_t len);
 
 /* margin: a fraction (0.02 for +-2%); vary: a param left out of the matching, whose
  * values the comparison sets against each other (NULL: none); metrics: the metrics to

@@ -185,18 +185,6 @@ void vp_match_variant_text(const struct vp_run_index *index, const json_t *resul
     }
 }
 
-void vp_compare_row_label(const json_t *row, char *buf, size_t len)
-{
-    const char *variant = vp_json_text(row, "variant");
-    const json_t *varied = json_object_get(row, "varied");
-    char base_value[320] = "";
-    if (varied)
-        snprintf(base_value, sizeof base_value, " %s=%s", vp_json_text(varied, "param"),
-                 vp_json_text(varied, "base"));
-    snprintf(buf, len, "%s%s%s%s", vp_json_text(row, "bench"), *variant ? " " : "", variant,
-             base_value);
-}
-
 /* "bench variant jobs=N" of a result of the indexed run, for lists of what did not match. */
 void vp_match_result_label(const struct vp_run_index *index, const json_t *result, char *buf,
                          size_t len)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/shown.h"
 #include "core/json.h"
 #include "engine/layout.h"
 
@@ -154,6 +155,7 @@ static json_t *matrix_for(json_t *matrices, const json_t *result, bool pair, con
                        params, "metric", metric, "unit", json_object_get(definition, "unit"),
                        "better", json_object_get(definition, "better"), "jobs", jobs, "sources",
                        "destinations", "values");
+    vp_shown_units(matrix);
     json_array_append_new(matrices, matrix);
     return matrix;
 }

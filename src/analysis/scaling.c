@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/shown.h"
 #include "analysis/sides.h"
 #include "core/units.h"
 #include "core/json.h"
@@ -365,6 +366,14 @@ json_t *vp_scaling(const json_t *run, const struct vp_qos *qos,
                  "--ranks) at two counts or more, such as 1..8 or 10,30,70",
                  metrics && metrics->count ? " of the --metric asked for" : "");
         return NULL;
+    }
+    json_t *group;
+    json_array_foreach(groups, i, group) {
+        char params[512];
+        vp_distinguishing_params(groups, json_object_get(group, "bench"),
+                                 json_object_get(group, "params"), params, sizeof params);
+        json_object_set_new(group, "params_shown", json_string(params));
+        vp_shown_units(group);
     }
     return json_pack("{s:o}", "groups", groups);
 }

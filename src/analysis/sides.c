@@ -76,9 +76,3 @@ const char *vp_members_word(const json_t *result)
         return members;
     return strcmp(engine, "libvirt") == 0 ? "guests" : "containers";
 }
-
-void vp_members_counted(const char *word, long long count, bool where, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s%s%lld %.*s", where ? (strcmp(word, "hosts") == 0 ? "on" : "in") : "",
-             where ? " " : "", count, (int)strlen(word) - (count == 1), word);
-}

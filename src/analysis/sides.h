@@ -25,8 +25,4 @@ size_t vp_runs_by_side(json_t **documents, size_t count, size_t most);
  * docker) or "hosts" (virtperf-mpi's ranks, or one host). */
 const char *vp_members_word(const json_t *result);
 
-/* "COUNT WORD" for a word of vp_members_word's, singular for 1 ("1 guest", "4 hosts"),
- * after the preposition it takes ("on" hosts, "in" guests and containers) when where. */
-void vp_members_counted(const char *word, long long count, bool where, char *buf, size_t len);
-
 #endif

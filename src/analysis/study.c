@@ -13,37 +13,12 @@
 #include "analysis/matrix.h"
 #include "analysis/reference.h"
 #include "analysis/scaling.h"
+#include "analysis/shown.h"
 #include "analysis/sides.h"
 #include "bench/bench.h"
 #include "core/json.h"
 #include "core/monitor.h"
 #include "core/stats.h"
-
-void vp_distinguishing_params(const json_t *siblings, const json_t *bench, const json_t *params,
-                              char *out, size_t len)
-{
-    size_t used = 0, i;
-    out[0] = '\0';
-    const char *key;
-    const json_t *value;
-    json_object_foreach((json_t *)params, key, value) {
-        bool differs = false;
-        const json_t *other;
-        json_array_foreach(siblings, i, other) {
-            differs = differs ||
-                      (json_equal(json_object_get(other, "bench"), bench) &&
-                       !json_equal(json_object_get(json_object_get(other, "params"), key), value));
-        }
-        if (!differs || used + 1 >= len)
-            continue;
-        char *text = json_is_string(value) ? strdup(json_string_value(value))
-                                           : json_dumps(value, JSON_ENCODE_ANY);
-        used += (size_t)snprintf(out + used, len - used, "%s%s=%s", used ? " " : "", key,
-                                 text ? text : "?");
-        free(text);
-        used = used < len ? used : len - 1;
-    }
-}
 
 /* Per section: {"text"?: its reference, "figures": [{"bench", "metric", "unit", "jobs"?,
  * "penalty", "value", "as_written": the plan's text}]}. A figure that does not parse (an imported plan text) is left out. */
@@ -66,6 +41,7 @@ static int collect_reference(void *user, const char *section, const char *key, c
                                   "as_written", value);
         if (figure.jobs)
             json_object_set_new(entry, "jobs", json_integer(figure.jobs));
+        vp_shown_units(entry);
         json_array_append_new(json_object_get(references, "figures"), entry);
     }
     return 1;
@@ -257,6 +233,7 @@ static json_t *metric_row(const json_t *result, const char *metric, const char *
                             json_object_get(figure, "better"), "value",
                             vp_json_number(figure, "mean"), "per_job",
                             spread_across_jobs(result, metric));
+    vp_shown_units(row);
     const json_t *ranks = json_object_get(json_object_get(result, "ranks"), "count");
     if (ranks) {
         json_object_set_new(row, "ranks", json_integer(json_integer_value(ranks)));
@@ -345,12 +322,9 @@ static void add_optima(json_t *step, const json_t *base)
     json_t *optima = json_array();
     const json_t *group;
     json_array_foreach(json_object_get(scaling, "groups"), i, group) {
-        char variant[400];
-        vp_distinguishing_params(json_object_get(scaling, "groups"),
-                                 json_object_get(group, "bench"),
-                                 json_object_get(group, "params"), variant, sizeof variant);
-        json_t *optimum = json_pack("{s:O,s:s,s:O,s:O,s:O}", "bench",
-                                    json_object_get(group, "bench"), "variant", variant,
+        json_t *optimum = json_pack("{s:O,s:O,s:O,s:O,s:O}", "bench",
+                                    json_object_get(group, "bench"), "variant",
+                                    json_object_get(group, "params_shown"),
                                     "metric", json_object_get(group, "metric"), "knee_jobs",
                                     json_object_get(group, "knee_jobs"), "rule",
                                     json_object_get(group, "rule"));

@@ -24,10 +24,5 @@
  * base's results carry no plan steps. */
 json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t candidate_count);
 
-/* " key=value ..." for the params of params that differ from those of any sibling
- * (objects with "bench" and "params") of the same benchmark: what tells one result or
- * group from the others. */
-void vp_distinguishing_params(const json_t *siblings, const json_t *bench, const json_t *params,
-                              char *out, size_t len);
 
 #endif

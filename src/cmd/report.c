@@ -1,5 +1,6 @@
 /* `virtperf report RUN... -o FILE`: the self-contained HTML report. The runs are
- * analysed here (comparison, scaling, advisories, matrices, study); render/html.c draws. */
+ * analysed here (comparison, scaling, advisories, matrices, study, what each result
+ * shows); render/html.c draws. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "analysis/compare.h"
 #include "analysis/matrix.h"
 #include "analysis/scaling.h"
+#include "analysis/shown.h"
 #include "analysis/sides.h"
 #include "analysis/study.h"
 #include "core/sysinfo.h"
@@ -64,6 +66,7 @@ static void analyse(struct analyses *analyses, json_t *const *documents, size_t 
                     const struct vp_compare_options *options)
 {
     *analyses = (struct analyses){ .comparison = NULL };
+    vp_documents_shown(documents, count);
     if (count > 1)
         analyses->comparison = vp_compare(documents[0], (const json_t *const *)documents + 1,
                                           count - 1, options, analyses->comparison_error,

@@ -9,6 +9,7 @@
 #include "analysis/study.h"
 #include "render/study.h"
 #include "render/table.h"
+#include "analysis/shown.h"
 
 #define MAX_IMPORT_BYTES (256L * 1024 * 1024)
 
@@ -136,19 +137,22 @@ static int results_show(struct vp_store *store, const char *ref)
     json_t *document = export_or_exit(store, resolve_or_exit(store, ref));
     const json_t *run = json_object_get(document, "run");
     const char *label = json_string_value(json_object_get(run, "label"));
-    char id[80], started[64], shown[160], status[32], host[160];
+    char id[80], started[64], label_text[160], status[32], host[160];
     printf("run %s  started %s  label %s  status %s  host %s\n\n",
            vp_printable(json_string_value(json_object_get(run, "id")), id, sizeof id),
            vp_printable(json_string_value(json_object_get(run, "started_at")), started,
                         sizeof started),
-           label ? vp_printable(label, shown, sizeof shown) : "-",
+           label ? vp_printable(label, label_text, sizeof label_text) : "-",
            vp_printable(json_string_value(json_object_get(run, "status")), status, sizeof status),
            vp_printable(json_string_value(json_object_get(json_object_get(run, "host"), "hostname")),
                         host, sizeof host));
     size_t i;
     const json_t *result;
-    json_array_foreach(json_object_get(document, "results"), i, result)
-        vp_print_result(stdout, result, vp_cli_units());
+    json_array_foreach(json_object_get(document, "results"), i, result) {
+        json_t *shown = vp_result_shown(result);
+        vp_print_result(stdout, result, shown, vp_cli_units());
+        json_decref(shown);
+    }
     json_t *study = vp_study(document, NULL, 0);
     if (study)
         vp_print_study(stdout, study, vp_cli_units());

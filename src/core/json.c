@@ -13,6 +13,15 @@ const char *vp_json_text(const json_t *object, const char *key)
     return value ? value : "";
 }
 
+enum vp_unit_style vp_json_unit_style(const json_t *object, enum vp_unit_style chosen)
+{
+    enum vp_unit_style declared = VP_UNITS_FIELD;
+    const char *name = json_string_value(json_object_get(object, "units"));
+    if (name && vp_units_parse(name, &declared) != 0)
+        declared = VP_UNITS_FIELD;
+    return vp_units_pick(chosen, declared);
+}
+
 double vp_json_number(const json_t *object, const char *key)
 {
     const json_t *value = json_object_get(object, key);

@@ -7,8 +7,13 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "core/units.h"
+
 /* The string at key, or "" when absent or not a string. */
 const char *vp_json_text(const json_t *object, const char *key);
+/* The style to show object's byte figures in: chosen (--units) unless FIELD, else the
+ * style object's "units" names (analysis/shown.h puts it there; none: IEC). */
+enum vp_unit_style vp_json_unit_style(const json_t *object, enum vp_unit_style chosen);
 /* The number at key, or NAN when absent or not a number. */
 double vp_json_number(const json_t *object, const char *key);
 

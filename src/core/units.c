@@ -193,11 +193,17 @@ void vp_format_seconds(double seconds, char *buf, size_t len)
         snprintf(buf, len, "%.4g ns", seconds * 1e9);
 }
 
+static const char *const unit_style_names[] = { "field", "iec", "si", "bits" };
+
+const char *vp_units_name(enum vp_unit_style style)
+{
+    return unit_style_names[style];
+}
+
 int vp_units_parse(const char *text, enum vp_unit_style *style)
 {
-    static const char *const names[] = { "field", "iec", "si", "bits" };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(text, names[i]) == 0) {
+    for (size_t i = 0; i < sizeof unit_style_names / sizeof unit_style_names[0]; i++) {
+        if (strcmp(text, unit_style_names[i]) == 0) {
             *style = (enum vp_unit_style)i;
             return 0;
         }

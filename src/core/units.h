@@ -37,6 +37,8 @@ enum vp_unit_style { VP_UNITS_FIELD, VP_UNITS_IEC, VP_UNITS_SI, VP_UNITS_BITS };
 
 /* "field", "iec", "si", "bits" (--units); 0, or -1 for anything else. */
 int vp_units_parse(const char *text, enum vp_unit_style *style);
+/* The name vp_units_parse reads back. */
+const char *vp_units_name(enum vp_unit_style style);
 /* The style a figure is shown in: chosen (--units) unless that is FIELD, else field, the
  * style its benchmark declares (bench.h's units; FIELD there: IEC). */
 enum vp_unit_style vp_units_pick(enum vp_unit_style chosen, enum vp_unit_style field);

@@ -5,8 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "analysis/compare.h" /* vp_compare_row_label */
-#include "bench/bench.h"
+#include "core/json.h"
 #include "core/units.h"
 
 /* "5.85x worse" or "1.20x better": the factor the candidate's value is off the base's in
@@ -32,14 +31,12 @@ static void worse_by(const json_t *row, const json_t *cell, char *buf, size_t le
 static void print_row(FILE *out, const json_t *row, int label_width, const char *base_id,
                       enum vp_unit_style units)
 {
-    char base[32], what[256];
+    char base[32];
     const char *unit = json_string_value(json_object_get(row, "unit"));
-    enum vp_unit_style style =
-        vp_units_pick(units, vp_bench_units(json_string_value(json_object_get(row, "bench"))));
+    enum vp_unit_style style = vp_json_unit_style(row, units);
     vp_format_value(json_number_value(json_object_get(json_object_get(row, "base"), "value")),
                     unit, style, base, sizeof base);
-    vp_compare_row_label(row, what, sizeof what);
-    fprintf(out, "%-*s jobs=%-3lld %-20s %-6s %12s", label_width, what,
+    fprintf(out, "%-*s jobs=%-3lld %-20s %-6s %12s", label_width, vp_json_text(row, "label"),
            (long long)json_integer_value(json_object_get(row, "jobs")),
            json_string_value(json_object_get(row, "metric")),
            json_string_value(json_object_get(row, "centre")), base);
@@ -118,9 +115,8 @@ void vp_print_comparison(FILE *out, json_t *const *documents, size_t count,
            "(Benjamini-Hochberg)\n\n");
     int label_width = 12;
     json_array_foreach(json_object_get(comparison, "rows"), i, item) {
-        char what[256];
-        vp_compare_row_label(item, what, sizeof what);
-        label_width = (int)strlen(what) > label_width ? (int)strlen(what) : label_width;
+        int width = (int)strlen(vp_json_text(item, "label"));
+        label_width = width > label_width ? width : label_width;
     }
     json_array_foreach(json_object_get(comparison, "rows"), i, item)
         print_row(out, item, label_width, json_string_value(json_object_get(comparison, "base")),

@@ -9,10 +9,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "bench/bench.h"
 #include "core/units.h"
-#include "analysis/compare.h" /* vp_compare_row_label */
-#include "analysis/sides.h"   /* vp_members_word, vp_members_counted */
 #include "core/json.h"
 #include "render/timeline.h"
 
@@ -94,18 +91,6 @@ static void penalty_interval(const json_t *candidate, int higher_better, double 
     *high = higher_better ? (1 - a) * 100 : (b - 1) * 100;
 }
 
-/* Whether a comparison row is of a headline metric: its benchmark's first, or one with a
- * latency distribution (as scaling picks them). The others are folded away. */
-static bool headline_row(const json_t *row)
-{
-    const struct vp_bench *bench = vp_bench_find(vp_json_text(row, "bench"));
-    const char *metric = vp_json_text(row, "metric");
-    if (!bench || bench->metric_count == 0)
-        return true;
-    return strcmp(bench->metrics[0].name, metric) == 0 ||
-           (bench->distribution_metric && strcmp(bench->distribution_metric, metric) == 0);
-}
-
 /* The bars of the penalty chart: the first candidate's penalty of each headline row. */
 struct penalty_bars {
     const char *labels[VP_HTML_MAX_CHARTS];
@@ -132,14 +117,12 @@ static void verdict_row(struct vp_markup *out, const struct vp_report *report, c
 {
     int higher_better = strcmp(vp_json_text(row, "better"), "higher") == 0;
     char base[32], jobs[16];
-    enum vp_unit_style style = vp_units_pick(report->units, vp_bench_units(vp_json_text(row, "bench")));
+    enum vp_unit_style style = vp_json_unit_style(row, report->units);
     vp_format_value(vp_json_number(json_object_get(row, "base"), "value"),
                     vp_json_text(row, "unit"), style, base, sizeof base);
     snprintf(jobs, sizeof jobs, "%lld", (long long)json_integer_value(json_object_get(row, "jobs")));
-    char what[256];
-    vp_compare_row_label(row, what, sizeof what);
     vp_markup_printf(out, "<tr>");
-    vp_markup_cell(out, what);
+    vp_markup_cell(out, vp_json_text(row, "label"));
     vp_markup_cell(out, jobs);
     vp_markup_cell(out, vp_json_text(row, "metric"));
     vp_markup_cell(out, base);
@@ -166,7 +149,7 @@ static void verdict_row(struct vp_markup *out, const struct vp_report *report, c
             if (c == 0 && bars && bars->count < VP_HTML_MAX_CHARTS) {
                 size_t b = bars->count++;
                 snprintf(bars->label_text[b], sizeof bars->label_text[b], "%.60s %.20s j%s",
-                         what, vp_json_text(row, "metric"), jobs);
+                         vp_json_text(row, "label"), vp_json_text(row, "metric"), jobs);
                 bars->labels[b] = bars->label_text[b];
                 bars->values[b] = vp_json_number(candidate, "penalty_pct");
                 bars->lows[b] = low;
@@ -208,7 +191,7 @@ static void verdicts(struct vp_markup *out, const struct vp_report *report)
     const json_t *row;
     verdict_header(out, report);
     json_array_foreach(json_object_get(comparison, "rows"), r, row) {
-        if (headline_row(row))
+        if (json_is_true(json_object_get(row, "headline")))
             verdict_row(out, report, row, &bars);
         else
             others++;
@@ -227,7 +210,7 @@ static void verdicts(struct vp_markup *out, const struct vp_report *report)
                      others == 1 ? "" : "s");
     verdict_header(out, report);
     json_array_foreach(json_object_get(comparison, "rows"), r, row)
-        if (!headline_row(row))
+        if (!json_is_true(json_object_get(row, "headline")))
             verdict_row(out, report, row, NULL);
     vp_markup_printf(out, "</table></details>");
 }
@@ -333,7 +316,7 @@ static void scaling_charts(struct vp_markup *out, const struct vp_report *report
             /* what the knee was judged on is drawn: p99 beside the per-job mean */
             bool by_p99 = strcmp(vp_json_text(group, "judged"), "p99") == 0;
             char title[200], marker[96];
-            enum vp_unit_style style = vp_units_pick(report->units, vp_bench_units(vp_json_text(group, "bench")));
+            enum vp_unit_style style = vp_json_unit_style(group, report->units);
             const char *axis = sweep_axis(group);
             const char *side = json_string_value(json_object_get(group, "side"));
             snprintf(title, sizeof title, "%s: %s %s against %s%s%s", vp_html_run_name(documents[d]),

@@ -8,9 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/hosts.h"
-#include "analysis/sides.h"   /* vp_members_word, vp_members_counted */
-#include "bench/bench.h"
+#include "render/words.h"
 #include "core/histogram.h"
 #include "core/json.h"
 #include "core/units.h"
@@ -49,7 +47,8 @@ void vp_html_result_name(const json_t *result, char *out, size_t len)
     const json_t *ranks = json_object_get(json_object_get(result, "ranks"), "count");
     char where[48];
     if (ranks && used > 0 && (size_t)used < len) {
-        vp_members_counted(vp_members_word(result), (long long)json_integer_value(ranks), true,
+        vp_members_counted(vp_json_text(json_object_get(result, "shown"), "members"),
+                           (long long)json_integer_value(ranks), true,
                            where, sizeof where);
         snprintf(out + used, len - (size_t)used, " %s", where);
     }
@@ -164,7 +163,7 @@ void vp_html_matrix_charts(struct vp_markup *out, const json_t *matrices, enum v
         for (size_t c = 0; c < columns; c++)
             column_names[c] = json_string_value(json_array_get(json_object_get(matrix, "destinations"), c));
         char title[200];
-        enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(matrix, "bench")));
+        enum vp_unit_style style = vp_json_unit_style(matrix, units);
         /* the params only where another matrix of this benchmark, metric and job count
          * needs telling apart */
         bool twin = false;
@@ -198,7 +197,8 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
     const json_t *definition = NULL;
     json_object_foreach(json_object_get(result, "metrics"), metric, definition)
         break;
-    enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(result, "bench")));
+    const json_t *shown = json_object_get(result, "shown");
+    enum vp_unit_style style = vp_json_unit_style(shown, units);
     vp_markup_printf(out, "<h3>");
     vp_markup_text(out, run);
     char what[120];
@@ -226,8 +226,9 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
                                                        metric ? metric : ""), "mean"),
                         vp_json_text(definition, "unit"), style, text, sizeof text);
         vp_markup_cell(out, text);
-        double versus = metric ? vp_host_versus_others(hosts, i, metric) : NAN;
-        snprintf(text, sizeof text, isfinite(versus) ? "%+.0f%%" : "-", 100 * versus);
+        const json_t *versus = json_array_get(json_object_get(shown, "versus_others"), i);
+        snprintf(text, sizeof text, json_is_number(versus) ? "%+.0f%%" : "-",
+                 100 * json_number_value(versus));
         vp_markup_cell(out, text);
         const json_t *summary = json_object_get(json_object_get(host, "monitor"), "summary");
         snprintf(text, sizeof text, "%.1f%%",
@@ -341,7 +342,7 @@ void vp_html_monitor_charts(struct vp_markup *out, json_t *const *documents, siz
         const json_t *result;
         json_array_foreach(json_object_get(documents[d], "results"), r, result) {
             enum vp_unit_style style =
-                vp_units_pick(units, vp_bench_units(vp_json_text(result, "bench")));
+                vp_json_unit_style(json_object_get(result, "shown"), units);
             const json_t *series = json_object_get(json_object_get(result, "monitor"), "series");
             if (json_array_size(json_object_get(series, "t")) == 0 || results == VP_HTML_MAX_CHARTS)
                 continue;

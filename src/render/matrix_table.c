@@ -2,7 +2,6 @@
 #include "render/matrix_table.h"
 
 #include "core/json.h"
-#include "bench/bench.h"
 #include "core/units.h"
 #include "render/table.h"
 
@@ -10,7 +9,7 @@ void vp_print_matrix(FILE *out, const json_t *matrix, const char *indent,
                      enum vp_unit_style units)
 {
     const char *unit = vp_json_text(matrix, "unit");
-    enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(matrix, "bench")));
+    enum vp_unit_style style = vp_json_unit_style(matrix, units);
     long long jobs = (long long)json_integer_value(json_object_get(matrix, "jobs"));
     fprintf(out, "%s%s %s, %lld job%s (%s is better)\n%s%-20s", indent,
             vp_json_text(matrix, "bench"), vp_json_text(matrix, "metric"), jobs,

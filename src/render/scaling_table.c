@@ -4,9 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "analysis/sides.h" /* vp_members_counted */
-#include "analysis/study.h" /* vp_distinguishing_params */
-#include "bench/bench.h"
+#include "render/words.h"
 #include "core/json.h"
 #include "core/units.h"
 
@@ -15,16 +13,13 @@ static const char *plural(long long count)
     return count == 1 ? "" : "s";
 }
 
-static void print_group(FILE *out, const json_t *groups, const json_t *group,
+static void print_group(FILE *out, const json_t *group,
                         enum vp_unit_style units)
 {
     const char *unit = json_string_value(json_object_get(group, "unit"));
-    enum vp_unit_style style =
-        vp_units_pick(units, vp_bench_units(json_string_value(json_object_get(group, "bench"))));
+    enum vp_unit_style style = vp_json_unit_style(group, units);
     bool by_p99 = strcmp(json_string_value(json_object_get(group, "judged")), "p99") == 0;
-    char params[512];
-    vp_distinguishing_params(groups, json_object_get(group, "bench"),
-                             json_object_get(group, "params"), params, sizeof params);
+    const char *params = vp_json_text(group, "params_shown");
     const char *side = json_string_value(json_object_get(group, "side"));
     const char *members = json_string_value(json_object_get(group, "members"));
     if (!members)
@@ -89,5 +84,5 @@ void vp_print_scaling(FILE *out, const json_t *scaling, enum vp_unit_style units
     size_t i;
     const json_t *group;
     json_array_foreach(json_object_get(scaling, "groups"), i, group)
-        print_group(out, json_object_get(scaling, "groups"), group, units);
+        print_group(out, group, units);
 }

@@ -8,9 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/sides.h" /* vp_members_counted */
+#include "render/words.h"
 #include "core/json.h"
-#include "bench/bench.h"
 #include "core/units.h"
 #include "render/matrix_table.h"
 #include "render/table.h"
@@ -43,7 +42,7 @@ static void row_text(const json_t *row, struct row_text *text, enum vp_unit_styl
     const char *unit = vp_json_text(row, "unit");
     const json_t *per_job = json_object_get(row, "per_job");
     char low[32], mean[32], high[32], sd[32];
-    enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(row, "bench")));
+    enum vp_unit_style style = vp_json_unit_style(row, units);
     snprintf(text->what, sizeof text->what, "%s%s%s %s", vp_json_text(row, "bench"),
              *vp_json_text(row, "variant") ? " " : "", vp_json_text(row, "variant"),
              vp_json_text(row, "metric"));
@@ -119,7 +118,7 @@ static void figures_line(const json_t *figures, char *line, size_t len,
         char value[80], at[32] = "";
         bool penalty = json_is_true(json_object_get(figure, "penalty"));
         enum vp_unit_style style =
-            vp_units_pick(units, vp_bench_units(vp_json_text(figure, "bench")));
+            vp_json_unit_style(figure, units);
         if (penalty)
             snprintf(value, sizeof value, "penalty %+.0f%%", vp_json_number(figure, "value"));
         else
@@ -202,7 +201,7 @@ void vp_print_study(FILE *out, const json_t *study, enum vp_unit_style units)
 static void matrix_html(struct vp_markup *out, const json_t *matrix, enum vp_unit_style units)
 {
     const char *unit = vp_json_text(matrix, "unit");
-    enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(matrix, "bench")));
+    enum vp_unit_style style = vp_json_unit_style(matrix, units);
     char caption[200];
     snprintf(caption, sizeof caption, "%s %s, source x destination", vp_json_text(matrix, "bench"),
              vp_json_text(matrix, "metric"));

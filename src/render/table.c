@@ -5,70 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
-#include "core/options.h"
+#include "core/options.h" /* VP_PATH_ERROR_LEN */
 #include "core/printable.h"
 #include "core/units.h"
 #include "core/json.h"
 #include "engine/parts.h"
-#include "analysis/hosts.h"
-
-/* The option of a known bench stored under key (a sweep option under its point name). */
-static const struct vp_option *option_for(const struct vp_bench *bench, const char *key)
-{
-    for (size_t i = 0; bench && i < bench->option_count; i++) {
-        const struct vp_option *option = &bench->options[i];
-        const char *stored = option->type == VP_OPT_SIZE_LIST || option->type == VP_OPT_CHOICE_LIST
-                                 ? bench->sweep_param : option->name;
-        if (strcmp(stored, key) == 0)
-            return option;
-    }
-    return NULL;
-}
-
-/* Whether value is the option's default (sweep points are always shown). */
-static int is_default(const struct vp_option *option, const json_t *value)
-{
-    struct vp_param_value parsed;
-    char err[VP_ERROR_LEN];
-    if (!option || option->type == VP_OPT_SIZE_LIST || option->type == VP_OPT_CHOICE_LIST ||
-        vp_option_parse(option, option->default_text, &parsed, err, sizeof err) != 0)
-        return 0;
-    if (json_is_string(value))
-        return strcmp(parsed.text, json_string_value(value)) == 0;
-    if (option->type == VP_OPT_DURATION)
-        return json_is_real(value) && json_real_value(value) == (double)parsed.number / 1e9;
-    return json_is_integer(value) && (uint64_t)json_integer_value(value) == parsed.number;
-}
-
-/* "size=256 MiB passes=200": the params that differ from the defaults, sizes in binary
- * units where the bench says so. */
-static void describe_params(const json_t *result, char *buf, size_t len)
-{
-    const struct vp_bench *bench = vp_bench_find(vp_json_text(result, "bench"));
-    size_t used = 0;
-    const char *key;
-    const json_t *value;
-    buf[0] = '\0';
-    json_object_foreach((json_t *)json_object_get(result, "params"), key, value) {
-        const struct vp_option *option = option_for(bench, key);
-        if (is_default(option, value))
-            continue;
-        char text[VP_TEXT_LEN];
-        if (json_is_string(value))
-            snprintf(text, sizeof text, "%s", json_string_value(value));
-        else if (option && (option->type == VP_OPT_SIZE || option->type == VP_OPT_SIZE_LIST))
-            vp_format_bytes(json_number_value(value), text, sizeof text);
-        else if (option && option->type == VP_OPT_DURATION)
-            vp_format_seconds(json_number_value(value), text, sizeof text);
-        else
-            snprintf(text, sizeof text, "%.10g", json_number_value(value));
-        int written = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", key, text);
-        if (written < 0 || (size_t)written >= len - used)
-            return;
-        used += (size_t)written;
-    }
-}
 
 static void print_distribution(FILE *out, const char *name, const json_t *distribution)
 {
@@ -198,8 +139,10 @@ static void print_host_device(FILE *out, const json_t *host, enum vp_unit_style 
     free(text);
 }
 
+/* Each host of ranks; with metrics, its mean of the first and versus (shown's
+ * versus_others) beside it. */
 static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics,
-                        enum vp_unit_style style)
+                        const json_t *versus, enum vp_unit_style style)
 {
     const json_t *hosts = json_object_get(ranks, "hosts");
     const char *first_metric = NULL;
@@ -220,9 +163,9 @@ static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics,
                                                            first_metric), "mean"),
                             vp_json_text(definition, "unit"), style, value, sizeof value);
             fprintf(out, "  %s %s", first_metric, value);
-            double versus = vp_host_versus_others(hosts, i, first_metric);
-            if (isfinite(versus))
-                fprintf(out, "  (%+.0f%% vs the others)", 100 * versus);
+            const json_t *against = json_array_get(versus, i);
+            if (json_is_number(against))
+                fprintf(out, "  (%+.0f%% vs the others)", 100 * json_number_value(against));
         }
         const json_t *machine = json_object_get(host, "machine");
         if (machine && !json_equal(machine, json_object_get(host, "rank")))
@@ -309,11 +252,12 @@ static int serving_ranks(const json_t *ranks)
     return serving;
 }
 
-void vp_print_result(FILE *out, const json_t *result, enum vp_unit_style units)
+void vp_print_result(FILE *out, const json_t *result, const json_t *shown,
+                     enum vp_unit_style units)
 {
-    char params[512];
-    enum vp_unit_style style = vp_units_pick(units, vp_bench_units(vp_json_text(result, "bench")));
-    describe_params(result, params, sizeof params);
+    enum vp_unit_style style = vp_json_unit_style(shown, units);
+    const char *params = vp_json_text(shown, "params");
+    const json_t *versus = json_object_get(shown, "versus_others");
     const char *status = vp_json_text(result, "status");
     const json_t *ranks = json_object_get(result, "ranks");
     char across[64] = "";
@@ -330,10 +274,10 @@ void vp_print_result(FILE *out, const json_t *result, enum vp_unit_style units)
             (long long)json_integer_value(json_object_get(result, "jobs")), across,
             vp_json_text(result, "pin"), params, status);
     if (strcmp(status, "ok") != 0) {
-        char shown[VP_PATH_ERROR_LEN];
-        fprintf(out, "  %s\n", vp_printable(vp_json_text(result, "error"), shown, sizeof shown));
+        char error[VP_PATH_ERROR_LEN];
+        fprintf(out, "  %s\n", vp_printable(vp_json_text(result, "error"), error, sizeof error));
         if (ranks)
-            print_hosts(out, ranks, NULL, style);
+            print_hosts(out, ranks, NULL, NULL, style);
         fputc('\n', out);
         return;
     }
@@ -356,7 +300,7 @@ void vp_print_result(FILE *out, const json_t *result, enum vp_unit_style units)
     fprintf(out, "  start skew %s%s (max %s), first done %s, last done %s\n", skew, bound,
             skew_max, first, last);
     if (ranks)
-        print_hosts(out, ranks, metrics, style);
+        print_hosts(out, ranks, metrics, versus, style);
     size_t l;
     const json_t *link;
     json_array_foreach(json_object_get(ranks, "links"), l, link) {

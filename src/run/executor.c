@@ -11,6 +11,7 @@
 #include "core/units.h"
 #include "render/table.h"
 #include "store/store.h"
+#include "analysis/shown.h"
 
 
 int vp_run_steps_build(struct vp_run_steps *steps, char *err, size_t err_len)
@@ -224,7 +225,9 @@ void vp_run_session_add(struct vp_run_session *session, json_t *result)
         vp_result_warn(result, "not in the results database: %s", err);
         json_array_append_new(session->lost, json_pack("[I,O]", (json_int_t)position, result));
     }
-    vp_print_result(session->table, result, vp_cli_units());
+    json_t *shown = vp_result_shown(result);
+    vp_print_result(session->table, result, shown, vp_cli_units());
+    json_decref(shown);
     fflush(session->table);
     json_array_append(session->results, result);
     session->any_failed = session->any_failed ||

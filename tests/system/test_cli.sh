@@ -45,7 +45,16 @@ expect_usage_error "run: unknown or incomplete option '--frob'" "$VP" run cpu --
 expect_usage_error "results: unknown action 'purge'" "$VP" results purge
 expect_usage_error "run 'nosuch': not found" "$VP" results show nosuch
 expect_usage_error "list: unknown benchmark 'cpu2'" "$VP" list cpu2
-expect_usage_error "sysinfo: unknown argument '--xml'" "$VP" sysinfo --xml
+expect_usage_error "sysinfo: unknown option '--xml'; accepted: --json, --db, --help" "$VP" sysinfo --xml
+# every subcommand's flags by its table: an unknown one is named with what is accepted, a
+# value refused names the flag, a flag of another action is refused, never ignored
+expect_usage_error "compare: unknown option '--marign'; accepted: --margin, --vary" "$VP" compare a b --marign 3
+expect_usage_error "scaling: --qos: " "$VP" scaling latest --qos nonsense
+expect_usage_error "serve: --port needs a value; accepted: --port N" "$VP" serve --port
+expect_usage_error "results: --format: 'xml' is not valid; accepted: json, csv" "$VP" results export latest --format=xml
+expect_usage_error "results show: -o and --format are export's alone" "$VP" results show latest -o "$WORK/x.json"
+expect_usage_error "data index: --files, --file-size and --seed are prepare's" "$VP" data index --source "$WORK" --seed 2
+expect_usage_error "plan: --workloads: '0' is not valid; accepted: a positive number" "$VP" plan --workloads 0 --per-host 2
 expect_runs 0 "bad input stored a run"
 
 # An unwritable database is refused before any benchmark starts (the run would take

@@ -15,6 +15,7 @@
 #include "core/options.h"
 #include "engine/parts.h"
 #include "fixtures.h"
+#include "analysis/shown.h"
 #include "render/table.h"
 #include "store/store.h"
 
@@ -79,7 +80,9 @@ static void it_round_trips_through_store_export_import_and_print(void **state)
     size_t len;
     FILE *out = open_memstream(&printed, &len);
     assert_non_null(out);
-    vp_print_result(out, exported, VP_UNITS_FIELD);
+    json_t *shown = vp_result_shown(exported);
+    vp_print_result(out, exported, shown, VP_UNITS_FIELD);
+    json_decref(shown);
     fclose(out);
     assert_non_null(strstr(printed, "  known: 2 jobs\n"));
     free(printed);
