@@ -18,8 +18,9 @@ peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tes
 root_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3 e2fsprogs strace"
 # scripts/guest.sh: the root, run by libvirt's daemon (dnsmasq-base: its QEMU driver wants it)
 guest_pkgs="$root_pkgs libvirt-daemon-system libvirt-clients dnsmasq-base"
-# run --guests: libvirt's C API, and what the guests boot (the guest set)
-guests_pkgs="$build_pkgs $guest_pkgs libvirt-dev"
+# run --guests: libvirt's C API, and what the guests boot (the guest set; the generic
+# kernel for an emulated NIC or AHCI disk, --guest-nic, --guest-disk-bus sata)
+guests_pkgs="$build_pkgs $guest_pkgs libvirt-dev linux-image-amd64"
 # run --containers: podman and the runtime that runs on hybrid cgroup hosts, Debian's docker
 # engine (--container-engine docker), and what the containers' root is made of
 containers_pkgs="$build_pkgs $root_pkgs podman runc docker.io"

@@ -1,35 +1,40 @@
 #!/bin/bash
 # The initramfs of the guests `virtperf run --guests` starts (its helper: virtperf runs it
 # when the image it needs is not in its cache). Usage: guest_agent_image.sh VIRTPERF OUT
-# [--root] [--files LIST]: with --root, OUT is the root directory itself (the containers'
-# --rootfs), not packed; with --files, every path LIST names (one a line: this host's
-# programs and their data, from --guest-programs and the benchmarks) is put in at its own
-# path (scripts/guest_image.sh's guest_image_add).
+# [--kernel PATH] [--root] [--files LIST]: --kernel names the kernel the guests boot
+# (its modules go in; default: Debian's newest cloud kernel); with --root, OUT is the
+# root directory itself (the containers' --rootfs), not packed; with --files, every path
+# LIST names (one a line: this host's programs and their data, from --guest-programs and
+# the benchmarks) is put in at its own path (scripts/guest_image.sh's guest_image_add).
 # Packs busybox, VIRTPERF and its libraries, and the modules of the virtio PCI bus, its
-# console (the host's channel), network and block devices and the emulated IDE disk,
+# console (the host's channel), network, block and SCSI devices, the emulated NICs
+# (e1000, e1000e, rtl8139's 8139cp) and disks (IDE, AHCI) and ext4, those the kernel has
+# as modules (the cloud kernel has no emulated NIC: core/guest_devices.c),
 # with an init that sets the address the host gave on the kernel command line
 # (virtperf.address=A/P, virtperf.gateway=G), mounts a disk it was given at /mnt/disk,
 # and runs `virtperf guest-agent` until the host says to power off: on the virtio-serial
 # port, or on the serial line virtperf.tty=PATH names (a UML instance, whose kernel boots
 # the root directory itself).
 set -eu
-usage() { echo "usage: guest_agent_image.sh VIRTPERF OUT [--root] [--files LIST]" >&2; exit 2; }
+usage() { echo "usage: guest_agent_image.sh VIRTPERF OUT [--kernel PATH] [--root] [--files LIST]" >&2; exit 2; }
 [ $# -ge 2 ] && [ -x "$1" ] || usage
-binary=$1 out=$2 as_root=false files=""
+binary=$1 out=$2 as_root=false files="" kernel=""
 shift 2
 while [ $# -gt 0 ]; do
     case "$1" in
         --root) as_root=true; shift ;;
+        --kernel) [ $# -ge 2 ] && [ -r "$2" ] || usage; kernel=$2; shift 2 ;;
         --files) [ $# -ge 2 ] && [ -r "$2" ] || usage; files=$2; shift 2 ;;
         *) usage ;;
     esac
 done
 helpers=$(dirname "$0")
 . "$helpers/guest_image.sh"
-guest_kernel
+if [ -n "$kernel" ]; then KERNEL=$kernel RELEASE=${kernel#/boot/vmlinuz-}; else guest_kernel; fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/vp-guest-image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-VIRTPERF_BIN=$binary guest_image_root "$work/root" virtio_pci virtio_console virtio_net virtio_blk ata_piix sd_mod
+VIRTPERF_BIN=$binary guest_image_root "$work/root" virtio_pci virtio_console virtio_net \
+    virtio_blk virtio_scsi ata_piix ahci sd_mod e1000 e1000e mii 8139cp ext4
 if [ -n "$files" ]; then
     while IFS= read -r path; do guest_image_add "$work/root" "$path"; done <"$files"
 fi

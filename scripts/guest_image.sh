@@ -2,7 +2,7 @@
 # initramfs. guest_kernel sets KERNEL and RELEASE (Debian's cloud kernel);
 # guest_image_root ROOT MODULE... fills ROOT with busybox, virtperf ($VIRTPERF_BIN, else
 # build/virtperf) and every library ldd names, and MODULE... with their dependencies in load order (ROOT/modules,
-# listed in ROOT/modules.order); guest_image_add ROOT PATH adds one of this host's files or
+# listed in ROOT/modules.order; those the kernel lacks left out); guest_image_add ROOT PATH adds one of this host's files or
 # directories at its own path (what it needs to run with it); the caller writes ROOT/init
 # and packs it with guest_image_pack ROOT FILE. Run from the repository's root.
 
@@ -24,7 +24,8 @@ guest_image_root() {
     echo "root:x:0:0:root:/tmp:/bin/sh" >"$root/etc/passwd"
     : >"$root/modules.order"
     for module in "$@"; do
-        modprobe -S "$RELEASE" --show-depends "$module" | awk '$1 == "insmod" { print $2 }'
+        # a module this kernel lacks is left out (the cloud kernel has no emulated NIC)
+        modprobe -S "$RELEASE" --show-depends "$module" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
     done | awk '!seen[$0]++' | while read -r path; do
         name=$(basename "$path")
         case "$path" in

@@ -55,6 +55,29 @@ static void link_basename(const char *path, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)(len - 1), slash ? slash + 1 : target);
 }
 
+/* The driver of the controller a disk hangs off (ahci, ata_piix, virtio_scsi, virtio-pci
+ * for a virtio disk, nvme): that of the nearest device above /sys/block/NAME/device with
+ * a driver other than the disk's own (sd for every SCSI, SATA and IDE disk). */
+static void disk_controller(const char *name, const char *own, char *buf, size_t len)
+{
+    char path[PATH_MAX], resolved[PATH_MAX];
+    buf[0] = '\0';
+    snprintf(path, sizeof path, "/sys/block/%s/device", name);
+    if (!realpath(path, resolved))
+        return;
+    for (char *slash = strrchr(resolved, '/'); slash && slash > resolved + strlen("/sys/devices");
+         slash = strrchr(resolved, '/')) {
+        char link[PATH_MAX + 16], driver[128];
+        snprintf(link, sizeof link, "%s/driver", resolved);
+        link_basename(link, driver, sizeof driver);
+        if (driver[0] && strcmp(driver, own) != 0) {
+            snprintf(buf, len, "%s", driver);
+            return;
+        }
+        *slash = '\0';
+    }
+}
+
 void vp_cpuid_hypervisor_signature(char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -300,13 +323,14 @@ static json_t *disk_info(void)
         const char *name = entry->d_name;
         if (name[0] == '.' || strncmp(name, "loop", 4) == 0 || strncmp(name, "ram", 3) == 0)
             continue;
-        char path[512], driver[128], scheduler[128], rotational[8], sectors[32];
+        char path[512], driver[128], controller[128], scheduler[128], rotational[8], sectors[32];
         snprintf(path, sizeof path, "/sys/block/%s/device/driver", name);
         link_basename(path, driver, sizeof driver);
         if (!driver[0]) { /* virtio disks: the driver sits one level up */
             snprintf(path, sizeof path, "/sys/block/%s/device/../driver", name);
             link_basename(path, driver, sizeof driver);
         }
+        disk_controller(name, driver, controller, sizeof controller);
         snprintf(path, sizeof path, "/sys/block/%s/queue/scheduler", name);
         read_line(path, scheduler, sizeof scheduler);
         char *chosen = strchr(scheduler, '['), *end = chosen ? strchr(chosen, ']') : NULL;
@@ -321,6 +345,9 @@ static json_t *disk_info(void)
                                                chosen && end ? chosen + 1 : scheduler,
                                                "rotational", rotational[0] == '1', "size_bytes",
                                                (json_int_t)(atoll(sectors) * 512)));
+        if (controller[0])
+            json_object_set_new(json_array_get(disks, json_array_size(disks) - 1), "controller",
+                                json_string(controller));
     }
     closedir(dir);
     return disks;
@@ -457,11 +484,14 @@ json_t *vp_sysinfo_advisories(const json_t *fingerprint)
         }
     }
     json_array_foreach(json_object_get(fingerprint, "disks"), i, item) {
-        if (virtualized && in_list(vp_json_text(item, "driver"), emulated_disks)) {
+        const char *controller = vp_json_text(item, "controller");
+        if (!in_list(controller, emulated_disks))
+            controller = vp_json_text(item, "driver");
+        if (virtualized && in_list(controller, emulated_disks)) {
             snprintf(line, sizeof line,
                      "disk %s uses the emulated %s controller: a paravirtual disk (virtio_blk, "
                      "virtio_scsi, xen-blkfront, pvscsi) avoids an exit per I/O",
-                     vp_json_text(item, "name"), vp_json_text(item, "driver"));
+                     vp_json_text(item, "name"), controller);
             json_array_append_new(advisories, json_string(line));
         }
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "core/guest_devices.h"
 #include "core/json.h"
 #include "core/limits.h"
 #include "core/printable.h"
@@ -122,7 +123,9 @@ static int check_timeline(struct vp_check *checker, const json_t *timeline, cons
 static int check_guest_settings(struct vp_check *checker, const json_t *settings,
                                 const char *path)
 {
-    static const char *const buses[] = { "virtio", "ide", NULL };
+    const char *buses[8], *nics[8];
+    vp_guest_device_choices(VP_GUEST_DISK_BUS, buses, 8);
+    vp_guest_device_choices(VP_GUEST_NIC, nics, 8);
     char at[300];
     snprintf(at, sizeof at, "%s.settings", path);
     if (!settings)
@@ -135,6 +138,8 @@ static int check_guest_settings(struct vp_check *checker, const json_t *settings
         vp_check_integer(checker, settings, at, "cpu_cap_pct", 1, 100, 0) != 0 ||
         vp_check_integer(checker, settings, at, "cpu_cap_guest", 0, VP_MAX_GUESTS, 0) != 0 ||
         vp_check_choice(checker, settings, at, "disk_bus", buses, 0) != 0 ||
+        vp_check_choice(checker, settings, at, "nic", nics, 0) != 0 ||
+        vp_check_string(checker, settings, at, "kernel", VP_CHECK_TEXT_LEN, 0) != 0 ||
         vp_check_integer(checker, settings, at, "disk_mib", 1, (json_int_t)1 << 40, 0) != 0 ||
         vp_check_string(checker, settings, at, "net", VP_CHECK_NAME_LEN, 0) != 0)
         return -1;

@@ -1,7 +1,8 @@
 /* The guests `virtperf run --guests` starts: one throwaway libvirt domain each, booted
- * straight into the guest agent's initramfs (Debian's cloud kernel, no disk image of an
- * OS), with a virtio-serial channel to the host and, where asked, a NIC on an existing
- * bridge and a disk image on the storage under test. vp_domain_xml writes a domain's
+ * straight into the guest agent's initramfs (Debian's cloud kernel, or its generic one
+ * for an emulated device; no disk image of an OS), with a virtio-serial channel to the
+ * host and, where asked, a NIC on an existing bridge and a disk image on the storage
+ * under test, each of the model asked (core/guest_devices.h). vp_domain_xml writes a domain's
  * XML (pure, tested alone); the rest drive libvirt (libvirt.c), built only where
  * libvirt-dev was found. */
 #ifndef VP_GUEST_DOMAIN_H
@@ -11,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "core/guest_devices.h"
 
 #define VP_GUEST_NAME_LEN 64
 #define VP_GUEST_PATH_LEN 512
@@ -24,8 +27,9 @@ struct vp_guest_config {
     enum vp_guest_accel accel;
     unsigned cpus, memory_mib, timeout_s;
     const char *bridge;             /* --guest-net: an existing bridge, NULL: no NIC */
+    const struct vp_guest_device *nic; /* --guest-nic: its model on the bridge */
     const char *disk_dir;           /* --guest-disk: images made there, NULL: no disk */
-    const char *disk_bus;           /* virtio or ide */
+    const struct vp_guest_device *disk_bus; /* --guest-disk-bus */
     uint64_t disk_bytes;
     const char *kernel, *initrd;    /* the image the guests boot */
 };

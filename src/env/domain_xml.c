@@ -71,15 +71,17 @@ char *vp_domain_xml(const struct vp_guest_config *config, const struct vp_guest_
     fputs("    <controller type='virtio-serial' index='0'/>\n", out);
     put_element(out, "    <channel type='unix'><source mode='bind' path='", spec->channel_path,
                 "'/><target type='virtio' name='" VP_GUEST_CHANNEL "'/></channel>\n");
-    if (config->bridge)
-        put_element(out, "    <interface type='bridge'><source bridge='", config->bridge,
-                    "'/><model type='virtio'/></interface>\n");
+    if (config->bridge) {
+        put_element(out, "    <interface type='bridge'><source bridge='", config->bridge, "'/>");
+        fprintf(out, "<model type='%s'/></interface>\n", config->nic->model);
+    }
     if (spec->disk_path) {
-        bool ide = config->disk_bus && strcmp(config->disk_bus, "ide") == 0;
+        if (strcmp(config->disk_bus->model, "scsi") == 0)
+            fputs("    <controller type='scsi' index='0' model='virtio-scsi'/>\n", out);
         put_element(out, "    <disk type='file' device='disk'><driver name='qemu' type='raw' "
                     "cache='none'/><source file='", spec->disk_path, "'/>");
-        fprintf(out, "<target dev='%s' bus='%s'/></disk>\n", ide ? "hda" : "vda",
-                ide ? "ide" : "virtio");
+        fprintf(out, "<target dev='%s' bus='%s'/></disk>\n", config->disk_bus->target,
+                config->disk_bus->model);
     }
     fputs("    <memballoon model='none'/>\n  </devices>\n</domain>\n", out);
     fclose(out);

@@ -28,18 +28,25 @@ static const char *helper_dir(void)
     return NULL;
 }
 
-static int newest_kernel(char *path, size_t len)
+/* The newest of Debian's cloud kernels, or (generic) of its generic ones, into path. */
+static int newest_kernel(bool generic, char *path, size_t len)
 {
     glob_t found;
-    if (glob("/boot/vmlinuz-*-cloud-amd64", 0, NULL, &found) != 0)
+    if (glob(generic ? "/boot/vmlinuz-*-amd64" : "/boot/vmlinuz-*-cloud-amd64", 0, NULL,
+             &found) != 0)
         return -1;
-    const char *newest = found.gl_pathv[0];
-    for (size_t i = 1; i < found.gl_pathc; i++)
-        if (strverscmp(found.gl_pathv[i], newest) > 0)
-            newest = found.gl_pathv[i];
-    snprintf(path, len, "%s", newest);
+    const char *newest = NULL;
+    for (size_t i = 0; i < found.gl_pathc; i++) {
+        const char *name = found.gl_pathv[i];
+        if (generic && (strstr(name, "-cloud-") || strstr(name, "-rt-")))
+            continue;
+        if (!newest || strverscmp(name, newest) > 0)
+            newest = name;
+    }
+    if (newest)
+        snprintf(path, len, "%s", newest);
     globfree(&found);
-    return 0;
+    return newest ? 0 : -1;
 }
 
 static int hash_file(EVP_MD_CTX *context, const char *path)
@@ -99,13 +106,13 @@ static int content_key(const char *binary, const char *helpers, const char *kern
 
 /* Runs the helper: binary packed into out (as_root: a directory) with the files listed in
  * list (NULL: none); -1 with its exit status. */
-static int run_helper(const char *helpers, const char *binary, const char *out, bool as_root,
-                      const char *list, char *err, size_t err_len)
+static int run_helper(const char *helpers, const char *binary, const char *kernel,
+                      const char *out, bool as_root, const char *list, char *err, size_t err_len)
 {
     char helper[512];
     snprintf(helper, sizeof helper, "%s/guest_agent_image.sh", helpers);
-    char *argv[8] = { "bash", helper, (char *)binary, (char *)out };
-    int argc = 4;
+    char *argv[10] = { "bash", helper, (char *)binary, (char *)out, "--kernel", (char *)kernel };
+    int argc = 6;
     if (as_root)
         argv[argc++] = "--root";
     if (list) {
@@ -115,8 +122,8 @@ static int run_helper(const char *helpers, const char *binary, const char *out, 
     argv[argc] = NULL;
     if (vp_run_program(argv, false, NULL, 0) != 0) {
         snprintf(err, err_len, "--guests: %s could not make the guests' initramfs (its "
-                 "messages are above); it needs busybox-static, cpio, kmod and the cloud "
-                 "kernel's modules: scripts/deps.sh guests", helper);
+                 "messages are above); it needs busybox-static, cpio, kmod and the kernel's "
+                 "modules (%s): scripts/deps.sh guests", helper, kernel);
         return -1;
     }
     return 0;
@@ -134,12 +141,16 @@ static int write_list(const char *path, const struct vp_path_set *files)
 }
 
 /* The image (as_root: its root directory), found in the cache or made. */
-static int find(struct vp_guest_image *image, bool as_root, const struct vp_path_set *files,
-                char *err, size_t err_len)
+static int find(struct vp_guest_image *image, bool as_root, bool generic,
+                const struct vp_path_set *files, char *err, size_t err_len)
 {
-    if (newest_kernel(image->kernel, sizeof image->kernel) != 0) {
-        snprintf(err, err_len, "--guests: no /boot/vmlinuz-*-cloud-amd64, the guests' kernel; "
-                 "install linux-image-cloud-amd64 (scripts/deps.sh guests)");
+    if (newest_kernel(generic, image->kernel, sizeof image->kernel) != 0) {
+        snprintf(err, err_len, generic
+                 ? "--guests: an emulated device (--guest-nic, --guest-disk-bus sata) needs "
+                   "Debian's generic kernel, which drives it: no /boot/vmlinuz-*-amd64 but the "
+                   "cloud one; install linux-image-amd64 (scripts/deps.sh guests)"
+                 : "--guests: no /boot/vmlinuz-*-cloud-amd64, the guests' kernel; install "
+                   "linux-image-cloud-amd64 (scripts/deps.sh guests)");
         return -1;
     }
     const char *helpers = helper_dir();
@@ -192,7 +203,8 @@ static int find(struct vp_guest_image *image, bool as_root, const struct vp_path
         unlink(list);
         return -1;
     }
-    int made = run_helper(helpers, binary, partial, as_root, listed ? list : NULL, err, err_len);
+    int made = run_helper(helpers, binary, image->kernel, partial, as_root, listed ? list : NULL,
+                          err, err_len);
     if (listed)
         unlink(list);
     if (made != 0) {
@@ -209,14 +221,14 @@ static int find(struct vp_guest_image *image, bool as_root, const struct vp_path
     return 0;
 }
 
-int vp_guest_image_find(struct vp_guest_image *image, const struct vp_path_set *files,
-                        char *err, size_t err_len)
+int vp_guest_image_find(struct vp_guest_image *image, bool generic,
+                        const struct vp_path_set *files, char *err, size_t err_len)
 {
-    return find(image, false, files, err, err_len);
+    return find(image, false, generic, files, err, err_len);
 }
 
 int vp_guest_root_find(struct vp_guest_image *image, const struct vp_path_set *files,
                        char *err, size_t err_len)
 {
-    return find(image, true, files, err, err_len);
+    return find(image, true, false, files, err, err_len);
 }

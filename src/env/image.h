@@ -1,5 +1,5 @@
 /* What the guests of `run --guests` boot: Debian's cloud kernel (the newest
- * /boot/vmlinuz-*-cloud-amd64) and an initramfs holding this very virtperf, its
+ * /boot/vmlinuz-*-cloud-amd64; its generic one for an emulated device) and an initramfs holding this very virtperf, its
  * libraries, the virtio modules and an init that runs `virtperf guest-agent`. The
  * initramfs is made by the helper guest_agent_image.sh and cached by content (the
  * SHA-256 of this binary, the helpers, the kernel's name, and the names, sizes and times
@@ -21,10 +21,12 @@ struct vp_guest_image {
     bool cached; /* found made, not made now */
 };
 
-/* Finds or makes the image carrying files (this host's, at their own paths; none: NULL);
- * -1 with what is missing (and how to install it). */
-int vp_guest_image_find(struct vp_guest_image *image, const struct vp_path_set *files,
-                        char *err, size_t err_len);
+/* Finds or makes the image carrying files (this host's, at their own paths; none: NULL),
+ * for Debian's generic kernel where generic (an emulated device's driver is there only,
+ * core/guest_devices.h), else its cloud kernel; -1 with what is missing (and how to
+ * install it). */
+int vp_guest_image_find(struct vp_guest_image *image, bool generic,
+                        const struct vp_path_set *files, char *err, size_t err_len);
 /* The same contents as a root directory (a container's --rootfs) in image->initrd. */
 int vp_guest_root_find(struct vp_guest_image *image, const struct vp_path_set *files,
                        char *err, size_t err_len);

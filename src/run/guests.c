@@ -190,11 +190,23 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
         .uri = asked->uri, .cpus = asked->cpus ? asked->cpus : DEFAULT_CPUS,
         .memory_mib = asked->memory_mib ? asked->memory_mib : DEFAULT_MEMORY_MIB,
         .bridge = asked->bridge, .disk_dir = asked->disk_dir,
-        .disk_bus = asked->disk_bus ? asked->disk_bus : "virtio",
+        .nic = vp_guest_device_find(VP_GUEST_NIC, asked->nic ? asked->nic : "virtio"),
+        .disk_bus = vp_guest_device_find(VP_GUEST_DISK_BUS,
+                                         asked->disk_bus ? asked->disk_bus : "virtio"),
         .disk_bytes = asked->disk_bytes ? asked->disk_bytes : DEFAULT_DISK_BYTES,
         .accel = !asked->accel || strcmp(asked->accel, "auto") == 0 ? VP_ACCEL_AUTO
                  : strcmp(asked->accel, "kvm") == 0 ? VP_ACCEL_KVM : VP_ACCEL_TCG,
     };
+    if (asked->nic && !asked->bridge) {
+        snprintf(err, err_len, "--guest-nic: the guests have a NIC on --guest-net BRIDGE only; "
+                 "accepted: --guest-net BRIDGE --guest-nic %s", asked->nic);
+        return -1;
+    }
+    if (asked->disk_bus && !asked->disk_dir) {
+        snprintf(err, err_len, "--guest-disk-bus: the guests have a disk with --guest-disk DIR "
+                 "only; accepted: --guest-disk DIR --guest-disk-bus %s", asked->disk_bus);
+        return -1;
+    }
     if (guests->config.bridge && bridge_addresses(guests, setup->most, err, err_len) != 0)
         return -1;
     if (asked->pin && plan_pins(guests, asked->pin, setup->most, err, err_len) != 0)
@@ -203,7 +215,10 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
         return -1;
     if (vp_domains_connect(guests->config.uri, err, err_len) != 0)
         return -1;
-    if (vp_guest_image_find(&guests->image, setup->files, err, err_len) != 0 ||
+    /* an emulated device's driver is in the generic kernel only */
+    bool generic = (guests->config.bridge && guests->config.nic->generic_kernel) ||
+                   (guests->config.disk_dir && guests->config.disk_bus->generic_kernel);
+    if (vp_guest_image_find(&guests->image, generic, setup->files, err, err_len) != 0 ||
         readable_by_qemu(guests->image.initrd, err, err_len) != 0)
         return -1;
     guests->config.kernel = guests->image.kernel;
@@ -463,12 +478,15 @@ static json_t *summary(void *state)
         json_object_set_new(settings, "cpu_cap_guest", json_integer(guests->cpu_cap_guest));
     }
     if (guests->config.disk_dir) {
-        json_object_set_new(settings, "disk_bus", json_string(guests->config.disk_bus));
+        json_object_set_new(settings, "disk_bus", json_string(guests->config.disk_bus->name));
         json_object_set_new(settings, "disk_mib",
                             json_integer((json_int_t)(guests->config.disk_bytes >> 20)));
     }
-    if (guests->config.bridge)
+    if (guests->config.bridge) {
         json_object_set_new(settings, "net", json_string(guests->config.bridge));
+        json_object_set_new(settings, "nic", json_string(guests->config.nic->name));
+    }
+    json_object_set_new(settings, "kernel", json_string(guests->image.kernel));
     json_object_set_new(part, "settings", settings);
     return part;
 }
@@ -507,8 +525,8 @@ static int run_guests(struct vp_run_steps *steps, int argc, char **argv)
 
 static const char *const guest_settings[] = {
     "--and-host", "--guest-cpus", "--guest-memory", "--guest-accel", "--libvirt-uri",
-    "--guest-net", "--guest-pin", "--guest-cpu-cap", "--guest-disk-size", "--guest-disk-bus",
-    "--guest-disk", "--guest-programs", "--guest-timeout", NULL,
+    "--guest-net", "--guest-nic", "--guest-pin", "--guest-cpu-cap", "--guest-disk-size",
+    "--guest-disk-bus", "--guest-disk", "--guest-programs", "--guest-timeout", NULL,
 };
 
 const struct vp_env_kind vp_guests_kind = {

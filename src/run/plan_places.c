@@ -147,12 +147,13 @@ static struct vp_guests_request merged_guests(const struct vp_guests_request *gi
 {
     struct vp_guests_request merged = *global;
 #define TAKE(field) if (given->field) merged.field = given->field
-    TAKE(kind); TAKE(spec); TAKE(accel); TAKE(uri); TAKE(bridge); TAKE(disk_dir); TAKE(disk_bus);
+    TAKE(kind); TAKE(spec); TAKE(accel); TAKE(uri); TAKE(bridge); TAKE(nic); TAKE(disk_dir);
+    TAKE(disk_bus);
     TAKE(container_engine); TAKE(container_runtime); TAKE(container_net);
     TAKE(pin); TAKE(programs); TAKE(cpus); TAKE(memory_mib); TAKE(timeout_s); TAKE(disk_bytes);
 #undef TAKE
     /* the plan's texts go with its entries: the run keeps copies (vp_run_steps_free) */
-    const char **texts[] = { &merged.spec, &merged.accel, &merged.uri, &merged.bridge,
+    const char **texts[] = { &merged.spec, &merged.accel, &merged.uri, &merged.bridge, &merged.nic,
                              &merged.disk_dir, &merged.disk_bus, &merged.container_engine, &merged.container_runtime,
                              &merged.container_net, &merged.pin, &merged.programs };
     for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)

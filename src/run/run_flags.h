@@ -35,7 +35,7 @@ enum vp_run_scope {
  * and the settings of them (the --guest-* and --container-* flags). */
 struct vp_guests_request {
     const struct vp_env_kind *kind;
-    const char *spec, *accel, *uri, *bridge, *disk_dir, *disk_bus;
+    const char *spec, *accel, *uri, *bridge, *nic, *disk_dir, *disk_bus;
     const char *container_engine, *container_runtime, *container_net;
     const char *pin; /* --guest-pin: the guests' vCPUs onto this host's CPUs */
     const char *programs; /* --guest-programs: this host's paths the members' image carries */

@@ -86,6 +86,13 @@ use_libvirt() {
     LIBVIRTD_STARTED=true
     for _ in $(seq 1 50); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 0.2; done
 }
+# test_bridge NAME: a bridge of the test's own, up, with the address SUBNET.1/24 in
+# 198.18.0.0/15 (SUBNET set here, per test process); the guests take the next addresses.
+test_bridge() {
+    SUBNET=198.18.$(( $$ % 200 + 20 ))
+    ip link add "$1" type bridge && ip addr add "$SUBNET.1/24" dev "$1" && ip link set "$1" up ||
+        fail "cannot make the test's bridge"
+}
 # guests_left_nothing PID WHAT: nothing of run PID is left: no domain, no file in its work
 # directory, no disk image in $WORK/disks.
 guests_left_nothing() {
@@ -308,6 +315,7 @@ member_flags() {
             "--and-host "*) echo "$flag" ;;
             *" A") echo "$flag tcg" ;;
             *" B") echo "$flag ide" ;;
+            *" MODEL") echo "$flag e1000" ;;
             *" E") echo "$flag podman" ;;
             *" R") echo "$flag runc" ;;
             "--container-net "*) echo "$flag host" ;;

@@ -47,8 +47,7 @@ guests_left_nothing '[0-9]*' "a refusal"
 # from the guests to a server on this host over a bridge the test made (no NIC of it
 # faces the outside), each guest its own address.
 BRIDGE=vpbr$$
-ip link add "$BRIDGE" type bridge && ip addr add 198.18.$(( $$ % 200 + 20 )).1/24 dev "$BRIDGE" &&
-    ip link set "$BRIDGE" up || fail "cannot make the test's bridge"
+test_bridge "$BRIDGE"
 expect_status 0 "$VP" run cpu net.rr --ops 20m --size 350 --duration 500ms --guests 1..2 \
     --guest-net "$BRIDGE" --guest-accel tcg --reps 3 --label two --json "$WORK/two.json"
 ip link del "$BRIDGE"

@@ -43,8 +43,7 @@ guests_left_nothing '[0-9]*' "a refusal"
 expect_status 2 "$VP" run time.drift --peer embedded
 expect_contains "$WORK/err" "time.drift needs --peer HOST[:PORT]"
 
-ip link add "$BRIDGE" type bridge && ip addr add 198.18.$(( $$ % 200 + 20 )).1/24 dev "$BRIDGE" &&
-    ip link set "$BRIDGE" up || fail "cannot make the test's bridge"
+test_bridge "$BRIDGE"
 cat >"$WORK/plan.ini" <<EOF
 [global]
 guests = 1

@@ -26,8 +26,7 @@ cleanup() {
 trap cleanup EXIT
 export VIRTPERF_CACHE="$WORK/cache"
 chmod 755 "$WORK"
-ip link add "$BRIDGE" type bridge && ip addr add 198.18.$(( $$ % 200 + 20 )).1/24 dev "$BRIDGE" &&
-    ip link set "$BRIDGE" up || fail "cannot make the test's bridge"
+test_bridge "$BRIDGE"
 
 # refused before anything starts, each naming what is accepted
 expect_status 2 "$VP" run net.rr --topology matrix
@@ -46,7 +45,6 @@ virsh -c qemu:///system list --name | grep -q '^virtperf-' && fail "a refusal st
 # them, with another MAC): permanent, so no ARP of a guest's corrects them; the run forgets
 # them before its guests start and leaves none of its own.
 # (The bridge keeps its MAC and its carrier: a bridge that changes either flushes them.)
-SUBNET=198.18.$(( $$ % 200 + 20 ))
 ip link set "$BRIDGE" address 02:00:00:00:00:01 && ip link add vpta$$ type veth peer name vptb$$ &&
     ip link set vpta$$ master "$BRIDGE" && ip link set vpta$$ up && ip link set vptb$$ up ||
     fail "cannot give the test's bridge a port"

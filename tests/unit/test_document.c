@@ -69,7 +69,8 @@ static void guests_with(json_t *d, json_t *settings, double other_cpu_pct)
                                   "qemu_other_cpu_pct", other_cpu_pct, "settings", settings));
 }
 static void guest_cpu_below_zero(json_t *d) { guests_with(d, json_pack("{s:i,s:i}", "cpus", 1, "memory_mib", 512), -0.56); }
-static void guest_disk_bus_unknown(json_t *d) { guests_with(d, json_pack("{s:i,s:i,s:s}", "cpus", 1, "memory_mib", 512, "disk_bus", "scsi"), 1); }
+static void guest_disk_bus_unknown(json_t *d) { guests_with(d, json_pack("{s:i,s:i,s:s}", "cpus", 1, "memory_mib", 512, "disk_bus", "floppy"), 1); }
+static void guest_nic_unknown(json_t *d) { guests_with(d, json_pack("{s:i,s:i,s:s}", "cpus", 1, "memory_mib", 512, "nic", "ne2k"), 1); }
 
 static void malformed_documents_are_refused(void **state)
 {
@@ -96,7 +97,8 @@ static void malformed_documents_are_refused(void **state)
         { peer_port_too_big, "results[0].peer.port: accepted: a whole number from 0 to 65535" },
         { interval_not_number, "results[0].intervals.reps[0][0]: accepted: a finite number" },
         { guest_cpu_below_zero, "results[0].guests.hosts[0].qemu_other_cpu_pct: accepted: a number from 0" },
-        { guest_disk_bus_unknown, "results[0].guests.settings.disk_bus" },
+        { guest_disk_bus_unknown, "results[0].guests.settings.disk_bus: not accepted; accepted: virtio, ide, sata, scsi" },
+        { guest_nic_unknown, "results[0].guests.settings.nic: not accepted; accepted: virtio, e1000, e1000e, rtl8139" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *document = fixture_document("abc123");

@@ -19,7 +19,7 @@
 
 static const struct vp_guest_config config = {
     .cpus = 2, .memory_mib = 768, .kernel = "/boot/vmlinuz-6.1.0-57-cloud-amd64",
-    .initrd = "/var/cache/virtperf/guest-0123.img", .disk_bus = "virtio",
+    .initrd = "/var/cache/virtperf/guest-0123.img",
 };
 
 static void tcg_domain_without_nic_or_disk(void **state)
@@ -48,7 +48,8 @@ static void kvm_domain_with_nic_disk_and_pins(void **state)
     (void)state;
     struct vp_guest_config with = config;
     with.bridge = "br'<x>";
-    with.disk_bus = "ide";
+    with.nic = vp_guest_device_find(VP_GUEST_NIC, "virtio");
+    with.disk_bus = vp_guest_device_find(VP_GUEST_DISK_BUS, "ide");
     const int pins[] = { 1, 0 };
     struct vp_guest_spec spec = { .name = "g&1", .kvm = true, .channel_path = "/c",
                                   .console_path = "/k", .disk_path = "/d/g.img",
@@ -58,13 +59,49 @@ static void kvm_domain_with_nic_disk_and_pins(void **state)
     assert_non_null(strstr(xml, "<domain type='kvm'>"));
     assert_non_null(strstr(xml, "<cpu mode='host-passthrough'/>"));
     assert_non_null(strstr(xml, "<name>g&amp;1</name>"));
-    assert_non_null(strstr(xml, "<source bridge='br&apos;&lt;x&gt;'/>"));
+    assert_non_null(strstr(xml, "<source bridge='br&apos;&lt;x&gt;'/><model type='virtio'/>"));
     assert_non_null(strstr(xml, "<target dev='hda' bus='ide'/>"));
     assert_non_null(strstr(xml, "virtperf.address=198.18.0.2/24 virtperf.gateway=198.18.0.1"));
     assert_non_null(strstr(xml, "<vcpupin vcpu='0' cpuset='1'/>"));
     assert_non_null(strstr(xml, "<vcpupin vcpu='1' cpuset='0'/>"));
     assert_non_null(strstr(xml, "<period>100000</period>\n    <quota>40000</quota>"));
     free(xml);
+}
+
+/* Each NIC model and disk bus as libvirt takes it, and which need the generic kernel. */
+static void emulated_devices_in_the_domain(void **state)
+{
+    (void)state;
+    struct vp_guest_config with = config;
+    with.bridge = "vpbr0";
+    struct vp_guest_spec spec = { .name = "g", .channel_path = "/c", .console_path = "/k",
+                                  .disk_path = "/d/g.img" };
+    const char *const nics[][2] = { { "e1000", "<model type='e1000'/>" },
+                                    { "e1000e", "<model type='e1000e'/>" },
+                                    { "rtl8139", "<model type='rtl8139'/>" } };
+    const char *const buses[][2] = { { "sata", "<target dev='sda' bus='sata'/>" },
+                                     { "scsi", "<target dev='sda' bus='scsi'/>" },
+                                     { "virtio", "<target dev='vda' bus='virtio'/>" } };
+    for (int i = 0; i < 3; i++) {
+        with.nic = vp_guest_device_find(VP_GUEST_NIC, nics[i][0]);
+        with.disk_bus = vp_guest_device_find(VP_GUEST_DISK_BUS, buses[i][0]);
+        assert_non_null(with.nic);
+        assert_non_null(with.disk_bus);
+        assert_true(with.nic->generic_kernel); /* no emulated NIC in the cloud kernel */
+        char *xml = vp_domain_xml(&with, &spec);
+        assert_non_null(strstr(xml, nics[i][1]));
+        assert_non_null(strstr(xml, buses[i][1]));
+        /* a SCSI disk on the paravirtual controller, whose driver the cloud kernel has */
+        assert_int_equal(strstr(xml, "model='virtio-scsi'") != NULL, i == 1);
+        free(xml);
+    }
+    assert_string_equal(vp_guest_device_find(VP_GUEST_NIC, "rtl8139")->driver, "8139cp");
+    assert_false(vp_guest_device_find(VP_GUEST_NIC, "virtio")->generic_kernel);
+    assert_true(vp_guest_device_find(VP_GUEST_DISK_BUS, "sata")->generic_kernel);
+    assert_null(vp_guest_device_find(VP_GUEST_NIC, "ne2k_pci"));
+    char names[128];
+    vp_guest_device_names(VP_GUEST_NIC, names, sizeof names);
+    assert_string_equal(names, "virtio, e1000, e1000e or rtl8139");
 }
 
 static void put32(unsigned char *at, uint32_t value)
@@ -173,6 +210,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tcg_domain_without_nic_or_disk),
         cmocka_unit_test(kvm_domain_with_nic_disk_and_pins),
+        cmocka_unit_test(emulated_devices_in_the_domain),
         cmocka_unit_test(headers_refused_and_taken),
         cmocka_unit_test(frames_across_a_socket_pair),
         cmocka_unit_test(a_frame_over_what_is_due_refused_unread),
