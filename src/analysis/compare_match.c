@@ -61,13 +61,28 @@ void vp_match_layout_text(const json_t *result, char *buf, size_t len)
                  hosts == 1 ? "" : "s", round);
 }
 
-/* bench|params|jobs|hosts: what must agree for two results to be compared; vary names
- * the param left out (NULL: none), the one the comparison sets values of against each
- * other. by_total: bench|params|total jobs, whatever hosts they ran on, to pair J jobs on
- * one host with J jobs spread over J hosts (the IHEP study's 8 processes against 8 VMs). */
+/* A peer "HOST:PORT" ("[V6]:PORT") kept as its host: the port of the server a run of
+ * guests or containers starts on this host is a free one, another at each run, and two
+ * runs against the same host are the same comparison. */
+static void peer_as_host(json_t *params)
+{
+    const char *peer = json_string_value(json_object_get(params, "peer"));
+    const char *colon = peer ? strrchr(peer, ':') : NULL;
+    if (!colon || (peer[0] != '[' && strchr(peer, ':') != colon) ||
+        (peer[0] == '[' && colon[-1] != ']'))
+        return; /* no port, or a bare IPv6 address */
+    json_object_set_new(params, "peer", json_stringn(peer, (size_t)(colon - peer)));
+}
+
+/* bench|params|jobs|hosts: what must agree for two results to be compared (a peer by
+ * its host); vary names the param left out (NULL: none), the one the comparison sets
+ * values of against each other. by_total: bench|params|total jobs, whatever hosts they
+ * ran on, to pair J jobs on one host with J jobs spread over J hosts (the IHEP study's 8
+ * processes against 8 VMs). */
 char *vp_match_key(const json_t *result, const char *vary, bool by_total)
 {
     json_t *kept = json_deep_copy(json_object_get(result, "params"));
+    peer_as_host(kept);
     if (vary)
         json_object_del(kept, vary);
     char *params = json_dumps(kept, JSON_COMPACT | JSON_SORT_KEYS);
