@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/member_engines.h"
+
 json_t *vp_run_side(const json_t *document, const char *side)
 {
     json_t *results = json_array();
@@ -74,5 +76,6 @@ const char *vp_members_word(const json_t *result)
         return "hosts";
     if (members) /* what the kind calls its members */
         return members;
-    return strcmp(engine, "libvirt") == 0 ? "guests" : "containers";
+    const struct vp_member_engine *known = vp_member_engine_find(engine);
+    return known ? known->members : "members";
 }

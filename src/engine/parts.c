@@ -6,6 +6,7 @@
 
 #include "bench/bench.h"
 #include "core/guest_devices.h"
+#include "core/member_engines.h"
 #include "core/json.h"
 #include "core/limits.h"
 #include "core/printable.h"
@@ -173,7 +174,8 @@ static int check_programs(struct vp_check *checker, const json_t *programs, cons
 static int check_guests(struct vp_check *checker, const json_t *guests, const char *path)
 {
     static const char *const accels[] = { "kvm", "tcg", NULL };
-    static const char *const engines[] = { "libvirt", "podman", "docker", "uml", NULL };
+    const char *engines[8];
+    vp_member_engine_choices(false, engines, 8);
     char at[256];
     snprintf(at, sizeof at, "%s.guests", path);
     if (!json_is_object(guests))
@@ -288,7 +290,8 @@ static int check_side(struct vp_check *checker, const json_t *side, const char *
     if (!json_is_object(side))
         return vp_check_fail(checker, "%s: accepted: an object", at);
     size_t count;
-    static const char *const members[] = { "guests", "containers", "UML instances", NULL };
+    const char *members[8];
+    vp_member_engine_choices(true, members, 8);
     if (vp_check_choice(checker, side, at, "name", names, 1) != 0 ||
         vp_check_choice(checker, side, at, "members", members, 0) != 0)
         return -1;
