@@ -328,15 +328,21 @@ bool vp_run_member_setting(const char *key)
     return false;
 }
 
+/* flag refused under virtperf-mpi, which starts no members yet: -1 with err. */
+static int refused_under_mpi(const char *flag, char *err, size_t err_len)
+{
+    char kinds[128];
+    vp_env_kinds_list(NULL, kinds, sizeof kinds);
+    snprintf(err, err_len, "%s: virtperf-mpi starts no %s yet; accepted: virtperf run ... %s "
+             "on one host", flag, kinds, flag);
+    return -1;
+}
+
 int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
                          const struct vp_env_kind *running, char *err, size_t err_len)
 {
-    if (asked->kind && !members_here) {
-        snprintf(err, err_len, "%s: virtperf-mpi starts no guests or containers yet; "
-                 "accepted: virtperf run ... %s on one host", asked->kind->flag,
-                 asked->kind->flag);
-        return -1;
-    }
+    if (asked->kind && !members_here)
+        return refused_under_mpi(asked->kind->flag, err, err_len);
     /* every kind's settings (kinds.h says which kind takes which), whether each was given */
     const struct {
         const char *flag;
@@ -362,11 +368,8 @@ int vp_run_members_check(const struct vp_guests_request *asked, bool members_her
         const char *flag = settings[f].flag;
         if (!settings[f].given || (members_here && running && vp_env_kind_takes(running, flag)))
             continue;
-        if (!members_here) {
-            snprintf(err, err_len, "%s: virtperf-mpi starts no guests or containers yet; "
-                     "accepted: virtperf run ... %s on one host", flag, flag);
-            return -1;
-        }
+        if (!members_here)
+            return refused_under_mpi(flag, err, err_len);
         /* the kinds that take it ("guests", "guests or containers"), the first's flag */
         const struct vp_env_kind *taker = NULL;
         for (size_t k = 0; vp_env_kinds[k] && !taker; k++)

@@ -270,7 +270,7 @@ while read -r flag value; do
         </dev/null >"$WORK/out" 2>"$WORK/err" # (MPI may read its stdin: the walk's list)
     status=$?
     [ $status -eq 2 ] || fail "virtperf-mpi $flag: exit $status, want 2 (refused)"
-    grep -qF -- "virtperf: $flag: virtperf-mpi starts no guests or containers yet" "$WORK/err" ||
+    grep -qF -- "virtperf: $flag: virtperf-mpi starts no guests, containers or UML instances yet" "$WORK/err" ||
         fail "virtperf-mpi $flag: not refused by name: $(head -3 "$WORK/err")"
 done < <(member_flags)
 [ "$walked" -ge 17 ] || fail "the walk found $walked member flags in run --help, want 17 or more"
