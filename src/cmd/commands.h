@@ -26,6 +26,6 @@ int cmd_data(int argc, char **argv);
  * run/run_flags.h's), for their --help and the manual. */
 extern const struct vp_command_table vp_compare_flags, vp_report_flags, vp_matrix_flags,
     vp_scaling_flags, vp_plan_flags, vp_serve_flags, vp_results_flags, vp_data_flags,
-    vp_sysinfo_flags;
+    vp_sysinfo_flags, vp_list_flags;
 
 #endif

@@ -1,7 +1,9 @@
 /* `virtperf list [BENCH]`: the benchmarks, or one benchmark's options and metrics;
  * `virtperf list --man`: the manual's RUN OPTIONS, COMMAND OPTIONS, BENCHMARKS and
  * PRESETS sections in roff. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/bench.h"
@@ -16,8 +18,20 @@ static const char list_usage[] =
     "\n"
     "Without BENCH: every benchmark with its summary. With BENCH: what it measures and\n"
     "what its timing includes, its options (type, default, accepted range) and its metrics\n"
-    "(unit, which direction is better, how jobs combine). --man: the manual page's\n"
-    "BENCHMARKS and PRESETS sections, in roff, as docs/virtperf.1 holds them.\n";
+    "(unit, which direction is better, how jobs combine).\n";
+
+static int take_man(void *settings, const char *value, char *err, size_t err_len)
+{
+    (void)value, (void)err, (void)err_len;
+    *(bool *)settings = true;
+    return 0;
+}
+
+static const struct vp_command_flag list_rows[] = {
+    { "man", 0, NULL, "the manual page's generated sections (the commands' options, the\n"
+      "benchmarks and presets) in roff, as docs/virtperf.1 holds them", take_man },
+};
+const struct vp_command_table vp_list_flags = { "list", list_rows, 1 };
 
 static void describe_bench(const struct vp_bench *bench)
 {
@@ -52,6 +66,7 @@ static void print_command_options(FILE *out)
     static const struct vp_command_table *const tables[] = {
         &vp_compare_flags, &vp_report_flags, &vp_scaling_flags, &vp_plan_flags,
         &vp_matrix_flags, &vp_results_flags, &vp_data_flags, &vp_serve_flags, &vp_sysinfo_flags,
+        &vp_list_flags,
     };
     fputs(".SH COMMAND OPTIONS\nThe flags of the other commands, as their \\fB\\-\\-help\\fR "
           "lists them.\n", out);
@@ -65,23 +80,24 @@ static void print_command_options(FILE *out)
 
 int cmd_list(int argc, char **argv)
 {
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        fputs(list_usage, stdout);
-        return 0;
-    }
-    if (argc > 2)
-        vp_usage_error("list: too many arguments; accepted: virtperf list [BENCH]");
-    if (argc == 2 && strcmp(argv[1], "--man") == 0) {
+    bool man = false;
+    size_t count;
+    char **words = vp_cmd_parse(&vp_list_flags, list_usage, &man, argc, argv, &count);
+    const char *asked = count == 1 ? words[0] : NULL;
+    free(words);
+    if (count > 1 || (man && count > 0))
+        vp_usage_error("list: too many arguments; accepted: virtperf list [BENCH | --man]");
+    if (man) {
         vp_run_print_manual(stdout);
         print_command_options(stdout);
         vp_roff_benchmarks(stdout);
         return 0;
     }
-    if (argc == 2) {
-        const struct vp_bench *bench = vp_bench_find(argv[1]);
+    if (asked) {
+        const struct vp_bench *bench = vp_bench_find(asked);
         if (!bench)
             vp_usage_error("list: unknown benchmark '%s'; 'virtperf list' shows them all",
-                           argv[1]);
+                           asked);
         describe_bench(bench);
         return 0;
     }

@@ -21,7 +21,7 @@ roff_flag() { printf '%s' "--$1" | sed 's/-/\\-/g'; }
 for option in udp ops accesses count round-trips; do # the options the manual once lacked
     grep -qF -- "\\fB$(roff_flag "$option")\\fR" "$WORK/in_page" || fail "the manual lacks --$option"
 done
-for command in run compare report scaling plan matrix results data serve sysinfo; do
+for command in run compare report scaling plan matrix results data serve sysinfo list; do
     expect_status 0 "$VP" $command --help
     for flag in $(grep -oE '^  (-[a-z], )?--[a-z-]+' "$WORK/out" | sed 's/^.*--//'); do
         [ "$flag" = help ] && continue
