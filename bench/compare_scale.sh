@@ -13,7 +13,8 @@ export VIRTPERF_DB="$WORK/scale.db"
 build/virtperf run null --reps 5 --warmup 0 --label seed --quiet >/dev/null
 build/virtperf results export seed -o "$WORK/seed.json"
 printf '%8s %12s %12s\n' results "export s" "compare s"
-for n in "${@:-5000 10000 20000}"; do
+[ $# -gt 0 ] || set -- 5000 10000 20000
+for n in "$@"; do
     for side in a b; do
         python3 - "$WORK/seed.json" "$WORK/$side.json" "$n" "$side" <<'PY'
 import copy, json, sys
