@@ -1,8 +1,9 @@
 #!/bin/bash
 # Side-by-side measurement of virtperf against peer tools on this machine, printed as
 # ratios (run it a few times on a shared machine and quote the medians):
-#   - mem.stream triad vs an -O3 STREAM-style triad (bench/triad_ref.c), 1 and 2 jobs,
-#     per round and as median / min / max of the best-of ratios
+#   - mem.stream triad vs an -O3 -march=native STREAM-style triad (bench/triad_ref.c, the
+#     widest vectors this CPU has), 1 and 2 jobs, per round and as median / min / max of
+#     the best-of ratios, and the vector target virtperf's kernels ran
 #   - vs sysbench memory (sequential writes) and stress-ng --stream (read+write rate)
 #   - virtperf's start skew for 2..16 jobs
 # Usage: bench/peers.sh [ROUNDS]   (default 3). Not a test: it asserts nothing.
@@ -15,7 +16,7 @@ scripts/deps.sh build peers
 ninja -C build >/dev/null
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-cc -O3 -pthread -o "$WORK/triad_ref" bench/triad_ref.c
+cc -O3 -march=native -pthread -o "$WORK/triad_ref" bench/triad_ref.c
 export VIRTPERF_DB="$WORK/peers.db"
 
 json_field() { # FILE PYTHON-EXPRESSION over d
@@ -46,6 +47,7 @@ for round in $(seq 1 "$ROUNDS"); do
         echo "$jobs $(ratio "$vp_best" "$ref_best")" >>"$WORK/ratios"
     done
 done
+echo "virtperf's kernels: $(json_field "$WORK/stream.json" 'd["results"][0]["kernels"]["target"]'); the reference: -march=native on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 echo "triad best-of ratio virtperf/reference over the rounds (a drop shows in the minimum):"
 python3 - "$WORK/ratios" <<'PY'
 import statistics, sys
