@@ -133,6 +133,8 @@ for h in cpu["ranks"]["hosts"]:  # --guest-pin compact: each vCPU on a host CPU
 # every setting the guests ran with is kept beside the result
 want = {"cpus": 1, "memory_mib": 512, "pin": "compact", "cpu_cap_pct": 40, "cpu_cap_guest": 1,
         "disk_bus": "virtio", "disk_mib": 96}
+kernel = cpu["guests"]["settings"].pop("kernel")  # the cloud kernel: no emulated device
+assert kernel.startswith("/boot/vmlinuz-") and kernel.endswith("-cloud-amd64"), kernel
 assert cpu["guests"]["settings"] == want, cpu["guests"]["settings"]
 for h in write["ranks"]["hosts"]:
     d = h["device"]
