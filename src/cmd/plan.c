@@ -137,10 +137,7 @@ int cmd_plan(int argc, char **argv)
     struct plan_settings settings = { .shared = VP_SHARED_SETTINGS_DEFAULT };
     size_t count;
     char **operands = vp_cmd_parse(&vp_plan_flags, plan_usage, &settings, argc, argv, &count);
-    if (count > 0)
-        vp_usage_error("plan: unexpected argument '%s'; accepted: flags only (see 'virtperf "
-                       "plan --help')", operands[0]);
-    free(operands);
+    vp_cmd_flags_only(&vp_plan_flags, operands, count);
     double workloads = settings.workloads, per_host = settings.per_host;
     double host_cost = settings.host_cost, current_cost = settings.current_cost;
     const char *from = settings.from;

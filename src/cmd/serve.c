@@ -107,10 +107,7 @@ int cmd_serve(int argc, char **argv)
     };
     size_t count;
     char **operands = vp_cmd_parse(&vp_serve_flags, serve_usage, &settings, argc, argv, &count);
-    if (count > 0)
-        vp_usage_error("serve: unexpected argument '%s'; accepted: flags only (see 'virtperf "
-                       "serve --help')", operands[0]);
-    free(operands);
+    vp_cmd_flags_only(&vp_serve_flags, operands, count);
     struct vp_serve_config config = settings.config;
     char err[VP_PATH_ERROR_LEN];
     if (vp_serve_check_fds(config.max_sessions, err, sizeof err) != 0)

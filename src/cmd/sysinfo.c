@@ -76,12 +76,8 @@ int cmd_sysinfo(int argc, char **argv)
 {
     struct sysinfo_settings settings = { .shared = VP_SHARED_SETTINGS_DEFAULT };
     size_t count;
-    char **operands = vp_cmd_parse(&vp_sysinfo_flags, sysinfo_usage, &settings, argc, argv,
-                                   &count);
-    if (count > 0)
-        vp_usage_error("sysinfo: unexpected argument '%s'; accepted: --json, --db PATH|URL, "
-                       "--help", operands[0]);
-    free(operands);
+    char **operands = vp_cmd_parse(&vp_sysinfo_flags, sysinfo_usage, &settings, argc, argv, &count);
+    vp_cmd_flags_only(&vp_sysinfo_flags, operands, count);
     const char *db = settings.shared.db;
     char err[VP_ERROR_LEN];
     struct vp_topology *topology;

@@ -51,9 +51,10 @@ void vp_print_sysinfo(FILE *out, const json_t *fingerprint, const json_t *adviso
     vp_idle_describe(json_object_get(fingerprint, "idle"), policy, sizeof policy);
     fprintf(out, "idle          %s\n", policy);
     fprintf(out, "\nadvisories:%s\n", json_array_size(advisories) ? "" : " none");
+    char line[1024]; /* a member's advisory names what its guest said: shown printable */
     json_array_foreach(advisories, i, item)
-        fprintf(out, "  - %s\n", json_string_value(item));
+        fprintf(out, "  - %s\n", vp_printable(json_string_value(item), line, sizeof line));
     fprintf(out, "\nfrom this host's stored results:%s\n", json_array_size(from_results) ? "" : " none");
     json_array_foreach(from_results, i, item)
-        fprintf(out, "  - %s\n", json_string_value(item));
+        fprintf(out, "  - %s\n", vp_printable(json_string_value(item), line, sizeof line));
 }

@@ -134,3 +134,11 @@ char **vp_cmd_parse(const struct vp_command_table *table, const char *usage, voi
     }
     return operands;
 }
+
+void vp_cmd_flags_only(const struct vp_command_table *table, char **operands, size_t count)
+{
+    if (count > 0)
+        vp_usage_error("%s: unexpected argument '%s'; accepted: flags only (see 'virtperf %s "
+                       "--help')", table->command, operands[0], table->command);
+    free(operands);
+}

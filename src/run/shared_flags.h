@@ -60,6 +60,9 @@ int vp_take_clock_ghz(void *settings, const char *value, char *err, size_t err_l
  * operands (the caller frees the array, not the words), *operand_count of them. */
 char **vp_cmd_parse(const struct vp_command_table *table, const char *usage, void *settings,
                     int argc, char **argv, size_t *operand_count);
+/* For a command that takes flags only: exits 2 naming the first of operands, if any;
+ * frees operands. */
+void vp_cmd_flags_only(const struct vp_command_table *table, char **operands, size_t count);
 
 /* Loads a run's document (id, uuid, label or latest) from the store at db, or exits 2. */
 json_t *vp_cli_load_run(const char *db, const char *ref);
