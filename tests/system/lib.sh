@@ -269,11 +269,23 @@ stop_postgresql() {
 # themselves never free is suppressed (tests/system/data/library-leaks.supp says how).
 suppress_library_leaks() {
     case "${ASAN_OPTIONS:-}" in
+    *fast_unwind_on_malloc=0*) ;; # already
     *detect_leaks=1*)
         export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
         export LSAN_OPTIONS="suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data/library-leaks.supp:print_suppressions=0"
         ;;
     esac
+}
+
+# use_open_mpi: the environment every test's mpirun runs in: as root, more ranks than
+# CPUs, ranks unbound, leak checks on (suppress_library_leaks), and PMIx's key store in
+# the process (gds=hash): its shared-memory store fails for ranks in other network
+# namespaces, and LeakSanitizer's tracer dies (signal 11) on its mappings at exit.
+use_open_mpi() {
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
+    export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
+    MPIRUN=(mpirun --oversubscribe --bind-to none)
+    suppress_library_leaks
 }
 
 # serve ARGS...: starts virtperf serve on 127.0.0.1:$PORT, its log in $WORK/serve.log,

@@ -13,10 +13,7 @@ VP_MPI=${VP_MPI:-$(dirname "$VP")/virtperf-mpi}
 [ -x "$VP_MPI" ] || skip "virtperf-mpi was not built (scripts/deps.sh mpi, then rebuild)"
 command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh mpi)"
 command -v script >/dev/null || skip "script (bsdutils) is not installed"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
-MPIRUN=(mpirun --oversubscribe --bind-to none)
-suppress_library_leaks
+use_open_mpi # lib.sh: as root, oversubscribed, leak checks on
 cd "$WORK"
 MPI_WALKED=" "
 PLAN_WALKED=" "

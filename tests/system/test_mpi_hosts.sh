@@ -14,9 +14,7 @@ PLANS="$(cd "$(dirname "$0")/../.." && pwd)/plans"
 command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh mpi)"
 ip netns add "vpcheck$$" 2>/dev/null || skip "cannot make network namespaces (needs root)"
 ip netns del "vpcheck$$"
-# Under ASan: leak checks on, Open MPI's own leaks suppressed (lib.sh).
-suppress_library_leaks
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_gds=hash
+use_open_mpi # lib.sh: as root, oversubscribed, leak checks on
 
 P=vp$(($$ % 100000))          # names unique to this run
 SUBNET=198.18.$(($$ % 200 + 20))

@@ -316,7 +316,8 @@ section 10
 MPI_VP=$(dirname "$VP")/virtperf-mpi
 if command -v mpirun >/dev/null && [ -x "$MPI_VP" ]; then
     site_database ranks
-    mpirun --allow-run-as-root --oversubscribe --bind-to none -n 2 -x PGPASSFILE -x ASAN_OPTIONS \
+    use_open_mpi # lib.sh: as root, leak checks on, PMIx's store in the process
+    "${MPIRUN[@]}" -n 2 -x PGPASSFILE -x ASAN_OPTIONS \
         -x LSAN_OPTIONS "$MPI_VP" run cpu --ops=1m --reps 2 --label ranks --quiet --db "$SITE" \
         >"$WORK/mpi.out" 2>&1 || fail "virtperf-mpi into the site store exited $?: $(tail -n 3 "$WORK/mpi.out")"
     [ "$(psql -X -At -d "$SITE" -c "SELECT label || ' ' || status FROM runs")" = "ranks ok" ] ||
