@@ -9,7 +9,6 @@
  * answer read later, with the others' (settle), so that a run's thousands of rows cost a
  * few round trips, not one each. */
 #define _GNU_SOURCE /* strcasestr */
-#include <libpq-fe.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,9 @@
 #include <strings.h>
 
 #include "store/db.h"
+#include "store/libpq_loaded.h"
+
+static const struct vp_libpq *pq; /* loaded by the first open */
 
 /* The advisory lock every writer of a virtperf store takes (any fixed number: 'vprf'). */
 #define WRITER_LOCK "1987080806"
@@ -75,14 +77,14 @@ static void keep_message(struct vp_db *db, const char *text)
 /* Keeps why result (or the connection) failed. */
 static void keep_failure(struct vp_db *db, const PGresult *result)
 {
-    const char *state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : NULL;
+    const char *state = result ? pq->resultErrorField(result, PG_DIAG_SQLSTATE) : NULL;
     if (state && strcmp(state, "55P03") == 0) { /* lock_not_available: lock_timeout ran out */
         snprintf(db->message, sizeof db->message, "the database stayed locked by another "
                  "process for more than %d s (VIRTPERF_DB_TIMEOUT sets the wait)", db->timeout_s);
         return;
     }
-    const char *primary = result ? PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-    keep_message(db, primary ? primary : PQerrorMessage(db->connection));
+    const char *primary = result ? pq->resultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    keep_message(db, primary ? primary : pq->errorMessage(db->connection));
 }
 
 static void ignore_notice(void *context, const char *message)
@@ -93,7 +95,7 @@ static void ignore_notice(void *context, const char *message)
 
 static void postgresql_close(struct vp_db *db)
 {
-    PQfinish(db->connection);
+    pq->finish(db->connection);
     free(db);
 }
 
@@ -101,20 +103,20 @@ static void postgresql_close(struct vp_db *db)
 static int check_url(const char *url, char *err, size_t err_len)
 {
     char *why = NULL;
-    PQconninfoOption *options = PQconninfoParse(url, &why);
+    PQconninfoOption *options = pq->conninfoParse(url, &why);
     if (!options) {
         char line[200] = "";
         snprintf(line, sizeof line, "%s", why ? why : "out of memory");
         line[strcspn(line, "\n")] = '\0';
         snprintf(err, err_len, "not a PostgreSQL URL (%s); accepted: "
                  "postgresql://[USER@]HOST[:PORT]/DATABASE[?OPTION=VALUE...]", line);
-        PQfreemem(why);
+        pq->freemem(why);
         return -1;
     }
     bool has_password = false;
     for (PQconninfoOption *option = options; option->keyword; option++)
         has_password = has_password || (strcmp(option->keyword, "password") == 0 && option->val);
-    PQconninfoFree(options);
+    pq->conninfoFree(options);
     if (has_password) {
         snprintf(err, err_len, "the URL carries a password, which would be kept with every "
                  "run and shown in lists; accepted: the URL without it, the password in "
@@ -129,15 +131,15 @@ static int check_url(const char *url, char *err, size_t err_len)
  * before, which then can only roll back. */
 static int settle(struct vp_db *db)
 {
-    if (PQpipelineStatus(db->connection) == PQ_PIPELINE_OFF)
+    if (pq->pipelineStatus(db->connection) == PQ_PIPELINE_OFF)
         return db->write_failed ? -1 : 0;
-    bool synced = PQpipelineSync(db->connection) == 1, failed = !synced;
+    bool synced = pq->pipelineSync(db->connection) == 1, failed = !synced;
     if (failed)
-        keep_message(db, PQerrorMessage(db->connection));
+        keep_message(db, pq->errorMessage(db->connection));
     /* every answer is read, after a failure too, so the connection is ready for the next */
     for (int i = 0; synced && i < db->unanswered; i++) {
-        PGresult *result = PQgetResult(db->connection);
-        if (!failed && PQresultStatus(result) != PGRES_COMMAND_OK) {
+        PGresult *result = pq->getResult(db->connection);
+        if (!failed && pq->resultStatus(result) != PGRES_COMMAND_OK) {
             keep_failure(db, result); /* the first: those after it only say "aborted" */
             failed = true;
         }
@@ -145,20 +147,20 @@ static int settle(struct vp_db *db)
             synced = false;
             break;
         }
-        PQclear(result);
-        PQclear(PQgetResult(db->connection)); /* the NULL that ends each answer */
+        pq->clear(result);
+        pq->clear(pq->getResult(db->connection)); /* the NULL that ends each answer */
     }
     if (synced) {
-        PGresult *sync = PQgetResult(db->connection);
-        if (!failed && PQresultStatus(sync) != PGRES_PIPELINE_SYNC) {
+        PGresult *sync = pq->getResult(db->connection);
+        if (!failed && pq->resultStatus(sync) != PGRES_PIPELINE_SYNC) {
             keep_failure(db, sync);
             failed = true;
         }
-        PQclear(sync);
+        pq->clear(sync);
     }
     db->unanswered = 0;
-    if (PQexitPipelineMode(db->connection) != 1 && !failed) {
-        keep_message(db, PQerrorMessage(db->connection));
+    if (pq->exitPipelineMode(db->connection) != 1 && !failed) {
+        keep_message(db, pq->errorMessage(db->connection));
         failed = true;
     }
     db->write_failed = db->write_failed || (failed && db->writing);
@@ -169,11 +171,11 @@ static int setting(struct vp_db *db, const char *sql)
 {
     if (settle(db) != 0)
         return -1;
-    PGresult *result = PQexec(db->connection, sql);
-    int ok = PQresultStatus(result) == PGRES_COMMAND_OK || PQresultStatus(result) == PGRES_TUPLES_OK;
+    PGresult *result = pq->exec(db->connection, sql);
+    int ok = pq->resultStatus(result) == PGRES_COMMAND_OK || pq->resultStatus(result) == PGRES_TUPLES_OK;
     if (!ok)
         keep_failure(db, result);
-    PQclear(result);
+    pq->clear(result);
     return ok ? 0 : -1;
 }
 
@@ -190,12 +192,12 @@ static int session_settings(struct vp_db *db)
  * 0 when connected again; -1 when it was not lost or cannot be made again. */
 static int reconnect(struct vp_db *db)
 {
-    if (PQstatus(db->connection) == CONNECTION_OK)
+    if (pq->status(db->connection) == CONNECTION_OK)
         return -1;
-    PQreset(db->connection);
+    pq->reset(db->connection);
     db->unanswered = 0;
-    if (PQstatus(db->connection) != CONNECTION_OK) {
-        keep_message(db, PQerrorMessage(db->connection));
+    if (pq->status(db->connection) != CONNECTION_OK) {
+        keep_message(db, pq->errorMessage(db->connection));
         return -1;
     }
     return session_settings(db);
@@ -205,6 +207,8 @@ static int postgresql_open(const char *url, struct vp_db **db, enum vp_db_refusa
                            char *err, size_t err_len)
 {
     *refusal = VP_DB_BAD_TARGET;
+    if (!pq && !(pq = vp_libpq_load(err, err_len)))
+        return -1;
     int timeout_s = vp_db_timeout_s(err, err_len);
     if (timeout_s < 0 || check_url(url, err, err_len) != 0)
         return -1;
@@ -217,17 +221,17 @@ static int postgresql_open(const char *url, struct vp_db **db, enum vp_db_refusa
         abort();
     opened->base.driver = &vp_db_postgresql;
     opened->timeout_s = timeout_s;
-    opened->connection = PQconnectdbParams(keywords, values, 1);
+    opened->connection = pq->connectdbParams(keywords, values, 1);
     if (!opened->connection)
         abort();
     *refusal = VP_DB_UNAVAILABLE;
-    if (PQstatus(opened->connection) != CONNECTION_OK) {
-        keep_message(opened, PQerrorMessage(opened->connection));
+    if (pq->status(opened->connection) != CONNECTION_OK) {
+        keep_message(opened, pq->errorMessage(opened->connection));
         snprintf(err, err_len, "%s", opened->message);
         postgresql_close(opened);
         return -1;
     }
-    PQsetNoticeProcessor(opened->connection, ignore_notice, NULL);
+    pq->setNoticeProcessor(opened->connection, ignore_notice, NULL);
     if (session_settings(opened) != 0) {
         snprintf(err, err_len, "%s", opened->message);
         postgresql_close(opened);
@@ -340,13 +344,13 @@ static long single_number(struct vp_db *db, const char *sql, long fallback)
 {
     if (settle(db) != 0)
         return fallback;
-    PGresult *result = PQexec(db->connection, sql);
+    PGresult *result = pq->exec(db->connection, sql);
     long number = fallback;
-    if (PQresultStatus(result) != PGRES_TUPLES_OK)
+    if (pq->resultStatus(result) != PGRES_TUPLES_OK)
         keep_failure(db, result);
-    else if (PQntuples(result) > 0 && !PQgetisnull(result, 0, 0))
-        number = strtol(PQgetvalue(result, 0, 0), NULL, 10);
-    PQclear(result);
+    else if (pq->ntuples(result) > 0 && !pq->getisnull(result, 0, 0))
+        number = strtol(pq->getvalue(result, 0, 0), NULL, 10);
+    pq->clear(result);
     return number;
 }
 
@@ -373,7 +377,7 @@ static int postgresql_set_schema_version(struct vp_db *db, int version)
 
 static bool postgresql_lost(struct vp_db *db)
 {
-    return PQstatus(db->connection) != CONNECTION_OK;
+    return pq->status(db->connection) != CONNECTION_OK;
 }
 
 static void postgresql_diagnose(struct vp_db *db, char *line, size_t len)
@@ -490,11 +494,11 @@ static enum vp_db_step send_in_pipeline(struct vp_db_statement *statement, int c
     struct vp_db *db = statement->db;
     if ((db->unanswered >= MOST_UNANSWERED && settle(db) != 0) || db->write_failed)
         return VP_DB_ERROR;
-    if ((PQpipelineStatus(db->connection) == PQ_PIPELINE_OFF &&
-         PQenterPipelineMode(db->connection) != 1) ||
-        PQsendQueryParams(db->connection, statement->sql, count, types, values, NULL, NULL,
+    if ((pq->pipelineStatus(db->connection) == PQ_PIPELINE_OFF &&
+         pq->enterPipelineMode(db->connection) != 1) ||
+        pq->sendQueryParams(db->connection, statement->sql, count, types, values, NULL, NULL,
                           0) != 1) {
-        keep_message(db, PQerrorMessage(db->connection));
+        keep_message(db, pq->errorMessage(db->connection));
         db->write_failed = true;
         return VP_DB_ERROR;
     }
@@ -519,17 +523,17 @@ static enum vp_db_step postgresql_step(struct vp_db_statement *statement)
             return send_in_pipeline(statement, count, types, values);
         if (settle(statement->db) != 0)
             return VP_DB_ERROR;
-        statement->result = PQexecParams(statement->db->connection, statement->sql, count,
+        statement->result = pq->execParams(statement->db->connection, statement->sql, count,
                                          types, values, NULL, NULL, 0);
-        ExecStatusType status = PQresultStatus(statement->result);
+        ExecStatusType status = pq->resultStatus(statement->result);
         if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
             keep_failure(statement->db, statement->result);
             return VP_DB_ERROR;
         }
     }
-    if (PQresultStatus(statement->result) != PGRES_TUPLES_OK)
-        return PQresultStatus(statement->result) == PGRES_COMMAND_OK ? VP_DB_DONE : VP_DB_ERROR;
-    if (statement->next_row >= PQntuples(statement->result))
+    if (pq->resultStatus(statement->result) != PGRES_TUPLES_OK)
+        return pq->resultStatus(statement->result) == PGRES_COMMAND_OK ? VP_DB_DONE : VP_DB_ERROR;
+    if (statement->next_row >= pq->ntuples(statement->result))
         return VP_DB_DONE;
     statement->row = statement->next_row++;
     return VP_DB_ROW;
@@ -537,19 +541,19 @@ static enum vp_db_step postgresql_step(struct vp_db_statement *statement)
 
 static int postgresql_column_count(struct vp_db_statement *statement)
 {
-    return statement->result ? PQnfields(statement->result) : 0;
+    return statement->result ? pq->nfields(statement->result) : 0;
 }
 
 static const char *postgresql_column_name(struct vp_db_statement *statement, int index)
 {
-    return PQfname(statement->result, index);
+    return pq->fname(statement->result, index);
 }
 
 static enum vp_db_type postgresql_column_type(struct vp_db_statement *statement, int index)
 {
-    if (PQgetisnull(statement->result, statement->row, index))
+    if (pq->getisnull(statement->result, statement->row, index))
         return VP_DB_NULL;
-    switch (PQftype(statement->result, index)) {
+    switch (pq->ftype(statement->result, index)) {
     case OID_INT8: case OID_INT4: case OID_INT2: return VP_DB_INTEGER;
     case OID_FLOAT8: case OID_FLOAT4: case OID_NUMERIC: return VP_DB_FLOAT;
     default: return VP_DB_TEXT;
@@ -558,10 +562,10 @@ static enum vp_db_type postgresql_column_type(struct vp_db_statement *statement,
 
 static const char *postgresql_column_text(struct vp_db_statement *statement, int index)
 {
-    if (!statement->result || index < 0 || index >= PQnfields(statement->result) ||
-        PQgetisnull(statement->result, statement->row, index))
+    if (!statement->result || index < 0 || index >= pq->nfields(statement->result) ||
+        pq->getisnull(statement->result, statement->row, index))
         return NULL;
-    return PQgetvalue(statement->result, statement->row, index);
+    return pq->getvalue(statement->result, statement->row, index);
 }
 
 static int64_t postgresql_column_int64(struct vp_db_statement *statement, int index)
@@ -578,7 +582,7 @@ static double postgresql_column_double(struct vp_db_statement *statement, int in
 
 static void postgresql_finalize(struct vp_db_statement *statement)
 {
-    PQclear(statement->result);
+    pq->clear(statement->result);
     for (int i = 0; i < statement->parameter_count; i++)
         free(statement->parameters[i].value);
     free(statement->parameters);

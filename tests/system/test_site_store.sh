@@ -326,6 +326,14 @@ else
     fail "virtperf-mpi or mpirun is missing (scripts/deps.sh mpi), so rank 0's writing was not checked"
 fi
 
+# Neither binary links libpq: it is loaded when a store is a URL (store/libpq_loaded.c),
+# so a rank writing SQLite, or none, loads none of the libraries libpq pulls in.
+for binary in "$VP" "$MPI_VP"; do
+    [ -x "$binary" ] || continue
+    needed=$(readelf -d "$binary" | grep NEEDED) || fail "readelf lists nothing $binary needs"
+    case $needed in *libpq*) fail "$(basename "$binary") links libpq; it should load it when a store is a URL" ;; esac
+done
+
 section 11
 for ns in "${HOSTS[@]}"; do ip netns del "$ns"; done
 HOSTS=()
