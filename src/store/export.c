@@ -1,5 +1,6 @@
 /* Reading the store back out: a run as the whole JSON document (export), and the
  * newest result of each configuration on a host (for sysinfo's advisories). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,42 +28,76 @@ static json_t *column_json(struct vp_db_statement *statement, int index)
     }
 }
 
-/* Values of one metric (of one job when job >= 0), in repetition order. */
-static void load_values(struct vp_store *store, int64_t result_id, int64_t job,
-                        const char *metric, json_t *into)
+/* The entry of per_job for job (they come in order, so usually at its index); NULL:
+ * none. */
+static json_t *job_of(json_t *per_job, int64_t job)
+{
+    json_t *entry = job >= 0 ? json_array_get(per_job, (size_t)job) : NULL;
+    if (entry && json_integer_value(json_object_get(entry, "job")) == job)
+        return entry;
+    size_t i;
+    json_array_foreach(per_job, i, entry)
+        if (json_integer_value(json_object_get(entry, "job")) == job)
+            return entry;
+    return NULL;
+}
+
+/* The values of every metric of a result (of every job when by_job), in one query: rows
+ * come by (job,) metric and repetition, and each run of one metric's rows becomes that
+ * metric's values and statistics in into (into[job] when by_job), where the metric is
+ * named; a metric with no rows keeps what it had. One query a result, not one a metric
+ * and job: a store of 20,000 results exports in seconds. */
+static void load_values(struct vp_store *store, int64_t result_id, bool by_job, json_t *into)
 {
     struct vp_db_statement *statement;
-    const char *sql = job < 0
-        ? "SELECT value FROM metric_values WHERE result_id = ?1 AND metric = ?2 ORDER BY rep"
-        : "SELECT value FROM job_values WHERE result_id = ?1 AND metric = ?2 AND job = ?3"
-          " ORDER BY rep";
+    const char *sql = by_job
+        ? "SELECT metric, value, job FROM job_values WHERE result_id = ?1 ORDER BY job, metric, rep"
+        : "SELECT metric, value FROM metric_values WHERE result_id = ?1 ORDER BY metric, rep";
     if (vp_store_prepare(store, sql, &statement) != 0)
         return;
     vp_db_bind_int64(statement, 1, result_id);
-    vp_db_bind_text(statement, 2, metric);
-    if (job >= 0)
-        vp_db_bind_int64(statement, 3, job);
     double values[VP_MAX_REPS];
     size_t n = 0;
-    while (vp_store_step(store, statement) == VP_DB_ROW && n < VP_MAX_REPS)
-        values[n++] = vp_db_column_double(statement, 0);
+    json_t *metric = NULL; /* the one whose rows these are, NULL: none named so */
+    char *name = NULL;
+    int64_t job = -1;
+    bool more = true;
+    while (more) {
+        more = vp_store_step(store, statement) == VP_DB_ROW;
+        const char *row_name = more ? vp_db_column_text(statement, 0) : NULL;
+        int64_t row_job = more && by_job ? vp_db_column_int64(statement, 2) : -1;
+        if (!more || !row_name || !name || row_job != job || strcmp(row_name, name) != 0) {
+            if (metric)
+                vp_metric_set_stats(metric, values, n);
+            n = 0;
+            free(name);
+            name = row_name ? strdup(row_name) : NULL;
+            job = row_job;
+            json_t *holder = by_job ? json_object_get(job_of(into, job), "metrics") : into;
+            metric = name ? json_object_get(holder, name) : NULL;
+        }
+        if (more && n < VP_MAX_REPS)
+            values[n++] = vp_db_column_double(statement, 1);
+    }
+    free(name);
     vp_db_finalize(statement);
-    vp_metric_set_stats(into, values, n);
 }
 
-static json_t *load_distribution(struct vp_store *store, int64_t result_id, const char *metric)
+/* Each metric's distribution, where it has one, into metrics: one query a result. */
+static void load_distributions(struct vp_store *store, int64_t result_id, json_t *metrics)
 {
     struct vp_db_statement *statement;
-    json_t *distribution = NULL;
-    if (vp_store_prepare(store, "SELECT histogram_json FROM metric_distributions"
-                           " WHERE result_id = ? AND metric = ?", &statement) != 0)
-        return NULL;
+    if (vp_store_prepare(store, "SELECT metric, histogram_json FROM metric_distributions"
+                           " WHERE result_id = ?", &statement) != 0)
+        return;
     vp_db_bind_int64(statement, 1, result_id);
-    vp_db_bind_text(statement, 2, metric);
-    if (vp_store_step(store, statement) == VP_DB_ROW)
-        distribution = vp_store_column_json(store, statement, 0, 0, "a metric's distribution");
+    while (vp_store_step(store, statement) == VP_DB_ROW) {
+        json_t *metric = json_object_get(metrics, vp_db_column_text(statement, 0));
+        if (metric)
+            set_if_present(metric, "distribution",
+                           vp_store_column_json(store, statement, 1, 0, "a metric's distribution"));
+    }
     vp_db_finalize(statement);
-    return distribution;
 }
 
 static json_t *load_metrics(struct vp_store *store, int64_t result_id, json_t **names)
@@ -79,12 +114,13 @@ static json_t *load_metrics(struct vp_store *store, int64_t result_id, json_t **
         json_t *metric = json_pack("{s:s,s:s,s:s}", "unit", vp_db_column_text(statement, 1),
                                    "better", vp_db_column_text(statement, 2), "aggregate",
                                    vp_db_column_text(statement, 3));
-        load_values(store, result_id, -1, name, metric);
-        set_if_present(metric, "distribution", load_distribution(store, result_id, name));
+        vp_metric_set_stats(metric, NULL, 0); /* until load_values finds its values */
         json_object_set_new(metrics, name, metric);
         json_array_append_new(*names, json_string(name));
     }
     vp_db_finalize(statement);
+    load_values(store, result_id, false, metrics);
+    load_distributions(store, result_id, metrics);
     return metrics;
 }
 
@@ -105,7 +141,7 @@ static json_t *load_jobs(struct vp_store *store, int64_t result_id, const json_t
         const json_t *name;
         json_array_foreach(names, i, name) {
             json_t *metric = json_object();
-            load_values(store, result_id, job, json_string_value(name), metric);
+            vp_metric_set_stats(metric, NULL, 0); /* until load_values finds its values */
             json_object_set_new(job_metrics, json_string_value(name), metric);
         }
         json_array_append_new(per_job, json_pack(
@@ -116,6 +152,7 @@ static json_t *load_jobs(struct vp_store *store, int64_t result_id, const json_t
             vp_db_column_double(statement, 5), "metrics", job_metrics));
     }
     vp_db_finalize(statement);
+    load_values(store, result_id, true, per_job);
     return per_job;
 }
 
