@@ -18,7 +18,7 @@
 #include "store/db.h"
 #include "store/libpq_loaded.h"
 
-static const struct vp_libpq *pq; /* loaded by the first open */
+static const struct vp_libpq *pq; /* set by each open (libpq loaded by the first) */
 
 /* The advisory lock every writer of a virtperf store takes (any fixed number: 'vprf'). */
 #define WRITER_LOCK "1987080806"
@@ -207,7 +207,7 @@ static int postgresql_open(const char *url, struct vp_db **db, enum vp_db_refusa
                            char *err, size_t err_len)
 {
     *refusal = VP_DB_BAD_TARGET;
-    if (!pq && !(pq = vp_libpq_load(err, err_len)))
+    if (!(pq = vp_libpq_load(err, err_len)))
         return -1;
     int timeout_s = vp_db_timeout_s(err, err_len);
     if (timeout_s < 0 || check_url(url, err, err_len) != 0)
@@ -497,7 +497,7 @@ static enum vp_db_step send_in_pipeline(struct vp_db_statement *statement, int c
     if ((pq->pipelineStatus(db->connection) == PQ_PIPELINE_OFF &&
          pq->enterPipelineMode(db->connection) != 1) ||
         pq->sendQueryParams(db->connection, statement->sql, count, types, values, NULL, NULL,
-                          0) != 1) {
+                            0) != 1) {
         keep_message(db, pq->errorMessage(db->connection));
         db->write_failed = true;
         return VP_DB_ERROR;
@@ -524,7 +524,7 @@ static enum vp_db_step postgresql_step(struct vp_db_statement *statement)
         if (settle(statement->db) != 0)
             return VP_DB_ERROR;
         statement->result = pq->execParams(statement->db->connection, statement->sql, count,
-                                         types, values, NULL, NULL, 0);
+                                           types, values, NULL, NULL, 0);
         ExecStatusType status = pq->resultStatus(statement->result);
         if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
             keep_failure(statement->db, statement->result);

@@ -1,18 +1,14 @@
 /* libpq loaded on first use (libpq_loaded.h, core/loaded.h). */
 #include "store/libpq_loaded.h"
 
-#include <pthread.h>
-#include <stdio.h>
+#include <stdbool.h>
 
 #include "core/loaded.h"
 
-static struct vp_libpq loaded;
-static int status = -1;
-static char why[512];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void)
+const struct vp_libpq *vp_libpq_load(char *err, size_t err_len)
 {
+    static struct vp_libpq loaded;
+    static bool done; /* stores are opened by one thread only */
     struct vp_libpq *l = &loaded;
     const struct vp_loaded_symbol symbols[] = {
         { "PQclear", &l->clear },
@@ -43,14 +39,8 @@ static void load(void)
         { "PQstatus", &l->status },
     };
     /* libpq5's SONAME, the one built against */
-    status = vp_library_load("libpq.so.5", symbols, sizeof symbols / sizeof symbols[0],
-                             "scripts/deps.sh site installs libpq", why, sizeof why);
-}
-
-const struct vp_libpq *vp_libpq_load(char *err, size_t err_len)
-{
-    pthread_once(&once, load);
-    if (status != 0)
-        snprintf(err, err_len, "%s", why);
-    return status == 0 ? &loaded : NULL;
+    if (!done && vp_library_load("libpq.so.5", symbols, sizeof symbols / sizeof symbols[0],
+                                 "scripts/deps.sh site installs libpq", err, err_len) == 0)
+        done = true;
+    return done ? &loaded : NULL;
 }

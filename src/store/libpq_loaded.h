@@ -41,8 +41,8 @@ struct vp_libpq {
     __typeof__(PQstatus) *status;
 };
 
-/* libpq's calls, loaded once; NULL with "cannot load libpq.so.5: why (what to install)"
- * in err. */
+/* libpq's calls, loaded by the first call that succeeds (stores are opened by one
+ * thread); NULL with "cannot load libpq.so.5: why (what to install)" in err. */
 const struct vp_libpq *vp_libpq_load(char *err, size_t err_len);
 
 #endif
