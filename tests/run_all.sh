@@ -107,7 +107,7 @@ in_sanitized() {
 }
 run_system_test() { # LABEL VP SANITIZED MEASURING_ONLY TEST
     local started=$SECONDS
-    VP="$2" VP_SANITIZED="$3" VP_MEASURING_ONLY="$4" timeout 300 bash "$5"
+    VP_TRACE_LABEL="$1" VP="$2" VP_SANITIZED="$3" VP_MEASURING_ONLY="$4" timeout 300 bash "$5"
     local status=$?
     echo "    $1: $((SECONDS - started)) s"
     return $status

@@ -2,6 +2,14 @@
 # assertions that print what was expected, and JSON checks through python3.
 # Each test script sources this, calls its checks, and ends with 'finish'.
 set -u
+# VP_TRACE_DIR=DIR: each test writes its every command, with the second it began at, to
+# DIR/NAME.trace (tests/slowest_steps.sh lists the longest steps of a suite's run).
+if [ -n "${VP_TRACE_DIR:-}" ]; then
+    exec {vp_trace_fd}>>"$VP_TRACE_DIR/${VP_TRACE_LABEL:-$(basename "$0" .sh)}.trace"
+    BASH_XTRACEFD=$vp_trace_fd
+    PS4='+ $SECONDS '
+    set -x
+fi
 VP=${VP:-$(cd "$(dirname "$0")/../.." && pwd)/build/virtperf}
 WORK=$(mktemp -d /tmp/vp-system.XXXXXX)
 # new_store NAME: prints a new, empty store's --db: a file in $WORK, or, when VP_SITE_URL
