@@ -90,23 +90,21 @@ fi
 # runs in both: its hostile clients under the sanitizers (VP_SANITIZED leaves its
 # deadlines and rates out there), its rates and deadlines in release (VP_MEASURING_ONLY
 # leaves the rest out there); so does test_site_store (test_compare against its server
-# in release, the rest sanitized), test_guests (its monitor and capped guest in release,
-# its refusals and its run of both sides sanitized) and test_guests_topology (its rates
-# through tbf and its outage in release, its refusals and matrix sanitized). What a
-# second worker cannot move (the sanitized tests, test_fresh's build of its own tree,
-# test_guest_script's guest, the fuzz targets) then runs two at a time, one per CPU of
-# the 2-CPU machines the suite is kept within 15 minutes on; test_copy_speed, sanitized
-# but judging whether the machine was quiet, runs alone before them.
+# in release, the rest sanitized). What a second worker cannot move (the sanitized
+# tests, test_fresh's build of its own tree, test_guest_script's guest, the fuzz targets)
+# then runs two at a time, one per CPU of the 2-CPU machines the suite is kept within 15
+# minutes on; test_copy_speed, sanitized but judging whether the machine was quiet, runs
+# alone before them.
 release_only="test_time test_idle test_vcost test_mpi_hosts test_stream_codegen
-    test_compare test_probe test_migration test_data_saturation test_study_plans"
+    test_compare test_probe test_migration test_data_saturation test_study_plans
+    test_guests test_guests_topology"
 # Release, but judging no figure a second worker could move: test_fresh builds its own
 # tree; test_guest_script's guest (scripts/guest.sh boots build/virtperf) is judged only
 # against TCG's slowdown, many times any load's.
 unmeasured_release="test_fresh test_guest_script"
 # Sanitized, but alone on the machine: it judges whether the machine was quiet.
 sanitized_alone="test_copy_speed"
-both_passes="test_net test_site_store test_guests test_guests_topology"
-in_release() { case " $(echo $release_only) $both_passes " in *" $1 "*) return 0 ;; esac; return 1; }
+in_release() { case " $(echo $release_only) test_net test_site_store " in *" $1 "*) return 0 ;; esac; return 1; }
 in_sanitized() {
     case " $(echo $release_only $unmeasured_release) " in *" $1 "*) return 1 ;; esac
     return 0
@@ -166,7 +164,7 @@ for name in test_mpi test_site_store; do
     items+=("asan:$name.sh asan tests/system/$name.sh")
 done
 items+=("test_guest_script.sh release tests/system/test_guest_script.sh")
-for name in test_guests_faults test_guests test_guests_topology test_containers test_net test_net_flood \
+for name in test_guests_faults test_containers test_net test_net_flood \
     test_data test_safety test_app_presets; do
     items+=("asan:$name.sh asan tests/system/$name.sh")
 done
