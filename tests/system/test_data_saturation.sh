@@ -33,7 +33,7 @@ ip -n "$NETNS_CLIENT" addr add 198.18.7.1/24 dev vpbr$$
 ip -n "$NETNS_CLIENT" link set vpbr$$ up
 ip netns exec "$NETNS_STORE" tc qdisc add dev vpb$$ root tbf rate 200mbit burst 32kb latency 50ms ||
     skip "tc tbf is not available"
-expect_status 0 "$VP" data prepare --source "$SET" --files 8 --file-size 16m
+expect_status 0 "$VP" data prepare --source "$SET" --files 8 --file-size 8m
 start_xrootd "$SET" "$PORT" $((PORT + 1)) "$NETNS_STORE"
 
 expect_status 0 ip netns exec "$NETNS_CLIENT" "$VP" run data.copy \
