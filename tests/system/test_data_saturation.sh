@@ -1,7 +1,7 @@
 #!/bin/bash
 # A store that saturates, on purpose: the GridKa study's NFS curve. An xrootd in its own
 # network namespace serves a fileset through a link that tbf holds to 200 Mbit/s; 1, 2, 4
-# and 8 jobs copy 16 MiB files from it at once. Each job alone can fill the link, so the
+# and 8 jobs copy 8 MiB files from it at once. Each job alone can fill the link, so the
 # aggregate over the run (first start to last done) must stay within 10% of the limit at
 # every job count and job time must grow in proportion to the jobs. The client's link is a
 # bridge's port, as on a hypervisor host: its network input must count each byte once. The files are large
