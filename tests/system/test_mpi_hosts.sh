@@ -69,7 +69,7 @@ MPIRUN=(mpirun --mca plm_rsh_agent "$WORK/agent.sh" --mca rtc_hwloc_vmhole none 
     --host "$SUBNET.11,$SUBNET.12,$SUBNET.13" -np 3 --bind-to none)
 
 # The matrix: every ordered pair alone.
-expect_status 0 timeout 180 "${MPIRUN[@]}" "$VP_MPI" run net.stream --duration 2 --reps 2 \
+expect_status 0 timeout 180 "${MPIRUN[@]}" "$VP_MPI" run net.stream --duration 1 --reps 2 \
     --warmup 0 --topology matrix --quiet --json "$WORK/matrix.json"
 json_check "$WORK/matrix.json" 'len(d["results"]) == 6 and all(r["status"] == "ok" and r["ranks"]["topology"] == "matrix" and len(r["ranks"]["links"]) == 1 for r in d["results"])' \
     "the matrix of 3 ranks is 6 results, one link each"
