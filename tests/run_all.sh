@@ -159,20 +159,17 @@ run_fuzz_target() { # TARGET
 # The rest, two at a time: each item is "LABEL KIND ARG", the longest first so that the
 # two workers end together; a worker takes the next item nobody has claimed (mkdir is the
 # claim), keeps its output and status, and the output is printed in the list's order.
+sanitized_items() { for name; do items+=("asan:$name.sh asan tests/system/$name.sh"); done; }
 items=("test_fresh.sh release tests/system/test_fresh.sh")
-for name in test_mpi test_site_store; do
-    items+=("asan:$name.sh asan tests/system/$name.sh")
-done
+sanitized_items test_mpi test_site_store
 items+=("test_guest_script.sh release tests/system/test_guest_script.sh")
-for name in test_guests_faults test_containers test_net test_net_flood \
-    test_data test_safety test_app_presets; do
-    items+=("asan:$name.sh asan tests/system/$name.sh")
-done
+sanitized_items test_guests_faults test_containers test_net test_net_flood test_data test_safety \
+    test_app_presets
 for test in tests/system/test_*.sh; do
     name=$(basename "$test" .sh)
     in_sanitized "$name" || continue
     case " ${items[*]} $sanitized_alone " in *" asan:$name.sh "* | *" $name "*) continue ;; esac
-    items+=("asan:$name.sh asan $test")
+    sanitized_items "$name"
 done
 if [ $fuzz_built -eq 1 ]; then
     for target in document units procfs protocol manifest plan channel store_target member; do

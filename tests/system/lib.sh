@@ -5,6 +5,8 @@ set -u
 # VP_TRACE_DIR=DIR: each test writes its every command, with the second it began at, to
 # DIR/NAME.trace (tests/slowest_steps.sh lists the longest steps of a suite's run).
 if [ -n "${VP_TRACE_DIR:-}" ]; then
+    [ -d "$VP_TRACE_DIR" ] && [ -w "$VP_TRACE_DIR" ] ||
+        { echo "VP_TRACE_DIR: '$VP_TRACE_DIR' is not a writable directory; accepted: one" >&2; exit 2; }
     exec {vp_trace_fd}>>"$VP_TRACE_DIR/${VP_TRACE_LABEL:-$(basename "$0" .sh)}.trace"
     BASH_XTRACEFD=$vp_trace_fd
     PS4='+ $SECONDS '

@@ -29,18 +29,12 @@ for pkg in $("$SRC/scripts/deps.sh" --list test peers guest guests containers um
 done
 grep -qx libcmocka-dev "$WORK/hidden_packages" || fail "libcmocka-dev is not among the hidden packages"
 
-# What to hide: each file of theirs, and each directory that only hidden packages own
-# (one pass over dpkg's file lists: `dpkg -S` per directory took a minute).
-: >"$WORK/hide_dirs"
-: >"$WORK/hide_files"
+# The directories to hide: those that only hidden packages own (one pass over dpkg's file
+# lists: `dpkg -S` per directory took a minute).
 while IFS= read -r path; do
-    if [ -d "$path" ] && [ ! -L "$path" ]; then
-        echo "$path" >>"$WORK/candidate_dirs"
-    elif [ -f "$path" ] && [ ! -L "$path" ]; then
-        echo "$path" >>"$WORK/hide_files"
-    fi
-done <"$WORK/hidden_files"
-[ -s "$WORK/candidate_dirs" ] && awk '
+    if [ -d "$path" ] && [ ! -L "$path" ]; then echo "$path"; fi
+done <"$WORK/hidden_files" >"$WORK/candidate_dirs"
+awk '
     FILENAME == ARGV[1] { hidden[$0] = 1; next }
     FILENAME == ARGV[2] { candidate[$0] = 1; next }
     FNR == 1 { package = FILENAME; sub(/.*\//, "", package); sub(/(:[a-z0-9]+)?\.list$/, "", package) }
@@ -57,7 +51,9 @@ empty=$(mktemp -d)
 sort "$HIDE_DIRS" | while IFS= read -r path; do
     [ ! -d "$path" ] || mount --bind "$empty" "$path"
 done
-while IFS= read -r path; do [ ! -f "$path" ] || mount --bind /dev/null "$path"; done <"$HIDE_FILES"
+while IFS= read -r path; do
+    if [ -f "$path" ] && [ ! -L "$path" ]; then mount --bind /dev/null "$path"; fi
+done <"$HIDDEN_FILES"
 pkg-config --exists cmocka && { echo "cmocka is still visible" >&2; exit 3; }
 sqlite3 --version >/dev/null 2>&1 && { echo "sqlite3 still runs" >&2; exit 3; }
 mpicc --showme >/dev/null 2>&1 && { echo "mpicc still runs" >&2; exit 3; }
@@ -88,7 +84,7 @@ cat "$DEST/preset.err" "$DEST/url.err" "$DEST/guests.err" "$DEST/uml.err" "$DEST
 HIDE
 
 git -C "$SRC" ls-files -z | (cd "$SRC" && cpio -p0dm --quiet "$WORK/src") # a clean tree
-export HIDE_DIRS="$WORK/hide_dirs" HIDE_FILES="$WORK/hide_files"
+export HIDE_DIRS="$WORK/hide_dirs" HIDDEN_FILES="$WORK/hidden_files"
 export SRC_COPY="$WORK/src" BUILD_DIR="$WORK/build" DEST="$WORK/dest"
 expect_status 0 unshare -m bash "$WORK/hide.sh"
 expect_contains "$WORK/out" "stored as run"
