@@ -117,6 +117,17 @@ run_system_test() { # LABEL VP SANITIZED MEASURING_ONLY TEST
     return $status
 }
 
+# The guests' tests share libvirt's qemu:///system. Where systemd does not run libvirtd,
+# a test that started it would stop it, ending, under the test beside it: the suite
+# starts it once, before the first system test, and stops it at the end.
+. tests/libvirt_daemon.sh
+libvirt_started=false
+if [ "$(id -u)" -eq 0 ] && command -v libvirtd >/dev/null; then
+    libvirt_up
+    [ $? -eq 0 ] && libvirt_started=true
+fi
+trap '$libvirt_started && libvirt_down' EXIT
+
 step "system tests (release build: the measuring ones, one at a time; then $sanitized_alone)"
 export REPORT_SCREENSHOT="$PWD/build/report.png" # test_report.sh keeps its screenshot there
 for test in tests/system/test_*.sh; do

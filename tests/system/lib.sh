@@ -84,17 +84,18 @@ interrupt_run() {
 
 # use_libvirt: libvirt's qemu:///system answering, libvirtd and virtlogd started where
 # systemd does not run them (LIBVIRTD_STARTED=true then); skips (77) without root or
-# libvirt. stop_libvirt: destroys every virtperf- domain left and stops what use_libvirt
-# started.
+# libvirt. stop_libvirt: destroys every virtperf- domain whose run has ended and stops
+# what use_libvirt started.
+. "$(dirname "${BASH_SOURCE[0]}")/../libvirt_daemon.sh"
 LIBVIRTD_STARTED=false
 use_libvirt() {
     [ "$(id -u)" -eq 0 ] || skip "libvirt's qemu:///system needs root"
     command -v libvirtd >/dev/null || skip "libvirt is not installed (scripts/deps.sh guests)"
-    virsh -c qemu:///system version >/dev/null 2>&1 && return 0
-    mkdir -p /var/log/libvirt
-    libvirtd -d && virtlogd -d || fail "libvirtd -d or virtlogd -d failed"
-    LIBVIRTD_STARTED=true
-    for _ in $(seq 1 50); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 0.2; done
+    libvirt_up
+    case $? in
+    0) LIBVIRTD_STARTED=true ;;
+    2) fail "libvirtd -d or virtlogd -d failed" ;;
+    esac
 }
 # test_bridge NAME: a bridge of the test's own, up, with the address SUBNET.1/24 in
 # 198.18.0.0/15 (SUBNET set here, per test process); the guests take the next addresses.
@@ -113,14 +114,20 @@ guests_left_nothing() {
         fail "$2: files of the run left in /tmp/virtperf-guests-*"
     ! ls "$WORK/disks" 2>/dev/null | grep -q . || fail "$2: disk images left: $(ls "$WORK/disks")"
 }
+# run_ended NAME: whether the run that made guest or container NAME has ended: NAME is
+# virtperf-PID-N (run --guests, --containers) or virtperf-guestsh-PID (scripts/guest.sh).
+# One whose run still lives is another test's, running beside this one: leave it.
+run_ended() {
+    local owner=${1#virtperf-}
+    owner=${owner#guestsh-}
+    ! kill -0 "${owner%%-*}" 2>/dev/null
+}
 stop_libvirt() {
+    local domain
     for domain in $(virsh -c qemu:///system list --all --name 2>/dev/null | grep '^virtperf-'); do
-        virsh -c qemu:///system destroy "$domain" >/dev/null 2>&1
+        run_ended "$domain" && virsh -c qemu:///system destroy "$domain" >/dev/null 2>&1
     done
-    if $LIBVIRTD_STARTED; then
-        pkill -x libvirtd
-        pkill -x virtlogd
-    fi
+    if $LIBVIRTD_STARTED; then libvirt_down; fi
 }
 
 # start_xrootd DIR PORT HTTP_PORT [NETNS]: an xrootd (Debian xrootd-server) serving DIR

@@ -48,12 +48,16 @@ json_check "$WORK/tcg.json" '(lambda source, warnings: source in ("tsc", "kvm-cl
 
 # time.drift in the guest against this machine: the guest steps its own clock to the
 # second 2 s ahead (date -s takes whole seconds: a step of 0.5 to 2 s), and the offset moves
-# by the step's size.
+# by the step's size. The step waits for the measurement's connection to this machine
+# (10.0.2.2:PORT established in the guest's /proc/net/tcp), then 2 s: on a loaded
+# machine the TCG guest's virtperf can take longer than a fixed sleep to start, and a
+# step before the first sample is no step at all.
 "$VP" serve --bind 127.0.0.1 --port "$PORT" --quiet 2>"$WORK/serve.log" &
 SERVE_PID=$!
-cat >"$WORK/step.sh" <<'STEP'
-sleep 4
-date -s "@$(( $(date +%s) + 2 ))"
+cat >"$WORK/step.sh" <<STEP
+until grep -q " 0202000A:$(printf %04X "$PORT") 01 " /proc/net/tcp; do sleep 0.1; done
+sleep 2
+date -s "@\$(( \$(date +%s) + 2 ))"
 STEP
 expect_status 0 "$ROOT/scripts/guest.sh" --label tcg-drift --timeout 300 --setup "$WORK/step.sh" -- run time.drift --peer "10.0.2.2:$PORT" --duration 8s --interval 500ms --reps 1 --warmup 0 --quiet
 expect_status 0 "$VP" results export tcg-drift -o "$WORK/drift.json"

@@ -1,0 +1,16 @@
+# libvirt_up: makes libvirt's qemu:///system answer, starting libvirtd and virtlogd where
+# systemd does not run them; returns 0 when it started them (the caller then stops them
+# with libvirt_down), 1 when they already answered, 2 when starting them failed. Sourced
+# by tests/system/lib.sh (a test run alone) and tests/run_all.sh (the suite starts them
+# once: two tests side by side must not stop the daemon under each other).
+libvirt_up() {
+    virsh -c qemu:///system version >/dev/null 2>&1 && return 1
+    mkdir -p /var/log/libvirt
+    libvirtd -d && virtlogd -d || return 2
+    for _ in $(seq 1 50); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 0.2; done
+    return 0
+}
+libvirt_down() {
+    pkill -x libvirtd
+    pkill -x virtlogd
+}
