@@ -25,13 +25,35 @@ json_t *vp_run_side(const json_t *document, const char *side)
     json_t *run = json_copy(json_object_get(copy, "run"));
     const char *label = json_string_value(json_object_get(run, "label"));
     char named[300];
-    /* the guests' side named for what its members are: "(guests)" or "(containers)" */
+    /* the guests' side named for what its members are: "(guests)" or "(containers)"; a
+     * group's by its name */
     snprintf(named, sizeof named, "%s (%s)", label ? label : "-",
-             strcmp(side, "host") == 0 ? side : vp_members_word(json_array_get(results, 0)));
+             strcmp(side, "guests") == 0 ? vp_members_word(json_array_get(results, 0)) : side);
     json_object_set_new(run, "label", json_string(named));
     json_object_set_new(copy, "run", run);
     json_object_set_new(copy, "results", results);
     return copy;
+}
+
+/* The names of document's sides into names (room for most): the host's first, then the
+ * others in the order its results first give each; how many. */
+static size_t side_names(const json_t *document, const char **names, size_t most)
+{
+    size_t count = 0, i;
+    const json_t *result;
+    json_t *host = vp_run_side(document, "host");
+    if (host && most > 0)
+        names[count++] = "host";
+    json_decref(host);
+    json_array_foreach(json_object_get(document, "results"), i, result) {
+        const char *its = json_string_value(json_object_get(json_object_get(result, "side"), "name"));
+        bool known = false;
+        for (size_t n = 0; n < count && its; n++)
+            known = known || strcmp(names[n], its) == 0;
+        if (its && !known && count < most)
+            names[count++] = its;
+    }
+    return count;
 }
 
 size_t vp_runs_by_side(json_t **documents, size_t count, size_t most)
@@ -41,24 +63,19 @@ size_t vp_runs_by_side(json_t **documents, size_t count, size_t most)
         abort();
     size_t total = 0;
     for (size_t d = 0; d < count; d++) {
-        json_t *host = vp_run_side(documents[d], "host");
-        json_t *guests = host ? vp_run_side(documents[d], "guests") : NULL;
-        size_t adds = guests ? 2 : 1;
+        const char *names[VP_RUN_MOST_SIDES];
+        size_t named = side_names(documents[d], names, VP_RUN_MOST_SIDES);
+        size_t adds = named >= 2 ? named : 1;
         if (total + adds > most) {
-            json_decref(host);
-            json_decref(guests);
             while (total > 0)
                 json_decref(sides[--total]);
             free(sides);
             return 0;
         }
-        if (guests) {
-            sides[total++] = host;
-            sides[total++] = guests;
-        } else {
-            json_decref(host);
+        if (named < 2)
             sides[total++] = json_incref(documents[d]);
-        }
+        for (size_t n = 0; n < named && named >= 2; n++)
+            sides[total++] = vp_run_side(documents[d], names[n]);
     }
     for (size_t d = 0; d < count; d++)
         json_decref(documents[d]);

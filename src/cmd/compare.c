@@ -16,7 +16,7 @@ static const char compare_usage[] =
     "usage: virtperf compare BASE CAND [CAND...] [--margin PCT] [--vary PARAM]\n"
     "                        [--metric NAME...] [--normalize clock] [--clock-ghz G,G...]\n"
     "                        [--json FILE|-] [--db PATH|URL]\n"
-    "       virtperf compare RUN [...]   (a run of both sides: run --guests N --and-host)\n"
+    "       virtperf compare RUN [...]   (a run of sides: --and-host, or --group twice)\n"
     "\n"
     "Compares stored runs (a run id, uuid, label or 'latest' each): results are matched by\n"
     "benchmark, params, job count (and host count, for virtperf-mpi runs); a result is\n"
@@ -29,7 +29,9 @@ static const char compare_usage[] =
     "repetitions a side: no verdict. A RUN of both sides (run --guests N --and-host)\n"
     "stands as two, its host side then its guests' ('LABEL (host)', 'LABEL (guests)'),\n"
     "paired by total jobs: alone, its host side is the base and its guests the candidate;\n"
-    "as a CAND, both sides are candidates; as the BASE, its host side is the base.\n";
+    "as a CAND, both sides are candidates; as the BASE, its host side is the base. A RUN\n"
+    "of groups (run --group A:... --group B:...) stands as each group ('LABEL (A)',\n"
+    "'LABEL (B)'...) in the order given: alone, its first group is the base.\n";
 
 static const struct vp_command_flag compare_flags[] = {
     VP_COMPARE_FLAGS,
@@ -47,7 +49,7 @@ int cmd_compare(int argc, char **argv)
     char **runs = vp_cmd_parse(&vp_compare_flags, compare_usage, &settings, argc, argv, &count);
     if (count < 1 || count > 64)
         vp_usage_error("compare: accepted: a base run and 1 to 63 candidate runs, or one run "
-                       "of both sides (see 'virtperf compare --help')");
+                       "of sides (see 'virtperf compare --help')");
     const char *json_path = settings.json, *db = settings.db;
     struct vp_json_output output;
     char err[VP_PATH_ERROR_LEN];
@@ -62,15 +64,15 @@ int cmd_compare(int argc, char **argv)
             vp_cli_store_refusal(store, "compare: ", err);
     }
     vp_store_close(store);
-    /* a run of both sides stands as its two, host then guests, listed */
+    /* a run of sides stands as each of them, host then guests, or its groups, listed */
     size_t documents_count = vp_runs_by_side(documents, count, 64);
     if (documents_count == 0)
-        vp_usage_error("compare: the runs of both sides among these make more than 64 sides; "
+        vp_usage_error("compare: the runs of sides among these make more than 64 sides; "
                        "accepted: at most 64 runs or sides");
     if (documents_count == 1)
-        vp_usage_error("compare: %s is one run without both sides; accepted: a base run "
+        vp_usage_error("compare: %s is one run without sides; accepted: a base run "
                        "and 1 to 63 candidate runs, or one run of 'run --guests N "
-                       "--and-host'", runs[0]);
+                       "--and-host' or of 'run --group A:... --group B:...'", runs[0]);
     count = documents_count;
     json_t *comparison = vp_compare(documents[0], (const json_t *const *)documents + 1,
                                     count - 1, &settings.compare.options, err, sizeof err);

@@ -17,7 +17,7 @@
 #include "render/html.h"
 
 #define MAX_RUNS 16
-#define MAX_SIDES (2 * MAX_RUNS) /* every run of both sides as its two */
+#define MAX_SIDES (4 * MAX_RUNS) /* runs of sides as each of them */
 
 static const char report_usage[] =
     "usage: virtperf report RUN [RUN...] -o FILE.html [--margin PCT] [--vary PARAM]\n"
@@ -118,7 +118,11 @@ int cmd_report(int argc, char **argv)
     for (size_t i = 0; i < count; i++)
         documents[i] = vp_cli_load_run(settings.shared.db, runs[i]);
     free(runs);
-    count = vp_runs_by_side(documents, count, MAX_SIDES);
+    size_t sides = vp_runs_by_side(documents, count, MAX_SIDES);
+    if (sides == 0)
+        vp_usage_error("report: the runs of sides among these make more than %d sides; "
+                       "accepted: fewer runs", MAX_SIDES);
+    count = sides;
     struct vp_markup page = { 0 };
     struct analyses analyses;
     analyse(&analyses, documents, count, &settings.shared.compare.options);

@@ -9,6 +9,8 @@
 #include "run/background.h"
 #include "cmd/commands.h"
 #include "run/executor.h"
+#include "run/fleet.h"
+#include "run/groups.h"
 #include "run/kinds.h"
 #include "run/run_flags.h"
 #include "run/run_plan.h"
@@ -167,6 +169,12 @@ int cmd_run(int argc, char **argv)
     const struct vp_env_kind *kind = fleet->kind;
     for (size_t s = 0; s < steps.count && !kind; s++)
         kind = steps.step[s].members_kind;
+    static struct vp_member_group groups[VP_MAX_GROUPS];
+    size_t group_count;
+    if (vp_member_groups_of(fleet, groups, &group_count, err, sizeof err) != 0)
+        refused(err);
+    if (group_count > 0)
+        return vp_run_fleet(NULL, groups, group_count, &steps, argc, argv);
     if (fleet->and_host && !kind)
         refused("--and-host: only beside the guests or containers of a run; accepted: "
                 "--guests SPEC --and-host or --containers SPEC --and-host");
@@ -177,7 +185,7 @@ int cmd_run(int argc, char **argv)
                 "between ranks; accepted: --guests SPEC --topology T, --containers SPEC "
                 "--topology T, or mpirun -np N virtperf-mpi run ... --topology T");
     if (kind)
-        return kind->run(&steps, argc, argv);
+        return vp_run_fleet(kind, NULL, 0, &steps, argc, argv);
     return run_here(&steps, argc, argv);
 }
 

@@ -6,6 +6,7 @@
 
 #define VP_MAX_JOBS 1024
 #define VP_MAX_GUESTS 32 /* guests run --guests starts at once */
+#define VP_MAX_GROUPS 8  /* --group sets of them in one run */
 #define VP_MAX_RANKS 4096 /* a --ranks count virtperf-mpi takes */
 #define VP_MAX_REPS 1000
 #define VP_MAX_WARMUP 100

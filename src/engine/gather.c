@@ -62,18 +62,36 @@ void vp_gather_receive(const struct vp_together *together, const struct vp_plan_
     }
 }
 
+json_t *vp_gather_combine_some(const struct vp_gathered *gathered, size_t first, size_t count,
+                               const struct vp_together *together,
+                               const struct vp_plan_point *point, const struct vp_params *params,
+                               const struct vp_run_settings *settings)
+{
+    /* without op logs, or for some of the parts only (the rates are the whole point's),
+     * no stonewalled rates: zeros, which combine leaves out */
+    bool rates = together->stonewall && first == 0 && count == gathered->count;
+    unsigned measured = point->reps ? point->reps : 1;
+    double *no_rates = rates ? NULL : calloc(2 * (size_t)measured, sizeof *no_rates);
+    json_t *result = vp_combine_hosts(point->bench, params, point->jobs, settings,
+                                      gathered->part + first, count,
+                                      no_rates ? no_rates : together->stonewall,
+                                      no_rates ? no_rates + measured : together->span);
+    free(no_rates);
+    return result;
+}
+
 json_t *vp_gather_combine(struct vp_gathered *gathered, const struct vp_together *together,
                           const struct vp_plan_point *point, const struct vp_params *params,
                           const struct vp_run_settings *settings)
 {
-    /* without op logs there are no stonewalled rates: zeros, which combine leaves out */
-    unsigned measured = point->reps ? point->reps : 1;
-    double *no_rates = together->stonewall ? NULL : calloc(2 * (size_t)measured, sizeof *no_rates);
-    json_t *result = vp_combine_hosts(point->bench, params, point->jobs, settings,
-                                      gathered->part, gathered->count,
-                                      no_rates ? no_rates : together->stonewall,
-                                      no_rates ? no_rates + measured : together->span);
-    free(no_rates);
+    json_t *result = vp_gather_combine_some(gathered, 0, gathered->count, together, point,
+                                            params, settings);
+    vp_gather_free(gathered);
+    return result;
+}
+
+void vp_gather_free(struct vp_gathered *gathered)
+{
     for (size_t i = 0; i < gathered->count; i++) {
         json_decref(gathered->part[i].result);
         free(gathered->region[i]);
@@ -82,7 +100,6 @@ json_t *vp_gather_combine(struct vp_gathered *gathered, const struct vp_together
     free(gathered->view);
     free(gathered->region);
     *gathered = (struct vp_gathered){ .lost = -1 };
-    return result;
 }
 
 int vp_gather_follow(const struct vp_together_transport *transport,

@@ -68,5 +68,13 @@ int vp_gather_follow(const struct vp_together_transport *transport,
 json_t *vp_gather_combine(struct vp_gathered *gathered, const struct vp_together *together,
                           const struct vp_plan_point *point, const struct vp_params *params,
                           const struct vp_run_settings *settings);
+/* One result from count of the parts, from first (a group of a point's members), without
+ * the stonewalled rates unless it is every part; the parts are kept: vp_gather_free. */
+json_t *vp_gather_combine_some(const struct vp_gathered *gathered, size_t first, size_t count,
+                               const struct vp_together *together,
+                               const struct vp_plan_point *point, const struct vp_params *params,
+                               const struct vp_run_settings *settings);
+/* Frees what vp_gather_receive kept. */
+void vp_gather_free(struct vp_gathered *gathered);
 
 #endif

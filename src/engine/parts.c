@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "core/limits.h"
 #include "core/printable.h"
+#include "core/side_name.h"
 #include "core/units.h"
 
 /* Per-second byte counts of each repetition. */
@@ -281,10 +282,10 @@ static void print_guests(FILE *out, const json_t *guests, enum vp_unit_style sty
 
 /* --and-host: which side of the point this result is, the host's jobs or the guests',
  * and when each of its repetitions started (s after the point's first, on this host's
- * clock), which shows them alternating with the other side's. */
+ * clock), which shows them alternating with the other side's; --group: the group's
+ * name. */
 static int check_side(struct vp_check *checker, const json_t *side, const char *path)
 {
-    static const char *const names[] = { "host", "guests", NULL };
     char at[256];
     snprintf(at, sizeof at, "%s.side", path);
     if (!json_is_object(side))
@@ -292,8 +293,11 @@ static int check_side(struct vp_check *checker, const json_t *side, const char *
     size_t count;
     const char *members[8];
     vp_member_engine_choices(true, members, 8);
-    if (vp_check_choice(checker, side, at, "name", names, 1) != 0 ||
-        vp_check_choice(checker, side, at, "members", members, 0) != 0)
+    const char *name = json_string_value(json_object_get(side, "name"));
+    if (!name || !vp_side_name_valid(name))
+        return vp_check_fail(checker, "%s.name: accepted: host, guests or a group's name (1 to "
+                             "%d letters, digits, _ . -)", at, VP_SIDE_NAME_MOST);
+    if (vp_check_choice(checker, side, at, "members", members, 0) != 0)
         return -1;
     const json_t *starts = json_object_get(side, "starts_s");
     char starts_at[300];
@@ -308,11 +312,15 @@ static void print_side(FILE *out, const json_t *side, enum vp_unit_style style)
     (void)style;
     /* members: what the run started (results stored before it was kept: guests) */
     const char *members = json_string_value(json_object_get(side, "members")) ?: "guests";
-    if (strcmp(json_string_value(json_object_get(side, "name")), "host") == 0)
+    const char *name = json_string_value(json_object_get(side, "name"));
+    if (strcmp(name, "host") == 0)
         fprintf(out, "  side: this host's own jobs, repetitions alternating with the %s'\n",
                 members);
-    else
+    else if (strcmp(name, "guests") == 0)
         fprintf(out, "  side: the %s', repetitions alternating with this host's own jobs\n",
+                members);
+    else /* checked: a group's name, printable */
+        fprintf(out, "  side: group %s, its %s started with the run's other groups'\n", name,
                 members);
 }
 

@@ -459,19 +459,19 @@ static void remove_container(void *state, struct vp_member *member)
 /* what a container has its own of (its /work: the run's, or --guest-disk's) */
 static const char *const own_dirs[] = { "/tmp", "/proc", "/sys", "/dev", "/run", "/work", NULL };
 
-static int run_containers(struct vp_run_steps *steps, int argc, char **argv)
+static struct vp_fleet_kind fleet_of_containers(void)
 {
-    static struct containers containers;
-    containers = (struct containers){ .engine = NULL };
-    const struct vp_fleet_kind kind = {
+    struct containers *containers = calloc(1, sizeof *containers);
+    if (!containers)
+        abort();
+    return (struct vp_fleet_kind){
         .env = &vp_containers_kind, .own_dirs = own_dirs,
-        .own_address_hint = "--container-net host", .state = &containers, .prepare = prepare,
+        .own_address_hint = "--container-net host", .state = containers, .prepare = prepare,
         .start = start_container, .connect = connect_container, .alive = container_alive,
         .pause = pause_container, .describe = describe_container, .silent = silent_container,
         .cost_begin = cost_begin, .cost_end = cost_end, .server_address = server_address,
         .member_address = member_address, .summary = summary, .remove = remove_container, .finish = finish,
     };
-    return vp_run_fleet(&kind, steps->guests.spec, steps, argc, argv);
 }
 
 static const char *const container_settings[] = {
@@ -481,5 +481,5 @@ static const char *const container_settings[] = {
 
 const struct vp_env_kind vp_containers_kind = {
     .name = "containers", .flag = "--containers", .noun = "container",
-    .settings = container_settings, .run = run_containers,
+    .settings = container_settings, .fleet = fleet_of_containers,
 };

@@ -29,6 +29,7 @@
 /* One guest or container, as the runner sees it. */
 struct vp_member {
     char name[VP_GUEST_NAME_LEN]; /* virtperf-PID-N */
+    unsigned group;               /* its group's index (0: a run without --group) */
     int fd;                       /* its channel; -1 while there is none */
     json_t *fingerprint;          /* its hello, with what its kind adds */
     bool paused;
@@ -42,6 +43,8 @@ struct vp_fleet_setup {
     const struct vp_guests_request *asked; /* the --guest-* / --container-* flags */
     const char *work;                      /* a directory for the run's files, no member's */
     unsigned most;                         /* members to start */
+    unsigned first;                        /* members of earlier groups (a bridge's
+                                            * addresses they take come first) */
     const struct vp_path_set *files;       /* this host's, their image carries */
 };
 
@@ -109,9 +112,11 @@ int vp_agent_run_point(int fd, const struct vp_run_steps *steps, size_t index,
 int vp_fleet_hear(const struct vp_fleet_kind *kind, struct vp_member *member, unsigned timeout_s,
                   char *err, size_t err_len);
 
-/* Runs steps (built and checked here) in the members of kind that SPEC asks for; the
- * executor's exit status. */
-int vp_run_fleet(const struct vp_fleet_kind *kind, const char *spec, struct vp_run_steps *steps,
-                 int argc, char **argv);
+/* Runs steps (built and checked here) in the members of kind that SPEC (the run's or each
+ * step's) asks for, or with groups (count of them: run/groups.h) in every group's members
+ * at once; the executor's exit status. */
+struct vp_member_group;
+int vp_run_fleet(const struct vp_env_kind *kind, const struct vp_member_group *groups,
+                 size_t count, struct vp_run_steps *steps, int argc, char **argv);
 
 #endif

@@ -284,9 +284,10 @@ void vp_fleet_run_linked_point(struct fleet_run *run, const struct vp_run_steps 
     }
     for (size_t s = 0; s < layout.count && !*stopped; s++) {
         const struct vp_step *link = &layout.steps[s];
-        json_t *none = NULL;
-        json_t *result = vp_fleet_run_point(run, steps, index, point_index, count, link,
-                                            settings, false, &none, stopped);
+        json_t *results[2] = { NULL, NULL }; /* no host side; the run's one group */
+        vp_fleet_run_point(run, steps, index, point_index, count, link, settings, false,
+                           results, stopped);
+        json_t *result = results[1];
         /* a member that only served the link is in no protocol: asked whether it is gone */
         for (unsigned r = 1; r <= count && !*stopped; r++) {
             if (link->roles[r] != VP_ROLE_WAIT ||

@@ -28,17 +28,19 @@ static void start_monitor(void *context)
                                     sizeof ignored);
 }
 
-/* What the first count members cost this host over seconds, under "guests". */
-static json_t *cost_json(const struct fleet_run *run, unsigned count, double seconds)
+/* What count members of group, from its first, cost this host over seconds, under
+ * "guests". */
+static json_t *cost_json(const struct fleet_run *run, const struct fleet_group *group,
+                         unsigned count, double seconds)
 {
+    const struct vp_fleet_kind *kind = &group->kind;
     json_t *hosts = json_array();
-    for (unsigned m = 0; m < count; m++) {
-        json_t *entry = run->kind->cost_end(run->kind->state, (struct vp_member *)&run->members[m],
-                                            seconds);
+    for (size_t m = group->first; m < group->first + count; m++) {
+        json_t *entry = kind->cost_end(kind->state, (struct vp_member *)&run->members[m], seconds);
         json_object_set_new(entry, "ready_s", json_real(run->members[m].ready_s));
         json_array_append_new(hosts, entry);
     }
-    json_t *summary = run->kind->summary(run->kind->state);
+    json_t *summary = kind->summary(kind->state);
     json_object_set_new(summary, "count", json_integer(count));
     if (run->files.count > 0) {
         json_t *files = json_array();
@@ -220,6 +222,12 @@ static json_t *side_json(const struct fleet_run *run, const char *name, const in
                      "starts_s", seconds);
 }
 
+/* A group's result's "side": its name and what its members are. */
+static json_t *group_side_json(const struct fleet_group *group)
+{
+    return json_pack("{s:s,s:s+}", "name", group->name, "members", group->kind.env->noun, "s");
+}
+
 /* Who runs a point: ranks (0: this host, m + 1: member m) in the order they start. */
 struct point_ranks {
     int rank[VP_MAX_GUESTS + 1];
@@ -330,14 +338,42 @@ static bool receive_parts(const struct fleet_run *run, const struct vp_together 
     return held;
 }
 
-/* One point on the first count members, or on the ranks link (a topology's step) runs:
- * their combined result; with --and-host also the host's (*host_result, NULL without).
- * *stopped: a member was lost or a signal came. */
-json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
-                           size_t point_index, unsigned count, const struct vp_step *link,
-                           struct vp_run_settings *settings, bool with_host, json_t **host_result,
-                           bool *stopped)
+/* Each group's result of the point from the parts (one group: every part), marked with
+ * what became of the point, with what its members cost (costs[g], taken); into
+ * results[1 + g]. */
+static void combine_groups(struct fleet_run *run, struct vp_gathered *parts,
+                           const struct vp_together *together, const struct vp_plan_point *point,
+                           const struct vp_params *params, const struct vp_run_settings *settings,
+                           json_t **costs, const char *failed, json_t *monitor, json_t **results)
 {
+    for (size_t g = 0; g < run->group_count; g++) {
+        const struct fleet_group *group = &run->groups[g];
+        bool grouped = group->name != NULL;
+        json_t *result = vp_gather_combine_some(parts, grouped ? group->first : 0,
+                                                grouped ? group->count : parts->count,
+                                                together, point, params, settings);
+        if (failed)
+            vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", failed);
+        if (monitor) /* this host's, over the point every group ran in */
+            json_object_set_new(result, "monitor", g == 0 ? json_incref(monitor)
+                                                          : json_deep_copy(monitor));
+        json_object_set_new(result, "guests", costs[g]);
+        if (grouped)
+            json_object_set_new(result, "side", group_side_json(group));
+        results[1 + g] = result;
+    }
+}
+
+/* One point on the first count members (with groups: every member), or on the ranks link
+ * (a topology's step) runs: results[1 + g] each group's combined result (one group: the
+ * run's members); with --and-host results[0] the host's (NULL without). *stopped: a member
+ * was lost or a signal came. */
+void vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
+                        size_t point_index, unsigned count, const struct vp_step *link,
+                        struct vp_run_settings *settings, bool with_host, json_t **results,
+                        bool *stopped)
+{
+    json_t **host_result = &results[0];
     const struct vp_run_step *step = &steps->step[index];
     const struct vp_plan_point *point = &step->plan.points[point_index];
     vp_fleet_set_running(run, count);
@@ -359,8 +395,10 @@ json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *ste
         if (start_host_side(run, steps, index, point_index, 0, how, &linked_host, host_err,
                             sizeof host_err) != 0) {
             *stopped = true;
-            return vp_result_finish(vp_result_start(point->bench, &point->params, point->jobs,
-                                                    settings), "failed", host_err);
+            results[1] = vp_result_finish(vp_result_start(point->bench, &point->params,
+                                                          point->jobs, settings),
+                                          "failed", host_err);
+            return;
         }
         guests.fds[0] = linked_host.fd;
     } else if (with_host &&
@@ -376,7 +414,7 @@ json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *ste
         host->lead.starts = host_starts;
     }
     for (unsigned m = 0; m < count; m++)
-        run->kind->cost_begin(run->kind->state, &run->members[m]);
+        vp_fleet_kind_of(run, m)->cost_begin(vp_fleet_kind_of(run, m)->state, &run->members[m]);
     int64_t began = vp_now_ns();
     struct point_outcome outcome = { .lost = -1 };
     bool held = run_together(run, &guests, host, &ranks, link, point, index, point_index,
@@ -384,7 +422,10 @@ json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *ste
     double seconds = (double)(vp_now_ns() - began) / 1e9;
     json_t *monitor = run->monitor ? vp_monitor_stop(run->monitor) : NULL;
     run->monitor = NULL;
-    json_t *cost = cost_json(run, count, seconds);
+    json_t *costs[VP_MAX_GROUPS]; /* what each group's members cost over the point */
+    for (size_t g = 0; g < run->group_count; g++)
+        costs[g] = cost_json(run, &run->groups[g], run->groups[g].name ? run->groups[g].count
+                                                                       : count, seconds);
 
     struct vp_gathered parts;
     double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
@@ -436,18 +477,16 @@ json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *ste
                       link ? vp_topology_name(run->topology[index]) : run->server_peer, err,
                       sizeof err);
     vp_params_set(&params, "reverse", link && link->reverse ? "on" : NULL, err, sizeof err);
-    json_t *result = vp_gather_combine(&parts, together, point, &params, settings);
+    combine_groups(run, &parts, together, point, &params, settings, costs,
+                   outcome.lost >= 0 ? reason : NULL, monitor, results);
+    vp_gather_free(&parts);
+    json_decref(monitor);
+    *stopped = *stopped || outcome.lost >= 0;
+    json_t *result = results[1]; /* the one group of a run that links or has a host side */
     if (link)
         vp_layout_mark(result, run->topology[index], link, run->link_ends, run->link_labels);
-    if (outcome.lost >= 0) {
-        vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", reason);
-        *stopped = true;
-    }
     if (*host_result) /* one point, so one params (without the host's key file) */
         json_object_set(*host_result, "params", json_object_get(result, "params"));
-    if (monitor)
-        json_object_set_new(result, "monitor", monitor);
-    json_object_set_new(result, "guests", cost);
     if (guest_starts)
         json_object_set_new(result, "side",
                             side_json(run, "guests", guest_starts,
@@ -457,7 +496,6 @@ json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *ste
     free(guest_starts);
     vp_together_end(&guests.together);
     *stopped = *stopped || vp_engine_interrupted();
-    return result;
 }
 
 /* The result(s) of one point to the session, marked with the plan's step. */

@@ -2,6 +2,7 @@
  * lifecycle, and each step over them. */
 #define _GNU_SOURCE /* asprintf */
 #include "run/fleet_run.h"
+#include "run/groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,10 +35,11 @@ static void remove_all(struct fleet_run *run)
     vp_net_stop_server(run->server);
     run->server = 0;
     for (size_t m = 0; m < run->started; m++)
-        remove_member(run->kind, &run->members[m]);
+        remove_member(vp_fleet_kind_of(run, m), &run->members[m]);
     run->started = 0;
-    if (run->kind->finish)
-        run->kind->finish(run->kind->state);
+    for (size_t g = 0; g < run->group_count; g++)
+        if (run->groups[g].kind.finish)
+            run->groups[g].kind.finish(run->groups[g].kind.state);
     if (run->work[0])
         vp_scratch_remove(run->work);
     run->work[0] = '\0';
@@ -113,8 +115,8 @@ static int send_steps(struct fleet_run *run, const struct vp_run_steps *steps, c
             status = -1;
         } else if (len > 0) {
             char shown[VP_PATH_ERROR_LEN]; /* the member's words: no escape of its own */
-            snprintf(err, err_len, "in %s %s: %s", run->kind->env->noun, member->name,
-                     vp_printable(verdict, shown, sizeof shown));
+            snprintf(err, err_len, "in %s %s: %s", vp_fleet_kind_of(run, m)->env->noun,
+                     member->name, vp_printable(verdict, shown, sizeof shown));
             status = -1;
         }
         free(verdict);
@@ -136,6 +138,13 @@ int vp_fleet_refuse(char *err, size_t err_len, const char *flag, const char *wha
 int vp_fleet_step_counts(const struct fleet_run *run, const struct vp_run_step *step,
                          unsigned *counts, size_t *n, char *err, size_t err_len)
 {
+    if (run->groups[0].name) { /* every group's members, every point */
+        counts[0] = 0;
+        for (size_t g = 0; g < run->group_count; g++)
+            counts[0] += run->groups[g].count;
+        *n = 1;
+        return 0;
+    }
     const char *spec = step->members_spec ? step->members_spec : run->spec;
     *n = 0;
     if (!spec || vp_parse_jobs_spec(spec, VP_MAX_GUESTS, counts, VP_MAX_GUESTS, n) == 0)
@@ -150,7 +159,13 @@ int vp_fleet_step_counts(const struct fleet_run *run, const struct vp_run_step *
 /* Whether step runs in members (not on this host alone). */
 bool vp_fleet_in_members(const struct fleet_run *run, const struct vp_run_step *step)
 {
-    return step->members_spec || run->spec;
+    return step->members_spec || run->spec || run->groups[0].name;
+}
+
+/* The flag that asks for the run's members, for what it cannot go with. */
+static const char *members_flag(const struct fleet_run *run)
+{
+    return run->groups[0].name ? "--group" : run->kind->env->flag;
 }
 
 /* Whether step runs on this host too, beside its members, alternating. */
@@ -158,6 +173,33 @@ bool vp_fleet_with_host_side(const struct fleet_run *run, const struct vp_run_st
                              const struct vp_run_step *step)
 {
     return vp_fleet_in_members(run, step) && vp_run_step_and_host(steps, step);
+}
+
+/* None of the files the members' image carries is under a directory members of kind have
+ * their own of; -1 with err naming it. */
+static int files_not_own(const struct fleet_run *run, const struct vp_fleet_kind *kind,
+                         char *err, size_t err_len)
+{
+    const char *const *own = kind->own_dirs;
+    for (size_t f = 0; f < run->files.count; f++) {
+        const char *path = run->files.paths[f];
+        for (size_t o = 0; own[o]; o++) {
+            size_t len = strlen(own[o]);
+            if (strcmp(path, "/") != 0 &&
+                (strncmp(path, own[o], len) != 0 || (path[len] != '/' && path[len] != '\0')))
+                continue;
+            char listed[128] = "";
+            for (size_t l = 0; own[l]; l++)
+                snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s%s",
+                         l == 0 ? "" : own[l + 1] ? ", " : " or ", own[l]);
+            snprintf(err, err_len, "%s: %s is %s%s, which each %s has its own of; accepted: "
+                     "programs and files elsewhere on this host", members_flag(run), path,
+                     strcmp(path, "/") == 0 ? "the whole of this host" : "under ",
+                     strcmp(path, "/") == 0 ? "" : listed, kind->env->noun);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* What the members' image carries of this host beside virtperf: --guest-programs, and
@@ -191,33 +233,72 @@ static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps,
         }
     }
     /* a member mounts its own of some directories over what its image carries */
-    const char *const *own = run->kind->own_dirs;
-    for (size_t f = 0; f < run->files.count; f++) {
-        const char *path = run->files.paths[f];
-        for (size_t o = 0; own[o]; o++) {
-            size_t len = strlen(own[o]);
-            if (strcmp(path, "/") != 0 &&
-                (strncmp(path, own[o], len) != 0 || (path[len] != '/' && path[len] != '\0')))
-                continue;
-            char listed[128] = "";
-            for (size_t l = 0; own[l]; l++)
-                snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s%s",
-                         l == 0 ? "" : own[l + 1] ? ", " : " or ", own[l]);
-            snprintf(err, err_len, "%s: %s is %s%s, which each %s has its own of; accepted: "
-                     "programs and files elsewhere on this host", run->kind->env->flag, path,
-                     strcmp(path, "/") == 0 ? "the whole of this host" : "under ",
-                     strcmp(path, "/") == 0 ? "" : listed, run->kind->env->noun);
+    for (size_t g = 0; g < run->group_count; g++)
+        if (files_not_own(run, &run->groups[g].kind, err, err_len) != 0)
+            return -1;
+    return 0;
+}
+
+/* Each group's kind ready for its members (its settings, the first of its members). */
+static int prepare_groups(struct fleet_run *run, char *err, size_t err_len)
+{
+    for (size_t g = 0; g < run->group_count; g++) {
+        struct fleet_group *group = &run->groups[g];
+        struct vp_fleet_setup setup = { .asked = group->asked, .work = run->work,
+                                        .most = group->count, .first = (unsigned)group->first,
+                                        .files = &run->files };
+        char why[VP_PATH_ERROR_LEN];
+        if (group->kind.prepare(group->kind.state, &setup, why, sizeof why) != 0) {
+            if (group->name)
+                snprintf(err, err_len, "--group %s: %s", group->name, why);
+            else
+                snprintf(err, err_len, "%s", why);
             return -1;
         }
     }
     return 0;
 }
 
-/* Starts the most members SPEC asks for, each heard from and agreeing to the steps. */
+/* Where the members reach this host's server: every group's the same, or none (NULL
+ * with why). */
+static const char *groups_server_address(struct fleet_run *run, char *err, size_t err_len)
+{
+    const char *address = NULL;
+    for (size_t g = 0; g < run->group_count; g++) {
+        const struct vp_fleet_kind *kind = &run->groups[g].kind;
+        const char *its = kind->server_address(kind->state, err, err_len);
+        if (!its)
+            return NULL;
+        if (address && strcmp(address, its) != 0) {
+            snprintf(err, err_len, "--group %s: its members reach this host at %s, %s's at %s; "
+                     "accepted: groups that reach this host at one address (one --guest-net, "
+                     "one --container-net) for a network benchmark", run->groups[g].name, its,
+                     run->groups[0].name, address);
+            return NULL;
+        }
+        address = its;
+    }
+    return address;
+}
+
+/* "virtperf: 2 guests started (libvirt tcg)", the group named. */
+static void say_started(const struct fleet_group *group)
+{
+    const struct vp_fleet_kind *kind = &group->kind;
+    json_t *summary = kind->summary(kind->state);
+    const char *accel = json_string_value(json_object_get(summary, "accel"));
+    fprintf(stderr, "virtperf: %s%s%u %s%s started (%s%s%s)\n", group->name ? group->name : "",
+            group->name ? ": " : "", group->count, kind->env->noun, group->count == 1 ? "" : "s",
+            json_string_value(json_object_get(summary, "engine")), accel ? " " : "",
+            accel ? accel : "");
+    json_decref(summary);
+}
+
+/* Starts the most members SPEC asks for (or every group's), each heard from and agreeing
+ * to the steps. */
 static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size_t err_len)
 {
     struct fleet_run *run = context;
-    const struct vp_fleet_kind *kind = run->kind;
     const struct vp_guests_request *asked = &steps->guests;
     run->of_plan = steps->kept_text != NULL;
     for (size_t s = 0; s < steps->count; s++) {
@@ -228,14 +309,19 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         for (size_t c = 0; c < n; c++)
             run->most = counts[c] > run->most ? counts[c] : run->most;
     }
+    if (!run->groups[0].name)
+        run->groups[0].count = run->most;
+    if (run->groups[0].name && steps->step[0].request.topology)
+        return vp_fleet_refuse(err, err_len, "--group", "--topology",
+                               "--topology with --guests SPEC or --containers SPEC");
     if (vp_fleet_take_topology(run, steps, err, err_len) != 0)
         return -1;
     for (size_t s = 0; s < steps->count; s++) {
         if (steps->step[s].request.plan.reps_auto)
-            return vp_fleet_refuse(err, err_len, kind->env->flag, "--reps auto",
+            return vp_fleet_refuse(err, err_len, members_flag(run), "--reps auto",
                                    "--reps N (every member would have to agree when to stop)");
         if (steps->step[s].request.background)
-            return vp_fleet_refuse(err, err_len, kind->env->flag, "--background",
+            return vp_fleet_refuse(err, err_len, members_flag(run), "--background",
                                    "net.probe as a benchmark of its own");
     }
     if (gather_files(run, steps, err, err_len) != 0)
@@ -248,36 +334,40 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     /* a scratch directory (core/scratch.h) says which virtperf owns it: what a SIGKILL
      * left is reclaimed by the next run that makes one in /tmp */
     char prefix[64], why[VP_ERROR_LEN];
-    snprintf(prefix, sizeof prefix, "virtperf-%s", kind->env->name);
+    snprintf(prefix, sizeof prefix, "virtperf-%s", run->kind->env->name);
     if (vp_scratch_make("/tmp", prefix, run->work, sizeof run->work, why, sizeof why) != 0) {
-        snprintf(err, err_len, "%s: /tmp: %s", kind->env->flag, why);
+        snprintf(err, err_len, "%s: /tmp: %s", members_flag(run), why);
         return -1;
     }
-    if (kind->shared_work) /* libvirt's QEMU user makes the channel sockets there */
-        chmod(run->work, 0755);
+    for (size_t g = 0; g < run->group_count; g++)
+        if (run->groups[g].kind.shared_work) /* libvirt's QEMU user makes the channel sockets there */
+            chmod(run->work, 0755);
     vp_engine_catch_signals();
-    struct vp_fleet_setup setup = { .asked = asked, .work = run->work, .most = run->most,
-                                    .files = &run->files };
-    if (kind->prepare(kind->state, &setup, err, err_len) != 0)
+    if (prepare_groups(run, err, err_len) != 0)
         return -1;
     vp_fleet_take_outside(run, steps);
     /* where this host serves is known (or refused) before any member starts */
     const char *server_address = NULL;
     if (vp_fleet_wants_server(run, steps) &&
-        !(server_address = kind->server_address(kind->state, err, err_len)))
+        !(server_address = groups_server_address(run, err, err_len)))
         return -1;
-    for (size_t m = 0; m < run->most; m++) {
-        struct vp_member *member = &run->members[m];
-        *member = (struct vp_member){ .fd = -1 };
-        snprintf(member->name, sizeof member->name, "virtperf-%ld-%zu", (long)getpid(), m + 1);
-        run->started = m + 1; /* removed with the others even when it does not start */
-        member->started_ns = vp_now_ns();
-        if (kind->start(kind->state, member, m, err, err_len) != 0)
-            return -1;
+    for (size_t g = 0; g < run->group_count; g++) {
+        const struct fleet_group *group = &run->groups[g];
+        for (size_t i = 0; i < group->count; i++) {
+            size_t m = group->first + i;
+            struct vp_member *member = &run->members[m];
+            *member = (struct vp_member){ .fd = -1, .group = (unsigned)g };
+            snprintf(member->name, sizeof member->name, "virtperf-%ld-%zu", (long)getpid(), m + 1);
+            run->started = m + 1; /* removed with the others even when it does not start */
+            member->started_ns = vp_now_ns();
+            if (group->kind.start(group->kind.state, member, i, err, err_len) != 0)
+                return -1;
+        }
     }
     for (size_t m = 0; m < run->started; m++)
         if (!run->members[m].fingerprint &&
-            vp_fleet_hear(kind, &run->members[m], run->timeout_s, err, err_len) != 0)
+            vp_fleet_hear(vp_fleet_kind_of(run, m), &run->members[m], run->timeout_s, err,
+                          err_len) != 0)
             return -1;
     enum vp_topology_kind serving = vp_fleet_members_serve(run, steps->count);
     if ((server_address && vp_fleet_start_server(run, steps, server_address, err, err_len) != 0) ||
@@ -289,14 +379,12 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         vp_fleet_name_ranks(run);
         run->host_fingerprint = vp_sysinfo_collect(steps->topology);
     }
-    for (size_t m = 0; m < run->started; m++)
+    for (size_t m = 0; m < run->started; m++) {
+        const struct vp_fleet_kind *kind = vp_fleet_kind_of(run, m);
         run->members[m].paused = kind->pause(kind->state, &run->members[m], true) == 0;
-    json_t *summary = kind->summary(kind->state);
-    const char *accel = json_string_value(json_object_get(summary, "accel"));
-    fprintf(stderr, "virtperf: %u %s%s started (%s%s%s)\n", run->most, kind->env->noun,
-            run->most == 1 ? "" : "s", json_string_value(json_object_get(summary, "engine")),
-            accel ? " " : "", accel ? accel : "");
-    json_decref(summary);
+    }
+    for (size_t g = 0; g < run->group_count; g++)
+        say_started(&run->groups[g]);
     return 0;
 }
 
@@ -318,7 +406,8 @@ void vp_fleet_set_running(struct fleet_run *run, unsigned count)
     for (size_t m = 0; m < run->started; m++) {
         bool pause = m >= count;
         struct vp_member *member = &run->members[m];
-        if (member->paused != pause && run->kind->pause(run->kind->state, member, pause) == 0)
+        const struct vp_fleet_kind *kind = vp_fleet_kind_of(run, m);
+        if (member->paused != pause && kind->pause(kind->state, member, pause) == 0)
             member->paused = pause;
     }
 }
@@ -340,8 +429,9 @@ void vp_fleet_lost_reason(const struct fleet_run *run, int index, const char *wh
                           size_t len)
 {
     struct vp_member *member = (struct vp_member *)&run->members[index];
-    snprintf(reason, len, "%s %d (%s): %s%s", run->kind->env->noun, index + 1, member->name, why,
-             member_gone(run->kind, member) ? " (it is gone: destroyed, killed or crashed)" : "");
+    const struct vp_fleet_kind *kind = vp_fleet_kind_of(run, (size_t)index);
+    snprintf(reason, len, "%s %d (%s): %s%s", kind->env->noun, index + 1, member->name, why,
+             member_gone(kind, member) ? " (it is gone: destroyed, killed or crashed)" : "");
 }
 
 /* Every count of the step's SPEC, every point of the step; a step of a plan that runs in
@@ -372,12 +462,11 @@ static bool run_step_in_fleet(void *context, const struct vp_run_steps *steps, s
                                           &stopped);
                 continue;
             }
-            json_t *host = NULL;
+            json_t *results[VP_MAX_GROUPS + 1] = { NULL }; /* the host's side, each group's */
             bool with_host = vp_fleet_with_host_side(run, steps, step);
-            json_t *result = vp_fleet_run_point(run, steps, index, p, counts[c], NULL, &settings,
-                                                with_host, &host, &stopped);
-            json_t *both[] = { host, result };
-            vp_fleet_keep_results(session, step, both, 2);
+            vp_fleet_run_point(run, steps, index, p, counts[c], NULL, &settings, with_host,
+                               results, &stopped);
+            vp_fleet_keep_results(session, step, results, run->group_count + 1);
         }
     }
     return stopped;
@@ -396,12 +485,26 @@ static int close_fleet(void *context, int status, bool stopped)
     return status;
 }
 
-int vp_run_fleet(const struct vp_fleet_kind *kind, const char *spec, struct vp_run_steps *steps,
-                 int argc, char **argv)
+int vp_run_fleet(const struct vp_env_kind *kind, const struct vp_member_group *groups,
+                 size_t count, struct vp_run_steps *steps, int argc, char **argv)
 {
     static struct fleet_run run;
-    run = (struct fleet_run){ .kind = kind, .spec = spec, .argc = argc, .argv = argv,
-                              .words = argv, .word_count = argc, .external_rank = -1 };
+    run = (struct fleet_run){ .spec = groups ? NULL : steps->guests.spec, .argc = argc,
+                              .argv = argv, .words = argv, .word_count = argc,
+                              .external_rank = -1 };
+    run.group_count = groups ? count : 1;
+    size_t first = 0;
+    for (size_t g = 0; g < run.group_count; g++) {
+        struct fleet_group *group = &run.groups[g];
+        if (groups)
+            *group = (struct fleet_group){ .name = groups[g].name, .asked = &groups[g].asked,
+                                           .kind = groups[g].asked.kind->fleet(),
+                                           .first = first, .count = groups[g].count };
+        else
+            *group = (struct fleet_group){ .asked = &steps->guests, .kind = kind->fleet() };
+        first += group->count;
+    }
+    run.kind = &run.groups[0].kind;
     const struct vp_runner runner = {
         .program = "virtperf run", .keeps_session = true, .context = &run,
         .settle = settle_fleet, .open = open_fleet, .repetitions = fleet_repetitions,
@@ -416,5 +519,7 @@ int vp_run_fleet(const struct vp_fleet_kind *kind, const char *spec, struct vp_r
     json_decref(run.host_fingerprint);
     vp_path_set_free(&run.files);
     vp_run_steps_free(steps);
+    for (size_t g = 0; g < run.group_count; g++)
+        free(run.groups[g].kind.state);
     return status;
 }

@@ -18,8 +18,20 @@
 #define SERVER_KEY_BYTES 32
 #define MEMBER_KEY_PATH "/tmp/virtperf-host.key" /* where each member keeps the server's key */
 
+/* One set of the run's members: the run's own (its kind, SPEC's counts), or a --group's
+ * (its kind and settings, its count). */
+struct fleet_group {
+    const char *name;                      /* the --group's; NULL: the run's own members */
+    struct vp_fleet_kind kind;             /* with a state of its own */
+    const struct vp_guests_request *asked; /* its settings */
+    size_t first;                          /* its members: first .. first + count - 1 */
+    unsigned count;
+};
+
 struct fleet_run {
-    const struct vp_fleet_kind *kind;
+    const struct vp_fleet_kind *kind; /* the first group's: its kind names the run's members */
+    struct fleet_group groups[VP_MAX_GROUPS];
+    size_t group_count;
     const char *spec;
     int argc;
     char **argv;               /* the command's words, sent to every member */
@@ -54,6 +66,12 @@ struct fleet_run {
     json_t *host_fingerprint;   /* this host's, for its part of a link's result */
     struct vp_path_set files;   /* this host's, carried in the members' image */
 };
+
+/* The kind of member m, with its group's state. */
+static inline const struct vp_fleet_kind *vp_fleet_kind_of(const struct fleet_run *run, size_t m)
+{
+    return &run->groups[run->members[m].group].kind;
+}
 
 static inline int64_t after_seconds(unsigned seconds)
 {
@@ -114,13 +132,14 @@ void vp_fleet_run_linked_point(struct fleet_run *run, const struct vp_run_steps 
                                bool *stopped);
 
 /* fleet_point.c */
-/* One point on the first count members, or on the ranks link (a topology's step) runs:
- * their combined result; with --and-host also the host's (*host_result, NULL without).
- * *stopped: a member was lost or a signal came. */
-json_t *vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
-                           size_t point_index, unsigned count, const struct vp_step *link,
-                           struct vp_run_settings *settings, bool with_host, json_t **host_result,
-                           bool *stopped);
+/* One point on the first count members (with groups: every member), or on the ranks link
+ * (a topology's step) runs: results[1 + g] each group's combined result (one group: the
+ * run's members); with --and-host results[0] the host's (NULL without). *stopped: a member
+ * was lost or a signal came. */
+void vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
+                        size_t point_index, unsigned count, const struct vp_step *link,
+                        struct vp_run_settings *settings, bool with_host, json_t **results,
+                        bool *stopped);
 /* The result(s) of one point to the session, marked with the plan's step. */
 void vp_fleet_keep_results(struct vp_run_session *session, const struct vp_run_step *step,
                            json_t *const *results, size_t count);

@@ -69,8 +69,10 @@ struct guests {
     struct guest own[VP_MAX_GUESTS];
 };
 
-/* The bridge's IPv4 address and prefix; guest g gets the g-th address after it. */
-static int bridge_addresses(struct guests *guests, unsigned most, char *err, size_t err_len)
+/* The bridge's IPv4 address and prefix; guest g gets the (first + g)-th address after it
+ * (first: the guests of earlier groups on the bridge). */
+static int bridge_addresses(struct guests *guests, unsigned first, unsigned most, char *err,
+                            size_t err_len)
 {
     const char *bridge = guests->config.bridge;
     char path[300];
@@ -92,24 +94,27 @@ static int bridge_addresses(struct guests *guests, unsigned most, char *err, siz
         }
     freeifaddrs(all);
     int prefix = __builtin_popcount(mask);
-    if (host == 0 || (uint64_t)(~mask) < most + 2u) {
+    if (host == 0 || (uint64_t)(~mask) < first + most + 2u) {
         snprintf(err, err_len, "--guest-net: bridge '%s' has %s; accepted: a bridge with an "
                  "IPv4 address whose subnet holds %u more", bridge,
-                 host ? "too small a subnet" : "no IPv4 address", most);
+                 host ? "too small a subnet" : "no IPv4 address", first + most);
         return -1;
     }
     struct in_addr own = { htonl(host) };
     inet_ntop(AF_INET, &own, guests->gateway, sizeof guests->gateway);
     uint32_t next = host;
-    for (unsigned g = 0; g < most; g++) {
+    for (unsigned g = 0; g < first + most; g++) {
         do
             next = (next & mask) | ((next + 1) & ~mask);
         while ((next & ~mask) == 0 || (next & ~mask) == ~mask || next == host);
+        if (g < first)
+            continue;
         struct in_addr address = { htonl(next) };
         char text[INET_ADDRSTRLEN];
         inet_ntop(AF_INET, &address, text, sizeof text);
-        snprintf(guests->own[g].address, sizeof guests->own[g].address, "%s/%d", text, prefix);
-        snprintf(guests->own[g].bare_address, sizeof guests->own[g].bare_address, "%s", text);
+        struct guest *guest = &guests->own[g - first];
+        snprintf(guest->address, sizeof guest->address, "%s/%d", text, prefix);
+        snprintf(guest->bare_address, sizeof guest->bare_address, "%s", text);
     }
     return 0;
 }
@@ -207,7 +212,8 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
                  "only; accepted: --guest-disk DIR --guest-disk-bus %s", asked->disk_bus);
         return -1;
     }
-    if (guests->config.bridge && bridge_addresses(guests, setup->most, err, err_len) != 0)
+    if (guests->config.bridge &&
+        bridge_addresses(guests, setup->first, setup->most, err, err_len) != 0)
         return -1;
     if (asked->pin && plan_pins(guests, asked->pin, setup->most, err, err_len) != 0)
         return -1;
@@ -515,12 +521,17 @@ static struct vp_fleet_kind guests_kind(void *state)
     };
 }
 
-static int run_guests(struct vp_run_steps *steps, int argc, char **argv)
+static struct guests *new_guests(void)
 {
-    static struct guests guests;
-    guests = (struct guests){ .kvm = false };
-    struct vp_fleet_kind kind = guests_kind(&guests);
-    return vp_run_fleet(&kind, steps->guests.spec, steps, argc, argv);
+    struct guests *guests = calloc(1, sizeof *guests);
+    if (!guests)
+        abort();
+    return guests;
+}
+
+static struct vp_fleet_kind fleet_of_guests(void)
+{
+    return guests_kind(new_guests());
 }
 
 static const char *const guest_settings[] = {
@@ -531,5 +542,5 @@ static const char *const guest_settings[] = {
 
 const struct vp_env_kind vp_guests_kind = {
     .name = "guests", .flag = "--guests", .noun = "guest", .settings = guest_settings,
-    .run = run_guests,
+    .fleet = fleet_of_guests,
 };

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct vp_run_steps;
+struct vp_fleet_kind;
 
 struct vp_env_kind {
     const char *name; /* "guests": --guests SPEC, guests = SPEC, a result's "members" */
@@ -19,9 +19,10 @@ struct vp_env_kind {
     const char *noun; /* "guest" */
     /* its own settings' flags, NULL-ended (those every kind takes are in run_flags.c) */
     const char *const *settings;
-    /* Runs steps (built and checked) in the members SPEC asks for (steps->guests.spec, or
-     * a step's own); the executor's exit status. */
-    int (*run)(struct vp_run_steps *steps, int argc, char **argv);
+    /* Its hooks for the fleet runner (fleet.h), with a state of their own for one set of
+     * its members (a run's, or one --group's): allocated here, freed by the runner with
+     * free() once its finish hook ran. */
+    struct vp_fleet_kind (*fleet)(void);
 };
 
 extern const struct vp_env_kind vp_guests_kind, vp_containers_kind, vp_uml_kind;

@@ -225,6 +225,17 @@ static int take_container_net(struct vp_run_request *request, const char *value,
     return 0;
 }
 
+/* --group NAME:KIND=N[,SETTING=VALUE...]: kept as given; run/groups.c reads each once
+ * every flag is in (the run's settings are the groups' too). */
+static int take_group(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    if (request->guests.group_count == VP_MAX_GROUPS)
+        return vp_run_flag_refuse(err, len, "--group: more than %d groups; accepted: 2 to %d",
+                                  VP_MAX_GROUPS, VP_MAX_GROUPS);
+    request->guests.groups[request->guests.group_count++] = value;
+    return 0;
+}
+
 const struct vp_run_flag vp_member_flags[] = {
     { "guests", "SPEC", VP_SCOPE_SESSION,
       "run in guests virtperf starts (libvirt): 4, 1,2,4 or 1..8, one\n"
@@ -315,6 +326,25 @@ const struct vp_run_flag vp_member_flags[] = {
       "\\fBuser\\-mode\\-linux\\fR: a Linux kernel run as this host's processes), each booting\n"
       "the containers' root directory read-only, for each count of SPEC, as \\fB\\-\\-guests\\fR\n"
       "does with guests. No network yet: benchmarks that need none. See GUESTS.", take_uml },
+    { "group", "NAME:KIND=N[,SET=V...]", VP_SCOPE_COMMAND,
+      "a group of members with settings of its own (repeat: 2 to 8\n"
+      "groups), e.g. --group pv:guests=2 --group emu:guests=2,guest-nic=e1000;\n"
+      "all start together, one result per group  [none]",
+      "Runs the benchmarks in two or more groups of members at once, each group its own kind\n"
+      "and settings: \\fBNAME:KIND=N\\fR (\\fBguests=2\\fR, \\fBcontainers=2\\fR, \\fBuml=1\\fR),\n"
+      "then any of \\fBguest\\-cpus\\fR, \\fBguest\\-memory\\fR, \\fBguest\\-accel\\fR,\n"
+      "\\fBguest\\-cpu\\-cap\\fR, \\fBguest\\-net\\fR, \\fBguest\\-nic\\fR, \\fBguest\\-disk\\fR,\n"
+      "\\fBguest\\-disk\\-size\\fR, \\fBguest\\-disk\\-bus\\fR, \\fBcontainer\\-engine\\fR,\n"
+      "\\fBcontainer\\-runtime\\fR and \\fBcontainer\\-net\\fR as \\fBSETTING=VALUE\\fR, over the run's\n"
+      "own \\fB\\-\\-guest\\-*\\fR and \\fB\\-\\-container\\-*\\fR flags. Every member of every group\n"
+      "starts each repetition at one instant; each point gives one result per group, its\n"
+      "\\fBside\\fR the group's name, combined over the group's members (without the\n"
+      "stonewalled rates, which are summed across all of a point's members); \\fBvirtperf\n"
+      "compare RUN\\fR sets every later group against the first: the CNAF 2007 study's\n"
+      "paravirtual against emulated NIC, or its Xen and VMware guests side by side.\n"
+      "A group's count is one number (no sweep); not with \\fB\\-\\-and\\-host\\fR,\n"
+      "\\fB\\-\\-topology\\fR, \\fB\\-\\-guest\\-pin\\fR, \\fB\\-\\-libvirt\\-uri\\fR or a plan yet.",
+      take_group },
 };
 const size_t vp_member_flag_count = sizeof vp_member_flags / sizeof vp_member_flags[0];
 
@@ -338,11 +368,8 @@ static int refused_under_mpi(const char *flag, char *err, size_t err_len)
     return -1;
 }
 
-int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
-                         const struct vp_env_kind *running, char *err, size_t err_len)
+size_t vp_run_members_given(const struct vp_guests_request *asked, const char **flags)
 {
-    if (asked->kind && !members_here)
-        return refused_under_mpi(asked->kind->flag, err, err_len);
     /* every kind's settings (kinds.h says which kind takes which), whether each was given */
     const struct {
         const char *flag;
@@ -363,10 +390,25 @@ int vp_run_members_check(const struct vp_guests_request *asked, bool members_her
         { "--container-runtime", asked->container_runtime },
         { "--container-net", asked->container_net },
     };
-    size_t count = sizeof settings / sizeof settings[0];
+    size_t given = 0;
+    for (size_t f = 0; f < sizeof settings / sizeof settings[0]; f++)
+        if (settings[f].given)
+            flags[given++] = settings[f].flag;
+    return given;
+}
+
+int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
+                         const struct vp_env_kind *running, char *err, size_t err_len)
+{
+    if (asked->kind && !members_here)
+        return refused_under_mpi(asked->kind->flag, err, err_len);
+    if (asked->group_count && !members_here)
+        return refused_under_mpi("--group", err, err_len);
+    const char *given[VP_RUN_MEMBER_SETTINGS];
+    size_t count = vp_run_members_given(asked, given);
     for (size_t f = 0; f < count; f++) {
-        const char *flag = settings[f].flag;
-        if (!settings[f].given || (members_here && running && vp_env_kind_takes(running, flag)))
+        const char *flag = given[f];
+        if (members_here && running && vp_env_kind_takes(running, flag))
             continue;
         if (!members_here)
             return refused_under_mpi(flag, err, err_len);

@@ -13,6 +13,7 @@
 
 #include "run/kinds.h"
 #include "engine/plan.h"
+#include "core/limits.h"
 
 #define VP_RUN_MAX_WATCH 8
 #define VP_RUN_MAX_WORDS 64 /* benchmarks named on one command line, with --background */
@@ -43,6 +44,8 @@ struct vp_guests_request {
     unsigned cpu_cap_pct, cpu_cap_guest; /* --guest-cpu-cap PCT[@N]; guest 0: every one */
     uint64_t disk_bytes;
     bool and_host; /* --and-host: the host's jobs too, repetitions alternating */
+    const char *groups[VP_MAX_GROUPS]; /* each --group's words (run/groups.h reads them) */
+    size_t group_count;
 };
 
 /* What one command line (or one step of a plan) asks. */
@@ -104,6 +107,10 @@ int vp_run_take(struct vp_run_request *request, const struct vp_run_flag *flag,
  * or -1 with err naming the flag and what is accepted. */
 int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
                          const struct vp_env_kind *running, char *err, size_t err_len);
+/* The --and-host, --guest-* and --container-* flags asked gives, into flags (room for
+ * VP_RUN_MEMBER_SETTINGS); how many. */
+#define VP_RUN_MEMBER_SETTINGS 24
+size_t vp_run_members_given(const struct vp_guests_request *asked, const char **flags);
 /* Whether a plan's key (or a flag without "--") is a setting of members. */
 bool vp_run_member_setting(const char *key);
 /* The flags of scopes as --help lists them, those also of a scope in listed left out

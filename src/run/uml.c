@@ -256,18 +256,18 @@ static void remove_instance(void *state, struct vp_member *member)
 
 static const char *const own_dirs[] = { "/tmp", "/proc", "/sys", "/dev", "/run", NULL };
 
-static int run_uml(struct vp_run_steps *steps, int argc, char **argv)
+static struct vp_fleet_kind fleet_of_uml(void)
 {
-    static struct umls umls;
-    umls = (struct umls){ .work = NULL };
-    const struct vp_fleet_kind kind = {
-        .env = &vp_uml_kind, .own_dirs = own_dirs, .state = &umls, .prepare = prepare,
+    struct umls *umls = calloc(1, sizeof *umls);
+    if (!umls)
+        abort();
+    return (struct vp_fleet_kind){
+        .env = &vp_uml_kind, .own_dirs = own_dirs, .state = umls, .prepare = prepare,
         .start = start_instance, .connect = connect_instance, .alive = instance_alive,
         .pause = pause_instance, .describe = describe_instance, .silent = silent_instance,
         .cost_begin = cost_begin, .cost_end = cost_end, .server_address = server_address,
         .member_address = member_address, .summary = summary, .remove = remove_instance,
     };
-    return vp_run_fleet(&kind, steps->guests.spec, steps, argc, argv);
 }
 
 static const char *const uml_settings[] = {
@@ -276,5 +276,5 @@ static const char *const uml_settings[] = {
 
 const struct vp_env_kind vp_uml_kind = {
     .name = "uml", .flag = "--uml", .noun = "UML instance", .settings = uml_settings,
-    .run = run_uml,
+    .fleet = fleet_of_uml,
 };

@@ -165,6 +165,7 @@ while read -r flag value; do
     case $key in
     guests | containers | uml) PLAN_WALKED+="$flag "; continue ;; # start members: see above and test_uml.sh
     and-host) plan_refused "$key" "and-host: this step runs on this host alone" "[s]\nbench = null\nand-host = on\n"; continue ;;
+    group) plan_refused "$key" "group: not a plan key" "[global]\ngroup = $value\n\n[s]\nbench = null\n"; continue ;;
     esac
     plan_refused "$key" "--$key: only for the" "[global]\n$key = ${value:-on}\n\n[s]\nbench = null\n"
 done < <(member_flags)

@@ -154,7 +154,7 @@ expect_usage_error "--json: '$WORK/link' is a symbolic link; accepted:" \
 # --- no member flag is ignored: each of run's --help, on a run that starts no member of
 # its kind, is refused by name
 while read -r flag value; do
-    case $flag in --guests | --containers | --uml) continue ;; esac
+    case $flag in --guests | --containers | --uml | --group) continue ;; esac # groups: test_groups.c
     # shellcheck disable=SC2086
     expect_status 2 "$VP" run null --reps 1 --db "$WORK/walk.db" $flag $value
     grep -qF -- "virtperf: $flag: only for the" "$WORK/err" ||

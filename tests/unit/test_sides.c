@@ -1,6 +1,6 @@
 /* Unit tests for sides.c: a run of both sides (--and-host) stands as its two sides
- * wherever it is among the runs, each labelled; other runs stay as they are; the words
- * for what a result's ranks are. */
+ * wherever it is among the runs, each labelled, and a run of groups as each group; other
+ * runs stay as they are; the words for what a result's ranks are. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -56,6 +56,25 @@ static void a_run_of_both_sides_stands_as_two_in_its_place(void **state)
         json_decref(documents[d]);
 }
 
+static void a_run_of_groups_stands_as_each_group_in_order(void **state)
+{
+    (void)state;
+    json_t *documents[8] = {
+        run_of("cnaf", "libvirt", "pv", "emu"),
+        run_of("base", "libvirt", NULL, NULL),
+    };
+    /* a third group, after the first two's results */
+    json_t *third = json_pack("{s:s,s:{s:s}}", "bench", "cpu", "side", "name", "boxes");
+    json_array_append_new(json_object_get(documents[0], "results"), third);
+    size_t count = vp_runs_by_side(documents, 2, 8);
+    assert_int_equal(count, 4);
+    const char *want[] = { "cnaf (pv)", "cnaf (emu)", "cnaf (boxes)", "base" };
+    for (size_t d = 0; d < count; d++) {
+        assert_string_equal(label_of(documents[d]), want[d]);
+        json_decref(documents[d]);
+    }
+}
+
 static void sides_beyond_the_room_leave_the_runs_as_they_were(void **state)
 {
     (void)state;
@@ -87,6 +106,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_run_of_both_sides_stands_as_two_in_its_place),
+        cmocka_unit_test(a_run_of_groups_stands_as_each_group_in_order),
         cmocka_unit_test(sides_beyond_the_room_leave_the_runs_as_they_were),
         cmocka_unit_test(members_are_named_for_their_engine),
     };
