@@ -157,7 +157,8 @@ int vp_fleet_take_topology(struct fleet_run *run, const struct vp_run_steps *ste
  * so that a paused member's outage is timed on a clock that did not stop with it. */
 void vp_fleet_take_outside(struct fleet_run *run, const struct vp_run_steps *steps)
 {
-    if (!run->kind->member_address(run->kind->state, 0))
+    /* groups: every member runs every point, none is paused; and links are one group's */
+    if (run->groups[0].name || !run->kind->member_address(run->kind->state, 0))
         return;
     for (size_t s = 0; s < steps->count; s++) {
         const struct vp_run_step *step = &steps->step[s];
