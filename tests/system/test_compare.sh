@@ -92,7 +92,7 @@ for spelling in fail-rep fail_rep; do
         "--vary $spelling sets fail-rep 3 against 4"
 done
 expect_usage_error "run 'nosuch': not found" "$VP" compare bare nosuch
-expect_usage_error "compare: bare is one run without both sides; accepted: a base run and 1 to 63 candidate runs" "$VP" compare bare
+expect_usage_error "compare: bare is one run without sides; accepted: a base run and 1 to 63 candidate runs" "$VP" compare bare
 expect_usage_error "--margin: 'lots' is not valid" "$VP" compare bare contended --margin lots
 # A sweep: the knee and the CPU saturation point; plan arithmetic from it and by hand.
 expect_status 0 "$VP" run cpu --ops=40m --jobs 1..4 --pin spread --reps 3 --label sweep --quiet

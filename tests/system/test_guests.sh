@@ -178,7 +178,7 @@ expect_contains "$WORK/out" "ihep (guests)"
 json_check "$WORK/sides.json" 'any(c.get("paired", "").startswith("paired by total jobs: 2 jobs on 1 host / 1 job on each of 2 hosts") for r in d["rows"] for c in r["candidates"])' \
     "compare RUN should pair the host's 2 jobs with the 2 guests' one each"
 expect_status 2 "$VP" compare capped
-expect_contains "$WORK/err" "compare: capped is one run without both sides"
+expect_contains "$WORK/err" "compare: capped is one run without sides"
 guests_left_nothing '[0-9]*' "a run of both sides"
 
 finish
