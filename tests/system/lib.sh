@@ -104,14 +104,19 @@ test_bridge() {
     ip link add "$1" type bridge && ip addr add "$SUBNET.1/24" dev "$1" && ip link set "$1" up ||
         fail "cannot make the test's bridge"
 }
-# guests_left_nothing PID WHAT: nothing of run PID is left: no domain, no file in its work
+# guests_left_nothing PID WHAT: nothing of run PID ('[0-9]*': of any run that has ended:
+# another test's may be running beside this one) is left: no domain, no file in its work
 # directory, no disk image in $WORK/disks.
 guests_left_nothing() {
-    local domains
-    domains=$(virsh -c qemu:///system list --all --name | grep "^virtperf-$1-")
-    [ -z "$domains" ] || fail "$2: domains left: $domains"
-    ! ls /tmp/virtperf-guests-* 2>/dev/null | grep -q "virtperf-$1-" ||
-        fail "$2: files of the run left in /tmp/virtperf-guests-*"
+    local name domains="" files=""
+    for name in $(virsh -c qemu:///system list --all --name | grep "^virtperf-$1-"); do
+        run_ended "$name" && domains="$domains $name"
+    done
+    [ -z "$domains" ] || fail "$2: domains left:$domains"
+    for name in $(ls /tmp/virtperf-guests-* 2>/dev/null | grep "^virtperf-$1-"); do
+        run_ended "$name" && files="$files $name"
+    done
+    [ -z "$files" ] || fail "$2: files of the run left in /tmp/virtperf-guests-*:$files"
     ! ls "$WORK/disks" 2>/dev/null | grep -q . || fail "$2: disk images left: $(ls "$WORK/disks")"
 }
 # run_ended NAME: whether the run that made guest or container NAME has ended: NAME is

@@ -36,14 +36,14 @@ expect_status 2 "$VP" run cpu --guests 1 --guest-accel tcg --guest-disk-bus sata
 expect_contains "$WORK/err" "--guest-disk-bus: the guests have a disk with --guest-disk DIR only"
 expect_status 2 "$VP" run cpu --containers 1 --guest-nic e1000
 expect_contains "$WORK/err" "--guest-nic"
-virsh -c qemu:///system list --name | grep -q '^virtperf-' && fail "a refusal started a guest"
+guests_left_nothing '[0-9]*' "a refusal"
 
 # a group's words refused before any guest starts
 expect_status 2 "$VP" run cpu --group pv:guests=1 --group emu:guests=1,guest-nic=ne2k
 expect_contains "$WORK/err" "--group emu: --guest-nic: 'ne2k' is not valid"
 expect_status 2 "$VP" run cpu --group pv:guests=1 --group emu:guests=1,guest-nic=e1000 --guest-accel tcg
 expect_contains "$WORK/err" "--group emu: --guest-nic: the guests have a NIC on --guest-net BRIDGE only"
-virsh -c qemu:///system list --name | grep -q '^virtperf-' && fail "a refusal started a guest"
+guests_left_nothing '[0-9]*' "a refusal"
 
 # both groups at once: the paravirtual guest is virtperf-PID-1, the emulated one -2
 expect_status 0 "$VP" run net.stream disk.write --guest-accel tcg --guest-net "$BRIDGE" \

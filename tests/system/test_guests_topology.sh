@@ -39,7 +39,7 @@ expect_status 2 "$VP" run net.rr --guests 1 --guest-net "$BRIDGE" --topology fan
 expect_contains "$WORK/err" "--and-host: not with --topology; accepted: --topology (this host is one end of its links) or --and-host alone (net.stream --reverse --and-host"
 expect_status 2 "$VP" run net.rr --guests 1 --guest-net "$BRIDGE" --topology fan-in --peer 198.18.0.9
 expect_contains "$WORK/err" "--peer: not with --topology"
-virsh -c qemu:///system list --name | grep -q '^virtperf-' && fail "a refusal started a guest"
+guests_left_nothing '[0-9]*' "a refusal"
 
 # Stale neighbour entries for the addresses the run hands out (a guest of another run had
 # them, with another MAC): permanent, so no ARP of a guest's corrects them; the run forgets
@@ -156,5 +156,5 @@ print("  suspended %.3f..%.3f s: this host's longest gap %.3f s, the guest's vie
     low, high, gap, inside), file=sys.stderr)
 assert 0.9 * low <= gap <= 1.5 * high, (gap, low, high)
 PY
-virsh -c qemu:///system list --name | grep -q '^virtperf-' && fail "a finished run left a guest"
+guests_left_nothing '[0-9]*' "a finished run"
 finish
