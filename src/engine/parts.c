@@ -205,7 +205,11 @@ static int check_guests(struct vp_check *checker, const json_t *guests, const ch
             vp_check_number(checker, host, host_at, "cpu_pct", 0, 1e5, 0) != 0 ||
             vp_check_number(checker, host, host_at, "ready_s", 0, 86400, 0) != 0 ||
             vp_check_number(checker, host, host_at, "qemu_vcpu_cpu_pct", 0, 1e5, 0) != 0 ||
-            vp_check_number(checker, host, host_at, "qemu_other_cpu_pct", 0, 1e5, 0) != 0)
+            vp_check_number(checker, host, host_at, "qemu_other_cpu_pct", 0, 1e5, 0) != 0 ||
+            vp_check_number(checker, host, host_at, "qemu_rss_bytes", 0, 1e15, 0) != 0 ||
+            vp_check_number(checker, host, host_at, "qemu_pss_bytes", 0, 1e15, 0) != 0 ||
+            vp_check_number(checker, host, host_at, "guest_ram_pss_bytes", 0, 1e15, 0) != 0 ||
+            vp_check_number(checker, host, host_at, "qemu_overhead_pss_bytes", 0, 1e15, 0) != 0)
             return -1;
         const json_t *clamped = json_object_get(host, "qemu_cpu_clamped");
         if (clamped && !json_is_boolean(clamped))
@@ -256,11 +260,14 @@ static void print_guests(FILE *out, const json_t *guests, enum vp_unit_style sty
         const json_t *other = json_object_get(host, "qemu_other_cpu_pct");
         const json_t *cpu = json_object_get(host, "cpu_pct");
         const char *name = json_string_value(json_object_get(host, "name"));
+        const json_t *overhead = json_object_get(host, "qemu_overhead_pss_bytes");
         if (vcpu && other)
             fprintf(out, "%s %s QEMU vCPU %.0f%% other %.0f%%", i ? "," : ";", name,
                     json_number_value(vcpu), json_number_value(other));
         else if (cpu)
             fprintf(out, "%s %s CPU %.0f%%", i ? "," : ";", name, json_number_value(cpu));
+        if (overhead) /* checked: a number */
+            fprintf(out, " +%.0f MiB over its RAM", json_number_value(overhead) / (1 << 20));
     }
     fputc('\n', out);
     print_guest_settings(out, json_object_get(guests, "settings"));

@@ -139,6 +139,8 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
 static void finish(void *state)
 {
     struct containers *containers = state;
+    if (!containers->work)
+        return; /* refused before it was prepared */
     char conf[VP_GUEST_PATH_LEN];
     snprintf(conf, sizeof conf, "%.400s/containers.conf", containers->work);
     unlink(conf);

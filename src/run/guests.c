@@ -32,6 +32,7 @@
 #include "env/domain.h"
 #include "env/image.h"
 #include "env/qemu_cpu.h"
+#include "env/qemu_memory.h"
 #include "net/neighbour.h"
 
 /* A guest under working KVM boots this initramfs far faster than TCG's 6 s here (not
@@ -429,10 +430,27 @@ static void cost_begin(void *state, struct vp_member *member)
     vp_qemu_cpu_read(guest->qemu, &guest->before);
 }
 
-/* Its QEMU's CPU over the point, % of one host CPU. */
+/* Its QEMU's memory at the point's end: the process's Rss and Pss and, where its RAM's
+ * mapping is seen, the Pss beyond the guest's RAM (what one more guest costs the host). */
+static void memory_cost(const struct guests *guests, const struct guest *guest, json_t *entry)
+{
+    struct vp_qemu_memory memory;
+    uint64_t ram_bytes = (uint64_t)guests->config.memory_mib << 20;
+    if (vp_qemu_memory_read(guest->qemu, ram_bytes, &memory) != 0)
+        return;
+    json_object_set_new(entry, "qemu_rss_bytes", json_integer((json_int_t)memory.rss_bytes));
+    json_object_set_new(entry, "qemu_pss_bytes", json_integer((json_int_t)memory.pss_bytes));
+    if (!memory.ram_found)
+        return;
+    json_object_set_new(entry, "guest_ram_pss_bytes", json_integer((json_int_t)memory.ram_pss_bytes));
+    json_object_set_new(entry, "qemu_overhead_pss_bytes",
+                        json_integer((json_int_t)(memory.pss_bytes - memory.ram_pss_bytes)));
+}
+
+/* Its QEMU's CPU over the point, % of one host CPU, and its memory at the end. */
 static json_t *cost_end(void *state, struct vp_member *member, double seconds)
 {
-    (void)state;
+    const struct guests *guests = state;
     struct guest *guest = member->own;
     struct vp_qemu_cpu after;
     json_t *entry = json_pack("{s:s,s:i}", "name", member->name, "qemu_pid", (int)guest->qemu);
@@ -446,6 +464,7 @@ static json_t *cost_end(void *state, struct vp_member *member, double seconds)
         if (vcpu < 0 || other < 0)
             json_object_set_new(entry, "qemu_cpu_clamped", json_true());
     }
+    memory_cost(guests, guest, entry);
     return entry;
 }
 

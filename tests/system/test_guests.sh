@@ -45,13 +45,40 @@ guests_left_nothing '[0-9]*' "a refusal"
 
 # One run, 1 then 2 guests, each its own kernel: a computation, and SPring-8 2005's RPC
 # from the guests to a server on this host over a bridge the test made (no NIC of it
-# faces the outside), each guest its own address.
+# faces the outside), each guest its own address. Meanwhile the first guest's QEMU's
+# own Pss (/proc/PID/smaps_rollup) is sampled: the result's figure, taken at the last
+# point's end, is the last sample's within 10%.
 BRIDGE=vpbr$$
 test_bridge "$BRIDGE"
-expect_status 0 "$VP" run cpu net.rr --ops 20m --size 350 --duration 500ms --guests 1..2 \
-    --guest-net "$BRIDGE" --guest-accel tcg --reps 3 --label two --json "$WORK/two.json"
+"$VP" run cpu net.rr --ops 20m --size 350 --duration 500ms --guests 1..2 \
+    --guest-net "$BRIDGE" --guest-accel tcg --reps 3 --label two --json "$WORK/two.json" \
+    >"$WORK/out" 2>"$WORK/err" &
+RUN=$!
+pss_kb=0
+while kill -0 $RUN 2>/dev/null; do
+    qemu=$(pgrep -f "guest=virtperf-$RUN-1," | head -1)
+    sample=$([ -n "$qemu" ] && awk '/^Pss:/ {print $2}' "/proc/$qemu/smaps_rollup" 2>/dev/null)
+    [ -n "$sample" ] && pss_kb=$sample
+    sleep 0.2
+done
+wait $RUN || fail "run --guests 1..2 failed: $(tail -3 "$WORK/err")"
 ip link del "$BRIDGE"
 expect_contains "$WORK/out" "ranks=2"
+expect_contains "$WORK/out" "MiB over its RAM"
+python3 - "$WORK/two.json" "$pss_kb" <<'PY' || fail "run --guests 1..2: each guest's QEMU memory beyond its RAM, its Pss that of its smaps_rollup"
+import json, sys
+last = json.load(open(sys.argv[1]))["results"][-1]
+sampled = int(sys.argv[2]) * 1024
+first = last["guests"]["hosts"][0]
+for g in last["guests"]["hosts"]:
+    # the guest's RAM (512 MiB, touched in part) is found, and QEMU holds more beyond it
+    assert 0 < g["guest_ram_pss_bytes"] < g["qemu_pss_bytes"] <= g["qemu_rss_bytes"], g
+    assert g["qemu_overhead_pss_bytes"] == g["qemu_pss_bytes"] - g["guest_ram_pss_bytes"], g
+    assert (1 << 20) < g["qemu_overhead_pss_bytes"] < (4 << 30), g
+print("  guest 1: QEMU Pss %.0f MiB, %.0f MiB beyond its RAM; smaps_rollup %.0f MiB" % (
+    first["qemu_pss_bytes"] / 2**20, first["qemu_overhead_pss_bytes"] / 2**20, sampled / 2**20), file=sys.stderr)
+assert abs(first["qemu_pss_bytes"] - sampled) <= 0.1 * sampled, (first["qemu_pss_bytes"], sampled)
+PY
 python3 - "$WORK/two.json" <<'PY' || fail "run --guests 1..2: the results should be one per count, per guest, started together, with the host's monitor"
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
