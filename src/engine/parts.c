@@ -186,6 +186,8 @@ static int check_guests(struct vp_check *checker, const json_t *guests, const ch
         vp_check_string(checker, guests, at, "members", VP_CHECK_NAME_LEN, 0) != 0 ||
         vp_check_choice(checker, guests, at, "accel", accels, 0) != 0 ||
         vp_check_string(checker, guests, at, "accel_note", VP_CHECK_TEXT_LEN, 0) != 0 ||
+        vp_check_number(checker, guests, at, "ready_p50_s", 0, 86400, 0) != 0 ||
+        vp_check_number(checker, guests, at, "ready_p95_s", 0, 86400, 0) != 0 ||
         check_guest_settings(checker, json_object_get(guests, "settings"), at) != 0 ||
         check_programs(checker, json_object_get(guests, "programs"), at) != 0)
         return -1;
@@ -269,6 +271,11 @@ static void print_guests(FILE *out, const json_t *guests, enum vp_unit_style sty
         if (overhead) /* checked: a number */
             fprintf(out, " +%.0f MiB over its RAM", json_number_value(overhead) / (1 << 20));
     }
+    const json_t *p50 = json_object_get(guests, "ready_p50_s");
+    const json_t *p95 = json_object_get(guests, "ready_p95_s");
+    if (p50 && p95)
+        fprintf(out, "; ready after %.2f s (p50), %.2f s (p95)", json_number_value(p50),
+                json_number_value(p95));
     fputc('\n', out);
     print_guest_settings(out, json_object_get(guests, "settings"));
     const json_t *programs = json_object_get(guests, "programs");

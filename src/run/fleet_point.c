@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench/net_peer.h"
+#include "core/stats.h"
 #include "engine/gather.h"
 #include "engine/result.h"
 #include "engine/shared_check.h"
@@ -29,19 +30,26 @@ static void start_monitor(void *context)
 }
 
 /* What count members of group, from its first, cost this host over seconds, under
- * "guests". */
+ * "guests": each one's, and the median and 95th percentile of their times from start to
+ * ready. */
 static json_t *cost_json(const struct fleet_run *run, const struct fleet_group *group,
                          unsigned count, double seconds)
 {
     const struct vp_fleet_kind *kind = &group->kind;
     json_t *hosts = json_array();
+    double ready[VP_MAX_GUESTS];
     for (size_t m = group->first; m < group->first + count; m++) {
         json_t *entry = kind->cost_end(kind->state, (struct vp_member *)&run->members[m], seconds);
         json_object_set_new(entry, "ready_s", json_real(run->members[m].ready_s));
         json_array_append_new(hosts, entry);
+        ready[m - group->first] = run->members[m].ready_s;
     }
     json_t *summary = kind->summary(kind->state);
     json_object_set_new(summary, "count", json_integer(count));
+    if (count > 0) {
+        json_object_set_new(summary, "ready_p50_s", json_real(vp_percentile(ready, count, 50)));
+        json_object_set_new(summary, "ready_p95_s", json_real(vp_percentile(ready, count, 95)));
+    }
     if (run->files.count > 0) {
         json_t *files = json_array();
         for (size_t f = 0; f < run->files.count; f++)

@@ -65,6 +65,7 @@ wait $RUN || fail "run --guests 1..2 failed: $(tail -3 "$WORK/err")"
 ip link del "$BRIDGE"
 expect_contains "$WORK/out" "ranks=2"
 expect_contains "$WORK/out" "MiB over its RAM"
+expect_contains "$WORK/out" "(p50),"
 python3 - "$WORK/two.json" "$pss_kb" <<'PY' || fail "run --guests 1..2: each guest's QEMU memory beyond its RAM, its Pss that of its smaps_rollup"
 import json, sys
 last = json.load(open(sys.argv[1]))["results"][-1]
@@ -75,6 +76,9 @@ for g in last["guests"]["hosts"]:
     assert 0 < g["guest_ram_pss_bytes"] < g["qemu_pss_bytes"] <= g["qemu_rss_bytes"], g
     assert g["qemu_overhead_pss_bytes"] == g["qemu_pss_bytes"] - g["guest_ram_pss_bytes"], g
     assert (1 << 20) < g["qemu_overhead_pss_bytes"] < (4 << 30), g
+# their times from start to ready, summed up
+ready = sorted(g["ready_s"] for g in last["guests"]["hosts"])
+assert ready[0] <= last["guests"]["ready_p50_s"] <= last["guests"]["ready_p95_s"] <= ready[-1], last["guests"]
 print("  guest 1: QEMU Pss %.0f MiB, %.0f MiB beyond its RAM; smaps_rollup %.0f MiB" % (
     first["qemu_pss_bytes"] / 2**20, first["qemu_overhead_pss_bytes"] / 2**20, sampled / 2**20), file=sys.stderr)
 assert abs(first["qemu_pss_bytes"] - sampled) <= 0.1 * sampled, (first["qemu_pss_bytes"], sampled)
