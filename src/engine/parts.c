@@ -211,7 +211,9 @@ static int check_guests(struct vp_check *checker, const json_t *guests, const ch
             vp_check_number(checker, host, host_at, "qemu_rss_bytes", 0, 1e15, 0) != 0 ||
             vp_check_number(checker, host, host_at, "qemu_pss_bytes", 0, 1e15, 0) != 0 ||
             vp_check_number(checker, host, host_at, "guest_ram_pss_bytes", 0, 1e15, 0) != 0 ||
-            vp_check_number(checker, host, host_at, "qemu_overhead_pss_bytes", 0, 1e15, 0) != 0)
+            vp_check_number(checker, host, host_at, "qemu_overhead_pss_bytes", 0, 1e15, 0) != 0 ||
+            vp_check_number(checker, host, host_at, "cgroup_memory_bytes", 0, 1e15, 0) != 0 ||
+            vp_check_number(checker, host, host_at, "shim_pss_bytes", 0, 1e15, 0) != 0)
             return -1;
         const json_t *clamped = json_object_get(host, "qemu_cpu_clamped");
         if (clamped && !json_is_boolean(clamped))
@@ -268,8 +270,14 @@ static void print_guests(FILE *out, const json_t *guests, enum vp_unit_style sty
                     json_number_value(vcpu), json_number_value(other));
         else if (cpu)
             fprintf(out, "%s %s CPU %.0f%%", i ? "," : ";", name, json_number_value(cpu));
-        if (overhead) /* checked: a number */
+        const json_t *held = json_object_get(host, "cgroup_memory_bytes");
+        const json_t *shim = json_object_get(host, "shim_pss_bytes");
+        if (overhead) /* checked: numbers */
             fprintf(out, " +%.0f MiB over its RAM", json_number_value(overhead) / (1 << 20));
+        if (held)
+            fprintf(out, " memory %.1f MiB", json_number_value(held) / (1 << 20));
+        if (shim)
+            fprintf(out, " shim %.1f MiB", json_number_value(shim) / (1 << 20));
     }
     const json_t *p50 = json_object_get(guests, "ready_p50_s");
     const json_t *p95 = json_object_get(guests, "ready_p95_s");

@@ -36,6 +36,7 @@
 #include "core/scratch.h"
 #include "engine/engine.h"
 #include "env/image.h"
+#include "env/process_memory.h"
 
 struct container {
     char channel_dir[VP_GUEST_PATH_LEN]; /* its alone, in the run's directory: its socket */
@@ -43,6 +44,7 @@ struct container {
     int listener;
     pid_t pid;            /* its first process, as the engine says */
     char cgroup[VP_GUEST_PATH_LEN]; /* its cpuacct.usage */
+    char memory_cgroup[VP_GUEST_PATH_LEN]; /* its memory.usage_in_bytes, "": not found */
     char address[64];     /* its address on the engine's network ("": the host's network) */
     char box[VP_GUEST_PATH_LEN];  /* its scratch directory on this host, "": not made */
     char work[VP_GUEST_PATH_LEN]; /* in it, what it sees as /work */
@@ -290,6 +292,9 @@ static void find_process(const struct containers *containers, struct vp_member *
         if (strstr(controllers + 1, "cpuacct"))
             snprintf(container->cgroup, sizeof container->cgroup,
                      "/sys/fs/cgroup/%.100s%.300s/cpuacct.usage", controllers + 1, where);
+        if (strcmp(controllers + 1, "memory") == 0)
+            snprintf(container->memory_cgroup, sizeof container->memory_cgroup,
+                     "/sys/fs/cgroup/memory%.300s/memory.usage_in_bytes", where);
     }
     if (cgroups)
         fclose(cgroups);
@@ -363,6 +368,40 @@ static void cost_begin(void *state, struct vp_member *member)
     container->before_ns = cgroup_cpu_ns(container);
 }
 
+/* The process that started pid (its /proc stat's ppid), 0: none read. */
+static pid_t parent_of(pid_t pid)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *file = pid > 0 ? fopen(path, "r") : NULL;
+    size_t n = file ? fread(text, 1, sizeof text - 1, file) : 0;
+    if (file)
+        fclose(file);
+    text[n] = '\0';
+    const char *after_name = strrchr(text, ')'); /* the command name may hold anything */
+    long parent = 0;
+    if (!after_name || sscanf(after_name + 1, " %*c %ld", &parent) != 1)
+        return 0;
+    return (pid_t)parent;
+}
+
+/* Its memory at the point's end: its cgroup's (what its processes hold) and its engine's
+ * shim's Pss (conmon, containerd-shim: the parent of its first process), what one more
+ * container costs the host beside what runs in it. */
+static void memory_cost(const struct container *container, json_t *entry)
+{
+    FILE *usage = container->memory_cgroup[0] ? fopen(container->memory_cgroup, "r") : NULL;
+    unsigned long long bytes;
+    if (usage && fscanf(usage, "%llu", &bytes) == 1)
+        json_object_set_new(entry, "cgroup_memory_bytes", json_integer((json_int_t)bytes));
+    if (usage)
+        fclose(usage);
+    struct vp_process_memory shim;
+    pid_t parent = parent_of(container->pid);
+    if (parent > 1 && vp_process_memory_read(parent, 0, &shim) == 0)
+        json_object_set_new(entry, "shim_pss_bytes", json_integer((json_int_t)shim.pss_bytes));
+}
+
 static json_t *cost_end(void *state, struct vp_member *member, double seconds)
 {
     (void)state;
@@ -372,6 +411,7 @@ static json_t *cost_end(void *state, struct vp_member *member, double seconds)
     if (seconds > 0 && after >= container->before_ns && container->cgroup[0])
         json_object_set_new(entry, "cpu_pct",
                             json_real(100 * (double)(after - container->before_ns) / 1e9 / seconds));
+    memory_cost(container, entry);
     return entry;
 }
 

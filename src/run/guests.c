@@ -32,7 +32,7 @@
 #include "env/domain.h"
 #include "env/image.h"
 #include "env/qemu_cpu.h"
-#include "env/qemu_memory.h"
+#include "env/process_memory.h"
 #include "net/neighbour.h"
 
 /* A guest under working KVM boots this initramfs far faster than TCG's 6 s here (not
@@ -434,9 +434,9 @@ static void cost_begin(void *state, struct vp_member *member)
  * mapping is seen, the Pss beyond the guest's RAM (what one more guest costs the host). */
 static void memory_cost(const struct guests *guests, const struct guest *guest, json_t *entry)
 {
-    struct vp_qemu_memory memory;
+    struct vp_process_memory memory;
     uint64_t ram_bytes = (uint64_t)guests->config.memory_mib << 20;
-    if (vp_qemu_memory_read(guest->qemu, ram_bytes, &memory) != 0)
+    if (vp_process_memory_read(guest->qemu, ram_bytes, &memory) != 0)
         return;
     json_object_set_new(entry, "qemu_rss_bytes", json_integer((json_int_t)memory.rss_bytes));
     json_object_set_new(entry, "qemu_pss_bytes", json_integer((json_int_t)memory.pss_bytes));

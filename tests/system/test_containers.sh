@@ -57,6 +57,9 @@ for r in results:
         assert h["host"].startswith("virtperf-") and h["fingerprint"]["container"]["engine"] == "podman", h["host"]
     for g in r["guests"]["hosts"]:  # each container's cgroup ran its job
         assert g["cpu_pct"] > least_cpu, g
+        # and held memory; its engine's shim (conmon) a process of its own, a few MiB
+        assert 0 < g["cgroup_memory_bytes"] < (1 << 30) and 0 < g["shim_pss_bytes"] < (64 << 20), g
+    assert r["guests"]["ready_p50_s"] <= r["guests"]["ready_p95_s"], r["guests"]
 hosts = two["ranks"]["hosts"]
 assert hosts[0]["fingerprint"]["boot_id"] == hosts[1]["fingerprint"]["boot_id"]
 assert hosts[1]["machine"] == hosts[0]["rank"], [h["machine"] for h in hosts]  # one machine

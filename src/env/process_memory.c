@@ -1,6 +1,6 @@
-/* A QEMU process's memory, its guest's RAM apart (see qemu_memory.h). */
+/* A process's memory, a guest's RAM apart (see process_memory.h). */
 #define _GNU_SOURCE
-#include "env/qemu_memory.h"
+#include "env/process_memory.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,13 +17,13 @@ struct mapping {
 };
 
 static void add_mapping(const struct mapping *mapping, uint64_t ram_bytes,
-                        struct vp_qemu_memory *memory)
+                        struct vp_process_memory *memory)
 {
     if (!mapping->seen)
         return;
     memory->rss_bytes += mapping->rss_kb * 1024;
     memory->pss_bytes += mapping->pss_kb * 1024;
-    if (mapping->anonymous && strncmp(mapping->perms, "rw", 2) == 0 &&
+    if (ram_bytes > 0 && mapping->anonymous && strncmp(mapping->perms, "rw", 2) == 0 &&
         mapping->size_kb * 1024 == ram_bytes) {
         memory->ram_rss_bytes += mapping->rss_kb * 1024;
         memory->ram_pss_bytes += mapping->pss_kb * 1024;
@@ -31,9 +31,9 @@ static void add_mapping(const struct mapping *mapping, uint64_t ram_bytes,
     }
 }
 
-int vp_qemu_memory_parse(const char *smaps, uint64_t ram_bytes, struct vp_qemu_memory *memory)
+int vp_process_memory_parse(const char *smaps, uint64_t ram_bytes, struct vp_process_memory *memory)
 {
-    *memory = (struct vp_qemu_memory){ .ram_found = false };
+    *memory = (struct vp_process_memory){ .ram_found = false };
     struct mapping mapping = { .seen = false };
     bool any = false;
     const char *line = smaps;
@@ -63,7 +63,7 @@ int vp_qemu_memory_parse(const char *smaps, uint64_t ram_bytes, struct vp_qemu_m
     return any ? 0 : -1;
 }
 
-int vp_qemu_memory_read(pid_t pid, uint64_t ram_bytes, struct vp_qemu_memory *memory)
+int vp_process_memory_read(pid_t pid, uint64_t ram_bytes, struct vp_process_memory *memory)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%ld/smaps", (long)pid);
@@ -90,7 +90,7 @@ int vp_qemu_memory_read(pid_t pid, uint64_t ram_bytes, struct vp_qemu_memory *me
     }
     fclose(file);
     text[used] = '\0';
-    int status = vp_qemu_memory_parse(text, ram_bytes, memory);
+    int status = vp_process_memory_parse(text, ram_bytes, memory);
     free(text);
     return status;
 }

@@ -1,4 +1,4 @@
-/* Unit tests for env/qemu_memory.c: a QEMU process's smaps summed, the guest's RAM (an
+/* Unit tests for env/process_memory.c: a QEMU process's smaps summed, the guest's RAM (an
  * anonymous read-write mapping of exactly its size) apart from the rest; a file-backed or
  * read-only mapping of that size is not the RAM. */
 #include <setjmp.h>
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "env/qemu_memory.h"
+#include "env/process_memory.h"
 
 #define MIB (1024ull * 1024)
 
@@ -38,8 +38,8 @@ static const char smaps[] =
 static void the_guests_ram_is_counted_apart(void **state)
 {
     (void)state;
-    struct vp_qemu_memory memory;
-    assert_int_equal(vp_qemu_memory_parse(smaps, 512 * MIB, &memory), 0);
+    struct vp_process_memory memory;
+    assert_int_equal(vp_process_memory_parse(smaps, 512 * MIB, &memory), 0);
     assert_true(memory.ram_found);
     assert_int_equal(memory.rss_bytes, (6000 + 141312 + 55296 + 1024 + 100) * 1024ull);
     assert_int_equal(memory.pss_bytes, (3000 + 141312 + 55296 + 512 + 100) * 1024ull);
@@ -50,12 +50,12 @@ static void the_guests_ram_is_counted_apart(void **state)
 static void no_mapping_of_the_rams_size_is_said(void **state)
 {
     (void)state;
-    struct vp_qemu_memory memory;
-    assert_int_equal(vp_qemu_memory_parse(smaps, 1024 * MIB, &memory), 0);
+    struct vp_process_memory memory;
+    assert_int_equal(vp_process_memory_parse(smaps, 1024 * MIB, &memory), 0);
     assert_false(memory.ram_found);
     assert_int_equal(memory.ram_pss_bytes, 0);
-    assert_int_equal(vp_qemu_memory_parse("", 512 * MIB, &memory), -1);
-    assert_int_equal(vp_qemu_memory_parse("not smaps at all\n", 512 * MIB, &memory), -1);
+    assert_int_equal(vp_process_memory_parse("", 512 * MIB, &memory), -1);
+    assert_int_equal(vp_process_memory_parse("not smaps at all\n", 512 * MIB, &memory), -1);
 }
 
 int main(void)
