@@ -166,6 +166,34 @@ static void set_resources(json_t *point, const struct resources *used)
         json_object_set_new(point, "cpu_idle", json_real(used->idle));
 }
 
+/* What each member of a point's guests or containers held of the host's memory, as a
+ * mean over them (a guest: its QEMU's Pss, its RAM with the rest; a container: its
+ * cgroup's memory and its engine's shim), and their median time to ready: the figures
+ * that say how many more fit. Nothing when the result had no members or no figures. */
+static void add_member_costs(json_t *point, const json_t *result)
+{
+    const json_t *guests = json_object_get(result, "guests");
+    double held = 0;
+    size_t counted = 0, i;
+    const json_t *member;
+    json_array_foreach(json_object_get(guests, "hosts"), i, member) {
+        const json_t *qemu = json_object_get(member, "qemu_pss_bytes");
+        const json_t *cgroup = json_object_get(member, "cgroup_memory_bytes");
+        if (!json_is_number(qemu) && !json_is_number(cgroup))
+            continue;
+        const json_t *shim = json_object_get(member, "shim_pss_bytes");
+        held += json_is_number(qemu) ? json_number_value(qemu)
+                                     : json_number_value(cgroup) +
+                                       (json_is_number(shim) ? json_number_value(shim) : 0);
+        counted++;
+    }
+    if (counted > 0)
+        json_object_set_new(point, "member_memory_bytes", json_real(held / (double)counted));
+    const json_t *ready = json_object_get(guests, "ready_p50_s");
+    if (json_is_number(ready))
+        json_object_set_new(point, "ready_p50_s", json_real(json_number_value(ready)));
+}
+
 /* The machines' use while a point ran, as the SPring-8 study plotted it against the
  * number of VMs: from the result's monitor on one host; for a result of many hosts from
  * each host's, every rank's under "ranks" and the point's over the machines they ran on
@@ -275,6 +303,7 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
         judged[i] = use_p99 ? p99 : per_job[i];
         json_object_set_new(point, "judged", isfinite(judged[i]) ? json_real(judged[i]) : json_null());
         double idle = add_resources(point, group[i]);
+        add_member_costs(point, group[i]);
         if (isfinite(idle) && idle < 5 && !saturated_from)
             saturated_from = (int)jobs;
         json_array_append_new(points, point);

@@ -34,8 +34,12 @@ static void print_group(FILE *out, const json_t *group,
     char count_head[16] = "";
     if (counted)
         snprintf(count_head, sizeof count_head, "%10s ", members);
-    fprintf(out, "  %s%5s %14s %14s %10s %9s %9s %12s %14s\n", count_head, "jobs", "aggregate",
-            "per job", "efficiency", "fairness", "cpu idle", "host net", by_p99 ? "p99 (judged)" : "judged");
+    /* a members sweep: what each member held of the host's memory */
+    bool held = counted && json_object_get(json_array_get(json_object_get(group, "points"), 0),
+                                           "member_memory_bytes");
+    fprintf(out, "  %s%5s %14s %14s %10s %9s %9s %12s %14s%s\n", count_head, "jobs", "aggregate",
+            "per job", "efficiency", "fairness", "cpu idle", "host net",
+            by_p99 ? "p99 (judged)" : "judged", held ? "  mem/member" : "");
     size_t i;
     const json_t *point;
     json_array_foreach(json_object_get(group, "points"), i, point) {
@@ -56,10 +60,18 @@ static void print_group(FILE *out, const json_t *group,
             vp_format_value(vp_json_number(point, "nic_rate"), "B/s", units, network, sizeof network);
         if (counted)
             snprintf(count_text, sizeof count_text, "%10.0f ", vp_json_number(point, "hosts"));
-        fprintf(out, "  %s%5.0f %14s %14s %9.0f%% %9.3f %9s %12s %14s\n", count_text,
+        char memory[32] = "";
+        if (held && json_is_number(json_object_get(point, "member_memory_bytes"))) {
+            char value[24];
+            vp_format_value(vp_json_number(point, "member_memory_bytes"), "B", VP_UNITS_IEC,
+                            value, sizeof value);
+            snprintf(memory, sizeof memory, "  %10s", value);
+        }
+        fprintf(out, "  %s%5.0f %14s %14s %9.0f%% %9.3f %9s %12s %14s%s\n", count_text,
                json_number_value(json_object_get(point, "jobs")), aggregate, per_job,
                100 * json_number_value(json_object_get(point, "efficiency")),
-               json_number_value(json_object_get(point, "fairness")), idle_text, network, judged);
+               json_number_value(json_object_get(point, "fairness")), idle_text, network, judged,
+               memory);
     }
     long long knee = (long long)json_integer_value(json_object_get(group, "knee_jobs"));
     const json_t *knee_hosts = json_object_get(group, "knee_hosts");

@@ -133,10 +133,15 @@ PY
 guests_left_nothing '[0-9]*' "a finished run"
 expect_status 0 "$VP" scaling two
 expect_contains "$WORK/out" "guests"
+expect_contains "$WORK/out" "mem/member"
 # SPring-8 2005's NIC load against the VM count: the host's, at every count
 expect_status 0 "$VP" scaling two --json "$WORK/scaling.json"
 json_check "$WORK/scaling.json" 'all(p["nic_rate"] > 1e5 for g in d["groups"] if g["bench"] == "net.rr" for p in g["points"])' \
     "scaling: the host's NIC load should count the guests' traffic at every count"
+# and what each guest held of the host's memory (its QEMU's Pss: its RAM touched and the
+# rest), and how soon the guests were ready, at every count
+json_check "$WORK/scaling.json" 'all(p["member_memory_bytes"] > (64 << 20) and p["ready_p50_s"] > 0 for g in d["groups"] for p in g["points"])' \
+    "scaling: each count should say what a guest held of the host's memory and when the guests were ready"
 
 # A known cost injected through libvirt: guest 1's vCPU capped at 40% of a host CPU
 # (the vCPUs pinned, compact)
