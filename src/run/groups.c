@@ -80,9 +80,12 @@ static int take_word(struct vp_member_group *group, struct vp_run_request *reque
     char flag[64];
     snprintf(flag, sizeof flag, "--%.60s", key);
     if (!group_takes(flag)) {
+        /* a run's own setting that goes with groups, or none at all */
+        bool runs = vp_run_member_setting(key) && strcmp(key, "guest-pin") != 0 &&
+                    strcmp(key, "libvirt-uri") != 0 && strcmp(key, "and-host") != 0;
         snprintf(err, err_len, "--group %s: '%.60s' is not a setting of a group; accepted: "
-                 GROUP_SETTINGS_ACCEPTED " (the others are the run's: %s VALUE)", group->name,
-                 key, vp_run_flag_find(key) ? flag : "--FLAG");
+                 GROUP_SETTINGS_ACCEPTED "%s%s%s", group->name, key,
+                 runs ? " (it is the run's: " : "", runs ? flag : "", runs ? " VALUE)" : "");
         return -1;
     }
     if (vp_run_take(request, vp_run_flag_find(key), value, why, sizeof why) != 0) {

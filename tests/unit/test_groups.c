@@ -77,6 +77,8 @@ static void wrong_words_are_refused_naming_the_group(void **state)
             "--group b: 'guest-nic' is not SETTING=VALUE");
     refused(none, (const char *[]){ "a:guests=1", "b:guests=1,guest-pin=compact", NULL },
             "--group b: 'guest-pin' is not a setting of a group; accepted: guest-cpus");
+    refused(none, (const char *[]){ "a:guests=1", "b:guests=1,guest-timeout=30", NULL },
+            "or container-net (it is the run's: --guest-timeout VALUE)");
     refused(none, (const char *[]){ "a:guests=1", "b:guests=1,guest-nic=ne2k", NULL },
             "--group b: --guest-nic: 'ne2k' is not valid");
     refused(none, (const char *[]){ "a:guests=1", "b:containers=1,guest-nic=e1000", NULL },
