@@ -41,10 +41,6 @@ static size_t side_names(const json_t *document, const char **names, size_t most
 {
     size_t count = 0, i;
     const json_t *result;
-    json_t *host = vp_run_side(document, "host");
-    if (host && most > 0)
-        names[count++] = "host";
-    json_decref(host);
     json_array_foreach(json_object_get(document, "results"), i, result) {
         const char *its = json_string_value(json_object_get(json_object_get(result, "side"), "name"));
         bool known = false;
@@ -53,6 +49,11 @@ static size_t side_names(const json_t *document, const char **names, size_t most
         if (its && !known && count < most)
             names[count++] = its;
     }
+    for (size_t n = 1; n < count; n++) /* the host's first */
+        if (strcmp(names[n], "host") == 0) {
+            memmove(names + 1, names, n * sizeof *names);
+            names[0] = "host";
+        }
     return count;
 }
 

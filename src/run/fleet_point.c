@@ -421,8 +421,10 @@ void vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps,
         guests.starts = guest_starts;
         host->lead.starts = host_starts;
     }
-    for (unsigned m = 0; m < count; m++)
-        vp_fleet_kind_of(run, m)->cost_begin(vp_fleet_kind_of(run, m)->state, &run->members[m]);
+    for (unsigned m = 0; m < count; m++) {
+        const struct vp_fleet_kind *kind = vp_fleet_kind_of(run, m);
+        kind->cost_begin(kind->state, &run->members[m]);
+    }
     int64_t began = vp_now_ns();
     struct point_outcome outcome = { .lost = -1 };
     bool held = run_together(run, &guests, host, &ranks, link, point, index, point_index,

@@ -18,12 +18,13 @@ static const char *const group_settings[] = {
     "guest-disk, guest-disk-size, guest-disk-bus, container-engine, container-runtime " \
     "or container-net"
 
-static bool group_takes(const char *flag)
+/* flag's entry in group_settings, NULL: a group does not take it. */
+static const char *group_setting(const char *flag)
 {
     for (size_t s = 0; group_settings[s]; s++)
         if (strcmp(group_settings[s], flag) == 0)
-            return true;
-    return false;
+            return group_settings[s];
+    return NULL;
 }
 
 /* A group's name: what its results' side is called, so neither a side a run has of its
@@ -50,10 +51,12 @@ static int check_name(const char *name, const struct vp_member_group *earlier, s
     return 0;
 }
 
-/* One SETTING=VALUE or KIND=N of group's words into its request. */
+/* One SETTING=VALUE or KIND=N of group's words into its request; *setting: the flag a
+ * SETTING=VALUE set (NULL for KIND=N). */
 static int take_word(struct vp_member_group *group, struct vp_run_request *request,
-                     char *word, char *err, size_t err_len)
+                     char *word, const char **setting, char *err, size_t err_len)
 {
+    *setting = NULL;
     char *equals = strchr(word, '=');
     if (!equals || equals == word) {
         snprintf(err, err_len, "--group %s: '%.60s' is not SETTING=VALUE; accepted: KIND=N "
@@ -79,7 +82,8 @@ static int take_word(struct vp_member_group *group, struct vp_run_request *reque
     }
     char flag[64];
     snprintf(flag, sizeof flag, "--%.60s", key);
-    if (!group_takes(flag)) {
+    *setting = group_setting(flag);
+    if (!*setting) {
         /* a run's own setting that goes with groups, or none at all */
         bool runs = vp_run_member_setting(key) && strcmp(key, "guest-pin") != 0 &&
                     strcmp(key, "libvirt-uri") != 0 && strcmp(key, "and-host") != 0;
@@ -115,16 +119,17 @@ static int take_group(const struct vp_guests_request *run, struct vp_member_grou
     snprintf(group->name, sizeof group->name, "%.*s", VP_SIDE_NAME_MOST, group->words);
     struct vp_run_request request = { .guests = *run };
     request.guests.group_count = 0;
-    /* only its own settings, to check against its kind; the run's are put under them */
-    struct vp_run_request own = { .guests = { .kind = NULL } };
+    /* the settings its own words gave, to check against its kind once it is known */
+    const char *own[VP_TEXT_LEN / 2]; /* a word is at least "k=v," */
+    size_t own_count = 0;
     char *save, *word;
     for (word = colon ? strtok_r(colon + 1, ",", &save) : NULL; word;
          word = strtok_r(NULL, ",", &save)) {
-        char copy[VP_TEXT_LEN];
-        snprintf(copy, sizeof copy, "%s", word);
-        if (take_word(group, &own, copy, err, err_len) != 0 ||
-            take_word(group, &request, word, err, err_len) != 0)
+        const char *setting;
+        if (take_word(group, &request, word, &setting, err, err_len) != 0)
             return -1;
+        if (setting)
+            own[own_count++] = setting;
     }
     if (!request.guests.kind) {
         snprintf(err, err_len, "--group %s: no kind; accepted: %s:guests=N, %s:containers=N or "
@@ -132,12 +137,10 @@ static int take_group(const struct vp_guests_request *run, struct vp_member_grou
                  group->name);
         return -1;
     }
-    const char *given[VP_RUN_MEMBER_SETTINGS];
-    size_t count = vp_run_members_given(&own.guests, given);
-    for (size_t f = 0; f < count; f++)
-        if (!vp_env_kind_takes(request.guests.kind, given[f])) {
+    for (size_t f = 0; f < own_count; f++)
+        if (!vp_env_kind_takes(request.guests.kind, own[f])) {
             snprintf(err, err_len, "--group %s: %s is not a setting of %ss; accepted: one of "
-                     "the settings of %ss", group->name, given[f] + 2,
+                     "the settings of %ss", group->name, own[f] + 2,
                      request.guests.kind->noun, request.guests.kind->noun);
             return -1;
         }

@@ -127,6 +127,14 @@ run_ended() {
     owner=${owner#guestsh-}
     ! kill -0 "${owner%%-*}" 2>/dev/null
 }
+# remove_ended_containers: removes every virtperf- podman container whose run has ended.
+remove_ended_containers() {
+    local name
+    for name in $(podman ps -a --format '{{.Names}}' 2>/dev/null | grep '^virtperf-'); do
+        run_ended "$name" && podman rm -f "$name" >/dev/null 2>&1
+    done
+    return 0
+}
 stop_libvirt() {
     local domain
     for domain in $(virsh -c qemu:///system list --all --name 2>/dev/null | grep '^virtperf-'); do

@@ -12,9 +12,7 @@
 command -v podman >/dev/null || skip "podman is not installed (scripts/deps.sh containers)"
 export VIRTPERF_CACHE="$WORK/cache"
 cleanup() {
-    for name in $(podman ps -a --format '{{.Names}}' 2>/dev/null | grep '^virtperf-'); do
-        run_ended "$name" && podman rm -f "$name" >/dev/null 2>&1
-    done
+    remove_ended_containers
     podman network rm "vp-net-$$" >/dev/null 2>&1
     [ -n "${EXT:-}" ] && kill "$EXT" 2>/dev/null
     rm -rf "$WORK" "${KEYS:-}"

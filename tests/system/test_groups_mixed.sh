@@ -10,9 +10,7 @@ use_libvirt
 command -v podman >/dev/null || skip "podman is not installed (scripts/deps.sh containers)"
 cleanup() {
     stop_libvirt
-    for name in $(podman ps -a --format '{{.Names}}' 2>/dev/null | grep '^virtperf-'); do
-        run_ended "$name" && podman rm -f "$name" >/dev/null 2>&1
-    done
+    remove_ended_containers
     rm -rf "$WORK"
 }
 trap cleanup EXIT

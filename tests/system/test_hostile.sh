@@ -20,9 +20,7 @@ HOSTILE=$(dirname "$VP")/hostile_member
 [ -x "$HOSTILE" ] || fail "no hostile member beside $VP"
 export VIRTPERF_CACHE="$WORK/cache"
 cleanup() {
-    for name in $(podman ps -a --format '{{.Names}}' 2>/dev/null | grep '^virtperf-'); do
-        run_ended "$name" && podman rm -f "$name" >/dev/null 2>&1
-    done
+    remove_ended_containers
     rm -rf "$WORK"
 }
 trap cleanup EXIT
