@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/options.h" /* VP_ERROR_LEN */
 #include "core/safe_open.h"
+#include "vp_features.h" /* VP_HAVE_GFAL2 */
 
 #ifdef VP_HAVE_GFAL2
 #include "bench/gfal2_loaded.h"

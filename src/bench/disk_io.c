@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "vp_features.h" /* VP_HAVE_LIBURING */
 #ifdef VP_HAVE_LIBURING
 #include <liburing.h>
 #endif

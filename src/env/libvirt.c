@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "env/domain.h"
+#include "vp_features.h" /* VP_HAVE_LIBVIRT */
 
 #ifdef VP_HAVE_LIBVIRT
 #include <libvirt/libvirt.h>

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vp_features.h" /* VP_HAVE_LIBPQ */
+
 /* The driver of a connection or a statement: each begins with a struct vp_db_base. */
 #define DRIVER(object) (((const struct vp_db_base *)(const void *)(object))->driver)
 

@@ -129,8 +129,6 @@ struct vp_db_base {
 };
 
 extern const struct vp_db_driver vp_db_sqlite;
-#ifdef VP_HAVE_LIBPQ
-extern const struct vp_db_driver vp_db_postgresql;
-#endif
+extern const struct vp_db_driver vp_db_postgresql; /* built with libpq (vp_features.h) */
 
 #endif

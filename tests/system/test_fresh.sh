@@ -117,6 +117,11 @@ grep -qE 'virtperf-mpi *: not built' "$WORK/out" || fail "the build should say v
     fail "make build after MPI appeared failed: $(tail -5 "$WORK/rebuild.out")"
 expect_contains "$WORK/rebuild.out" "setting $WORK/build up again"
 [ -x "$WORK/build/virtperf-mpi" ] || fail "make build did not build virtperf-mpi once MPI was installed"
+# only the files that differ with the optional libraries (vp_features.h) are compiled again
+grep -q 'Compiling C object libvirtperf_optional.a.p/' "$WORK/rebuild.out" ||
+    fail "make build did not compile the optional libraries' files again: $(grep -c Compiling "$WORK/rebuild.out") compiled"
+again=$(grep -c 'Compiling C object libvirtperf.a.p/' "$WORK/rebuild.out")
+[ "$again" -eq 0 ] || fail "make build compiled $again files of the library again, want none (only libvirtperf_optional's)"
 "$WORK/build/virtperf" run data.copy --source root://127.0.0.1:1//set --db "$WORK/refused.db" \
     >/dev/null 2>"$WORK/url.err"
 grep -q "built without gfal2" "$WORK/url.err" && fail "make build did not build gfal2 support once gfal2 was installed"

@@ -14,6 +14,7 @@
 #include "fixtures.h"
 #include "store/db.h"
 #include "store/store.h"
+#include "vp_features.h" /* VP_HAVE_LIBPQ */
 
 static struct vp_store *open_store(void)
 {
