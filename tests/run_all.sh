@@ -84,7 +84,8 @@ fi
 
 # Each system test runs once: under ASan+UBSan, where what matters is the code each path
 # runs, except those that judge measured figures (clock drift, timer and idle latency,
-# the vcost micro-costs, rates through tbf, a compare's significance, a guest's speed,
+# the vcost micro-costs, rates through tbf, a compare's significance, a guest's speed, a
+# fill's stop on this host's idle CPUs and free memory,
 # interruptions against known truth, a store saturating behind tbf), which need the
 # release build and the machine to themselves: they run first, one at a time. test_net
 # runs in both: its hostile clients under the sanitizers (VP_SANITIZED leaves its
@@ -97,7 +98,7 @@ fi
 # alone before them.
 release_only="test_time test_idle test_vcost test_mpi_hosts test_stream_codegen
     test_compare test_probe test_migration test_data_saturation test_study_plans
-    test_guests test_guests_topology"
+    test_guests test_guests_topology test_fill"
 # Release, but judging no figure a second worker could move: test_fresh builds its own
 # tree; test_guest_script's guest (scripts/guest.sh boots build/virtperf) is judged only
 # against TCG's slowdown, many times any load's.

@@ -242,6 +242,14 @@ static double add_resources(json_t *point, const json_t *result)
     return machines.idle;
 }
 
+json_t *vp_scaling_point_costs(const json_t *result)
+{
+    json_t *point = json_object();
+    add_resources(point, result);
+    add_member_costs(point, result);
+    return point;
+}
+
 /* The rule a metric is judged by: the one given where it names this kind of metric (a
  * p99 rule: metrics with a latency distribution; per_job>=: rates), else its default
  * (rates: per-job >= 0.9x the smallest sweep point's; latencies with a distribution: p99

@@ -56,4 +56,9 @@ double vp_jain_fairness(const double *values, size_t n);
 json_t *vp_scaling(const json_t *run, const struct vp_qos *qos,
                    const struct vp_scaling_metrics *metrics, char *err, size_t err_len);
 
+/* What one result's point cost the machines, as a point of a scaling document carries
+ * it: cpu_busy, cpu_steal, cpu_idle?, faults, nic_rate, member_memory_bytes?,
+ * ready_p50_s? (a fill judges each count by them as it is measured). */
+json_t *vp_scaling_point_costs(const json_t *result);
+
 #endif

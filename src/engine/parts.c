@@ -346,13 +346,55 @@ static void print_side(FILE *out, const json_t *side, enum vp_unit_style style)
                 members);
 }
 
+/* A fill's count (run/fleet_fill.c): its verdict and why; the fill's last, its optimum
+ * and what stopped it. */
+static int check_fill(struct vp_check *checker, const json_t *fill, const char *path)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s.fill", path);
+    if (!json_is_object(fill))
+        return vp_check_fail(checker, "%s: accepted: an object", at);
+    static const char *const verdicts[] = { "held", "rule", "cpu", "memory", NULL };
+    static const char *const stops[] = { "rule", "cpu", "memory", "most", NULL };
+    return vp_check_integer(checker, fill, at, "count", 1, VP_MAX_GUESTS, 1) != 0 ||
+                   vp_check_choice(checker, fill, at, "verdict", verdicts, 1) != 0 ||
+                   vp_check_string(checker, fill, at, "why", VP_CHECK_TEXT_LEN, 1) != 0 ||
+                   vp_check_number(checker, fill, at, "keep_free_bytes", 0, 1e18, 1) != 0 ||
+                   vp_check_integer(checker, fill, at, "optimum", 0, VP_MAX_GUESTS, 0) != 0 ||
+                   vp_check_choice(checker, fill, at, "stopped", stops, 0) != 0 ||
+                   vp_check_string(checker, fill, at, "reason", VP_CHECK_TEXT_LEN, 0) != 0
+               ? -1
+               : 0;
+}
+
+static void print_fill(FILE *out, const json_t *fill, enum vp_unit_style style)
+{
+    (void)style;
+    char why[VP_CHECK_TEXT_LEN + 1], reason[VP_CHECK_TEXT_LEN + 1]; /* checked: printable */
+    const char *verdict = json_string_value(json_object_get(fill, "verdict"));
+    vp_printable(json_string_value(json_object_get(fill, "why")), why, sizeof why);
+    if (strcmp(verdict, "held") == 0)
+        fprintf(out, "  fill: %s\n", why);
+    else
+        fprintf(out, "  fill: %lld broke (%s): %s\n",
+                (long long)json_integer_value(json_object_get(fill, "count")), verdict, why);
+    if (json_object_get(fill, "optimum"))
+        fprintf(out, "  fill: optimum %lld; stopped by %s: %s\n",
+                (long long)json_integer_value(json_object_get(fill, "optimum")),
+                json_string_value(json_object_get(fill, "stopped")),
+                vp_printable(json_string_value(json_object_get(fill, "reason")), reason,
+                             sizeof reason));
+}
+
 static const struct vp_result_part intervals_part = { "intervals", check_intervals,
                                                       print_intervals };
 static const struct vp_result_part timeline_part = { "timeline", check_timeline, NULL };
 static const struct vp_result_part guests_part = { "guests", check_guests, print_guests };
 static const struct vp_result_part side_part = { "side", check_side, print_side };
+static const struct vp_result_part fill_part = { "fill", check_fill, print_fill };
 static const struct vp_result_part *const engine_parts[] = { &intervals_part, &timeline_part,
-                                                             &guests_part, &side_part };
+                                                             &guests_part, &side_part,
+                                                             &fill_part };
 
 size_t vp_result_parts(const struct vp_result_part **parts, size_t cap)
 {

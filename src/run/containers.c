@@ -518,7 +518,7 @@ static struct vp_fleet_kind fleet_of_containers(void)
 
 static const char *const container_settings[] = {
     "--and-host", "--guest-disk", "--guest-programs", "--guest-timeout", "--container-engine",
-    "--container-runtime", "--container-net", NULL,
+    "--container-runtime", "--container-net", "--qos", "--keep-free", NULL,
 };
 
 const struct vp_env_kind vp_containers_kind = {

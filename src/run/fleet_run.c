@@ -2,6 +2,7 @@
  * lifecycle, and each step over them. */
 #define _GNU_SOURCE /* asprintf */
 #include "run/fleet_run.h"
+#include "run/fill.h"
 #include "run/groups.h"
 
 #include <stdio.h>
@@ -87,8 +88,8 @@ int vp_fleet_hear(const struct vp_fleet_kind *kind, struct vp_member *member, un
 
 /* The run's words (and a plan's text) to every member; each says whether it can run
  * them on its own machine. */
-static int send_steps(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
-                      size_t err_len)
+static int send_steps(struct fleet_run *run, const struct vp_run_steps *steps, size_t from,
+                      char *err, size_t err_len)
 {
     json_t *words = json_array();
     for (int i = 0; i < run->word_count; i++)
@@ -102,7 +103,7 @@ static int send_steps(struct fleet_run *run, const struct vp_run_steps *steps, c
     char *text = json_dumps(message, JSON_COMPACT);
     json_decref(message);
     int status = 0;
-    for (size_t m = 0; m < run->started && status == 0; m++) {
+    for (size_t m = from; m < run->started && status == 0; m++) {
         struct vp_member *member = &run->members[m];
         char why[VP_PATH_ERROR_LEN];
         void *verdict = NULL;
@@ -147,6 +148,14 @@ int vp_fleet_step_counts(const struct fleet_run *run, const struct vp_run_step *
     }
     const char *spec = step->members_spec ? step->members_spec : run->spec;
     *n = 0;
+    unsigned most;
+    int fill = spec ? vp_fill_parse(run->kind->env->flag, spec, VP_MAX_GUESTS, counts, &most,
+                                    err, err_len)
+                    : 0;
+    if (fill != 0) { /* a fill's first count: fleet_fill.c grows it */
+        *n = fill > 0;
+        return fill > 0 ? 0 : -1;
+    }
     if (!spec || vp_parse_jobs_spec(spec, VP_MAX_GUESTS, counts, VP_MAX_GUESTS, n) == 0)
         return 0;
     snprintf(err, err_len, "%s%s%s%s: '%s' is not valid; accepted: a count, a list such as "
@@ -154,6 +163,16 @@ int vp_fleet_step_counts(const struct fleet_run *run, const struct vp_run_step *
              step->name ? step->name : "", step->name ? "] " : "", run->kind->env->flag, spec,
              VP_MAX_GUESTS);
     return -1;
+}
+
+bool vp_fleet_step_fill(const struct fleet_run *run, const struct vp_run_step *step,
+                        unsigned *first, unsigned *most)
+{
+    const char *spec = step->members_spec ? step->members_spec : run->spec;
+    char ignored[256]; /* judged in open_fleet */
+    return !run->groups[0].name && spec &&
+           vp_fill_parse(run->kind->env->flag, spec, VP_MAX_GUESTS, first, most, ignored,
+                         sizeof ignored) == 1;
 }
 
 /* Whether step runs in members (not on this host alone). */
@@ -281,17 +300,80 @@ static const char *groups_server_address(struct fleet_run *run, char *err, size_
     return address;
 }
 
-/* "virtperf: 2 guests started (libvirt tcg)", the group named. */
-static void say_started(const struct fleet_group *group)
+/* "virtperf: 2 guests started (libvirt tcg)", the group named; "2 more guests" when
+ * more joins those running. */
+static void say_started(const struct fleet_group *group, unsigned count, bool more)
 {
     const struct vp_fleet_kind *kind = &group->kind;
     json_t *summary = kind->summary(kind->state);
     const char *accel = json_string_value(json_object_get(summary, "accel"));
-    fprintf(stderr, "virtperf: %s%s%u %s%s started (%s%s%s)\n", group->name ? group->name : "",
-            group->name ? ": " : "", group->count, kind->env->noun, group->count == 1 ? "" : "s",
-            json_string_value(json_object_get(summary, "engine")), accel ? " " : "",
-            accel ? accel : "");
+    fprintf(stderr, "virtperf: %s%s%u %s%s%s started (%s%s%s)\n", group->name ? group->name : "",
+            group->name ? ": " : "", count, more ? "more " : "", kind->env->noun,
+            count == 1 ? "" : "s", json_string_value(json_object_get(summary, "engine")),
+            accel ? " " : "", accel ? accel : "");
     json_decref(summary);
+}
+
+/* How many of group g's members have started. */
+static unsigned group_started(const struct fleet_run *run, size_t g)
+{
+    const struct fleet_group *group = &run->groups[g];
+    return run->started > group->first ? (unsigned)(run->started - group->first) : 0;
+}
+
+/* Group g's members up to its count-th (those not started yet), started. */
+static int start_members(struct fleet_run *run, size_t g, unsigned count, char *err,
+                         size_t err_len)
+{
+    const struct fleet_group *group = &run->groups[g];
+    for (size_t i = group_started(run, g); i < count; i++) {
+        size_t m = group->first + i;
+        struct vp_member *member = &run->members[m];
+        *member = (struct vp_member){ .fd = -1, .group = (unsigned)g };
+        snprintf(member->name, sizeof member->name, "virtperf-%ld-%zu", (long)getpid(), m + 1);
+        run->started = m + 1; /* removed with the others even when it does not start */
+        member->started_ns = vp_now_ns();
+        if (group->kind.start(group->kind.state, member, i, err, err_len) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Each member from the from-th on heard from (its hello and fingerprint). */
+static int hear_members(struct fleet_run *run, size_t from, char *err, size_t err_len)
+{
+    for (size_t m = from; m < run->started; m++)
+        if (!run->members[m].fingerprint &&
+            vp_fleet_hear(vp_fleet_kind_of(run, m), &run->members[m], run->timeout_s, err,
+                          err_len) != 0)
+            return -1;
+    return 0;
+}
+
+/* Each member from the from-th on paused until a point runs it. */
+static void pause_members(struct fleet_run *run, size_t from)
+{
+    for (size_t m = from; m < run->started; m++) {
+        const struct vp_fleet_kind *kind = vp_fleet_kind_of(run, m);
+        run->members[m].paused = kind->pause(kind->state, &run->members[m], true) == 0;
+    }
+}
+
+/* What a fill does not go with: each count's members must be the run's one kind, alone,
+ * every one a member of the same standing (no topology between them). */
+static int fill_refused(const struct fleet_run *run, const struct vp_run_steps *steps,
+                        const struct vp_run_step *step, char *err, size_t err_len)
+{
+    char flag[64];
+    snprintf(flag, sizeof flag, "%s A..auto", run->kind->env->flag);
+    if (vp_run_step_and_host(steps, step))
+        return vp_fleet_refuse(err, err_len, flag, "--and-host", "a fill of members alone");
+    if (step->request.topology)
+        return vp_fleet_refuse(err, err_len, flag, "--topology", "a fill of members alone");
+    if (run->groups[0].asked->pin)
+        return vp_fleet_refuse(err, err_len, flag, "--guest-pin",
+                               "a fill whose guests this host's scheduler places");
+    return 0;
 }
 
 /* Starts the most members SPEC asks for (or every group's), each heard from and agreeing
@@ -301,16 +383,32 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     struct fleet_run *run = context;
     const struct vp_guests_request *asked = &steps->guests;
     run->of_plan = steps->kept_text != NULL;
+    unsigned initial = 0; /* the members started now: a fill's first count, else the most */
+    bool fills = false;
     for (size_t s = 0; s < steps->count; s++) {
-        unsigned counts[VP_MAX_GUESTS];
+        unsigned counts[VP_MAX_GUESTS], most;
         size_t n;
         if (vp_fleet_step_counts(run, &steps->step[s], counts, &n, err, err_len) != 0)
             return -1;
-        for (size_t c = 0; c < n; c++)
+        if (vp_fleet_step_fill(run, &steps->step[s], &counts[0], &most)) {
+            if (fill_refused(run, steps, &steps->step[s], err, err_len) != 0)
+                return -1;
+            fills = true;
+            run->most = most > run->most ? most : run->most;
+        }
+        for (size_t c = 0; c < n; c++) {
             run->most = counts[c] > run->most ? counts[c] : run->most;
+            initial = counts[c] > initial ? counts[c] : initial;
+        }
+    }
+    if (!fills && (asked->qos.given || asked->keep_free)) {
+        char accepted[64];
+        snprintf(accepted, sizeof accepted, "%s A..auto (a fill)", run->kind->env->flag);
+        return vp_fleet_refuse(err, err_len, "a fixed count of members",
+                               asked->qos.given ? "--qos" : "--keep-free", accepted);
     }
     if (!run->groups[0].name)
-        run->groups[0].count = run->most;
+        run->groups[0].count = run->most; /* what may start: prepared for */
     if (run->groups[0].name && steps->step[0].request.topology)
         return vp_fleet_refuse(err, err_len, "--group", "--topology",
                                "--topology with --guests SPEC or --containers SPEC");
@@ -353,25 +451,14 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         return -1;
     for (size_t g = 0; g < run->group_count; g++) {
         const struct fleet_group *group = &run->groups[g];
-        for (size_t i = 0; i < group->count; i++) {
-            size_t m = group->first + i;
-            struct vp_member *member = &run->members[m];
-            *member = (struct vp_member){ .fd = -1, .group = (unsigned)g };
-            snprintf(member->name, sizeof member->name, "virtperf-%ld-%zu", (long)getpid(), m + 1);
-            run->started = m + 1; /* removed with the others even when it does not start */
-            member->started_ns = vp_now_ns();
-            if (group->kind.start(group->kind.state, member, i, err, err_len) != 0)
-                return -1;
-        }
-    }
-    for (size_t m = 0; m < run->started; m++)
-        if (!run->members[m].fingerprint &&
-            vp_fleet_hear(vp_fleet_kind_of(run, m), &run->members[m], run->timeout_s, err,
-                          err_len) != 0)
+        if (start_members(run, g, group->name ? group->count : initial, err, err_len) != 0)
             return -1;
+    }
+    if (hear_members(run, 0, err, err_len) != 0)
+        return -1;
     enum vp_topology_kind serving = vp_fleet_members_serve(run, steps->count);
     if ((server_address && vp_fleet_start_server(run, steps, server_address, err, err_len) != 0) ||
-        send_steps(run, steps, err, err_len) != 0 ||
+        send_steps(run, steps, 0, err, err_len) != 0 ||
         (serving != VP_TOPOLOGY_NONE &&
          vp_fleet_start_member_servers(run, serving, err, err_len) != 0))
         return -1;
@@ -379,12 +466,21 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         vp_fleet_name_ranks(run);
         run->host_fingerprint = vp_sysinfo_collect(steps->topology);
     }
-    for (size_t m = 0; m < run->started; m++) {
-        const struct vp_fleet_kind *kind = vp_fleet_kind_of(run, m);
-        run->members[m].paused = kind->pause(kind->state, &run->members[m], true) == 0;
-    }
+    pause_members(run, 0);
     for (size_t g = 0; g < run->group_count; g++)
-        say_started(&run->groups[g]);
+        say_started(&run->groups[g], group_started(run, g), false);
+    return 0;
+}
+
+int vp_fleet_start_more(struct fleet_run *run, const struct vp_run_steps *steps, unsigned count,
+                        char *err, size_t err_len)
+{
+    size_t from = run->started;
+    if (start_members(run, 0, count, err, err_len) != 0 || hear_members(run, from, err, err_len) != 0 ||
+        send_steps(run, steps, from, err, err_len) != 0)
+        return -1;
+    pause_members(run, from);
+    say_started(&run->groups[0], count - (unsigned)from, true);
     return 0;
 }
 
@@ -445,6 +541,9 @@ static bool run_step_in_fleet(void *context, const struct vp_run_steps *steps, s
     size_t count_n;
     char ignored[256]; /* judged in open_fleet */
     vp_fleet_step_counts(run, step, counts, &count_n, ignored, sizeof ignored);
+    unsigned most;
+    if (vp_fleet_step_fill(run, step, &counts[0], &most))
+        return vp_fleet_fill_step(run, steps, index, session, progress, counts[0], most);
     if (count_n == 0) {
         vp_fleet_set_running(run, 0);
         return vp_run_step_here(steps, index, session, progress);

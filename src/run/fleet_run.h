@@ -86,6 +86,13 @@ int vp_fleet_refuse(char *err, size_t err_len, const char *flag, const char *wha
  * err when its SPEC is not valid. */
 int vp_fleet_step_counts(const struct fleet_run *run, const struct vp_run_step *step,
                          unsigned *counts, size_t *n, char *err, size_t err_len);
+/* Whether step fills the host (SPEC A..auto[:MOST]): its first count and most. */
+bool vp_fleet_step_fill(const struct fleet_run *run, const struct vp_run_step *step,
+                        unsigned *first, unsigned *most);
+/* The run's own members up to the count-th started, heard, given the steps and paused
+ * (a fill's next count); -1 with err. */
+int vp_fleet_start_more(struct fleet_run *run, const struct vp_run_steps *steps, unsigned count,
+                        char *err, size_t err_len);
 /* Whether step runs in members (not on this host alone). */
 bool vp_fleet_in_members(const struct fleet_run *run, const struct vp_run_step *step);
 /* Whether step runs on this host too, beside its members, alternating. */
@@ -96,6 +103,13 @@ void vp_fleet_set_running(struct fleet_run *run, unsigned count);
 /* Why member index was lost: its channel's failure, and whether it is gone. */
 void vp_fleet_lost_reason(const struct fleet_run *run, int index, const char *why, char *reason,
                           size_t len);
+
+/* fleet_fill.c */
+/* Step index as a fill from first up to most members (run/fill.h): each count measured
+ * and judged, its results kept marked; whether the run stopped. */
+bool vp_fleet_fill_step(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
+                        struct vp_run_session *session, struct vp_progress *progress,
+                        unsigned first, unsigned most);
 
 /* fleet_links.c */
 /* Whether a step talks to this host's server: a net point with no --peer, or linked. */

@@ -86,7 +86,8 @@ static int take_word(struct vp_member_group *group, struct vp_run_request *reque
     if (!*setting) {
         /* a run's own setting that goes with groups, or none at all */
         bool runs = vp_run_member_setting(key) && strcmp(key, "guest-pin") != 0 &&
-                    strcmp(key, "libvirt-uri") != 0 && strcmp(key, "and-host") != 0;
+                    strcmp(key, "libvirt-uri") != 0 && strcmp(key, "and-host") != 0 &&
+                    strcmp(key, "qos") != 0 && strcmp(key, "keep-free") != 0;
         snprintf(err, err_len, "--group %s: '%.60s' is not a setting of a group; accepted: "
                  GROUP_SETTINGS_ACCEPTED "%s%s%s", group->name, key,
                  runs ? " (it is the run's: " : "", runs ? flag : "", runs ? " VALUE)" : "");
@@ -154,6 +155,13 @@ int vp_member_groups_of(const struct vp_guests_request *run, struct vp_member_gr
     *count = 0;
     if (run->group_count == 0)
         return 0;
+    const char *fill = run->qos.given ? "--qos" : run->keep_free ? "--keep-free" : NULL;
+    if (fill) {
+        snprintf(err, err_len, "--group: not with %s (a group's count is fixed); accepted: "
+                 "--group NAME:KIND=N twice or more, or a fill: --guests A..auto %s ...", fill,
+                 fill);
+        return -1;
+    }
     const char *beside = run->kind ? run->kind->flag : run->and_host ? "--and-host"
                          : run->pin ? "--guest-pin" : run->uri ? "--libvirt-uri" : NULL;
     if (beside) {

@@ -556,7 +556,8 @@ static struct vp_fleet_kind fleet_of_guests(void)
 static const char *const guest_settings[] = {
     "--and-host", "--guest-cpus", "--guest-memory", "--guest-accel", "--libvirt-uri",
     "--guest-net", "--guest-nic", "--guest-pin", "--guest-cpu-cap", "--guest-disk-size",
-    "--guest-disk-bus", "--guest-disk", "--guest-programs", "--guest-timeout", NULL,
+    "--guest-disk-bus", "--guest-disk", "--guest-programs", "--guest-timeout", "--qos",
+    "--keep-free", NULL,
 };
 
 const struct vp_env_kind vp_guests_kind = {

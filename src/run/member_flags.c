@@ -13,6 +13,24 @@
 #include "core/limits.h"
 #include "core/units.h"
 
+/* --qos RULE: what each count of a fill must meet, as virtperf scaling judges it. */
+static int take_qos(struct vp_run_request *request, const char *value, char *err, size_t len)
+{
+    return vp_qos_parse(value, &request->guests.qos, err, len);
+}
+
+/* --keep-free SIZE: the memory this host keeps free while a fill adds members. */
+static int take_keep_free(struct vp_run_request *request, const char *value, char *err,
+                          size_t len)
+{
+    uint64_t bytes;
+    if (vp_parse_size(value, &bytes) != 0 || bytes < (1u << 20))
+        return vp_run_flag_refuse(err, len, "--keep-free: '%s' is not valid; accepted: a size "
+                                  "of at least 1M, such as 512M or 2G", value);
+    request->guests.keep_free = bytes;
+    return 0;
+}
+
 /* --guests SPEC, --containers SPEC: the members the run starts, of one kind (SPEC is
  * checked where they start). */
 static int take_members(const struct vp_env_kind *kind, struct vp_run_request *request,
@@ -239,12 +257,14 @@ static int take_group(struct vp_run_request *request, const char *value, char *e
 const struct vp_run_flag vp_member_flags[] = {
     { "guests", "SPEC", VP_SCOPE_SESSION,
       "run in guests virtperf starts (libvirt): 4, 1,2,4 or 1..8, one\n"
-      "result per count, the guests started together  [none]",
+      "result per count, the guests started together; 1..auto fills\n"
+      "the host (see --qos)  [none]",
       "Runs the benchmarks in throwaway guests virtperf starts through libvirt (one\n"
       "transient domain each, booted straight into virtperf), for each count of SPEC\n"
       "(\\fB4\\fR, \\fB1,2,4\\fR, \\fB1..8\\fR), every guest's jobs started at one instant;\n"
       "one result per count, with each guest under ranks.hosts and the host's own monitor\n"
-      "and each guest's QEMU CPU. See GUESTS.", take_guests },
+      "and each guest's QEMU CPU. \\fBA..auto\\fR (or \\fBA..auto:MOST\\fR) fills the host:\n"
+      "see \\fB\\-\\-qos\\fR. See GUESTS.", take_guests },
     { "guest-cpus", "N", VP_SCOPE_SESSION, "vCPUs per guest  [1]", NULL, take_guest_cpus },
     { "guest-memory", "MiB", VP_SCOPE_SESSION, "memory per guest, MiB  [512]", NULL,
       take_guest_memory },
@@ -326,6 +346,24 @@ const struct vp_run_flag vp_member_flags[] = {
       "\\fBuser\\-mode\\-linux\\fR: a Linux kernel run as this host's processes), each booting\n"
       "the containers' root directory read-only, for each count of SPEC, as \\fB\\-\\-guests\\fR\n"
       "does with guests. No network yet: benchmarks that need none. See GUESTS.", take_uml },
+    { "qos", "RULE", VP_SCOPE_SESSION,
+      "with a fill (--guests 1..auto, any kind's A..auto[:MOST]): what\n"
+      "each count must meet, as virtperf scaling judges it:\n"
+      "per_job>=F, p99<=Fx or p99<=DURATION  [per-job >= 0.9x, p99 <= 1.2x]",
+      "With a fill, \\fB\\-\\-guests A..auto\\fR (or \\fB\\-\\-containers\\fR, \\fB\\-\\-uml\\fR;\n"
+      "\\fBA..auto:MOST\\fR caps it): members are added, A then doubling, until a count\n"
+      "breaks the rule (judged against the first count as \\fBvirtperf scaling\\fR judges\n"
+      "it: \\fBper_job>=F\\fR for rates, \\fBp99<=Fx\\fR or \\fBp99<=DURATION\\fR for\n"
+      "latencies), the host's CPUs have no idle time left (under 5%), this host's free\n"
+      "memory falls below \\fB\\-\\-keep\\-free\\fR (or another member's would, as the\n"
+      "running ones measure), or MOST (32) held; then the gap between the largest count that\n"
+      "held and the smallest that broke is halved until one apart. Every count measured is a\n"
+      "result; each carries \\fBfill\\fR (its verdict and why), the last the optimum and\n"
+      "what stopped it: the SPring-8 2005 study's \\(lqhow many VMs\\(rq, found by the tool.",
+      take_qos },
+    { "keep-free", "SIZE", VP_SCOPE_SESSION,
+      "with a fill: this host's memory kept free (MemAvailable)  [10% of its memory]", NULL,
+      take_keep_free },
     { "group", "NAME:KIND=N[,SET=V...]", VP_SCOPE_COMMAND,
       "a group of members with settings of its own (repeat: 2 to 8\n"
       "groups), e.g. --group pv:guests=2 --group emu:guests=2,guest-nic=e1000;\n"
@@ -389,6 +427,7 @@ size_t vp_run_members_given(const struct vp_guests_request *asked, const char **
         { "--container-engine", asked->container_engine },
         { "--container-runtime", asked->container_runtime },
         { "--container-net", asked->container_net },
+        { "--qos", asked->qos.given }, { "--keep-free", asked->keep_free },
     };
     size_t given = 0;
     for (size_t f = 0; f < sizeof settings / sizeof settings[0]; f++)

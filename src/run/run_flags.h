@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/scaling.h" /* struct vp_qos: --qos */
 #include "run/kinds.h"
 #include "engine/plan.h"
 #include "core/limits.h"
@@ -44,6 +45,8 @@ struct vp_guests_request {
     unsigned cpu_cap_pct, cpu_cap_guest; /* --guest-cpu-cap PCT[@N]; guest 0: every one */
     uint64_t disk_bytes;
     bool and_host; /* --and-host: the host's jobs too, repetitions alternating */
+    struct vp_qos qos;  /* --qos: what a fill's counts must meet (given: qos.given) */
+    uint64_t keep_free; /* --keep-free: the memory a fill leaves this host, 0: not given */
     const char *groups[VP_MAX_GROUPS]; /* each --group's words (run/groups.h reads them) */
     size_t group_count;
 };

@@ -271,7 +271,8 @@ static struct vp_fleet_kind fleet_of_uml(void)
 }
 
 static const char *const uml_settings[] = {
-    "--and-host", "--guest-memory", "--guest-programs", "--guest-timeout", NULL,
+    "--and-host", "--guest-memory", "--guest-programs", "--guest-timeout", "--qos",
+    "--keep-free", NULL,
 };
 
 const struct vp_env_kind vp_uml_kind = {

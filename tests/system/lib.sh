@@ -356,7 +356,7 @@ wait_listening() { # PORT: until something accepts connections there
 # line with a valid value ("--guest-cpus 2"; a switch alone), for the walks that check
 # each is honoured or refused
 member_flags() {
-    "$VP" run --help | awk '$1 ~ /^--(guest|container|libvirt-uri|and-host|uml|group)/ {print $1, $2}' |
+    "$VP" run --help | awk '$1 ~ /^--(guest|container|libvirt-uri|and-host|uml|group|qos|keep-free)/ {print $1, $2}' |
         while read -r flag argument; do
             case "$flag $argument" in
             "--and-host "*) echo "$flag" ;;
@@ -376,6 +376,7 @@ member_flags() {
             *" PATHS") echo "$flag /bin/true" ;;
             "--guest-pin "*) echo "$flag compact" ;;
             "--group "*) echo "$flag a:guests=1" ;;
+            *" RULE") echo "$flag p99<=1.5x" ;;
             *) echo "$flag 1" ;;
             esac
         done
