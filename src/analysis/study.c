@@ -332,6 +332,20 @@ static void add_optima(json_t *step, const json_t *base)
             json_object_set(optimum, "saturated_from", json_object_get(group, "saturated_from"));
         json_array_append_new(optima, optimum);
     }
+    /* a fill's own finding (run --guests A..auto): its last result's */
+    size_t r;
+    const json_t *result, *filled = NULL;
+    json_array_foreach(json_object_get(document, "results"), r, result)
+        if (json_object_get(json_object_get(result, "fill"), "optimum"))
+            filled = result;
+    if (filled) {
+        const json_t *fill = json_object_get(filled, "fill");
+        json_object_set_new(step, "fill", json_pack("{s:O,s:O,s:O,s:s}", "optimum",
+                                                    json_object_get(fill, "optimum"), "stopped",
+                                                    json_object_get(fill, "stopped"), "reason",
+                                                    json_object_get(fill, "reason"), "members",
+                                                    vp_members_word(filled)));
+    }
     if (json_array_size(optima))
         json_object_set_new(step, "optima", optima);
     else

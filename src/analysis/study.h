@@ -19,8 +19,9 @@
  * "cpu_busy"?, "network_rx_rate"?, "watch"?: {NAME: %}, "candidates": [{"run",
  * "value"?, "penalty_pct"?, "ci_low"?, "ci_high"?, "verdict"?, "then_penalty_pct"?}]}],
  * "optima"?: [{"bench",
- * "variant", "metric", "knee_jobs", "rule", "saturated_from"?}]}]} (optima: each job
- * sweep's knee, as `virtperf scaling` finds it), or NULL when
+ * "variant", "metric", "knee_jobs", "rule", "saturated_from"?}], "fill"?: {"optimum",
+ * "stopped", "reason", "members"}}]} (optima: each job sweep's knee, as `virtperf
+ * scaling` finds it; fill: a step's fill, --guests A..auto, what it found), or NULL when
  * base's results carry no plan steps. */
 json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t candidate_count);
 

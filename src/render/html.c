@@ -235,9 +235,39 @@ static double sweep_x(const json_t *group, const json_t *point)
     return vp_json_number(point, by_hosts(group) ? "hosts" : "jobs");
 }
 
+/* One figure of the sweep's points against their count (x), drawn when some point has
+ * it: what each guest or container held of the host's memory, their time to ready. */
+static void member_chart(struct vp_markup *out, const char *run, const json_t *group,
+                         const double *x, const char *key, const char *what,
+                         const char *label, const char *unit, enum vp_unit_style style)
+{
+    const json_t *points = json_object_get(group, "points");
+    size_t n = json_array_size(points), known = 0, i;
+    double *y = calloc(n ? n : 1, sizeof *y);
+    if (!y)
+        abort();
+    const json_t *point;
+    json_array_foreach(points, i, point) {
+        y[i] = vp_json_number(point, key);
+        known += isfinite(y[i]);
+    }
+    if (known > 0) {
+        char title[200];
+        const char *axis = sweep_axis(group);
+        snprintf(title, sizeof title, "%s: %s, %s against %s", run, vp_json_text(group, "bench"),
+                 what, axis);
+        struct vp_series series = { label, x, y, n };
+        struct vp_chart chart = { title, axis, "", label, unit, style };
+        vp_svg_lines(out, &chart, &series, 1, NAN, NULL);
+    }
+    free(y);
+}
+
 /* The machine's use against the sweep's job or host count, once per benchmark: CPU busy
  * and steal, then page faults and NIC bytes per second (where the monitor saw any); of
- * many hosts, over the machines they ran on. */
+ * many hosts, over the machines they ran on; with guests or containers, what each held
+ * of the host's memory and their time to ready (the SPring-8 study's charts, and what
+ * another member would cost). */
 static void resource_charts(struct vp_markup *out, const char *run, const json_t *group,
                             enum vp_unit_style style)
 {
@@ -280,6 +310,10 @@ static void resource_charts(struct vp_markup *out, const char *run, const json_t
         struct vp_chart nic_chart = { title, axis, "", "NIC", "B/s", style };
         vp_svg_lines(out, &nic_chart, &nic, 1, NAN, NULL);
     }
+    member_chart(out, run, group, x, "member_memory_bytes", "memory each member held",
+                 "memory", "B", VP_UNITS_IEC);
+    member_chart(out, run, group, x, "ready_p50_s", "the members' time to ready (p50)",
+                 "ready", "s", style);
     free(x);
     for (size_t k = 0; k < 4; k++)
         free(columns[k]);

@@ -10,6 +10,8 @@
 
 #include "render/words.h"
 #include "core/json.h"
+#include "core/json_check.h" /* VP_CHECK_TEXT_LEN */
+#include "core/printable.h"
 #include "core/units.h"
 #include "render/matrix_table.h"
 #include "render/table.h"
@@ -152,6 +154,28 @@ static bool optimum_line(const json_t *optimum, char *line, size_t len)
     return true;
 }
 
+/* "found by the fill: the optimum count of guests N (stopped by WHAT: REASON)", or false
+ * when the step was no fill. */
+static bool fill_line(const json_t *fill, char *line, size_t len)
+{
+    if (!fill)
+        return false;
+    char reason[VP_CHECK_TEXT_LEN + 1]; /* a result's, checked: printable */
+    snprintf(line, len, "found by the fill: the optimum count of %s %lld (stopped by %s: %s)",
+             vp_json_text(fill, "members"),
+             (long long)json_integer_value(json_object_get(fill, "optimum")),
+             vp_json_text(fill, "stopped"),
+             vp_printable(vp_json_text(fill, "reason"), reason, sizeof reason));
+    return true;
+}
+
+static void paragraph(struct vp_markup *out, const char *line)
+{
+    vp_markup_printf(out, "<p>");
+    vp_markup_text(out, line);
+    vp_markup_printf(out, "</p>");
+}
+
 void vp_print_study(FILE *out, const json_t *study, enum vp_unit_style units)
 {
     size_t s, r;
@@ -187,6 +211,8 @@ void vp_print_study(FILE *out, const json_t *study, enum vp_unit_style units)
         char line[600];
         for (size_t o = 0; optimum_line(json_array_get(json_object_get(step, "optima"), o), line,
                                          sizeof line); o++)
+            fprintf(out, "  %s\n", line);
+        if (fill_line(json_object_get(step, "fill"), line, sizeof line))
             fprintf(out, "  %s\n", line);
         fputc('\n', out);
         size_t m;
@@ -285,11 +311,10 @@ void vp_study_html(struct vp_markup *out, const json_t *study, enum vp_unit_styl
         vp_markup_printf(out, "</table>");
         char line[600];
         for (size_t o = 0; optimum_line(json_array_get(json_object_get(step, "optima"), o), line,
-                                         sizeof line); o++) {
-            vp_markup_printf(out, "<p>");
-            vp_markup_text(out, line);
-            vp_markup_printf(out, "</p>");
-        }
+                                         sizeof line); o++)
+            paragraph(out, line);
+        if (fill_line(json_object_get(step, "fill"), line, sizeof line))
+            paragraph(out, line);
         size_t m;
         const json_t *matrix;
         json_array_foreach(json_object_get(step, "matrices"), m, matrix)

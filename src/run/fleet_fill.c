@@ -65,17 +65,20 @@ static bool breaks_rule(const struct fill_state *state, unsigned count, char *wh
         json_array_foreach(json_object_get(group, "points"), p, point) {
             if (json_integer_value(json_object_get(point, "hosts")) != count || broke)
                 continue;
-            char value[48];
-            vp_format_value(vp_json_number(point, "judged"),
-                            json_string_value(json_object_get(group, "unit")), VP_UNITS_FIELD,
-                            value, sizeof value);
-            snprintf(why, len, "%s %s%s %s at %u %s, against %s",
+            const char *unit = json_string_value(json_object_get(group, "unit"));
+            char value[48], first[48]; /* this count's, the first count's (points in order) */
+            vp_format_value(vp_json_number(point, "judged"), unit, VP_UNITS_FIELD, value,
+                            sizeof value);
+            vp_format_value(vp_json_number(json_array_get(json_object_get(group, "points"), 0),
+                                           "judged"),
+                            unit, VP_UNITS_FIELD, first, sizeof first);
+            snprintf(why, len, "%s %s%s %s at %u %s, against %s (%s)",
                      json_string_value(json_object_get(group, "bench")),
                      json_string_value(json_object_get(group, "metric")),
                      strcmp(json_string_value(json_object_get(group, "judged")), "p99") == 0
                          ? " p99" : " per job",
                      value, count, plural(state, count),
-                     json_string_value(json_object_get(group, "rule")));
+                     json_string_value(json_object_get(group, "rule")), first);
             broke = true;
         }
     }

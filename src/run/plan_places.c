@@ -5,6 +5,7 @@
  * a note. */
 #define _GNU_SOURCE
 #include "run/plan_compiler.h"
+#include "run/fill.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,10 +97,20 @@ int plan_members_as_jobs(struct compiler *c, const char *step, const struct entr
                            struct command *command, struct vp_run_steps *notes)
 {
     char *note = NULL, *value = NULL;
+    /* a fill (A..auto:MOST) left out: its range swept, where `virtperf scaling` finds the
+     * knee afterwards */
+    unsigned first, most;
+    char swept[32], ignored[256];
+    const char *spec = members->value;
+    if (vp_fill_parse(members->key, spec, VP_MAX_GUESTS, &first, &most, ignored,
+                      sizeof ignored) == 1) {
+        snprintf(swept, sizeof swept, "%u..%u", first, most);
+        spec = swept;
+    }
     if (c->for_mpi) {
-        plan_add_flag(command, "ranks", members->value);
+        plan_add_flag(command, "ranks", spec);
         if (asprintf(&note, "[%s] %s = %s: virtperf-mpi, run on ranks %s (a rank per "
-                     "guest)", step, members->key, members->value, members->value) < 0)
+                     "guest)", step, members->key, members->value, spec) < 0)
             abort();
         plan_keep_note(notes, note);
         return 0;
@@ -112,7 +123,7 @@ int plan_members_as_jobs(struct compiler *c, const char *step, const struct entr
     unsigned counts[VP_MAX_GUESTS];
     size_t count_n = 0;
     if ((jobs && (*end || each == 0)) ||
-        vp_parse_jobs_spec(members->value, VP_MAX_GUESTS, counts, VP_MAX_GUESTS, &count_n) != 0)
+        vp_parse_jobs_spec(spec, VP_MAX_GUESTS, counts, VP_MAX_GUESTS, &count_n) != 0)
         return plan_error(c, jobs ? jobs : members, step, "%s = %s with jobs = %s: not "
                           "runnable on this host alone (--no-guests); accepted: %s = SPEC "
                           "(1 to %d) and jobs = N (each one's jobs: SPEC x N here)",
@@ -151,7 +162,10 @@ static struct vp_guests_request merged_guests(const struct vp_guests_request *gi
     TAKE(disk_bus);
     TAKE(container_engine); TAKE(container_runtime); TAKE(container_net);
     TAKE(pin); TAKE(programs); TAKE(cpus); TAKE(memory_mib); TAKE(timeout_s); TAKE(disk_bytes);
+    TAKE(keep_free);
 #undef TAKE
+    if (given->qos.given)
+        merged.qos = given->qos;
     /* the plan's texts go with its entries: the run keeps copies (vp_run_steps_free) */
     const char **texts[] = { &merged.spec, &merged.accel, &merged.uri, &merged.bridge, &merged.nic,
                              &merged.disk_dir, &merged.disk_bus, &merged.container_engine, &merged.container_runtime,

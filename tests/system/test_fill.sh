@@ -100,6 +100,22 @@ fi
 expect_status 0 "$VP" results show boxes
 expect_contains "$WORK/out" "fill: optimum ${outcome% *}; stopped by"
 expect_status 0 "$VP" scaling boxes --json "$WORK/scaling.json"
+# the report draws what each member held and their time to ready against the count
+expect_status 0 "$VP" report boxes -o "$WORK/boxes.html"
+grep -q "memory each member held against containers" "$WORK/boxes.html" ||
+    fail "the report of a fill lacks the members' memory curve"
+grep -q "time to ready (p50) against containers" "$WORK/boxes.html" ||
+    fail "the report of a fill lacks the members' time-to-ready curve"
+
+# a plan's step as a fill, its rule in [global] (the SPring-8 plan's rpc step): the
+# study view says what the fill found beside the step's reference
+printf '%s\n' '[global]' 'qos = per_job>=0.5' '[box]' 'bench = cpu' 'ops = 5m' 'reps = 1' \
+    'containers = 1..auto:2' 'reference = 2 at most' >"$WORK/fill.ini"
+expect_status 0 "$VP" run --plan "$WORK/fill.ini" --label planned
+expect_status 0 "$VP" results show planned
+expect_contains "$WORK/out" "then: 2 at most"
+grep -qE "found by the fill: the optimum count of containers [12] \(stopped by (rule|cpu|most): " "$WORK/out" ||
+    fail "the study view of a planned fill: $(grep 'found by' "$WORK/out")"
 
 # more memory kept free than this host has: the first count breaks it, no optimum
 total_mib=$(awk '/^MemTotal:/ {print int($2 / 1024) + 1024}' /proc/meminfo)

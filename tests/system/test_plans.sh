@@ -28,7 +28,7 @@ dry_where() { # PLAN LINE: --dry-run prints LINE
 dry_where ihep-2010.ini "# [disk] in guests 8, and on this host, alternating"
 dry_where ihep-2010.ini "# [network] in guests 1..8"
 dry_where ihep-2010.ini "# [cpu]"
-dry_where spring8-2005.ini "# [rpc] in guests 1..10"
+dry_where spring8-2005.ini "# [rpc] in guests 1..auto:10"
 dry_where cnaf-2007.ini "# [disk] in guests 1,2"
 dry_where cnaf-2007.ini "# [network] in guests 2"
 expect_contains "$WORK/out" "--topology=matrix net.stream"
@@ -62,8 +62,10 @@ grep -qx '# \[alone\] in guests 1' "$WORK/out" || fail "[alone] and-host = off s
 printf '[a]\nbench = null\nguests = 1\nand-host = maybe\n' >switch.ini
 expect_status 2 "$VP" run --plan switch.ini --dry-run
 expect_contains "$WORK/err" "switch.ini:4: and-host = maybe: a switch; accepted: on, off, true or false"
+# a fill (guests = 1..auto:10) left out: its range swept here, qos with the guests
 expect_status 0 "$VP" run --plan "$PLANS/spring8-2005.ini" --no-guests --dry-run
 expect_contains "$WORK/out" "--jobs=1,2,3,4,5,6,7,8,9,10 net.rr"
+expect_contains "$WORK/out" "[rpc] guests = 1..auto:10: --no-guests, run on this host as jobs = 1,2,3,4,5,6,7,8,9,10"
 printf '[a]\nbench = null\njobs = 1,2\nguests = 2\n' >multi.ini
 expect_status 2 "$VP" run --plan multi.ini --no-guests
 expect_contains "$WORK/err" "multi.ini:3: guests = 2 with jobs = 1,2: not runnable on this host alone"
