@@ -318,7 +318,8 @@ static void say_started(const struct fleet_group *group, unsigned count, bool mo
 static unsigned group_started(const struct fleet_run *run, size_t g)
 {
     const struct fleet_group *group = &run->groups[g];
-    return run->started > group->first ? (unsigned)(run->started - group->first) : 0;
+    size_t started = run->started > group->first ? run->started - group->first : 0;
+    return started < group->count ? (unsigned)started : group->count;
 }
 
 /* Group g's members up to its count-th (those not started yet), started. */
