@@ -11,7 +11,8 @@
 # (e1000, e1000e, rtl8139's 8139cp) and disks (IDE, AHCI) and ext4, those the kernel has
 # as modules (the cloud kernel has no emulated NIC: core/guest_devices.c),
 # with an init that sets the address the host gave on the kernel command line
-# (virtperf.address=A/P, virtperf.gateway=G), mounts a disk it was given at /mnt/disk,
+# (virtperf.address=A/P, virtperf.gateway=G), loads the disks' modules and mounts the disk
+# at /mnt/disk when it was given one (virtperf.disk=1),
 # and runs `virtperf guest-agent` until the host says to power off: on the virtio-serial
 # port, or on the serial line virtperf.tty=PATH names (a UML instance, whose kernel boots
 # the root directory itself).
@@ -33,8 +34,15 @@ helpers=$(dirname "$0")
 if [ -n "$kernel" ]; then KERNEL=$kernel RELEASE=${kernel#/boot/vmlinuz-}; else guest_kernel; fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/vp-guest-image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-VIRTPERF_BIN=$binary guest_image_root "$work/root" virtio_pci virtio_console virtio_net \
-    virtio_blk virtio_scsi ata_piix ahci sd_mod e1000 e1000e mii 8139cp ext4
+always="virtio_pci virtio_console virtio_net e1000 e1000e mii 8139cp"
+VIRTPERF_BIN=$binary guest_image_root "$work/root" $always virtio_blk virtio_scsi ata_piix \
+    ahci sd_mod ext4
+# the modules only a disk needs (its buses, SCSI, ext4), loaded only when the host gave one
+# (virtperf.disk=1): the 'pc' machine's IDE controller is always there, and probing it,
+# with SCSI's start, is half a second of a TCG guest's boot
+# shellcheck disable=SC2086 # a list of modules
+guest_module_paths $always | sed -E 's|.*/||; s/\.(xz|zst)$//' >"$work/always"
+grep -vxF -f "$work/always" "$work/root/modules.order" >"$work/root/modules.disk" || true
 if [ -n "$files" ]; then
     while IFS= read -r path; do guest_image_add "$work/root" "$path"; done <"$files"
 fi
@@ -46,10 +54,19 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mount -t tmpfs tmp /tmp
 mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
-while read -r module; do insmod "/modules/$module" 2>/dev/null; done </modules.order
+cmdline=" $(cat /proc/cmdline) "
+skip=" "
+case "$cmdline" in
+    *" virtperf.disk=1 "*) ;;
+    *) while read -r module; do skip="$skip$module "; done </modules.disk ;;
+esac
+while read -r module; do
+    case "$skip" in *" $module "*) continue ;; esac
+    insmod "/modules/$module" 2>/dev/null
+done </modules.order
 ip link set lo up
 channel=""
-for word in $(cat /proc/cmdline); do
+for word in $cmdline; do
     case "$word" in
         virtperf.name=*) hostname "${word#virtperf.name=}" ;;
         virtperf.tty=*) channel="--tty ${word#virtperf.tty=}" ;;

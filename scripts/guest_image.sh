@@ -2,7 +2,8 @@
 # initramfs. guest_kernel sets KERNEL and RELEASE (Debian's cloud kernel);
 # guest_image_root ROOT MODULE... fills ROOT with busybox, virtperf ($VIRTPERF_BIN, else
 # build/virtperf) and every library ldd names, and MODULE... with their dependencies in load order (ROOT/modules,
-# listed in ROOT/modules.order; those the kernel lacks left out); guest_image_add ROOT PATH adds one of this host's files or
+# listed in ROOT/modules.order, uncompressed, by file name; those the kernel lacks left
+# out); guest_module_paths MODULE... names their files; guest_image_add ROOT PATH adds one of this host's files or
 # directories at its own path (what it needs to run with it); the caller writes ROOT/init
 # and packs it with guest_image_pack ROOT FILE. Run from the repository's root.
 
@@ -23,10 +24,7 @@ guest_image_root() {
     guest_image_libraries "$root" "$binary"
     echo "root:x:0:0:root:/tmp:/bin/sh" >"$root/etc/passwd"
     : >"$root/modules.order"
-    for module in "$@"; do
-        # a module this kernel lacks is left out (the cloud kernel has no emulated NIC)
-        modprobe -S "$RELEASE" --show-depends "$module" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
-    done | awk '!seen[$0]++' | while read -r path; do
+    guest_module_paths "$@" | while read -r path; do
         name=$(basename "$path")
         case "$path" in
             *.xz) xz -dc "$path" >"$root/modules/${name%.xz}"; name=${name%.xz} ;;
@@ -35,6 +33,14 @@ guest_image_root() {
         esac
         echo "$name" >>"$root/modules.order"
     done
+}
+
+# The files of MODULE... and of what they depend on, in load order, each once; a module
+# this kernel lacks is left out (the cloud kernel has no emulated NIC).
+guest_module_paths() {
+    for module in "$@"; do
+        modprobe -S "$RELEASE" --show-depends "$module" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
+    done | awk '!seen[$0]++'
 }
 
 # The shared libraries ldd names for FILE (an executable or a library), each at its path.

@@ -60,6 +60,8 @@ char *vp_domain_xml(const struct vp_guest_config *config, const struct vp_guest_
         fputs(" virtperf.gateway=", out);
         put_escaped(out, spec->gateway);
     }
+    if (spec->disk_path) /* the init loads the disks' modules only then */
+        fputs(" virtperf.disk=1", out);
     fputs("</cmdline>\n  </os>\n", out);
     if (spec->kvm)
         fputs("  <cpu mode='host-passthrough'/>\n", out);
