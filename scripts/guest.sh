@@ -150,7 +150,7 @@ base64 /tmp/document.json
 echo "VP-GUEST-END"
 poweroff -f
 INIT
-guest_image_pack "$root" "$WORK/initramfs.gz"
+guest_image_pack "$root" "$WORK/initramfs.cpio"
 
 disk_xml=""
 if [ -n "$disk_dir" ]; then
@@ -171,7 +171,7 @@ cat >"$WORK/domain.xml" <<XML
   <os>
     <type arch='x86_64' machine='pc'>hvm</type>
     <kernel>$KERNEL</kernel>
-    <initrd>$WORK/initramfs.gz</initrd>
+    <initrd>$WORK/initramfs.cpio</initrd>
     <cmdline>console=ttyS0 rdinit=/init panic=-1 quiet</cmdline>
   </os>
   $cpu_xml

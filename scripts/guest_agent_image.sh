@@ -88,5 +88,5 @@ if $as_root; then
     mv "$work/root" "$out"
     exit 0
 fi
-guest_image_pack "$work/root" "$work/initramfs.gz"
-mv "$work/initramfs.gz" "$out"
+guest_image_pack "$work/root" "$work/initramfs.cpio"
+mv "$work/initramfs.cpio" "$out"

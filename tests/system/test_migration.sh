@@ -55,7 +55,7 @@ ip addr add 198.18.9.2/24 dev eth0
 echo VP-SERVE-UP
 exec /bin/virtperf serve --bind 198.18.9.2 --idle-timeout 60s --quiet
 INIT
-guest_image_pack "$root" "$WORK/initramfs.gz"
+guest_image_pack "$root" "$WORK/initramfs.cpio"
 
 ip -n "$NS" link set lo up
 ip -n "$NS" link add br0 type bridge
@@ -72,7 +72,7 @@ qemu() { # NAME TAP [EXTRA...]
     ip netns exec "$NS" qemu-system-x86_64 -accel tcg -smp 1 -m 256 -display none \
         -monitor "unix:$WORK/monitor-$name,server,nowait" -serial "file:$WORK/console-$name.log" \
         -qmp "unix:$WORK/qmp-$name,server,nowait" \
-        -no-reboot -kernel "$KERNEL" -initrd "$WORK/initramfs.gz" \
+        -no-reboot -kernel "$KERNEL" -initrd "$WORK/initramfs.cpio" \
         -append "console=ttyS0 rdinit=/init panic=-1 quiet" \
         -netdev "tap,id=net0,ifname=$tap,script=no,downscript=no" \
         -device virtio-net-pci,netdev=net0,mac=52:54:00:12:34:56 "$@" &
