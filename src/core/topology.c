@@ -18,9 +18,20 @@ struct vp_topology {
     bool this_machine; /* not loaded from XML: this process's affinity applies */
 };
 
+/* hwloc's plugins that add only I/O objects (PCI, OpenCL, GL displays) or parse XML through
+ * libxml2: virtperf keeps no I/O object and hwloc reads its XML itself without them, yet
+ * each process that loaded them mapped 25 more libraries (X11, ICU, OpenCL, libpciaccess)
+ * and spent a third of `virtperf sysinfo`'s CPU time there. hwloc reads the list when it
+ * first initialises a topology, so it is set before; a user's own list is kept. */
+static void skip_unused_hwloc_plugins(void)
+{
+    setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_gl,hwloc_opencl,hwloc_pci,hwloc_xml_libxml", 0);
+}
+
 int vp_topology_load(struct vp_topology **topology, const char *xml_path, char *err,
                      size_t err_len)
 {
+    skip_unused_hwloc_plugins();
     struct vp_topology *loaded = calloc(1, sizeof *loaded);
     if (!loaded || hwloc_topology_init(&loaded->hw) != 0) {
         free(loaded);

@@ -24,6 +24,12 @@ expect_contains "$WORK/out" "clocksource"
 expect_contains "$WORK/out" "advisories:"
 expect_status 0 "$VP" sysinfo --json
 json_check "$WORK/out" '"cpu" in d["fingerprint"] and isinstance(d["advisories"], list) and d["fingerprint"]["cpu"]["threads"] >= 1' "sysinfo --json lacks the fingerprint"
+# hwloc's I/O and libxml2 plugins stay unloaded (virtperf keeps no I/O object): the
+# dynamic loader names every library it opens
+LD_DEBUG=files "$VP" sysinfo >/dev/null 2>"$WORK/loaded" || fail "sysinfo under LD_DEBUG failed"
+grep -q "file=.*libhwloc" "$WORK/loaded" || fail "LD_DEBUG should list the libraries sysinfo loads"
+grep -E "file=.*(hwloc_(gl|pci|opencl|xml_libxml)|libX11)" "$WORK/loaded" | head -3 | grep . &&
+    fail "sysinfo should not load hwloc's I/O or libxml2 plugins"
 
 expect_status 0 "$VP" results list
 expect_contains "$WORK/out" "no runs stored yet"
