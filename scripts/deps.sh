@@ -12,7 +12,7 @@ site_pkgs="$build_pkgs libpq-dev"
 # the tests' own PostgreSQL server (initdb, postgres, psql), beside the site set
 site_test_pkgs="$site_pkgs postgresql"
 test_pkgs="$mpi_pkgs $site_test_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
-    e2fsprogs iproute2 util-linux chromium fonts-dejavu-core python3-fusepy gdb iptables"
+    e2fsprogs iproute2 util-linux chromium fonts-dejavu-core python3-fusepy gdb iptables tini"
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf hyperfine iputils-ping iproute2"
 # what a guest's or container's root is made of, and what a guest boots
 root_pkgs="qemu-system-x86 linux-image-cloud-amd64 busybox-static cpio kmod gzip python3 e2fsprogs strace"

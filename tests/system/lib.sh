@@ -94,7 +94,7 @@ use_libvirt() {
     libvirt_up
     case $? in
     0) LIBVIRTD_STARTED=true ;;
-    2) fail "libvirtd -d or virtlogd -d failed" ;;
+    2) fail "starting libvirtd or virtlogd failed" ;;
     esac
 }
 # test_bridge NAME: a bridge of the test's own, up, with the address SUBNET.1/24 in
