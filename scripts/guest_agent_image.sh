@@ -40,8 +40,11 @@ VIRTPERF_BIN=$binary guest_image_root "$work/root" $always virtio_blk virtio_scs
 # the modules only a disk needs (its buses, SCSI, ext4), loaded only when the host gave one
 # (virtperf.disk=1): the 'pc' machine's IDE controller is always there, and probing it,
 # with SCSI's start, is half a second of a TCG guest's boot
+# (modules.always, then modules.disk: in load order, as no module of the first needs one of
+# the second)
 # shellcheck disable=SC2086 # a list of modules
 guest_module_paths $always | sed -E 's|.*/||; s/\.(xz|zst)$//' >"$work/always"
+grep -xF -f "$work/always" "$work/root/modules.order" >"$work/root/modules.always" || true
 grep -vxF -f "$work/always" "$work/root/modules.order" >"$work/root/modules.disk" || true
 if [ -n "$files" ]; then
     while IFS= read -r path; do guest_image_add "$work/root" "$path"; done <"$files"
@@ -55,15 +58,10 @@ mount -t devtmpfs dev /dev
 mount -t tmpfs tmp /tmp
 mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
 cmdline=" $(cat /proc/cmdline) "
-skip=" "
-case "$cmdline" in
-    *" virtperf.disk=1 "*) ;;
-    *) while read -r module; do skip="$skip$module "; done </modules.disk ;;
-esac
-while read -r module; do
-    case "$skip" in *" $module "*) continue ;; esac
-    insmod "/modules/$module" 2>/dev/null
-done </modules.order
+modules=/modules.always
+case "$cmdline" in *" virtperf.disk=1 "*) modules="$modules /modules.disk" ;; esac
+# shellcheck disable=SC2086 # one or two lists
+cat $modules | while read -r module; do insmod "/modules/$module" 2>/dev/null; done
 ip link set lo up
 channel=""
 for word in $cmdline; do

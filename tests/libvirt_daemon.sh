@@ -12,13 +12,14 @@ libvirt_up() {
     # 0.24 s under tini): libvirtd then runs under tini -s (scripts/deps.sh test), which
     # reaps at once; in a subshell, so that no test's `wait` waits for the daemon.
     if command -v tini >/dev/null; then
-        (setsid tini -s -- libvirtd >/dev/null 2>&1 &)
+        (setsid tini -s -- libvirtd >>/var/log/libvirt/libvirtd-tests.log 2>&1 &)
     else
         libvirtd -d || return 2
     fi
     virtlogd -d || return 2
-    for _ in $(seq 1 50); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 0.2; done
-    return 0
+    for _ in $(seq 1 50); do virsh -c qemu:///system version >/dev/null 2>&1 && return 0; sleep 0.2; done
+    libvirt_down # started, yet not answering in 10 s (under tini: its log is libvirtd-tests.log)
+    return 2
 }
 libvirt_down() {
     pkill -x libvirtd
