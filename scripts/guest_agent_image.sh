@@ -34,7 +34,7 @@ helpers=$(dirname "$0")
 if [ -n "$kernel" ]; then KERNEL=$kernel RELEASE=${kernel#/boot/vmlinuz-}; else guest_kernel; fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/vp-guest-image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-always="virtio_pci virtio_console virtio_net e1000 e1000e mii 8139cp"
+always="virtio_pci virtio_rng virtio_console virtio_net e1000 e1000e mii 8139cp"
 VIRTPERF_BIN=$binary guest_image_root "$work/root" $always virtio_blk virtio_scsi ata_piix \
     ahci sd_mod ext4
 # the modules only a disk needs (its buses, SCSI, ext4), loaded only when the host gave one

@@ -448,6 +448,10 @@ json_t *vp_sysinfo_collect(const struct vp_topology *topology)
                      "idle", vp_idle_policy(),
                      "steal_percent_since_boot", isnan(steal) ? json_null() : json_real(steal));
     vp_text_free(&cpuinfo);
+    /* the hardware generator the kernel seeds its random numbers from ("none" when there
+     * is none): a guest without one (no virtio-rng, a TCG CPU without RDRAND) stalls its
+     * first read of /dev/urandom while the kernel gathers timing jitter, a second here */
+    set_line_if_present(host, "hwrng", "/sys/class/misc/hw_random/rng_current");
     return host;
 }
 

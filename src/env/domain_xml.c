@@ -85,6 +85,9 @@ char *vp_domain_xml(const struct vp_guest_config *config, const struct vp_guest_
         fprintf(out, "<target dev='%s' bus='%s'/></disk>\n", config->disk_bus->target,
                 config->disk_bus->model);
     }
+    /* a hardware generator, its rate bounded: the guest's kernel has random numbers at once */
+    fputs("    <rng model='virtio'><rate period='1000' bytes='4096'/>"
+          "<backend model='random'>/dev/urandom</backend></rng>\n", out);
     fputs("    <memballoon model='none'/>\n  </devices>\n</domain>\n", out);
     fclose(out);
     return xml;

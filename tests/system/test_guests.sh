@@ -94,6 +94,8 @@ for r in results:
     assert all(h["host"].startswith("virtperf-") for h in hosts), hosts
     assert all(h["fingerprint"]["domain"]["type"] == "tcg" for h in hosts)
     assert all("<domain type='qemu'" in h["fingerprint"]["domain"]["xml"] for h in hosts)
+    # each guest has libvirt's virtio-rng: its kernel's random numbers are ready at once
+    assert all(h["fingerprint"].get("hwrng") == "virtio_rng.0" for h in hosts), hosts
     assert r["guests"]["accel"] == "tcg" and r["guests"]["count"] == len(hosts)
     for g in r["guests"]["hosts"]:  # each guest's vCPU thread ran its job
         assert g["qemu_vcpu_cpu_pct"] > 30, g
