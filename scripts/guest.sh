@@ -81,9 +81,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # The initramfs (scripts/guest_image.sh): busybox, virtperf and its libraries, the
-# virtio modules, the programs --with-programs found, the command, and an init to run it.
+# virtio modules (virtio-rng: random numbers at once, as in run --guests), the programs --with-programs found, the command, and an init to run it.
 root=$WORK/root
-modules="virtio_pci virtio_net"
+modules="virtio_pci virtio_rng virtio_net"
 [ -z "$disk_dir" ] || modules="$modules $([ "$disk_bus" = ide ] && echo "ata_piix sd_mod" || echo virtio_blk)"
 guest_image_root "$root" $modules
 if $with_programs; then
@@ -184,6 +184,7 @@ cat >"$WORK/domain.xml" <<XML
     <serial type='file'><source path='$WORK/console.log'/><target port='0'/></serial>
     <interface type='user'><model type='virtio'/></interface>
     $disk_xml
+    <rng model='virtio'><rate period='1000' bytes='4096'/><backend model='random'>/dev/urandom</backend></rng>
     <memballoon model='none'/>
   </devices>
 </domain>
