@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench/net_peer.h"
+#include "core/json.h"
 #include "core/stats.h"
 #include "engine/gather.h"
 #include "engine/result.h"
@@ -372,6 +373,21 @@ static void combine_groups(struct fleet_run *run, struct vp_gathered *parts,
     }
 }
 
+/* More jobs than this host has CPUs (the members' and, beside them, this host's own): a
+ * job then waits for a CPU to start, so the start skew is the CPUs' (who ran first), not
+ * the clocks' it is bounded by; each result says so, as an oversubscribed run should. */
+static void say_when_crowded(const struct fleet_run *run, unsigned jobs, json_t **results)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus <= 0 || jobs <= (unsigned long)cpus)
+        return;
+    for (size_t r = 0; r <= run->group_count; r++)
+        if (results[r])
+            vp_result_warn(results[r], "%u jobs on this host's %ld CPUs: a job waits for a "
+                           "CPU to start, so the start skew is the CPUs', not the clocks'",
+                           jobs, cpus);
+}
+
 /* One point on the first count members (with groups: every member), or on the ranks link
  * (a topology's step) runs: results[1 + g] each group's combined result (one group: the
  * run's members); with --and-host results[0] the host's (NULL without). *stopped: a member
@@ -491,6 +507,8 @@ void vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps,
                    outcome.lost >= 0 ? reason : NULL, monitor, results);
     vp_gather_free(&parts);
     json_decref(monitor);
+    say_when_crowded(run, (unsigned)ranks.count * point->jobs + (host ? count * point->jobs : 0),
+                     results);
     *stopped = *stopped || outcome.lost >= 0;
     json_t *result = results[1]; /* the one group of a run that links or has a host side */
     if (link)

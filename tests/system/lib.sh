@@ -295,14 +295,24 @@ stop_postgresql() {
     PG_HOME=
 }
 
-# suppress_library_leaks: under ASan, leak checks stay on and what Open MPI and gfal2
-# themselves never free is suppressed (tests/system/data/library-leaks.supp says how).
+# suppress_library_leaks [everywhere]: under ASan, leak checks stay on and what Open MPI
+# and gfal2 themselves never free is suppressed (tests/system/data/library-leaks.supp says
+# how). The suppressions need the slow unwinder (fast_unwind_on_malloc=0), 0.7 s more for
+# each sanitized process: only virtperf-mpi, which loads Open MPI, takes it (ASan reads
+# data/asan-virtperf-mpi.opts by the binary's name, %b), or every process with
+# `everywhere` (gfal2 is loaded by virtperf itself).
 suppress_library_leaks() {
     case "${ASAN_OPTIONS:-}" in
-    *fast_unwind_on_malloc=0*) ;; # already
+    *fast_unwind_on_malloc=0* | *include_if_exists=*) ;; # already
     *detect_leaks=1*)
-        export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
-        export LSAN_OPTIONS="suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data/library-leaks.supp:print_suppressions=0"
+        local data
+        data=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data
+        if [ "${1:-}" = everywhere ]; then
+            export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
+        else
+            export ASAN_OPTIONS="$ASAN_OPTIONS:include_if_exists=$data/asan-%b.opts"
+        fi
+        export LSAN_OPTIONS="suppressions=$data/library-leaks.supp:print_suppressions=0"
         ;;
     esac
 }

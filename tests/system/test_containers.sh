@@ -62,8 +62,15 @@ hosts = two["ranks"]["hosts"]
 assert hosts[0]["fingerprint"]["boot_id"] == hosts[1]["fingerprint"]["boot_id"]
 assert hosts[1]["machine"] == hosts[0]["rank"], [h["machine"] for h in hosts]  # one machine
 assert 0 < two["ranks"]["start_skew_bound_s"] < 0.01, two["ranks"]
+# one job a container, no more than this host's CPUs: nothing said of crowding
+if os.cpu_count() >= 2:
+    assert not any("CPUs'" in w for r in results for w in r.get("warnings", [])), results
 PY
 left_nothing '[0-9]*' "a finished run"
+# more jobs than this host's CPUs: each result says its start skew is the CPUs'
+expect_status 0 "$VP" run null --containers 2 --jobs "$(nproc)" --reps 2 --json "$WORK/crowded.json"
+expect_contains "$WORK/out" "$((2 * $(nproc))) jobs on this host's $(nproc) CPUs: a job waits for a CPU to start"
+json_check "$WORK/crowded.json" 'any("the start skew is the CPUs\x27" in w for w in d["results"][0]["warnings"])' "a run of more jobs than CPUs"
 
 # a disk step in a container writes to this host's disk (its /work in --guest-disk DIR),
 # not to the container's memory; the directory goes with the container

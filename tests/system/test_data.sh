@@ -7,7 +7,7 @@
 # input is refused with exit 2 before anything runs; prepare, index and remove keep to
 # what they may touch.
 . "$(dirname "$0")/lib.sh"
-suppress_library_leaks # under ASan: gfal2's own leaks suppressed (lib.sh)
+suppress_library_leaks everywhere # under ASan: gfal2's own leaks suppressed (lib.sh)
 PORT=$((10000 + $$ % 20000)) # below the ephemeral ports
 HTTP_PORT=$((PORT + 1))
 SET=$(mktemp -d /tmp/vp-dataset.XXXXXX)

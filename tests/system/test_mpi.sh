@@ -257,7 +257,7 @@ run_and_stop interrupt
 # through virtperf run in test_flag_walk and test_hostile.
 walk_asan=${ASAN_OPTIONS:-}
 walk_asan=${walk_asan//detect_leaks=1/detect_leaks=0}
-walk_asan=${walk_asan//:fast_unwind_on_malloc=0/}
+walk_asan="$walk_asan:fast_unwind_on_malloc=1" # after lib.sh's, so it wins
 walked=0
 while read -r flag value; do
     walked=$((walked + 1))

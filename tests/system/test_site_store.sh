@@ -10,7 +10,7 @@
 # one campaign whose compare and report equal those of one SQLite holding the same runs;
 # virtperf-mpi's rank 0 writes it as a plain run does.
 . "$(dirname "$0")/lib.sh"
-suppress_library_leaks
+suppress_library_leaks # virtperf-mpi: Open MPI's own leaks suppressed (lib.sh)
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 # test_compare judges measured figures (significance, the run's own load): it runs
