@@ -343,6 +343,17 @@ static unsigned rank_repetitions(void *context, const struct vp_run_steps *steps
     return total;
 }
 
+/* A rank died after the last result was whole: no result names it, so rank 0 says it
+ * (the run is stored failed, its remaining points not run). */
+static void say_death_between_points(const struct vp_world *world)
+{
+    char death[VP_ERROR_LEN];
+    vp_liveness_death(death, sizeof death);
+    int rank = vp_liveness_dead();
+    fprintf(stderr, "virtperf-mpi: rank %d (%s) %s; the run stopped before its next point\n",
+            rank, world->hosts[rank], death);
+}
+
 /* Runs a step's points on its ranks; rank 0 stores each combined result (marked with the
  * plan's step). Returns whether the run must stop (a rank gone, a signal). */
 static bool run_part(void *context, const struct vp_run_steps *steps, size_t index,
@@ -415,6 +426,8 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
         stopped = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
         json_decref(result);
         vp_together_end(&together);
+        if (stopped && world->rank == 0 && vp_liveness_dead() >= 0 && !session->any_failed)
+            say_death_between_points(world);
     }
     return stopped;
 }

@@ -235,11 +235,12 @@ void vp_run_session_add(struct vp_run_session *session, json_t *result)
 }
 
 /* Marks the run, writes the JSON document, says where the results are; returns the exit
- * status (0, 1 when a result failed or was not stored, 130 when interrupted). */
-static int session_end(struct vp_run_session *session, bool interrupted)
+ * status (0, 1 when a result failed or was not stored or the run stopped before its last
+ * point, a rank or member gone, 130 when interrupted). */
+static int session_end(struct vp_run_session *session, bool interrupted, bool stopped)
 {
     char err[VP_PATH_ERROR_LEN];
-    bool any_failed = session->any_failed || json_array_size(session->lost) > 0;
+    bool any_failed = session->any_failed || json_array_size(session->lost) > 0 || stopped;
     const char *status = interrupted ? "interrupted" : any_failed ? "failed" : "ok";
     int64_t run_id = session->run_id;
     if (vp_store_finish_run(session->store, run_id, status) != 0)
@@ -396,7 +397,7 @@ int vp_run_execute(const struct vp_runner *runner, struct vp_run_steps *steps, i
     bool interrupted = runner->interrupted ? runner->interrupted(context) : vp_engine_interrupted();
     int status = 0;
     if (runner->keeps_session)
-        status = session_end(&session, interrupted);
+        status = session_end(&session, interrupted, stopped);
     else if (stopped)
         status = interrupted ? VP_EXIT_INTERRUPTED : 1;
     return runner->close ? runner->close(context, status, stopped) : status;
