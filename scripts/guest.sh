@@ -194,7 +194,7 @@ virsh -c qemu:///system create "$WORK/domain.xml" >"$WORK/virsh.log" 2>&1 ||
 DOMAIN_STARTED=true
 # the domain is transient: it is gone once the guest powers off
 deadline=$((SECONDS + timeout_s))
-while virsh -c qemu:///system domstate "$DOMAIN" >/dev/null 2>&1 && [ $SECONDS -lt $deadline ]; do sleep 1; done
+while virsh -c qemu:///system domstate "$DOMAIN" >/dev/null 2>&1 && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
 if virsh -c qemu:///system domstate "$DOMAIN" >/dev/null 2>&1; then
     echo "guest.sh: the guest did not finish within $timeout_s s" >&2
     virsh -c qemu:///system destroy "$DOMAIN" >/dev/null 2>&1

@@ -341,7 +341,10 @@ static int start_guest(void *state, struct vp_member *member, size_t index, char
     if (!probe)
         return 0;
     char why[512];
-    if (guest->domain) {
+    if (!guest->domain) { /* libvirt could not start it under kvm at all: its words */
+        snprintf(guests->accel_note, sizeof guests->accel_note,
+                 "a guest under kvm did not start (%.160s): fell back to TCG", err);
+    } else {
         struct vp_fleet_kind kind = guests_kind(guests);
         if (vp_fleet_hear(&kind, member, KVM_PROBE_TIMEOUT_S, why, sizeof why) == 0)
             return 0;
@@ -350,10 +353,11 @@ static int start_guest(void *state, struct vp_member *member, size_t index, char
         vp_domain_destroy(guest->domain);
         guest->domain = NULL;
         unlink(guest->channel);
+        snprintf(guests->accel_note, sizeof guests->accel_note,
+                 "a guest under kvm did not answer in %d s: fell back to TCG",
+                 KVM_PROBE_TIMEOUT_S);
     }
     guests->kvm = false;
-    snprintf(guests->accel_note, sizeof guests->accel_note,
-             "a guest under kvm did not answer in %d s: fell back to TCG", KVM_PROBE_TIMEOUT_S);
     fprintf(stderr, "virtperf: %s\n", guests->accel_note);
     if (vp_engine_interrupted()) {
         snprintf(err, err_len, "interrupted by a signal");
