@@ -26,7 +26,8 @@ scripts/deps.sh build guests || exit 1
 ninja -C build >/dev/null || exit 1
 work=$(mktemp -d)
 chmod 755 "$work"
-trap 'rm -rf "$work"' EXIT
+# the plain boot's domain (below) goes too when the bench is stopped mid-boot
+trap 'virsh -c qemu:///system destroy virtperf-plain-boot >/dev/null 2>&1; rm -rf "$work"' EXIT
 export VIRTPERF_DB="$work/db"
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(uname -r); guests: $ACCEL"
 [ "${BOOT_ONLY:-0}" = 1 ] && COUNTS=""

@@ -81,7 +81,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # The initramfs (scripts/guest_image.sh): busybox, virtperf and its libraries, the
-# virtio modules (virtio-rng: random numbers at once, as in run --guests), the programs --with-programs found, the command, and an init to run it.
+# virtio modules (virtio-rng: random numbers at once, as in run --guests), the programs
+# --with-programs found, the command, and an init to run it.
 root=$WORK/root
 modules="virtio_pci virtio_rng virtio_net"
 [ -z "$disk_dir" ] || modules="$modules $([ "$disk_bus" = ide ] && echo "ata_piix sd_mod" || echo virtio_blk)"

@@ -343,6 +343,15 @@ static unsigned rank_repetitions(void *context, const struct vp_run_steps *steps
     return total;
 }
 
+/* Whether the result rank 0 stored last says ok: a rank that died after it is then named
+ * by no result. */
+static bool last_result_ok(const struct vp_run_session *session)
+{
+    size_t count = json_array_size(session->results);
+    return count > 0 &&
+           strcmp(vp_json_text(json_array_get(session->results, count - 1), "status"), "ok") == 0;
+}
+
 /* A rank died after the last result was whole: no result names it, so rank 0 says it
  * (the run is stored failed, its remaining points not run). */
 static void say_death_between_points(const struct vp_world *world)
@@ -426,7 +435,7 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
         stopped = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
         json_decref(result);
         vp_together_end(&together);
-        if (stopped && world->rank == 0 && vp_liveness_dead() >= 0 && !session->any_failed)
+        if (stopped && world->rank == 0 && vp_liveness_dead() >= 0 && last_result_ok(session))
             say_death_between_points(world);
     }
     return stopped;
