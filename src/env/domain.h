@@ -44,7 +44,6 @@ struct vp_guest_spec {
     const char *address;            /* "A/P" on the bridge, NULL: none */
     const char *gateway;            /* the host's address on the bridge */
     const int *pin_cpus;            /* host CPU of each vCPU, NULL: not pinned */
-    unsigned cpu_cap_pct;           /* each vCPU at most this % of a host CPU, 0: no cap */
 };
 
 /* The domain XML of spec under config; a malloc'd string. */
@@ -65,6 +64,9 @@ bool vp_domain_running(struct vp_domain *domain);
 /* The domain's XML as libvirt runs it (malloc'd), its QEMU process. */
 char *vp_domain_running_xml(struct vp_domain *domain);
 pid_t vp_domain_pid(struct vp_domain *domain);
+/* Caps each of its vCPUs at pct% of a host CPU from now on (libvirt's vcpu_quota over a
+ * 100 ms period, the running domain's <cputune>); -1 with libvirt's reason. */
+int vp_domain_cap_vcpus(struct vp_domain *domain, unsigned pct, char *err, size_t err_len);
 /* Pauses or resumes its vCPUs. */
 int vp_domain_pause(struct vp_domain *domain, bool pause);
 /* Destroys it (gone at once) and frees the handle. */

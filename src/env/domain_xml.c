@@ -38,13 +38,10 @@ char *vp_domain_xml(const struct vp_guest_config *config, const struct vp_guest_
     put_element(out, "  <name>", spec->name, "</name>\n");
     fprintf(out, "  <memory unit='MiB'>%u</memory>\n  <vcpu placement='static'>%u</vcpu>\n",
             config->memory_mib, config->cpus);
-    if (spec->pin_cpus || spec->cpu_cap_pct) {
+    if (spec->pin_cpus) {
         fputs("  <cputune>\n", out);
-        for (unsigned v = 0; spec->pin_cpus && v < config->cpus; v++)
+        for (unsigned v = 0; v < config->cpus; v++)
             fprintf(out, "    <vcpupin vcpu='%u' cpuset='%d'/>\n", v, spec->pin_cpus[v]);
-        if (spec->cpu_cap_pct) /* the quota is per vCPU, in microseconds of each period */
-            fprintf(out, "    <period>100000</period>\n    <quota>%u</quota>\n",
-                    spec->cpu_cap_pct * 1000);
         fputs("  </cputune>\n", out);
     }
     fputs("  <os>\n    <type arch='x86_64' machine='pc'>hvm</type>\n", out);

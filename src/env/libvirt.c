@@ -31,6 +31,7 @@ static struct {
     __typeof__(virDomainIsActive) *is_active;
     __typeof__(virDomainSuspend) *suspend;
     __typeof__(virDomainResume) *resume;
+    __typeof__(virDomainSetSchedulerParametersFlags) *set_scheduler;
     __typeof__(virGetLastErrorMessage) *last_error_message;
     __typeof__(virSetErrorFunc) *set_error_func;
 } lib;
@@ -47,6 +48,7 @@ static int load_libvirt(char *err, size_t err_len)
         { "virDomainFree", &lib.free }, { "virDomainGetName", &lib.name },
         { "virDomainGetXMLDesc", &lib.xml_desc }, { "virDomainIsActive", &lib.is_active },
         { "virDomainSuspend", &lib.suspend }, { "virDomainResume", &lib.resume },
+        { "virDomainSetSchedulerParametersFlags", &lib.set_scheduler },
         { "virGetLastErrorMessage", &lib.last_error_message },
         { "virSetErrorFunc", &lib.set_error_func },
     };
@@ -140,6 +142,21 @@ pid_t vp_domain_pid(struct vp_domain *domain)
     return (pid_t)pid;
 }
 
+int vp_domain_cap_vcpus(struct vp_domain *domain, unsigned pct, char *err, size_t err_len)
+{
+    /* the quota is per vCPU, in microseconds of each period */
+    virTypedParameter cap[2] = {
+        { .field = VIR_DOMAIN_SCHEDULER_VCPU_PERIOD, .type = VIR_TYPED_PARAM_ULLONG,
+          .value.ul = 100000 },
+        { .field = VIR_DOMAIN_SCHEDULER_VCPU_QUOTA, .type = VIR_TYPED_PARAM_LLONG,
+          .value.l = (long long)pct * 1000 },
+    };
+    if (lib.set_scheduler(domain->handle, cap, 2, VIR_DOMAIN_AFFECT_LIVE) == 0)
+        return 0;
+    last_error("libvirt could not cap its vCPUs", err, err_len);
+    return -1;
+}
+
 int vp_domain_pause(struct vp_domain *domain, bool pause)
 {
     return pause ? lib.suspend(domain->handle) : lib.resume(domain->handle);
@@ -208,6 +225,13 @@ pid_t vp_domain_pid(struct vp_domain *domain)
 {
     (void)domain;
     return 0;
+}
+
+int vp_domain_cap_vcpus(struct vp_domain *domain, unsigned pct, char *err, size_t err_len)
+{
+    (void)domain, (void)pct;
+    snprintf(err, err_len, "built without libvirt");
+    return -1;
 }
 
 int vp_domain_pause(struct vp_domain *domain, bool pause)

@@ -70,6 +70,9 @@ struct vp_fleet_kind {
                    size_t err_len);
     bool (*alive)(void *state, struct vp_member *member);
     int (*pause)(void *state, struct vp_member *member, bool pause);
+    /* After its hello, before describe: what its kind does to a member only once it is
+     * ready (guests: the vCPU cap, which would slow its boot); NULL: nothing. -1 with why. */
+    int (*once_ready)(void *state, struct vp_member *member, char *err, size_t err_len);
     /* After its hello: what its kind says of it, into its fingerprint; and what happened
      * when it did not answer (its console, to stderr). */
     void (*describe)(void *state, struct vp_member *member);

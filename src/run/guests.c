@@ -278,13 +278,11 @@ static int start_domain(struct guests *guests, struct vp_member *member, struct 
                         bool kvm, char *err, size_t err_len)
 {
     size_t index = (size_t)(guest - guests->own);
-    bool capped = guests->cpu_cap_guest == 0 || guests->cpu_cap_guest == index + 1;
     struct vp_guest_spec spec = {
         .name = member->name, .kvm = kvm, .channel_path = guest->channel,
         .console_path = guest->console, .disk_path = guest->disk[0] ? guest->disk : NULL,
         .address = guest->address[0] ? guest->address : NULL,
         .gateway = guests->gateway[0] ? guests->gateway : NULL,
-        .cpu_cap_pct = capped ? guests->cpu_cap_pct : 0,
         .pin_cpus = guests->pinned ? &guests->pins[index * guests->config.cpus] : NULL,
     };
     /* the last run's guest at this address had another MAC: this host asks anew */
@@ -405,6 +403,23 @@ static int pause_guest(void *state, struct vp_member *member, bool pause)
     (void)state;
     struct guest *guest = member->own;
     return vp_domain_pause(guest->domain, pause);
+}
+
+/* --guest-cpu-cap, set once the guest answered: its boot is not what the cap is a known
+ * cost of (a guest capped at 30% took three times as long to be ready, and a fill's or
+ * sweep's next count waited for it), and the domain described next shows the cap. */
+static int cap_guest(void *state, struct vp_member *member, char *err, size_t err_len)
+{
+    struct guests *guests = state;
+    struct guest *guest = member->own;
+    size_t index = (size_t)(guest - guests->own);
+    if (!guests->cpu_cap_pct || (guests->cpu_cap_guest && guests->cpu_cap_guest != index + 1))
+        return 0;
+    char why[VP_ERROR_LEN];
+    if (vp_domain_cap_vcpus(guest->domain, guests->cpu_cap_pct, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, err_len, "--guest-cpu-cap: %s: %s", member->name, why);
+    return -1;
 }
 
 /* The domain libvirt runs, kvm or tcg, into the guest's fingerprint. */
@@ -538,7 +553,8 @@ static struct vp_fleet_kind guests_kind(void *state)
         .env = &vp_guests_kind, .shared_work = true, .own_dirs = own_dirs, .state = state,
         .prepare = prepare,
         .start = start_guest, .connect = connect_guest, .alive = guest_alive,
-        .pause = pause_guest, .describe = describe_guest, .silent = silent_guest,
+        .pause = pause_guest, .once_ready = cap_guest, .describe = describe_guest,
+        .silent = silent_guest,
         .cost_begin = cost_begin, .cost_end = cost_end, .server_address = server_address,
         .member_address = member_address, .summary = summary, .remove = remove_guest, .finish = finish,
     };

@@ -154,7 +154,8 @@ static int take_guest_nic(struct vp_run_request *request, const char *value, cha
 }
 
 /* --guest-cpu-cap PCT[@N]: each vCPU of every guest (or of guest N) at most PCT% of a
- * host CPU, libvirt's <cputune> quota: a known cost to find in the results. */
+ * host CPU, libvirt's vcpu_quota set once the guest is ready: a known cost to find in the
+ * results. */
 static int take_guest_cpu_cap(struct vp_run_request *request, const char *value, char *err,
                               size_t len)
 {
@@ -277,7 +278,8 @@ const struct vp_run_flag vp_member_flags[] = {
       take_libvirt_uri },
     { "guest-cpu-cap", "PCT[@N]", VP_SCOPE_SESSION,
       "each vCPU of every guest (of guest N only) at most PCT% of a\n"
-      "host CPU (libvirt's cputune quota)  [no cap]", NULL, take_guest_cpu_cap },
+      "host CPU once it is ready (libvirt's cputune quota)  [no cap]", NULL,
+      take_guest_cpu_cap },
     { "guest-pin", "SPEC", VP_SCOPE_SESSION,
       "the guests' vCPUs onto this host's CPUs (libvirt's vcpupin), in\n"
       "guest order: compact, spread or a CPU list  [not pinned]", NULL, take_guest_pin },
