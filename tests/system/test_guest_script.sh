@@ -26,12 +26,32 @@ expect_contains "$WORK/out" "usage: scripts/guest.sh [--accel tcg|kvm]"
 expect_status 2 unshare -m sh -c "mount -t tmpfs none /run/libvirt && exec '$ROOT/scripts/guest.sh' -- run cpu"
 expect_contains "$WORK/err" "guest.sh: libvirt's qemu:///system does not answer; start libvirtd"
 
-# TCG translates every instruction: the guest's verified computation is far slower.
+# A plan in the guest: guest.sh copies the file in; the imported run keeps the plan's text
+# and compare sets its steps here and there side by side, the study's figures beside
+# them. TCG translates every instruction: the guest's verified computation is far slower.
 # (Its system calls need not be: this machine may itself be a guest whose system calls
 # cost a microsecond, as much as TCG's; the row is compared, not judged.)
-expect_status 0 "$VP" run cpu vcost.syscall time.read --ops 2m --clock monotonic --reps 5 --label bare --quiet
-expect_status 0 "$ROOT/scripts/guest.sh" --label tcg --timeout 300 -- run cpu vcost.syscall time.read --ops 2m --clock monotonic --reps 5 --quiet
+cat >"$WORK/plan.ini" <<'PLAN'
+[global]
+reps = 5
+[computation]
+bench = cpu vcost.syscall time.read
+ops = 2m
+clock = monotonic
+[memory]
+bench = mem.write
+size = 4m
+passes = 2
+then.mem.write.bandwidth = 1.39 GB/s
+then-penalty.mem.write.bandwidth = 5%
+PLAN
+expect_status 0 "$VP" run --plan "$WORK/plan.ini" --label bare --quiet
+expect_status 0 "$ROOT/scripts/guest.sh" --label tcg --timeout 300 -- run --plan "$WORK/plan.ini" --quiet
 expect_contains "$WORK/out" "imported as run"
+expect_status 0 "$VP" compare bare tcg
+expect_contains "$WORK/out" "then, figures: mem.write bandwidth 1.39 GB/s (1.295 GiB/s); mem.write bandwidth penalty +5%"
+grep -qE '^ +tcg: .* [+-][0-9.]+% \[.*\] .*\(then \+5%\)$' "$WORK/out" ||
+    fail "the guest's plan run should come back as the step's penalty beside the study's: $(cat "$WORK/out")"
 expect_status 0 "$VP" compare bare tcg --json "$WORK/cmp.json"
 python3 - "$WORK/cmp.json" <<'PY' || fail "compare bare tcg: the guest's computation should be significantly slower"
 import json, sys
@@ -40,6 +60,8 @@ cpu = [r for r in d["rows"] if r["bench"] == "cpu"][0]["candidates"][0]
 assert cpu["verdict"] == "slower" and cpu["ratio"] < 0.5 and cpu["ci"][1] < 1, cpu
 assert [r for r in d["rows"] if r["bench"] == "vcost.syscall"][0]["candidates"][0]["ratio"] > 0
 PY
+expect_status 0 "$VP" results show tcg
+expect_contains "$WORK/out" "[memory]"
 expect_status 0 "$VP" results export tcg -o "$WORK/tcg.json"
 json_check "$WORK/tcg.json" 'd["run"]["host"]["hypervisor"]["name"] != "none" and d["run"]["host"]["hostname"] == "virtperf-guest"' "the guest's fingerprint should name its hypervisor"
 # Under TCG the guest's clocksource is usually hpet or acpi_pm, whose reads are system
@@ -90,28 +112,6 @@ expect_status 0 "$ROOT/scripts/guest.sh" --with-programs --label preset-tcg --ti
 expect_status 0 "$VP" compare preset-bare preset-tcg --metric wall_time --normalize clock --json "$WORK/preset.json"
 json_check "$WORK/preset.json" '(lambda c: d["rows"][0]["params"]["preset"] == "python" and c["ratio"] > 2 and (c.get("normalized") or any("not normalised by clock" in f for f in c["flags"])))(d["rows"][0]["candidates"][0])' \
     "python in the TCG guest should be far slower than here, and the clock normalisation said"
-
-# A plan in the guest: guest.sh copies the file in; the imported run keeps the plan's text
-# and compare sets its step here and there side by side, the study's figures beside them.
-cat >"$WORK/plan.ini" <<'PLAN'
-[global]
-reps = 2
-warmup = 0
-[memory]
-bench = mem.write
-size = 4m
-passes = 2
-then.mem.write.bandwidth = 1.39 GB/s
-then-penalty.mem.write.bandwidth = 5%
-PLAN
-expect_status 0 "$VP" run --plan "$WORK/plan.ini" --label plan-bare --quiet
-expect_status 0 "$ROOT/scripts/guest.sh" --label plan-tcg --timeout 300 -- run --plan "$WORK/plan.ini" --quiet
-expect_status 0 "$VP" compare plan-bare plan-tcg
-expect_contains "$WORK/out" "then, figures: mem.write bandwidth 1.39 GB/s (1.295 GiB/s); mem.write bandwidth penalty +5%"
-grep -qE '^ +plan-tcg: .* [+-][0-9.]+% \[.*\] .*\(then \+5%\)$' "$WORK/out" ||
-    fail "the guest's plan run should come back as the step's penalty beside the study's: $(cat "$WORK/out")"
-expect_status 0 "$VP" results show plan-tcg
-expect_contains "$WORK/out" "[memory]"
 
 # The guest's own error line, not a parse failure here: its virtperf refuses a --path.
 expect_status 2 "$ROOT/scripts/guest.sh" --timeout 300 -- run disk.write --path /nonexistent
