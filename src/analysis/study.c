@@ -357,6 +357,23 @@ static void add_optima(json_t *step, const json_t *base)
 json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t candidate_count)
 {
     const json_t *results = json_object_get(base, "results");
+    /* each step's results (the siblings a row's variant is told apart from), in one pass;
+     * none: not a run of a plan, and nothing is compared */
+    json_t *by_step = json_object();
+    size_t i;
+    const json_t *result;
+    json_array_foreach(results, i, result) {
+        const char *name = json_string_value(json_object_get(result, "step"));
+        if (!name)
+            continue;
+        if (!json_object_get(by_step, name))
+            json_object_set_new(by_step, name, json_array());
+        json_array_append(json_object_get(by_step, name), (json_t *)result);
+    }
+    if (json_object_size(by_step) == 0) {
+        json_decref(by_step);
+        return NULL;
+    }
     json_t *references = json_object();
     const char *plan = json_string_value(json_object_get(json_object_get(base, "run"), "plan"));
     if (plan)
@@ -368,24 +385,15 @@ json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t can
         comparison = vp_compare(base, candidates, candidate_count, &options, err, sizeof err);
     }
     json_t *steps = json_array();
-    size_t i;
-    const json_t *result;
     json_array_foreach(results, i, result) {
         const char *name = json_string_value(json_object_get(result, "step"));
         const char *metric = headline_metric(result);
         if (!name || !metric || strcmp(vp_json_text(result, "status"), "ok") != 0)
             continue;
         json_t *step = step_of(steps, name, references);
-        json_t *siblings = json_array();
-        size_t s;
-        const json_t *other;
-        json_array_foreach(results, s, other)
-            if (json_equal(json_object_get(other, "step"), json_object_get(result, "step")))
-                json_array_append(siblings, (json_t *)other);
         char variant[400], links[400];
-        vp_distinguishing_params(siblings, json_object_get(result, "bench"),
+        vp_distinguishing_params(json_object_get(by_step, name), json_object_get(result, "bench"),
                                  json_object_get(result, "params"), variant, sizeof variant);
-        json_decref(siblings);
         links_text(result, links, sizeof links);
         size_t variant_len = strlen(variant);
         snprintf(variant + variant_len, sizeof variant - variant_len, "%s",
@@ -419,6 +427,7 @@ json_t *vp_study(const json_t *base, const json_t *const *candidates, size_t can
     }
     json_decref(comparison);
     json_decref(references);
+    json_decref(by_step);
     json_t *step;
     json_array_foreach(steps, i, step) {
         add_optima(step, base);

@@ -55,7 +55,7 @@ int cmd_matrix(int argc, char **argv)
         vp_usage_error("%s", err);
     json_t *documents[256];
     for (size_t i = 0; i < count; i++)
-        documents[i] = vp_cli_load_run(settings.shared.db, runs[i]);
+        documents[i] = vp_cli_load_run(settings.shared.db, runs[i], VP_EXPORT_SUMMARIES);
     free(runs);
     json_t *result = vp_matrices(documents, count);
     json_t *matrices = json_object_get(result, "matrices");

@@ -106,7 +106,7 @@ static long knee_from(const char *db, const char *ref, const char *wanted, const
                       char *what, size_t what_len)
 {
     char err[VP_ERROR_LEN];
-    json_t *run = vp_cli_load_run(db, ref);
+    json_t *run = vp_cli_load_run(db, ref, VP_EXPORT_SUMMARIES);
     struct vp_scaling_metrics all = { .all = 1 };
     json_t *scaling = vp_scaling(run, qos, &all, err, sizeof err);
     json_decref(run);

@@ -116,7 +116,7 @@ int cmd_report(int argc, char **argv)
         vp_usage_error("%s", err);
     json_t *documents[MAX_SIDES];
     for (size_t i = 0; i < count; i++)
-        documents[i] = vp_cli_load_run(settings.shared.db, runs[i]);
+        documents[i] = vp_cli_load_run(settings.shared.db, runs[i], VP_EXPORT_WHOLE);
     free(runs);
     size_t sides = vp_runs_by_side(documents, count, MAX_SIDES);
     if (sides == 0)

@@ -125,7 +125,7 @@ static json_t *export_or_exit(struct vp_store *store, int64_t run_id)
 {
     json_t *document;
     char err[VP_ERROR_LEN + 256];
-    if (vp_store_export_run(store, run_id, &document, err, sizeof err) != 0) {
+    if (vp_store_export_run(store, run_id, VP_EXPORT_WHOLE, &document, err, sizeof err) != 0) {
         fprintf(stderr, "virtperf: %s\n", err);
         exit(1);
     }
@@ -402,7 +402,7 @@ static int push_run(struct vp_store *local, struct vp_store *site, int64_t run_i
 {
     json_t *document;
     char err[VP_ERROR_LEN + 256];
-    if (vp_store_export_run(local, run_id, &document, err, sizeof err) != 0) {
+    if (vp_store_export_run(local, run_id, VP_EXPORT_WHOLE, &document, err, sizeof err) != 0) {
         fprintf(stderr, "virtperf: push: run %lld: %s\n", (long long)run_id, err);
         return -1;
     }

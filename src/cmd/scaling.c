@@ -58,7 +58,7 @@ int cmd_scaling(int argc, char **argv)
     struct vp_json_output output;
     if (json_path && vp_json_output_open(&output, "--json", json_path, err, sizeof err) != 0)
         vp_usage_error("%s", err);
-    json_t *run = vp_cli_load_run(settings.shared.db, runs[0]);
+    json_t *run = vp_cli_load_run(settings.shared.db, runs[0], VP_EXPORT_SUMMARIES);
     free(runs);
     struct vp_scaling_metrics metrics = { .names = asked->metrics, .count = asked->metric_count };
     json_t *scaling = vp_scaling(run, &settings.qos, &metrics, err, sizeof err);

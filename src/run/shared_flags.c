@@ -7,14 +7,14 @@
 
 #include "run/cli.h"
 
-json_t *vp_cli_load_run(const char *db, const char *ref)
+json_t *vp_cli_load_run(const char *db, const char *ref, enum vp_export_detail detail)
 {
     char err[VP_ERROR_LEN + 256];
     struct vp_store *store = vp_cli_open_store(db);
     int64_t run_id;
     json_t *document;
     if (vp_store_resolve_run(store, ref, &run_id, err, sizeof err) != 0 ||
-        vp_store_export_run(store, run_id, &document, err, sizeof err) != 0)
+        vp_store_export_run(store, run_id, detail, &document, err, sizeof err) != 0)
         vp_cli_store_refusal(store, "", err);
     vp_store_close(store);
     return document;

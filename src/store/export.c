@@ -28,6 +28,76 @@ static json_t *column_json(struct vp_db_statement *statement, int index)
     }
 }
 
+/* The results a read takes: SQL giving their ids, the order of their rows, and what its
+ * parameters are bound to. Every table of a result's details is then read once for all
+ * of them (WHERE result_id IN the ids), never once a result: a run of 20,000 results is
+ * 7 queries, not 140,000 (each a round trip to a site's server). */
+struct selection {
+    const char *ids_sql;
+    const char *order; /* of the results' rows */
+    void (*bind)(struct vp_db_statement *statement, const struct selection *selection);
+    enum vp_export_detail detail;
+    int64_t run_id;              /* export */
+    const char *hostname;        /* newest results */
+    int64_t recent_runs;
+};
+
+/* A result being read: its row's fields first, the details gathered table by table, put
+ * together in the document's key order at the end. */
+struct loading {
+    int64_t id;
+    json_t *result;
+    json_t *metrics, *names, *per_job, *timing, *monitor, *parts;
+};
+
+struct loaded {
+    struct loading *results;
+    size_t count;
+    size_t *by_id; /* indices into results, by ascending id */
+};
+
+static const struct loaded *sorting_loaded;
+
+static int by_ascending_id(const void *a, const void *b)
+{
+    int64_t x = sorting_loaded->results[*(const size_t *)a].id;
+    int64_t y = sorting_loaded->results[*(const size_t *)b].id;
+    return (x > y) - (x < y);
+}
+
+/* The result with id (NULL: none read); looked up once per run of a table's rows. */
+static struct loading *loading_of(const struct loaded *loaded, int64_t id)
+{
+    size_t low = 0, high = loaded->count;
+    while (low < high) {
+        size_t mid = low + (high - low) / 2;
+        struct loading *entry = &loaded->results[loaded->by_id[mid]];
+        if (entry->id == id)
+            return entry;
+        if (entry->id < id)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return NULL;
+}
+
+/* Prepares "SELECT columns FROM table WHERE result_id IN (the ids) ORDER BY result_id,
+ * order" with the selection's parameters bound; -1 when it did not prepare. */
+static int prepare_details(struct vp_store *store, const struct selection *selection,
+                           const char *columns, const char *table, const char *order,
+                           struct vp_db_statement **statement)
+{
+    char sql[2048];
+    snprintf(sql, sizeof sql, "SELECT result_id, %s FROM %s WHERE result_id IN (%s)"
+             " ORDER BY result_id%s%s", columns, table, selection->ids_sql, order[0] ? ", " : "",
+             order);
+    if (vp_store_prepare(store, sql, statement) != 0)
+        return -1;
+    selection->bind(*statement, selection);
+    return 0;
+}
+
 /* The entry of per_job for job (they come in order, so usually at its index); NULL:
  * none. */
 static json_t *job_of(json_t *per_job, int64_t job)
@@ -42,161 +112,190 @@ static json_t *job_of(json_t *per_job, int64_t job)
     return NULL;
 }
 
-/* The values of every metric of a result (of every job when by_job), in one query: rows
- * come by (job,) metric and repetition, and each run of one metric's rows becomes that
- * metric's values and statistics in into (into[job] when by_job), where the metric is
- * named; a metric with no rows keeps what it had. One query a result, not one a metric
- * and job: a store of 20,000 results exports in seconds. */
-static void load_values(struct vp_store *store, int64_t result_id, bool by_job, json_t *into)
+/* A job's metric as a read of summaries keeps it: its mean alone (what compares and
+ * tables of runs read of a job), none without values. */
+static void set_job_mean(json_t *metric, const double *values, size_t n)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += values[i];
+    if (n > 0)
+        json_object_set_new(metric, "mean", json_real(sum / (double)n));
+}
+
+/* The values of every metric (of every job when by_job) of every result, in one query:
+ * rows come by result, (job,) metric and repetition, and each run of one metric's rows
+ * becomes that metric's values and statistics (a job's mean alone, in a read of
+ * summaries), where the metric is named; a metric with no rows keeps what it had. */
+static void load_values(struct vp_store *store, const struct selection *selection,
+                        const struct loaded *loaded, bool by_job)
 {
     struct vp_db_statement *statement;
-    const char *sql = by_job
-        ? "SELECT metric, value, job FROM job_values WHERE result_id = ?1 ORDER BY job, metric, rep"
-        : "SELECT metric, value FROM metric_values WHERE result_id = ?1 ORDER BY metric, rep";
-    if (vp_store_prepare(store, sql, &statement) != 0)
+    if (prepare_details(store, selection, by_job ? "metric, value, job" : "metric, value",
+                        by_job ? "job_values" : "metric_values",
+                        by_job ? "job, metric, rep" : "metric, rep", &statement) != 0)
         return;
-    vp_db_bind_int64(statement, 1, result_id);
     double values[VP_MAX_REPS];
     size_t n = 0;
     json_t *metric = NULL; /* the one whose rows these are, NULL: none named so */
     char *name = NULL;
-    int64_t job = -1;
+    int64_t result_id = -1, job = -1;
+    struct loading *entry = NULL;
     bool more = true;
     while (more) {
         more = vp_store_step(store, statement) == VP_DB_ROW;
-        const char *row_name = more ? vp_db_column_text(statement, 0) : NULL;
-        int64_t row_job = more && by_job ? vp_db_column_int64(statement, 2) : -1;
-        if (!more || !row_name || !name || row_job != job || strcmp(row_name, name) != 0) {
-            if (metric)
+        int64_t row_result = more ? vp_db_column_int64(statement, 0) : -1;
+        const char *row_name = more ? vp_db_column_text(statement, 1) : NULL;
+        int64_t row_job = more && by_job ? vp_db_column_int64(statement, 3) : -1;
+        if (!more || !row_name || !name || row_result != result_id || row_job != job ||
+            strcmp(row_name, name) != 0) {
+            if (metric && by_job && selection->detail != VP_EXPORT_WHOLE)
+                set_job_mean(metric, values, n);
+            else if (metric)
                 vp_metric_set_stats(metric, values, n);
             n = 0;
             free(name);
             name = row_name ? strdup(row_name) : NULL;
+            if (row_result != result_id)
+                entry = loading_of(loaded, row_result);
+            result_id = row_result;
             job = row_job;
-            json_t *holder = by_job ? json_object_get(job_of(into, job), "metrics") : into;
+            json_t *holder = !entry ? NULL
+                             : by_job ? json_object_get(job_of(entry->per_job, job), "metrics")
+                                      : entry->metrics;
             metric = name ? json_object_get(holder, name) : NULL;
         }
         if (more && n < VP_MAX_REPS)
-            values[n++] = vp_db_column_double(statement, 1);
+            values[n++] = vp_db_column_double(statement, 2);
     }
     free(name);
     vp_db_finalize(statement);
 }
 
-/* Each metric's distribution, where it has one, into metrics: one query a result. */
-static void load_distributions(struct vp_store *store, int64_t result_id, json_t *metrics)
+/* Each metric's distribution, where it has one. */
+static void load_distributions(struct vp_store *store, const struct selection *selection,
+                               const struct loaded *loaded)
 {
     struct vp_db_statement *statement;
-    if (vp_store_prepare(store, "SELECT metric, histogram_json FROM metric_distributions"
-                           " WHERE result_id = ?", &statement) != 0)
+    if (prepare_details(store, selection, "metric, histogram_json", "metric_distributions", "",
+                        &statement) != 0)
         return;
-    vp_db_bind_int64(statement, 1, result_id);
     while (vp_store_step(store, statement) == VP_DB_ROW) {
-        json_t *metric = json_object_get(metrics, vp_db_column_text(statement, 0));
+        struct loading *entry = loading_of(loaded, vp_db_column_int64(statement, 0));
+        json_t *metric = entry ? json_object_get(entry->metrics,
+                                                 vp_db_column_text(statement, 1)) : NULL;
         if (metric)
             set_if_present(metric, "distribution",
-                           vp_store_column_json(store, statement, 1, 0, "a metric's distribution"));
+                           vp_store_column_json(store, statement, 2, 0, "a metric's distribution"));
     }
     vp_db_finalize(statement);
 }
 
-static json_t *load_metrics(struct vp_store *store, int64_t result_id, json_t **names)
+static void load_metrics(struct vp_store *store, const struct selection *selection,
+                         const struct loaded *loaded)
 {
-    json_t *metrics = json_object();
-    *names = json_array();
     struct vp_db_statement *statement;
-    if (vp_store_prepare(store, "SELECT name, unit, better, aggregate FROM metrics"
-                           " WHERE result_id = ? ORDER BY position, name", &statement) != 0)
-        return metrics;
-    vp_db_bind_int64(statement, 1, result_id);
-    while (vp_store_step(store, statement) == VP_DB_ROW) {
-        const char *name = vp_db_column_text(statement, 0);
-        json_t *metric = json_pack("{s:s,s:s,s:s}", "unit", vp_db_column_text(statement, 1),
-                                   "better", vp_db_column_text(statement, 2), "aggregate",
-                                   vp_db_column_text(statement, 3));
-        vp_metric_set_stats(metric, NULL, 0); /* until load_values finds its values */
-        json_object_set_new(metrics, name, metric);
-        json_array_append_new(*names, json_string(name));
-    }
-    vp_db_finalize(statement);
-    load_values(store, result_id, false, metrics);
-    load_distributions(store, result_id, metrics);
-    return metrics;
-}
-
-static json_t *load_jobs(struct vp_store *store, int64_t result_id, const json_t *names)
-{
-    json_t *per_job = json_array();
-    struct vp_db_statement *statement;
-    if (vp_store_prepare(store, "SELECT job, cpu_planned, cpu_binding, cpu_seen,"
-                           " start_offset_s, done_offset_s FROM jobs WHERE result_id = ?"
-                           " ORDER BY job", &statement) != 0)
-        return per_job;
-    vp_db_bind_int64(statement, 1, result_id);
-    while (vp_store_step(store, statement) == VP_DB_ROW) {
-        int64_t job = vp_db_column_int64(statement, 0);
-        json_t *planned = column_json(statement, 1);
-        json_t *job_metrics = json_object();
-        size_t i;
-        const json_t *name;
-        json_array_foreach(names, i, name) {
-            json_t *metric = json_object();
-            vp_metric_set_stats(metric, NULL, 0); /* until load_values finds its values */
-            json_object_set_new(job_metrics, json_string_value(name), metric);
-        }
-        json_array_append_new(per_job, json_pack(
-            "{s:I,s:o,s:s,s:I,s:f,s:f,s:o}", "job", (json_int_t)job, "cpu_planned",
-            planned ? planned : json_null(), "cpu_binding", vp_db_column_text(statement, 2),
-            "cpu_seen", (json_int_t)vp_db_column_int64(statement, 3), "start_offset_s",
-            vp_db_column_double(statement, 4), "done_offset_s",
-            vp_db_column_double(statement, 5), "metrics", job_metrics));
-    }
-    vp_db_finalize(statement);
-    load_values(store, result_id, true, per_job);
-    return per_job;
-}
-
-static json_t *load_timing(struct vp_store *store, int64_t result_id)
-{
-    json_t *timing = json_array();
-    struct vp_db_statement *statement;
-    if (vp_store_prepare(store, "SELECT start_skew_s, first_done_s, last_done_s"
-                           " FROM rep_timing WHERE result_id = ? ORDER BY rep", &statement) != 0)
-        return timing;
-    vp_db_bind_int64(statement, 1, result_id);
-    while (vp_store_step(store, statement) == VP_DB_ROW)
-        json_array_append_new(timing, json_pack("{s:f,s:f,s:f}", "start_skew_s",
-                                                vp_db_column_double(statement, 0),
-                                                "first_done_s", vp_db_column_double(statement, 1),
-                                                "last_done_s", vp_db_column_double(statement, 2)));
-    vp_db_finalize(statement);
-    return timing;
-}
-
-static json_t *load_monitor(struct vp_store *store, int64_t result_id, double hz,
-                            int64_t samples)
-{
-    json_t *series = json_object(), *summary = json_object();
-    struct vp_db_statement *statement;
-    if (vp_store_prepare(store, "SELECT name, mean, max, series_json FROM monitor_columns"
-                           " WHERE result_id = ? ORDER BY position", &statement) == 0) {
-        vp_db_bind_int64(statement, 1, result_id);
+    if (prepare_details(store, selection, "name, unit, better, aggregate", "metrics",
+                        "position, name", &statement) == 0) {
         while (vp_store_step(store, statement) == VP_DB_ROW) {
-            const char *name = vp_db_column_text(statement, 0);
-            json_t *values = vp_store_column_json(store, statement, 3, 0, "a monitor series");
-            json_object_set_new(series, name, values ? values : json_array());
-            if (vp_db_column_type(statement, 1) != VP_DB_NULL)
-                json_object_set_new(summary, name, json_pack(
-                    "{s:f,s:f}", "mean", vp_db_column_double(statement, 1), "max",
-                    vp_db_column_double(statement, 2)));
+            struct loading *entry = loading_of(loaded, vp_db_column_int64(statement, 0));
+            if (!entry)
+                continue;
+            const char *name = vp_db_column_text(statement, 1);
+            json_t *metric = json_pack("{s:s,s:s,s:s}", "unit", vp_db_column_text(statement, 2),
+                                       "better", vp_db_column_text(statement, 3), "aggregate",
+                                       vp_db_column_text(statement, 4));
+            vp_metric_set_stats(metric, NULL, 0); /* until load_values finds its values */
+            json_object_set_new(entry->metrics, name, metric);
+            json_array_append_new(entry->names, json_string(name));
         }
         vp_db_finalize(statement);
     }
-    return json_pack("{s:f,s:I,s:o,s:o}", "hz", hz, "samples", (json_int_t)samples, "series",
-                     series, "summary", summary);
+    load_values(store, selection, loaded, false);
+    load_distributions(store, selection, loaded);
 }
 
-/* The columns load_result reads (by name). */
+static void load_jobs(struct vp_store *store, const struct selection *selection,
+                      const struct loaded *loaded)
+{
+    struct vp_db_statement *statement;
+    if (prepare_details(store, selection, "job, cpu_planned, cpu_binding, cpu_seen,"
+                        " start_offset_s, done_offset_s", "jobs", "job", &statement) != 0)
+        return;
+    while (vp_store_step(store, statement) == VP_DB_ROW) {
+        struct loading *entry = loading_of(loaded, vp_db_column_int64(statement, 0));
+        if (!entry)
+            continue;
+        int64_t job = vp_db_column_int64(statement, 1);
+        json_t *planned = column_json(statement, 2);
+        json_t *job_metrics = json_object();
+        size_t i;
+        const json_t *name;
+        json_array_foreach(entry->names, i, name) {
+            json_t *metric = json_object();
+            if (selection->detail == VP_EXPORT_WHOLE) /* until load_values finds its values */
+                vp_metric_set_stats(metric, NULL, 0);
+            json_object_set_new(job_metrics, json_string_value(name), metric);
+        }
+        json_array_append_new(entry->per_job, json_pack(
+            "{s:I,s:o,s:s,s:I,s:f,s:f,s:o}", "job", (json_int_t)job, "cpu_planned",
+            planned ? planned : json_null(), "cpu_binding", vp_db_column_text(statement, 3),
+            "cpu_seen", (json_int_t)vp_db_column_int64(statement, 4), "start_offset_s",
+            vp_db_column_double(statement, 5), "done_offset_s",
+            vp_db_column_double(statement, 6), "metrics", job_metrics));
+    }
+    vp_db_finalize(statement);
+    load_values(store, selection, loaded, true);
+}
+
+static void load_timing(struct vp_store *store, const struct selection *selection,
+                        const struct loaded *loaded)
+{
+    struct vp_db_statement *statement;
+    if (prepare_details(store, selection, "start_skew_s, first_done_s, last_done_s",
+                        "rep_timing", "rep", &statement) != 0)
+        return;
+    while (vp_store_step(store, statement) == VP_DB_ROW) {
+        struct loading *entry = loading_of(loaded, vp_db_column_int64(statement, 0));
+        if (entry)
+            json_array_append_new(entry->timing, json_pack(
+                "{s:f,s:f,s:f}", "start_skew_s", vp_db_column_double(statement, 1),
+                "first_done_s", vp_db_column_double(statement, 2), "last_done_s",
+                vp_db_column_double(statement, 3)));
+    }
+    vp_db_finalize(statement);
+}
+
+/* The monitor's columns of the results that have a monitor (entry->monitor): each one's
+ * summary, and its series unless the read takes summaries alone. */
+static void load_monitor(struct vp_store *store, const struct selection *selection,
+                         const struct loaded *loaded)
+{
+    bool series = selection->detail == VP_EXPORT_WHOLE;
+    struct vp_db_statement *statement;
+    if (prepare_details(store, selection, series ? "name, mean, max, series_json"
+                                                 : "name, mean, max",
+                        "monitor_columns", "position", &statement) != 0)
+        return;
+    while (vp_store_step(store, statement) == VP_DB_ROW) {
+        struct loading *entry = loading_of(loaded, vp_db_column_int64(statement, 0));
+        if (!entry || !entry->monitor)
+            continue;
+        const char *name = vp_db_column_text(statement, 1);
+        if (series) {
+            json_t *values = vp_store_column_json(store, statement, 4, 0, "a monitor series");
+            json_object_set_new(json_object_get(entry->monitor, "series"), name,
+                                values ? values : json_array());
+        }
+        if (vp_db_column_type(statement, 2) != VP_DB_NULL)
+            json_object_set_new(json_object_get(entry->monitor, "summary"), name, json_pack(
+                "{s:f,s:f}", "mean", vp_db_column_double(statement, 2), "max",
+                vp_db_column_double(statement, 3)));
+    }
+    vp_db_finalize(statement);
+}
+
+/* The columns read_result reads (by name). */
 #define RESULT_COLUMNS                                                                      \
     "id, bench, params_json, jobs, pin, reps, warmup, duration_s, status, error,"           \
     " started_at, start_skew_s, start_skew_max_s, first_done_s, last_done_s, monitor_hz,"  \
@@ -221,62 +320,138 @@ static json_int_t column_integer(struct vp_db_statement *row, const char *name)
     return (json_int_t)vp_db_column_int64(row, column(row, name));
 }
 
-static json_t *load_result(struct vp_store *store, struct vp_db_statement *row)
+/* A result's own row: its fields, and its monitor's and parts' beginnings in entry. */
+static void read_result(struct vp_store *store, const struct selection *selection,
+                        struct vp_db_statement *row, struct loading *entry)
 {
-    int64_t result_id = column_integer(row, "id");
+    *entry = (struct loading){ .id = column_integer(row, "id"), .metrics = json_object(),
+                               .names = json_array(), .per_job = json_array(),
+                               .timing = json_array() };
     json_t *params = vp_store_column_json(store, row, column(row, "params_json"), 0,
                                           "a result's parameters");
-    json_t *result = json_pack("{s:s,s:o,s:I,s:s,s:I,s:I,s:s,s:s}",
-                               "bench", column_text(row, "bench"),
-                               "params", params ? params : json_object(),
-                               "jobs", column_integer(row, "jobs"),
-                               "pin", column_text(row, "pin"),
-                               "reps", column_integer(row, "reps"),
-                               "warmup", column_integer(row, "warmup"),
-                               "status", column_text(row, "status"),
-                               "started_at", column_text(row, "started_at"));
-    if (!result) { /* a NOT NULL column read as NULL */
+    entry->result = json_pack("{s:s,s:o,s:I,s:s,s:I,s:I,s:s,s:s}",
+                              "bench", column_text(row, "bench"),
+                              "params", params ? params : json_object(),
+                              "jobs", column_integer(row, "jobs"),
+                              "pin", column_text(row, "pin"),
+                              "reps", column_integer(row, "reps"),
+                              "warmup", column_integer(row, "warmup"),
+                              "status", column_text(row, "status"),
+                              "started_at", column_text(row, "started_at"));
+    if (!entry->result) { /* a NOT NULL column read as NULL */
         json_decref(params);
         vp_store_note_damage(store, "a result row lacks its benchmark, pin, status or start");
-        return json_object();
+        entry->result = json_object();
+        entry->id = -1; /* no details of its are read */
+        return;
     }
     static const char *const plain[] = { "duration_s", "error", "start_skew_s",
                                          "start_skew_max_s", "first_done_s", "last_done_s" };
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-        set_if_present(result, plain[i], column_json(row, column(row, plain[i])));
-    json_t *names;
-    json_t *metrics = load_metrics(store, result_id, &names);
-    if (json_object_size(metrics) > 0) {
-        json_object_set_new(result, "metrics", metrics);
-        json_object_set_new(result, "per_job", load_jobs(store, result_id, names));
-        json_object_set_new(result, "timing", load_timing(store, result_id));
-    } else {
-        json_decref(metrics);
-    }
-    json_decref(names);
+        set_if_present(entry->result, plain[i], column_json(row, column(row, plain[i])));
     int hz = column(row, "monitor_hz");
     if (vp_db_column_type(row, hz) != VP_DB_NULL) {
-        json_t *monitor = load_monitor(store, result_id, vp_db_column_double(row, hz),
-                                       column_integer(row, "monitor_samples"));
+        entry->monitor = json_pack("{s:f,s:I,s:o,s:o}", "hz", vp_db_column_double(row, hz),
+                                   "samples", column_integer(row, "monitor_samples"),
+                                   "series", json_object(), "summary", json_object());
+        if (selection->detail != VP_EXPORT_WHOLE) /* not read: not there, never empty */
+            json_object_del(entry->monitor, "series");
         int nics = column(row, "monitor_nics_json");
         if (vp_db_column_type(row, nics) != VP_DB_NULL)
-            json_object_set_new(monitor, "nics", vp_store_column_json(store, row, nics, 0,
-                                                                      "a monitor's interfaces"));
-        json_object_set_new(result, "monitor", monitor);
+            json_object_set_new(entry->monitor, "nics",
+                                vp_store_column_json(store, row, nics, 0,
+                                                     "a monitor's interfaces"));
     }
+    entry->parts = vp_store_column_json(store, row, column(row, "parts_json"), 0,
+                                        "a result's parts");
+}
+
+/* The result put together in its document's key order; entry's pieces are spent. */
+static json_t *assemble(const struct selection *selection, struct loading *entry)
+{
+    json_t *result = entry->result;
+    if (json_object_size(entry->metrics) > 0) {
+        json_object_set_new(result, "metrics", entry->metrics);
+        json_object_set_new(result, "per_job", entry->per_job);
+        if (json_array_size(entry->timing) > 0 || selection->detail == VP_EXPORT_WHOLE)
+            json_object_set_new(result, "timing", entry->timing);
+        else
+            json_decref(entry->timing);
+    } else {
+        json_decref(entry->metrics);
+        json_decref(entry->per_job);
+        json_decref(entry->timing);
+    }
+    json_decref(entry->names);
+    if (entry->monitor)
+        json_object_set_new(result, "monitor", entry->monitor);
     /* the optional parts, in the order the result had them */
-    json_t *parts = vp_store_column_json(store, row, column(row, "parts_json"), 0,
-                                         "a result's parts");
     const char *key;
     json_t *part;
-    json_object_foreach(parts, key, part)
+    json_object_foreach(entry->parts, key, part)
         json_object_set(result, key, part);
-    json_decref(parts);
+    json_decref(entry->parts);
     return result;
 }
 
-int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **document,
-                        char *err, size_t err_len)
+/* Every result of selection with its details, in its order: a new array. */
+static json_t *load_results(struct vp_store *store, const struct selection *selection)
+{
+    struct loaded loaded = { 0 };
+    size_t capacity = 0;
+    char sql[2048];
+    snprintf(sql, sizeof sql, "SELECT " RESULT_COLUMNS " FROM results WHERE id IN (%s)"
+             " ORDER BY %s", selection->ids_sql, selection->order);
+    struct vp_db_statement *statement;
+    if (vp_store_prepare(store, sql, &statement) == 0) {
+        selection->bind(statement, selection);
+        while (vp_store_step(store, statement) == VP_DB_ROW) {
+            if (loaded.count == capacity) {
+                capacity = capacity ? 2 * capacity : 64;
+                loaded.results = realloc(loaded.results, capacity * sizeof *loaded.results);
+                if (!loaded.results)
+                    abort();
+            }
+            read_result(store, selection, statement, &loaded.results[loaded.count++]);
+        }
+        vp_db_finalize(statement);
+    }
+    loaded.by_id = malloc((loaded.count + 1) * sizeof *loaded.by_id);
+    if (!loaded.by_id)
+        abort();
+    for (size_t i = 0; i < loaded.count; i++)
+        loaded.by_id[i] = i;
+    sorting_loaded = &loaded;
+    qsort(loaded.by_id, loaded.count, sizeof *loaded.by_id, by_ascending_id);
+    sorting_loaded = NULL;
+    if (loaded.count > 0) {
+        load_metrics(store, selection, &loaded);
+        load_jobs(store, selection, &loaded);
+        if (selection->detail == VP_EXPORT_WHOLE)
+            load_timing(store, selection, &loaded);
+        load_monitor(store, selection, &loaded);
+    }
+    json_t *results = json_array();
+    for (size_t i = 0; i < loaded.count; i++)
+        json_array_append_new(results, assemble(selection, &loaded.results[i]));
+    free(loaded.by_id);
+    free(loaded.results);
+    return results;
+}
+
+static void bind_run(struct vp_db_statement *statement, const struct selection *selection)
+{
+    vp_db_bind_int64(statement, 1, selection->run_id);
+}
+
+static void bind_host(struct vp_db_statement *statement, const struct selection *selection)
+{
+    vp_db_bind_text(statement, 1, selection->hostname);
+    vp_db_bind_int64(statement, 2, selection->recent_runs);
+}
+
+int vp_store_export_run(struct vp_store *store, int64_t run_id, enum vp_export_detail detail,
+                        json_t **document, char *err, size_t err_len)
 {
     struct vp_db_statement *statement;
     if (vp_store_prepare(store, "SELECT uuid, label, started_at, status, command,"
@@ -304,14 +479,11 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
     set_if_present(run, "plan", column_json(statement, 6));
     vp_db_finalize(statement);
 
-    json_t *results = json_array();
-    if (vp_store_prepare(store, "SELECT " RESULT_COLUMNS " FROM results"
-                           " WHERE run_id = ? ORDER BY seq", &statement) == 0) {
-        vp_db_bind_int64(statement, 1, run_id);
-        while (vp_store_step(store, statement) == VP_DB_ROW)
-            json_array_append_new(results, load_result(store, statement));
-        vp_db_finalize(statement);
-    }
+    const struct selection run_results = {
+        .ids_sql = "SELECT id FROM results WHERE run_id = ?1", .order = "seq",
+        .bind = bind_run, .detail = detail, .run_id = run_id,
+    };
+    json_t *results = load_results(store, &run_results);
     *document = json_pack("{s:s,s:o,s:o}", "schema", VP_SCHEMA_NAME, "run", run, "results",
                           results);
     if (vp_store_check_reads(store, err, err_len) != 0) {
@@ -325,21 +497,16 @@ int vp_store_export_run(struct vp_store *store, int64_t run_id, json_t **documen
 int vp_store_newest_results(struct vp_store *store, const char *hostname, int recent_runs,
                             json_t **results, char *err, size_t err_len)
 {
-    struct vp_db_statement *statement;
-    if (vp_store_prepare(store,
-                           "SELECT " RESULT_COLUMNS " FROM (SELECT *, ROW_NUMBER() OVER"
-                           " (PARTITION BY bench, params_json ORDER BY run_id DESC, seq DESC)"
-                           " AS newness FROM results WHERE run_id IN (SELECT id FROM runs"
-                           " WHERE COALESCE(hostname, '') = ?"
-                           " ORDER BY id DESC LIMIT ?)) AS ranked WHERE newness = 1"
-                           " ORDER BY run_id DESC, seq", &statement) != 0)
-        return vp_store_error(err, err_len, "database", store);
-    vp_db_bind_text(statement, 1, hostname);
-    vp_db_bind_int64(statement, 2, recent_runs);
-    *results = json_array();
-    while (vp_store_step(store, statement) == VP_DB_ROW)
-        json_array_append_new(*results, load_result(store, statement));
-    vp_db_finalize(statement);
+    const struct selection newest = {
+        .ids_sql = "SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY bench,"
+                   " params_json ORDER BY run_id DESC, seq DESC) AS newness FROM results"
+                   " WHERE run_id IN (SELECT id FROM runs WHERE COALESCE(hostname, '') = ?1"
+                   " ORDER BY id DESC LIMIT ?2)) AS ranked WHERE newness = 1",
+        .order = "run_id DESC, seq", .bind = bind_host, .detail = VP_EXPORT_WHOLE,
+        .hostname = hostname,
+        .recent_runs = recent_runs,
+    };
+    *results = load_results(store, &newest);
     if (vp_store_check_reads(store, err, err_len) != 0) {
         json_decref(*results);
         *results = NULL;

@@ -38,7 +38,7 @@ static void results_round_trip_through_the_database(void **state)
     assert_int_equal(vp_store_finish_run(store, run_id, "ok"), 0);
 
     json_t *document;
-    assert_int_equal(vp_store_export_run(store, run_id, &document, err, sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, run_id, VP_EXPORT_WHOLE, &document, err, sizeof err), 0);
     assert_string_equal(json_string_value(json_object_get(document, "schema")), "virtperf/1");
     const json_t *run = json_object_get(document, "run");
     assert_string_equal(json_string_value(json_object_get(run, "label")), "bare");
@@ -58,11 +58,56 @@ static void results_round_trip_through_the_database(void **state)
     assert_int_equal(vp_store_delete_run(store, run_id, err, sizeof err), 0);
     assert_int_equal(vp_store_import(store, document, &imported_id, err, sizeof err), 0);
     json_t *again;
-    assert_int_equal(vp_store_export_run(store, imported_id, &again, err, sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, imported_id, VP_EXPORT_WHOLE, &again, err, sizeof err), 0);
     assert_true(json_equal(again, document));
 
     json_decref(again);
     json_decref(document);
+    json_decref(result);
+    json_decref(host);
+    vp_store_close(store);
+}
+
+/* A read of summaries (what compare and scaling take): the result's metrics whole, the
+ * monitor's summary without its series, each job's metric as its mean alone, no timing;
+ * the rest as a whole read has it. */
+static void a_read_of_summaries_leaves_series_and_job_values_out(void **state)
+{
+    (void)state;
+    struct vp_store *store = open_store();
+    char err[VP_ERROR_LEN];
+    json_t *host = json_pack("{s:s}", "hostname", "testhost");
+    int64_t run_id;
+    assert_int_equal(vp_store_begin_run(store, "bare", "virtperf run", host, &run_id, err,
+                                        sizeof err), 0);
+    json_t *result = annotated_result();
+    assert_int_equal(vp_store_add_result(store, run_id, result, err, sizeof err), 0);
+    assert_int_equal(vp_store_finish_run(store, run_id, "ok"), 0);
+    json_t *whole, *summaries;
+    assert_int_equal(vp_store_export_run(store, run_id, VP_EXPORT_WHOLE, &whole, err,
+                                         sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, run_id, VP_EXPORT_SUMMARIES, &summaries, err,
+                                         sizeof err), 0);
+    json_t *read = json_array_get(json_object_get(summaries, "results"), 0);
+    const json_t *monitor = json_object_get(read, "monitor");
+    assert_null(json_object_get(monitor, "series"));
+    assert_true(json_equal(json_object_get(monitor, "summary"),
+                           json_object_get(json_object_get(result, "monitor"), "summary")));
+    assert_null(json_object_get(read, "timing"));
+    const json_t *job = json_object_get(json_object_get(json_array_get(
+        json_object_get(read, "per_job"), 1), "metrics"), "triad");
+    assert_int_equal(json_object_size(job), 1);
+    assert_float_equal(json_real_value(json_object_get(job, "mean")), 5.06e9, 1e3);
+    /* the rest is the whole read's */
+    json_t *expected = json_deep_copy(json_array_get(json_object_get(whole, "results"), 0));
+    json_object_del(json_object_get(expected, "monitor"), "series");
+    json_object_del(expected, "timing");
+    json_object_del(expected, "per_job");
+    json_object_del(read, "per_job");
+    assert_true(json_equal(read, expected));
+    json_decref(expected);
+    json_decref(summaries);
+    json_decref(whole);
     json_decref(result);
     json_decref(host);
     vp_store_close(store);
@@ -140,7 +185,7 @@ static void runs_resolve_by_id_label_uuid_and_latest(void **state)
     assert_int_equal(vp_store_resolve_run(store, "xen", &found, err, sizeof err), -1);
     assert_non_null(strstr(err, "run 'xen': not found"));
     json_t *document;
-    assert_int_equal(vp_store_export_run(store, first, &document, err, sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, first, VP_EXPORT_WHOLE, &document, err, sizeof err), 0);
     const char *uuid = json_string_value(json_object_get(json_object_get(document, "run"), "id"));
     assert_int_equal(vp_store_resolve_run(store, uuid, &found, err, sizeof err), 0);
     assert_int_equal(found, first);
@@ -245,7 +290,7 @@ static void parts_move_from_their_columns_into_one(void **state)
     int64_t found;
     json_t *document;
     assert_int_equal(vp_store_resolve_run(store, "old", &found, err, sizeof err), 0);
-    assert_int_equal(vp_store_export_run(store, found, &document, err, sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, found, VP_EXPORT_WHOLE, &document, err, sizeof err), 0);
     const json_t *result = json_array_get(json_object_get(document, "results"), 0);
     assert_string_equal(json_string_value(json_array_get(json_object_get(result, "warnings"), 0)),
                         "slow");
@@ -311,6 +356,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(results_round_trip_through_the_database, make_path,
                                         remove_path),
+        cmocka_unit_test_setup_teardown(a_read_of_summaries_leaves_series_and_job_values_out,
+                                        make_path, remove_path),
         cmocka_unit_test_setup_teardown(newest_result_of_each_configuration_on_one_host,
                                         make_path, remove_path),
         cmocka_unit_test_setup_teardown(runs_resolve_by_id_label_uuid_and_latest, make_path,
