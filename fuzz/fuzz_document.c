@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             int64_t run_id;
             json_t *exported = NULL;
             if (vp_store_import(store, document, &run_id, err, sizeof err) == 0 &&
-                vp_store_export_run(store, run_id, VP_EXPORT_WHOLE, &exported, err, sizeof err) == 0 &&
+                vp_store_export_run(store, run_id, VP_EXPORT_WHOLE,
+                                    &exported, err, sizeof err) == 0 &&
                 vp_document_validate(exported, err, sizeof err) != 0)
                 __builtin_trap(); /* what we export must be importable */
             json_decref(exported);

@@ -60,7 +60,8 @@ int cmd_compare(int argc, char **argv)
     for (size_t i = 0; i < count; i++) {
         int64_t run_id;
         if (vp_store_resolve_run(store, runs[i], &run_id, err, sizeof err) != 0 ||
-            vp_store_export_run(store, run_id, VP_EXPORT_SUMMARIES, &documents[i], err, sizeof err) != 0)
+            vp_store_export_run(store, run_id, VP_EXPORT_SUMMARIES,
+                                &documents[i], err, sizeof err) != 0)
             vp_cli_store_refusal(store, "compare: ", err);
     }
     vp_store_close(store);

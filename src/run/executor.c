@@ -143,7 +143,8 @@ static int write_document(struct vp_run_session *session, const char *status, ch
 {
     json_t *document = NULL;
     char why[VP_PATH_ERROR_LEN];
-    if (vp_store_export_run(session->store, session->run_id, VP_EXPORT_WHOLE, &document, why, sizeof why) != 0) {
+    if (vp_store_export_run(session->store, session->run_id, VP_EXPORT_WHOLE,
+                            &document, why, sizeof why) != 0) {
         /* the store is gone (a server down since): every result from this process */
         if (!session->begun) {
             snprintf(err, err_len, "%s", why);
@@ -202,7 +203,8 @@ static int session_begin(struct vp_run_session *session, const struct vp_run_ste
                                                   steps->kept_text, err, err_len) != 0)
         fprintf(stderr, "virtperf: the plan's text was not kept: %s\n", err);
     if (session->json &&
-        vp_store_export_run(session->store, session->run_id, VP_EXPORT_WHOLE, &session->begun, err, err_len) != 0)
+        vp_store_export_run(session->store, session->run_id, VP_EXPORT_WHOLE,
+                            &session->begun, err, err_len) != 0)
         session->begun = NULL;
     session->table = session->json && session->json_output.to_stdout ? stderr : stdout;
     session->lost = json_array();

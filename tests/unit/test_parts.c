@@ -56,7 +56,8 @@ static void it_round_trips_through_store_export_import_and_print(void **state)
     assert_int_equal(vp_store_finish_run(store, run_id, "ok"), 0);
 
     json_t *document;
-    assert_int_equal(vp_store_export_run(store, run_id, VP_EXPORT_WHOLE, &document, err, sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, run_id, VP_EXPORT_WHOLE,
+                                         &document, err, sizeof err), 0);
     const json_t *exported = json_array_get(json_object_get(document, "results"), 0);
     assert_true(json_equal(json_object_get(exported, "known"), json_object_get(result, "known")));
     assert_null(json_object_get(exported, "undeclared")); /* what nothing declared is dropped */
@@ -66,7 +67,8 @@ static void it_round_trips_through_store_export_import_and_print(void **state)
     int64_t imported;
     assert_int_equal(vp_store_import(store, document, &imported, err, sizeof err), 0);
     json_t *again;
-    assert_int_equal(vp_store_export_run(store, imported, VP_EXPORT_WHOLE, &again, err, sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, imported, VP_EXPORT_WHOLE,
+                                         &again, err, sizeof err), 0);
     assert_true(json_equal(again, document));
     json_t *bad = json_deep_copy(document);
     json_object_set_new(json_array_get(json_object_get(bad, "results"), 0), "known",

@@ -38,7 +38,8 @@ static void results_round_trip_through_the_database(void **state)
     assert_int_equal(vp_store_finish_run(store, run_id, "ok"), 0);
 
     json_t *document;
-    assert_int_equal(vp_store_export_run(store, run_id, VP_EXPORT_WHOLE, &document, err, sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, run_id, VP_EXPORT_WHOLE,
+                                         &document, err, sizeof err), 0);
     assert_string_equal(json_string_value(json_object_get(document, "schema")), "virtperf/1");
     const json_t *run = json_object_get(document, "run");
     assert_string_equal(json_string_value(json_object_get(run, "label")), "bare");
@@ -58,7 +59,8 @@ static void results_round_trip_through_the_database(void **state)
     assert_int_equal(vp_store_delete_run(store, run_id, err, sizeof err), 0);
     assert_int_equal(vp_store_import(store, document, &imported_id, err, sizeof err), 0);
     json_t *again;
-    assert_int_equal(vp_store_export_run(store, imported_id, VP_EXPORT_WHOLE, &again, err, sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, imported_id, VP_EXPORT_WHOLE,
+                                         &again, err, sizeof err), 0);
     assert_true(json_equal(again, document));
 
     json_decref(again);
@@ -185,7 +187,8 @@ static void runs_resolve_by_id_label_uuid_and_latest(void **state)
     assert_int_equal(vp_store_resolve_run(store, "xen", &found, err, sizeof err), -1);
     assert_non_null(strstr(err, "run 'xen': not found"));
     json_t *document;
-    assert_int_equal(vp_store_export_run(store, first, VP_EXPORT_WHOLE, &document, err, sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, first, VP_EXPORT_WHOLE,
+                                         &document, err, sizeof err), 0);
     const char *uuid = json_string_value(json_object_get(json_object_get(document, "run"), "id"));
     assert_int_equal(vp_store_resolve_run(store, uuid, &found, err, sizeof err), 0);
     assert_int_equal(found, first);
@@ -290,7 +293,8 @@ static void parts_move_from_their_columns_into_one(void **state)
     int64_t found;
     json_t *document;
     assert_int_equal(vp_store_resolve_run(store, "old", &found, err, sizeof err), 0);
-    assert_int_equal(vp_store_export_run(store, found, VP_EXPORT_WHOLE, &document, err, sizeof err), 0);
+    assert_int_equal(vp_store_export_run(store, found, VP_EXPORT_WHOLE,
+                                         &document, err, sizeof err), 0);
     const json_t *result = json_array_get(json_object_get(document, "results"), 0);
     assert_string_equal(json_string_value(json_array_get(json_object_get(result, "warnings"), 0)),
                         "slow");
