@@ -127,6 +127,17 @@ expect_contains "$WORK/out" "then: 2 at most"
 grep -qE "found by the fill: the optimum count of containers [12] \(stopped by (rule|cpu|most): " "$WORK/out" ||
     fail "the study view of a planned fill: $(grep 'found by' "$WORK/out")"
 
+# the rule judges a benchmark's headline metrics, as `virtperf scaling` does by default:
+# net.rr's latency p99 (here a rule no count breaks), never the CPU its clients used, a
+# cost (2 containers' clients keep about twice the CPU of one busy: 1.2x broken at once)
+expect_status 0 "$VP" run net.rr --duration 0.5s --reps 2 --containers 1..auto:2 \
+    --qos 'p99<=1000x' --label rr-fill --json "$WORK/rr-fill.json"
+outcome=$(fill_holds "$WORK/rr-fill.json") || fail "net.rr containers' fill: $outcome"
+case "$outcome" in
+"2 most" | "1 cpu") ;;
+*) fail "net.rr under a p99 rule no count breaks: $outcome, want 2 most (or 1 cpu): $(grep 'fill:' "$WORK/out" | tail -1)" ;;
+esac
+
 # more memory kept free than this host has: the first count breaks it, no optimum
 total_mib=$(awk '/^MemTotal:/ {print int($2 / 1024) + 1024}' /proc/meminfo)
 expect_status 0 "$VP" run cpu --ops 5m --reps 1 --containers 1..auto --keep-free "${total_mib}M" \
