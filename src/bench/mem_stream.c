@@ -2,10 +2,9 @@
  * per job, first-touched by the pinned job, each kernel timed alone, results checked
  * exactly after every repetition.
  *
- * The kernels carry optimize("no-tree-loop-distribute-patterns") so that GCC cannot
- * replace the copy loop with a call to memcpy (it does at -O2 without it). Checked with
- * `objdump -d build/virtperf --disassemble=stream_copy`: a vectorised load/store loop
- * and no call; tests/system/test_stream_codegen.sh checks it on every build.
+ * The kernels are VP_KERNEL (vector_kernels.h): built for AVX-512F, AVX2 and the
+ * baseline, the widest the CPU has chosen at run time (the result's "kernels" part names
+ * it), never a call to memcpy. tests/system/test_stream_codegen.sh checks every clone.
  *
  * Placement: the three arrays are carved from one mapping, b starting ARRAY_GAP bytes
  * after the end of a and c as far after b, as STREAM's OFFSET pads its static arrays.
@@ -14,25 +13,17 @@
  * and DRAM bank and evict one another: on an AMD EPYC guest that cost triad ~40%
  * (15 GB/s against 23-29 GB/s for the same loop on offset arrays). A gap of a page and
  * a cache line (4160 bytes) moves each array to other sets and banks.
- *
- * Vector width: virtperf is built for baseline x86-64 (16-byte SSE2), which measures the
- * compiler's target rather than the memory on a CPU with wider units. Each kernel is
- * built three times (target_clones: AVX-512F, AVX2 and the baseline) and the widest the
- * CPU has is chosen when the binary loads; the result's "kernels" part names it. */
+ */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
 #include "bench/bench.h"
+#include "bench/vector_kernels.h"
 #include "core/clock.h"
-#include "core/json_check.h"
 
 #define SCALAR 3.0
-#define KERNEL_TARGETS "avx512f", "avx2", "default"
-/* (called through the clones' resolver, never inlined: clang refuses noinline beside it) */
-#define KERNEL                                                                              \
-    __attribute__((optimize("no-tree-loop-distribute-patterns"), target_clones(KERNEL_TARGETS)))
 
 static const struct vp_option stream_options[] = {
     { "size", VP_OPT_SIZE, "256m", 1048576, 68719476736.0, NULL,
@@ -71,26 +62,26 @@ struct stream_arrays {
     size_t mapping_bytes;
 };
 
-KERNEL void stream_copy(double *restrict c, const double *restrict a, size_t n)
+VP_KERNEL void stream_copy(double *restrict c, const double *restrict a, size_t n)
 {
     for (size_t j = 0; j < n; j++)
         c[j] = a[j];
 }
 
-KERNEL void stream_scale(double *restrict b, const double *restrict c, size_t n)
+VP_KERNEL void stream_scale(double *restrict b, const double *restrict c, size_t n)
 {
     for (size_t j = 0; j < n; j++)
         b[j] = SCALAR * c[j];
 }
 
-KERNEL void stream_add(double *restrict c, const double *restrict a, const double *restrict b,
+VP_KERNEL void stream_add(double *restrict c, const double *restrict a, const double *restrict b,
                        size_t n)
 {
     for (size_t j = 0; j < n; j++)
         c[j] = a[j] + b[j];
 }
 
-KERNEL void stream_triad(double *restrict a, const double *restrict b,
+VP_KERNEL void stream_triad(double *restrict a, const double *restrict b,
                          const double *restrict c, size_t n)
 {
     for (size_t j = 0; j < n; j++)
@@ -188,40 +179,13 @@ static void stream_release(struct vp_job *job)
     unmap_arrays(job->state);
 }
 
-/* The clone of the kernels this CPU runs: the first of KERNEL_TARGETS it supports, as the
- * clones' resolver picks. */
-static const char *kernel_target(void)
-{
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") ? "avx512f"
-           : __builtin_cpu_supports("avx2") ? "avx2" : "sse2";
-}
-
 static void stream_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
 {
     (void)params, (void)jobs;
-    json_object_set_new(result, "kernels", json_pack("{s:s}", "target", kernel_target()));
+    vp_kernels_annotate(result);
 }
 
-static int check_kernels(struct vp_check *checker, const json_t *value, const char *path)
-{
-    static const char *const targets[] = { "avx512f", "avx2", "sse2", NULL };
-    char at[256];
-    snprintf(at, sizeof at, "%s.kernels", path);
-    if (!json_is_object(value))
-        return vp_check_fail(checker, "%s: accepted: an object", at);
-    return vp_check_choice(checker, value, at, "target", targets, 1);
-}
-
-static void print_kernels(FILE *out, const json_t *value, enum vp_unit_style style)
-{
-    (void)style;
-    fprintf(out, "  kernels: %s (the widest vector unit of this CPU, chosen at run time)\n",
-            json_string_value(json_object_get(value, "target")));
-}
-
-static const struct vp_result_part kernels_part = { "kernels", check_kernels, print_kernels };
-static const struct vp_result_part *const stream_parts[] = { &kernels_part, NULL };
+static const struct vp_result_part *const stream_parts[] = { &vp_kernels_part, NULL };
 
 const struct vp_bench vp_bench_mem_stream = {
     .name = "mem.stream",

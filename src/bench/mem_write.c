@@ -1,6 +1,8 @@
 /* mem.write: the CNAF 2007 study's memory test. Each job maps --size of fresh memory,
  * faults it in (timed alone: first_touch), then writes it --passes times (timed: time,
- * bandwidth) and reads it back to prove the last pass landed. */
+ * bandwidth) and reads it back to prove the last pass landed. Its wide and non-temporal
+ * stores are the CPU's widest (vector_kernels.h), named in the result's "kernels" part;
+ * byte mode is the study's one-byte stores on every CPU. */
 #include <immintrin.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/vector_kernels.h"
 #include "core/clock.h"
 
 static const struct vp_option write_options[] = {
@@ -17,8 +20,9 @@ static const struct vp_option write_options[] = {
     { "passes", VP_OPT_COUNT, "2", 1, 1e6, NULL,
       "write passes over the buffer (CNAF 2007: 200 for 256m, 50 for 1g)" },
     { "mode", VP_OPT_CHOICE, "byte", 0, 0, "byte|wide|nt",
-      "byte: one-byte stores as the CNAF 2007 study's C program; wide: 32-byte AVX2 stores "
-      "(16-byte SSE2 without AVX2); nt: non-temporal 16-byte stores" },
+      "byte: one-byte stores as the CNAF 2007 study's C program; wide: the CPU's widest "
+      "vector stores (64-byte AVX-512, 32-byte AVX2 or 16-byte SSE2); nt: non-temporal "
+      "stores as wide" },
 };
 
 enum write_metric { WRITE_TIME, WRITE_BANDWIDTH, WRITE_FIRST_TOUCH, WRITE_METRIC_COUNT };
@@ -43,22 +47,37 @@ static void write_bytes(unsigned char *buffer, size_t size, unsigned char value)
         cursor[i] = value;
 }
 
-__attribute__((target("avx2"))) static void write_avx2(unsigned char *buffer, size_t size,
-                                                       unsigned char value)
+/* Wide: 8-byte words, which each clone's loop stores in its widest registers (zmm, ymm,
+ * xmm: tests/system/test_stream_codegen.sh checks), never as a call to memset. */
+VP_KERNEL void write_wide(uint64_t *restrict words, size_t count, uint64_t pattern)
+{
+    for (size_t i = 0; i < count; i++)
+        words[i] = pattern;
+}
+
+/* Non-temporal: past the caches, in the widest stores the CPU has (the buffer is
+ * page-aligned and a multiple of 4k). */
+__attribute__((target("avx512f"))) static void write_streaming_avx512(unsigned char *buffer,
+                                                                     size_t size,
+                                                                     unsigned char value)
+{
+    __m512i pattern = _mm512_set1_epi8((char)value);
+    for (size_t i = 0; i < size; i += 64)
+        _mm512_stream_si512((__m512i *)(buffer + i), pattern);
+    _mm_sfence();
+}
+
+__attribute__((target("avx2"))) static void write_streaming_avx2(unsigned char *buffer,
+                                                                 size_t size,
+                                                                 unsigned char value)
 {
     __m256i pattern = _mm256_set1_epi8((char)value);
     for (size_t i = 0; i < size; i += 32)
-        _mm256_store_si256((__m256i *)(buffer + i), pattern);
+        _mm256_stream_si256((__m256i *)(buffer + i), pattern);
+    _mm_sfence();
 }
 
-static void write_sse2(unsigned char *buffer, size_t size, unsigned char value)
-{
-    __m128i pattern = _mm_set1_epi8((char)value);
-    for (size_t i = 0; i < size; i += 16)
-        _mm_store_si128((__m128i *)(buffer + i), pattern);
-}
-
-static void write_streaming(unsigned char *buffer, size_t size, unsigned char value)
+static void write_streaming_sse2(unsigned char *buffer, size_t size, unsigned char value)
 {
     __m128i pattern = _mm_set1_epi8((char)value);
     for (size_t i = 0; i < size; i += 16)
@@ -69,14 +88,20 @@ static void write_streaming(unsigned char *buffer, size_t size, unsigned char va
 static void write_pass(const char *mode, unsigned char *buffer, size_t size,
                        unsigned char value)
 {
-    if (strcmp(mode, "byte") == 0)
+    const char *target = vp_kernel_target();
+    if (strcmp(mode, "byte") == 0) {
         write_bytes(buffer, size, value);
-    else if (strcmp(mode, "nt") == 0)
-        write_streaming(buffer, size, value);
-    else if (__builtin_cpu_supports("avx2"))
-        write_avx2(buffer, size, value);
-    else
-        write_sse2(buffer, size, value);
+    } else if (strcmp(mode, "nt") != 0) {
+        uint64_t pattern;
+        memset(&pattern, value, sizeof pattern);
+        write_wide((uint64_t *)buffer, size / sizeof pattern, pattern);
+    } else if (strcmp(target, "avx512f") == 0) {
+        write_streaming_avx512(buffer, size, value);
+    } else if (strcmp(target, "avx2") == 0) {
+        write_streaming_avx2(buffer, size, value);
+    } else {
+        write_streaming_sse2(buffer, size, value);
+    }
 }
 
 static unsigned char pass_value(uint64_t pass)
@@ -108,6 +133,16 @@ static int write_setup(const struct vp_params *params, char *err, size_t err_len
     }
     return 0;
 }
+
+/* Wide and nt stores name the vector unit they ran on; byte stores are one byte anywhere. */
+static void write_annotate(const struct vp_params *params, unsigned jobs, json_t *result)
+{
+    (void)jobs;
+    if (strcmp(vp_param_text(params, "mode"), "byte") != 0)
+        vp_kernels_annotate(result);
+}
+
+static const struct vp_result_part *const write_parts[] = { &vp_kernels_part, NULL };
 
 static int write_measure(struct vp_job *job, double *values)
 {
@@ -161,4 +196,6 @@ const struct vp_bench vp_bench_mem_write = {
     .metric_count = WRITE_METRIC_COUNT,
     .setup = write_setup,
     .measure = write_measure,
+    .annotate = write_annotate,
+    .parts = write_parts,
 };

@@ -399,7 +399,7 @@ fail() {
 
 # expect_status WANT CMD...: runs CMD, output in $WORK/out and $WORK/err.
 expect_status() {
-    want=$1
+    local want=$1 got
     shift
     "$@" >"$WORK/out" 2>"$WORK/err"
     got=$?
