@@ -55,35 +55,21 @@ VP_KERNEL void write_wide(uint64_t *restrict words, size_t count, uint64_t patte
         words[i] = pattern;
 }
 
-/* Non-temporal: past the caches, in the widest stores the CPU has (the buffer is
- * page-aligned and a multiple of 4k). */
-__attribute__((target("avx512f"))) static void write_streaming_avx512(unsigned char *buffer,
-                                                                     size_t size,
-                                                                     unsigned char value)
-{
-    __m512i pattern = _mm512_set1_epi8((char)value);
-    for (size_t i = 0; i < size; i += 64)
-        _mm512_stream_si512((__m512i *)(buffer + i), pattern);
-    _mm_sfence();
-}
-
-__attribute__((target("avx2"))) static void write_streaming_avx2(unsigned char *buffer,
-                                                                 size_t size,
-                                                                 unsigned char value)
-{
-    __m256i pattern = _mm256_set1_epi8((char)value);
-    for (size_t i = 0; i < size; i += 32)
-        _mm256_stream_si256((__m256i *)(buffer + i), pattern);
-    _mm_sfence();
-}
-
-static void write_streaming_sse2(unsigned char *buffer, size_t size, unsigned char value)
-{
-    __m128i pattern = _mm_set1_epi8((char)value);
-    for (size_t i = 0; i < size; i += 16)
-        _mm_stream_si128((__m128i *)(buffer + i), pattern);
-    _mm_sfence();
-}
+/* Non-temporal: past the caches, one writer per width, each storing TYPE's bytes at a
+ * time (the buffer is page-aligned and a multiple of 4k). */
+#define STREAMING_WRITER(name, target, type, set1, stream)                                  \
+    target static void name(unsigned char *buffer, size_t size, unsigned char value)        \
+    {                                                                                       \
+        type pattern = set1((char)value);                                                   \
+        for (size_t i = 0; i < size; i += sizeof(type))                                     \
+            stream((type *)(buffer + i), pattern);                                          \
+        _mm_sfence();                                                                       \
+    }
+STREAMING_WRITER(write_streaming_avx512, __attribute__((target("avx512f"))), __m512i,
+                 _mm512_set1_epi8, _mm512_stream_si512)
+STREAMING_WRITER(write_streaming_avx2, __attribute__((target("avx2"))), __m256i,
+                 _mm256_set1_epi8, _mm256_stream_si256)
+STREAMING_WRITER(write_streaming_sse2, , __m128i, _mm_set1_epi8, _mm_stream_si128)
 
 static void write_pass(const char *mode, unsigned char *buffer, size_t size,
                        unsigned char value)
