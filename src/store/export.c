@@ -1,5 +1,6 @@
-/* Reading the store back out: a run as the whole JSON document (export), and the
- * newest result of each configuration on a host (for sysinfo's advisories). */
+/* Reading the store back out: a run as its JSON document, whole (export) or in summaries
+ * (compare, scaling), and the newest result of each configuration on a host (for
+ * sysinfo's advisories). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,6 @@ static void set_if_present(json_t *object, const char *key, json_t *value)
     if (value)
         json_object_set_new(object, key, value);
 }
-
 
 static json_t *column_json(struct vp_db_statement *statement, int index)
 {
@@ -50,18 +50,20 @@ struct loading {
     json_t *metrics, *names, *per_job, *timing, *monitor, *parts;
 };
 
+struct id_index {
+    int64_t id;
+    size_t index; /* into results */
+};
+
 struct loaded {
     struct loading *results;
     size_t count;
-    size_t *by_id; /* indices into results, by ascending id */
+    struct id_index *by_id; /* by ascending id */
 };
-
-static const struct loaded *sorting_loaded;
 
 static int by_ascending_id(const void *a, const void *b)
 {
-    int64_t x = sorting_loaded->results[*(const size_t *)a].id;
-    int64_t y = sorting_loaded->results[*(const size_t *)b].id;
+    int64_t x = ((const struct id_index *)a)->id, y = ((const struct id_index *)b)->id;
     return (x > y) - (x < y);
 }
 
@@ -71,10 +73,9 @@ static struct loading *loading_of(const struct loaded *loaded, int64_t id)
     size_t low = 0, high = loaded->count;
     while (low < high) {
         size_t mid = low + (high - low) / 2;
-        struct loading *entry = &loaded->results[loaded->by_id[mid]];
-        if (entry->id == id)
-            return entry;
-        if (entry->id < id)
+        if (loaded->by_id[mid].id == id)
+            return &loaded->results[loaded->by_id[mid].index];
+        if (loaded->by_id[mid].id < id)
             low = mid + 1;
         else
             high = mid;
@@ -420,10 +421,8 @@ static json_t *load_results(struct vp_store *store, const struct selection *sele
     if (!loaded.by_id)
         abort();
     for (size_t i = 0; i < loaded.count; i++)
-        loaded.by_id[i] = i;
-    sorting_loaded = &loaded;
+        loaded.by_id[i] = (struct id_index){ loaded.results[i].id, i };
     qsort(loaded.by_id, loaded.count, sizeof *loaded.by_id, by_ascending_id);
-    sorting_loaded = NULL;
     if (loaded.count > 0) {
         load_metrics(store, selection, &loaded);
         load_jobs(store, selection, &loaded);
