@@ -152,13 +152,18 @@ expect_status 0 "$VP" run cpu --ops 4m --reps 3 --guests 1..auto:2 --guest-accel
 expect_contains "$WORK/err" "virtperf: 1 more guest started (libvirt"
 outcome=$(fill_holds "$WORK/capped.json") || fail "guests' fill: $outcome"
 [ "$outcome" = "1 rule" ] || fail "a second guest capped at 30%: $outcome, want 1 rule; $(fill_seen "$WORK/capped.json")"
-python3 - "$WORK/capped.json" <<'PY' || fail "guests' fill: each count's guests' cost to this host"
+python3 - "$WORK/capped.json" <<'PY' || fail "guests' fill: each count's guests' cost to this host, the capped guest as soon ready as the other"
 import json, sys
 for r in json.load(open(sys.argv[1]))["results"]:
     hosts = r["guests"]["hosts"]
     assert len(hosts) == r["fill"]["count"], hosts
     for h in hosts:
         assert h["qemu_pss_bytes"] > h["qemu_overhead_pss_bytes"] > 0, h
+# the cap is set once the capped guest answered: it boots as fast as the other (capped
+# from its start, it took three times as long)
+first, capped = (h["ready_s"] for h in hosts)
+print("  ready: guest 1 %.2f s, guest 2 (capped at 30%%) %.2f s" % (first, capped), file=sys.stderr)
+assert capped < 2 * first, (first, capped)
 PY
 
 # TCG guests, --keep-free just above what one guest leaves: no room for a second
