@@ -81,8 +81,11 @@ int vp_fleet_hear(const struct vp_fleet_kind *kind, struct vp_member *member, un
         json_object_set_new(member->fingerprint, "hostname_said",
                             json_string(vp_printable(claimed, said, sizeof said)));
     json_object_set_new(member->fingerprint, "hostname", json_string(member->name));
-    if (kind->once_ready && kind->once_ready(kind->state, member, err, err_len) != 0)
+    if (kind->once_ready && kind->once_ready(kind->state, member, err, err_len) != 0) {
+        json_decref(member->fingerprint); /* not heard: a start tried again hears anew */
+        member->fingerprint = NULL;
         return -1;
+    }
     kind->describe(kind->state, member);
     member->ready_s = (double)(vp_now_ns() - member->started_ns) / 1e9;
     return 0;
