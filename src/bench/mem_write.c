@@ -71,23 +71,26 @@ STREAMING_WRITER(write_streaming_avx2, __attribute__((target("avx2"))), __m256i,
                  _mm256_set1_epi8, _mm256_stream_si256)
 STREAMING_WRITER(write_streaming_sse2, , __m128i, _mm_set1_epi8, _mm_stream_si128)
 
-static void write_pass(const char *mode, unsigned char *buffer, size_t size,
-                       unsigned char value)
+static void write_wide_pass(unsigned char *buffer, size_t size, unsigned char value)
 {
+    uint64_t pattern;
+    memset(&pattern, value, sizeof pattern);
+    write_wide((uint64_t *)buffer, size / sizeof pattern, pattern);
+}
+
+typedef void write_pass_fn(unsigned char *buffer, size_t size, unsigned char value);
+
+/* The pass --mode asks for on this CPU, chosen once, before the passes are timed. */
+static write_pass_fn *writer_for(const char *mode)
+{
+    if (strcmp(mode, "byte") == 0)
+        return write_bytes;
+    if (strcmp(mode, "nt") != 0)
+        return write_wide_pass;
     const char *target = vp_kernel_target();
-    if (strcmp(mode, "byte") == 0) {
-        write_bytes(buffer, size, value);
-    } else if (strcmp(mode, "nt") != 0) {
-        uint64_t pattern;
-        memset(&pattern, value, sizeof pattern);
-        write_wide((uint64_t *)buffer, size / sizeof pattern, pattern);
-    } else if (strcmp(target, "avx512f") == 0) {
-        write_streaming_avx512(buffer, size, value);
-    } else if (strcmp(target, "avx2") == 0) {
-        write_streaming_avx2(buffer, size, value);
-    } else {
-        write_streaming_sse2(buffer, size, value);
-    }
+    return strcmp(target, "avx512f") == 0 ? write_streaming_avx512
+           : strcmp(target, "avx2") == 0  ? write_streaming_avx2
+                                          : write_streaming_sse2;
 }
 
 static unsigned char pass_value(uint64_t pass)
@@ -134,7 +137,7 @@ static int write_measure(struct vp_job *job, double *values)
 {
     size_t size = vp_param_number(job->params, "size");
     uint64_t passes = vp_param_number(job->params, "passes");
-    const char *mode = vp_param_text(job->params, "mode");
+    write_pass_fn *write_pass = writer_for(vp_param_text(job->params, "mode"));
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
     unsigned char *buffer = mmap(NULL, size, PROT_READ | PROT_WRITE,
@@ -149,7 +152,7 @@ static int write_measure(struct vp_job *job, double *values)
         touch[offset] = 1;
     int64_t write_start = vp_now_ns();
     for (uint64_t pass = 0; pass < passes; pass++)
-        write_pass(mode, buffer, size, pass_value(pass));
+        write_pass(buffer, size, pass_value(pass));
     int64_t write_end = vp_now_ns();
 
     size_t bad = first_mismatch(buffer, size, pass_value(passes - 1));

@@ -24,18 +24,26 @@ static struct vp_store *open_store(void)
     return store;
 }
 
+/* A finished run "bare" on host holding result alone; its id. */
+static int64_t store_one_result(struct vp_store *store, const json_t *host, const json_t *result)
+{
+    char err[VP_ERROR_LEN];
+    int64_t run_id;
+    assert_int_equal(vp_store_begin_run(store, "bare", "virtperf run", host, &run_id, err,
+                                        sizeof err), 0);
+    assert_int_equal(vp_store_add_result(store, run_id, result, err, sizeof err), 0);
+    assert_int_equal(vp_store_finish_run(store, run_id, "ok"), 0);
+    return run_id;
+}
+
 static void results_round_trip_through_the_database(void **state)
 {
     (void)state;
     struct vp_store *store = open_store();
     char err[VP_ERROR_LEN];
     json_t *host = json_pack("{s:s}", "hostname", "testhost");
-    int64_t run_id;
-    assert_int_equal(vp_store_begin_run(store, "bare", "virtperf run", host, &run_id, err,
-                                        sizeof err), 0);
     json_t *result = annotated_result();
-    assert_int_equal(vp_store_add_result(store, run_id, result, err, sizeof err), 0);
-    assert_int_equal(vp_store_finish_run(store, run_id, "ok"), 0);
+    int64_t run_id = store_one_result(store, host, result);
 
     json_t *document;
     assert_int_equal(vp_store_export_run(store, run_id, VP_EXPORT_WHOLE,
@@ -79,12 +87,8 @@ static void a_read_of_summaries_leaves_series_and_job_values_out(void **state)
     struct vp_store *store = open_store();
     char err[VP_ERROR_LEN];
     json_t *host = json_pack("{s:s}", "hostname", "testhost");
-    int64_t run_id;
-    assert_int_equal(vp_store_begin_run(store, "bare", "virtperf run", host, &run_id, err,
-                                        sizeof err), 0);
     json_t *result = annotated_result();
-    assert_int_equal(vp_store_add_result(store, run_id, result, err, sizeof err), 0);
-    assert_int_equal(vp_store_finish_run(store, run_id, "ok"), 0);
+    int64_t run_id = store_one_result(store, host, result);
     json_t *whole, *summaries;
     assert_int_equal(vp_store_export_run(store, run_id, VP_EXPORT_WHOLE, &whole, err,
                                          sizeof err), 0);
