@@ -8,6 +8,7 @@
 #include "analysis/compare.h"
 #include "analysis/sides.h"
 #include "analysis/study.h"
+#include "core/json_arena.h"
 #include "cmd/commands.h"
 #include "render/compare_table.h"
 #include "render/study.h"
@@ -59,9 +60,12 @@ int cmd_compare(int argc, char **argv)
     json_t *documents[64];
     for (size_t i = 0; i < count; i++) {
         int64_t run_id;
-        if (vp_store_resolve_run(store, runs[i], &run_id, err, sizeof err) != 0 ||
-            vp_store_export_run(store, run_id, VP_EXPORT_SUMMARIES,
-                                &documents[i], err, sizeof err) != 0)
+        vp_json_arena_begin();
+        int read = vp_store_resolve_run(store, runs[i], &run_id, err, sizeof err) == 0 &&
+                   vp_store_export_run(store, run_id, VP_EXPORT_SUMMARIES, &documents[i], err,
+                                       sizeof err) == 0;
+        vp_json_arena_end();
+        if (!read)
             vp_cli_store_refusal(store, "compare: ", err);
     }
     vp_store_close(store);
@@ -99,5 +103,6 @@ int cmd_compare(int argc, char **argv)
     free(runs);
     for (size_t i = 0; i < count; i++)
         json_decref(documents[i]);
+    vp_json_arena_release();
     return rc;
 }

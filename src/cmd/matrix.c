@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "core/json_arena.h"
 #include "analysis/matrix.h"
 #include "render/matrix_table.h"
 
@@ -83,5 +84,6 @@ int cmd_matrix(int argc, char **argv)
     json_decref(result);
     for (size_t i = 0; i < count; i++)
         json_decref(documents[i]);
+    vp_json_arena_release();
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "core/json_arena.h"
 #include "core/units.h"
 #include "analysis/scaling.h"
 
@@ -126,6 +127,7 @@ static long knee_from(const char *db, const char *ref, const char *wanted, const
         }
     }
     json_decref(scaling);
+    vp_json_arena_release();
     if (knee < 0)
         vp_usage_error("plan: --metric %s: not swept in run %s; accepted: BENCH:METRIC as "
                        "'virtperf scaling %s' lists them", wanted, ref, ref);

@@ -12,6 +12,7 @@
 #include "analysis/shown.h"
 #include "analysis/sides.h"
 #include "analysis/study.h"
+#include "core/json_arena.h"
 #include "core/sysinfo.h"
 #include "cmd/commands.h"
 #include "render/html.h"
@@ -136,5 +137,6 @@ int cmd_report(int argc, char **argv)
     free(page.data);
     for (size_t i = 0; i < count; i++)
         json_decref(documents[i]);
+    vp_json_arena_release();
     return rc == 0 ? 0 : 1;
 }

@@ -7,6 +7,7 @@
 
 #include "analysis/scaling.h"
 #include "cmd/commands.h"
+#include "core/json_arena.h"
 #include "render/scaling_table.h"
 #include "analysis/study.h"
 
@@ -75,5 +76,6 @@ int cmd_scaling(int argc, char **argv)
         rc = 1;
     }
     json_decref(scaling);
+    vp_json_arena_release();
     return rc;
 }

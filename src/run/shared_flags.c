@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json_arena.h"
 #include "run/cli.h"
 
 json_t *vp_cli_load_run(const char *db, const char *ref, enum vp_export_detail detail)
@@ -13,8 +14,11 @@ json_t *vp_cli_load_run(const char *db, const char *ref, enum vp_export_detail d
     struct vp_store *store = vp_cli_open_store(db);
     int64_t run_id;
     json_t *document;
-    if (vp_store_resolve_run(store, ref, &run_id, err, sizeof err) != 0 ||
-        vp_store_export_run(store, run_id, detail, &document, err, sizeof err) != 0)
+    vp_json_arena_begin(); /* a document read and not changed: the caller releases it */
+    int read = vp_store_resolve_run(store, ref, &run_id, err, sizeof err) == 0 &&
+               vp_store_export_run(store, run_id, detail, &document, err, sizeof err) == 0;
+    vp_json_arena_end();
+    if (!read)
         vp_cli_store_refusal(store, "", err);
     vp_store_close(store);
     return document;

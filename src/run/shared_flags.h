@@ -65,7 +65,8 @@ char **vp_cmd_parse(const struct vp_command_table *table, const char *usage, voi
 void vp_cmd_flags_only(const struct vp_command_table *table, char **operands, size_t count);
 
 /* Loads a run's document (id, uuid, label or latest) from the store at db, whole or in
- * summaries (store/store.h), or exits 2. */
+ * summaries (store/store.h), or exits 2. Its values are made in the JSON region
+ * (core/json_arena.h): once every document is released, vp_json_arena_release(). */
 json_t *vp_cli_load_run(const char *db, const char *ref, enum vp_export_detail detail);
 
 #endif

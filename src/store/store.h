@@ -55,9 +55,11 @@ int vp_store_finish_run(struct vp_store *store, int64_t run_id, const char *stat
 int vp_store_resolve_run(struct vp_store *store, const char *ref, int64_t *run_id,
                          char *err, size_t err_len);
 
-/* How much of a run a read takes: everything, or summaries: the monitor's without its
- * series, each job's metrics as their means alone, no repetition's timing (what compares
- * and tables of runs read: a run's series and per-job values are most of its values). */
+/* How much of a run a read takes: everything, or summaries: the monitor's column means
+ * alone (no series, no max) of the columns the analyses read (cpu.busy, cpu.steal,
+ * cpu.idle, runq, faults.*, net.*, network.*, watch.*), each job's metrics as their means
+ * alone, no repetition's timing (what compares and tables of runs read: a run's series,
+ * per-job values and monitor columns are most of its values). */
 enum vp_export_detail { VP_EXPORT_WHOLE, VP_EXPORT_SUMMARIES };
 
 /* The JSON document (schema virtperf/1) of one run, whole or in summaries. */
