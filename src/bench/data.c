@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +32,7 @@
 #include "core/limits.h"
 #include "core/random.h"
 #include "core/scratch.h"
+#include "core/sha256.h"
 #include "core/units.h"
 
 #define NONE "none"
@@ -126,7 +126,7 @@ struct data_state {
     uint64_t **offsets; /* data.read: per chosen file, its ranges' offsets */
     uint64_t range_count;
     bool verify;
-    EVP_MD_CTX *digest;
+    struct vp_sha256 *digest;
 };
 
 static bool is_copy(const struct vp_job *job);
@@ -410,8 +410,8 @@ static int data_prepare(struct vp_job *job)
         choose_ranges(job, state, &random);
     if (posix_memalign((void **)&state->buffer, 4096, state->read_size) != 0)
         abort();
-    if (state->copy && state->verify && !(state->digest = EVP_MD_CTX_new()))
-        abort();
+    if (state->copy && state->verify)
+        state->digest = vp_sha256_new();
     job->op_bytes = state->read_size;
     if (data_client_init(&state->client, vp_param_text(job->params, "source"),
                          timeout_of(job->params), job->error, sizeof job->error) != 0)
@@ -452,7 +452,7 @@ static int copy_file(struct vp_job *job, struct data_state *state, struct data_h
                      const struct vp_fileset_file *file, int scratch, struct file_tally *tally)
 {
     if (state->digest)
-        EVP_DigestInit_ex(state->digest, EVP_sha256(), NULL);
+        vp_sha256_restart(state->digest);
     uint64_t got_total = 0;
     for (;;) {
         int64_t start = vp_now_ns();
@@ -466,7 +466,7 @@ static int copy_file(struct vp_job *job, struct data_state *state, struct data_h
         tally->requests++;
         got_total += (uint64_t)got;
         if (state->digest)
-            EVP_DigestUpdate(state->digest, state->buffer, (size_t)got);
+            vp_sha256_add(state->digest, state->buffer, (size_t)got);
         if (scratch >= 0 && write(scratch, state->buffer, (size_t)got) != got) {
             snprintf(job->error, sizeof job->error, "--to %.120s: write: %s", fileset.scratch_dir,
                      errno ? strerror(errno) : "short write");
@@ -481,12 +481,8 @@ static int copy_file(struct vp_job *job, struct data_state *state, struct data_h
         return -1;
     }
     if (state->digest) {
-        unsigned char digest[EVP_MAX_MD_SIZE];
-        unsigned int digest_len = 0;
         char hex[65];
-        EVP_DigestFinal_ex(state->digest, digest, &digest_len);
-        for (unsigned i = 0; i < 32 && i < digest_len; i++)
-            snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+        vp_sha256_hex(state->digest, hex);
         if (strcmp(hex, file->sha256) != 0) {
             snprintf(job->error, sizeof job->error, "--verify: %.120s: SHA-256 %.16s... is "
                      "not the manifest's %.16s...", handle->url, hex, file->sha256);
@@ -615,7 +611,7 @@ static void data_release(struct vp_job *job)
     free(state->offsets);
     free(state->chosen);
     free(state->buffer);
-    EVP_MD_CTX_free(state->digest);
+    vp_sha256_free(state->digest);
     free(state);
 }
 

@@ -2,8 +2,12 @@
 #include "core/clock.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdio.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 int64_t vp_clock_ns(clockid_t clock)
 {
@@ -25,6 +29,23 @@ void vp_sleep_until_ns(int64_t deadline_ns)
     };
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) == EINTR)
         ;
+}
+
+void vp_sleep_until_ns_or_stop(int64_t deadline_ns, atomic_int *stop)
+{
+    struct timespec deadline = {
+        .tv_sec = deadline_ns / 1000000000,
+        .tv_nsec = deadline_ns % 1000000000,
+    };
+    /* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline; it returns at once
+     * when *stop is no longer 0, and on a wake-up, a signal or the deadline */
+    while (atomic_load(stop) == 0 && vp_now_ns() < deadline_ns)
+        syscall(SYS_futex, stop, FUTEX_WAIT_BITSET, 0, &deadline, NULL, FUTEX_BITSET_MATCH_ANY);
+}
+
+void vp_wake_sleepers(atomic_int *stop)
+{
+    syscall(SYS_futex, stop, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 void vp_utc_instant(int64_t realtime_ns, char *buf, size_t len)

@@ -30,19 +30,15 @@ void vp_data_catch_interrupts(void)
 void vp_hasher_start(struct vp_hasher *hasher)
 {
     hasher->buffer = malloc(VP_HASHER_CHUNK);
-    hasher->digest = EVP_MD_CTX_new();
-    if (!hasher->buffer || !hasher->digest)
+    hasher->digest = vp_sha256_new();
+    if (!hasher->buffer)
         abort();
-    EVP_DigestInit_ex(hasher->digest, EVP_sha256(), NULL);
 }
 
 void vp_hasher_finish(struct vp_hasher *hasher, char *hex)
 {
-    unsigned char sum[EVP_MAX_MD_SIZE];
-    EVP_DigestFinal_ex(hasher->digest, sum, NULL);
-    for (int i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", sum[i]);
-    EVP_MD_CTX_free(hasher->digest);
+    vp_sha256_hex(hasher->digest, hex);
+    vp_sha256_free(hasher->digest);
     free(hasher->buffer);
 }
 
@@ -84,7 +80,7 @@ int vp_data_checksum(int dir_fd, const char *name, const struct vp_fileset *set,
            (got = read(fd, hasher.buffer, VP_HASHER_CHUNK)) > 0) {
         if (set)
             mismatch = vp_fileset_mismatch(set->seed, index, *size, hasher.buffer, (size_t)got);
-        EVP_DigestUpdate(hasher.digest, hasher.buffer, (size_t)got);
+        vp_sha256_add(hasher.digest, hasher.buffer, (size_t)got);
         *size += (uint64_t)got;
     }
     int error = errno;

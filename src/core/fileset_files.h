@@ -5,13 +5,13 @@
 #ifndef VP_CORE_FILESET_FILES_H
 #define VP_CORE_FILESET_FILES_H
 
-#include <openssl/evp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/fileset.h"
+#include "core/sha256.h"
 
 /* Where prepare keeps the plan of the fileset it is laying out, until the manifest is
  * written: what lets a later prepare or remove clear (or resume) what a killed one left. */
@@ -25,7 +25,7 @@ void vp_data_catch_interrupts(void);
 /* A 1 MiB buffer and a SHA-256 being computed over what passes through it. */
 struct vp_hasher {
     unsigned char *buffer;
-    EVP_MD_CTX *digest;
+    struct vp_sha256 *digest;
 };
 enum { VP_HASHER_CHUNK = 1 << 20 };
 void vp_hasher_start(struct vp_hasher *hasher);

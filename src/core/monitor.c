@@ -343,7 +343,7 @@ static void *sampling_thread(void *arg)
     int64_t period_ns = (int64_t)(1e9 / monitor->hz);
     int64_t next = monitor->started_ns + period_ns;
     while (!atomic_load(&monitor->stop)) {
-        vp_sleep_until_ns(next);
+        vp_sleep_until_ns_or_stop(next, &monitor->stop);
         if (atomic_load(&monitor->stop))
             break;
         sample_once(monitor);
@@ -403,6 +403,7 @@ struct vp_monitor *vp_monitor_start(double hz, char *const *watch, size_t watch_
 json_t *vp_monitor_stop(struct vp_monitor *monitor)
 {
     atomic_store(&monitor->stop, 1);
+    vp_wake_sleepers(&monitor->stop); /* not the rest of its period: a run ends now */
     pthread_join(monitor->thread, NULL);
     int64_t since_last = vp_now_ns() - monitor->previous.at_ns;
     if (since_last > (int64_t)(0.2e9 / monitor->hz) || monitor->samples == 0)

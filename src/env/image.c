@@ -3,11 +3,11 @@
 #include "env/image.h"
 
 #include "core/program.h"
+#include "core/sha256.h"
 
 #include <errno.h>
 #include <ftw.h>
 #include <glob.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +49,7 @@ static int newest_kernel(bool generic, char *path, size_t len)
     return newest ? 0 : -1;
 }
 
-static int hash_file(EVP_MD_CTX *context, const char *path)
+static int hash_file(struct vp_sha256 *context, const char *path)
 {
     FILE *file = fopen(path, "rb");
     if (!file)
@@ -57,7 +57,7 @@ static int hash_file(EVP_MD_CTX *context, const char *path)
     char buffer[1 << 16];
     size_t n;
     while ((n = fread(buffer, 1, sizeof buffer, file)) > 0)
-        EVP_DigestUpdate(context, buffer, n);
+        vp_sha256_add(context, buffer, n);
     fclose(file);
     return 0;
 }
@@ -65,7 +65,7 @@ static int hash_file(EVP_MD_CTX *context, const char *path)
 /* What a carried file or directory entry adds to the key: its path, and its size, time
  * and mode (what it leads to, for a link), so that an upgraded program makes a new image
  * without every byte being read at each run. */
-static EVP_MD_CTX *walked_context;
+static struct vp_sha256 *walked_context;
 
 static int hash_entry(const char *path, const struct stat *info, int type, struct FTW *where)
 {
@@ -73,10 +73,10 @@ static int hash_entry(const char *path, const struct stat *info, int type, struc
     struct stat followed;
     if (stat(path, &followed) == 0)
         info = &followed;
-    EVP_DigestUpdate(walked_context, path, strlen(path) + 1);
+    vp_sha256_add(walked_context, path, strlen(path) + 1);
     long long meta[4] = { (long long)info->st_size, (long long)info->st_mtim.tv_sec,
                           (long long)info->st_mtim.tv_nsec, (long long)info->st_mode };
-    EVP_DigestUpdate(walked_context, meta, sizeof meta);
+    vp_sha256_add(walked_context, meta, sizeof meta);
     return 0;
 }
 
@@ -84,23 +84,19 @@ static int hash_entry(const char *path, const struct stat *info, int type, struc
 static int content_key(const char *binary, const char *helpers, const char *kernel,
                        const struct vp_path_set *files, char *key)
 {
-    EVP_MD_CTX *context = EVP_MD_CTX_new();
-    EVP_DigestInit_ex(context, EVP_sha256(), NULL);
+    struct vp_sha256 *context = vp_sha256_new();
     char helper[512], library[512];
     snprintf(helper, sizeof helper, "%s/guest_agent_image.sh", helpers);
     snprintf(library, sizeof library, "%s/guest_image.sh", helpers);
     int status = hash_file(context, binary) | hash_file(context, helper) |
                  hash_file(context, library);
-    EVP_DigestUpdate(context, kernel, strlen(kernel));
+    vp_sha256_add(context, kernel, strlen(kernel));
     walked_context = context;
     for (size_t i = 0; files && i < files->count; i++)
         if (nftw(files->paths[i], hash_entry, 16, FTW_PHYS) != 0)
             status = -1;
-    unsigned char digest[32];
-    EVP_DigestFinal_ex(context, digest, NULL);
-    EVP_MD_CTX_free(context);
-    for (int i = 0; i < 32; i++)
-        sprintf(key + 2 * i, "%02x", digest[i]);
+    vp_sha256_hex(context, key);
+    vp_sha256_free(context);
     return status;
 }
 

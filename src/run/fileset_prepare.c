@@ -55,7 +55,7 @@ static int write_content(struct vp_fileset *set, size_t index, struct file_write
         size_t chunk = file->size - done < VP_HASHER_CHUNK ? (size_t)(file->size - done)
                                                            : VP_HASHER_CHUNK;
         vp_fileset_fill(set->seed, index, done, hasher.buffer, chunk);
-        EVP_DigestUpdate(hasher.digest, hasher.buffer, chunk);
+        vp_sha256_add(hasher.digest, hasher.buffer, chunk);
         if (vp_data_stop_asked)
             status = -1, snprintf(err, err_len, "interrupted");
         else
@@ -202,7 +202,7 @@ static int read_back(struct data_client *client, const char *url, char *hex, cha
     vp_hasher_start(&hasher);
     ssize_t got;
     while ((got = data_read(client, &handle, hasher.buffer, VP_HASHER_CHUNK, err, err_len)) > 0)
-        EVP_DigestUpdate(hasher.digest, hasher.buffer, (size_t)got);
+        vp_sha256_add(hasher.digest, hasher.buffer, (size_t)got);
     vp_hasher_finish(&hasher, hex);
     char ignored[64];
     data_close(client, &handle, ignored, sizeof ignored);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "store/db.h"
+#include "store/sqlite_loaded.h"
 
 struct vp_db {
     struct vp_db_base base;
@@ -24,6 +25,8 @@ struct vp_db_statement {
 };
 
 /* mkdir -p of the directory part of path. */
+static const struct vp_sqlite *sqlite; /* loaded by the first open */
+
 static int make_parent_directories(const char *path)
 {
     char copy[4096];
@@ -47,7 +50,7 @@ static int make_parent_directories(const char *path)
 
 static void sqlite_close(struct vp_db *db)
 {
-    sqlite3_close(db->handle);
+    sqlite->close(db->handle);
     free(db);
 }
 
@@ -55,6 +58,8 @@ static int sqlite_open(const char *path, struct vp_db **db, enum vp_db_refusal *
                        char *err, size_t err_len)
 {
     *refusal = VP_DB_BAD_TARGET;
+    if (!sqlite && !(sqlite = vp_sqlite_load(err, err_len)))
+        return -1;
     int timeout_s = vp_db_timeout_s(err, err_len);
     if (timeout_s < 0)
         return -1;
@@ -67,15 +72,15 @@ static int sqlite_open(const char *path, struct vp_db **db, enum vp_db_refusal *
         abort();
     opened->base.driver = &vp_db_sqlite;
     opened->timeout_s = timeout_s;
-    if (sqlite3_open_v2(path, &opened->handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+    if (sqlite->open_v2(path, &opened->handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                         NULL) != SQLITE_OK) {
-        snprintf(err, err_len, "cannot open: %s", sqlite3_errmsg(opened->handle));
+        snprintf(err, err_len, "cannot open: %s", sqlite->errmsg(opened->handle));
         sqlite_close(opened);
         return -1;
     }
-    sqlite3_busy_timeout(opened->handle, timeout_s * 1000);
-    if (sqlite3_exec(opened->handle, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
-        snprintf(err, err_len, "%s", sqlite3_errmsg(opened->handle));
+    sqlite->busy_timeout(opened->handle, timeout_s * 1000);
+    if (sqlite->exec(opened->handle, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, err_len, "%s", sqlite->errmsg(opened->handle));
         sqlite_close(opened);
         return -1;
     }
@@ -85,18 +90,18 @@ static int sqlite_open(const char *path, struct vp_db **db, enum vp_db_refusal *
 
 static const char *sqlite_message(struct vp_db *db)
 {
-    int code = sqlite3_errcode(db->handle);
+    int code = sqlite->errcode(db->handle);
     if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
         snprintf(db->message, sizeof db->message, "the database stayed locked by another "
                  "process for more than %d s (VIRTPERF_DB_TIMEOUT sets the wait)", db->timeout_s);
     else
-        snprintf(db->message, sizeof db->message, "%s", sqlite3_errmsg(db->handle));
+        snprintf(db->message, sizeof db->message, "%s", sqlite->errmsg(db->handle));
     return db->message;
 }
 
 static int sqlite_exec(struct vp_db *db, const char *sql)
 {
-    return sqlite3_exec(db->handle, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    return sqlite->exec(db->handle, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
 /* BEGIN IMMEDIATE takes the write lock at once: it fails on a read-only database, which
@@ -120,16 +125,16 @@ static int sqlite_schema_version(struct vp_db *db)
 {
     sqlite3_stmt *statement;
     int version = -1;
-    if (sqlite3_prepare_v2(db->handle, "PRAGMA user_version", -1, &statement, NULL) == SQLITE_OK &&
-        sqlite3_step(statement) == SQLITE_ROW)
-        version = sqlite3_column_int(statement, 0);
-    sqlite3_finalize(statement);
+    if (sqlite->prepare_v2(db->handle, "PRAGMA user_version", -1, &statement, NULL) == SQLITE_OK &&
+        sqlite->step(statement) == SQLITE_ROW)
+        version = sqlite->column_int(statement, 0);
+    sqlite->finalize(statement);
     if (version == 0 &&
-        sqlite3_prepare_v2(db->handle, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+        sqlite->prepare_v2(db->handle, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                            "name = 'runs'", -1, &statement, NULL) == SQLITE_OK) {
-        if (sqlite3_step(statement) == SQLITE_ROW)
+        if (sqlite->step(statement) == SQLITE_ROW)
             version = VP_DB_FOREIGN;
-        sqlite3_finalize(statement);
+        sqlite->finalize(statement);
     }
     return version;
 }
@@ -152,16 +157,16 @@ static void sqlite_diagnose(struct vp_db *db, char *line, size_t len)
 {
     sqlite3_stmt *statement;
     snprintf(line, len, "PRAGMA integrity_check: could not run");
-    if (sqlite3_prepare_v2(db->handle, "PRAGMA integrity_check(1)", -1, &statement, NULL) !=
+    if (sqlite->prepare_v2(db->handle, "PRAGMA integrity_check(1)", -1, &statement, NULL) !=
         SQLITE_OK)
         return;
-    int status = sqlite3_step(statement);
-    if (status == SQLITE_ROW && sqlite3_column_text(statement, 0))
+    int status = sqlite->step(statement);
+    if (status == SQLITE_ROW && sqlite->column_text(statement, 0))
         snprintf(line, len, "PRAGMA integrity_check: %s",
-                 (const char *)sqlite3_column_text(statement, 0));
+                 (const char *)sqlite->column_text(statement, 0));
     else if (status != SQLITE_DONE)
-        snprintf(line, len, "PRAGMA integrity_check: %s", sqlite3_errmsg(db->handle));
-    sqlite3_finalize(statement);
+        snprintf(line, len, "PRAGMA integrity_check: %s", sqlite->errmsg(db->handle));
+    sqlite->finalize(statement);
     for (char *c = line; *c; c++) /* one line: its report may span several */
         if (*c == '\n')
             *c = ' ';
@@ -171,7 +176,7 @@ static int sqlite_prepare(struct vp_db *db, const char *sql, struct vp_db_statem
 {
     sqlite3_stmt *handle;
     *statement = NULL;
-    if (sqlite3_prepare_v2(db->handle, sql, -1, &handle, NULL) != SQLITE_OK)
+    if (sqlite->prepare_v2(db->handle, sql, -1, &handle, NULL) != SQLITE_OK)
         return -1;
     struct vp_db_statement *made = calloc(1, sizeof *made);
     if (!made)
@@ -185,43 +190,43 @@ static int sqlite_prepare(struct vp_db *db, const char *sql, struct vp_db_statem
 
 static void sqlite_bind_int64(struct vp_db_statement *statement, int index, int64_t value)
 {
-    sqlite3_bind_int64(statement->handle, index, value);
+    sqlite->bind_int64(statement->handle, index, value);
 }
 
 static void sqlite_bind_double(struct vp_db_statement *statement, int index, double value)
 {
-    sqlite3_bind_double(statement->handle, index, value);
+    sqlite->bind_double(statement->handle, index, value);
 }
 
 static void sqlite_bind_text(struct vp_db_statement *statement, int index, const char *text)
 {
-    sqlite3_bind_text(statement->handle, index, text, -1, SQLITE_TRANSIENT);
+    sqlite->bind_text(statement->handle, index, text, -1, SQLITE_TRANSIENT);
 }
 
 static void sqlite_bind_null(struct vp_db_statement *statement, int index)
 {
-    sqlite3_bind_null(statement->handle, index);
+    sqlite->bind_null(statement->handle, index);
 }
 
 static enum vp_db_step sqlite_step(struct vp_db_statement *statement)
 {
-    int status = sqlite3_step(statement->handle);
+    int status = sqlite->step(statement->handle);
     return status == SQLITE_ROW ? VP_DB_ROW : status == SQLITE_DONE ? VP_DB_DONE : VP_DB_ERROR;
 }
 
 static int sqlite_column_count(struct vp_db_statement *statement)
 {
-    return sqlite3_column_count(statement->handle);
+    return sqlite->column_count(statement->handle);
 }
 
 static const char *sqlite_column_name(struct vp_db_statement *statement, int index)
 {
-    return sqlite3_column_name(statement->handle, index);
+    return sqlite->column_name(statement->handle, index);
 }
 
 static enum vp_db_type sqlite_column_type(struct vp_db_statement *statement, int index)
 {
-    switch (sqlite3_column_type(statement->handle, index)) {
+    switch (sqlite->column_type(statement->handle, index)) {
     case SQLITE_INTEGER: return VP_DB_INTEGER;
     case SQLITE_FLOAT: return VP_DB_FLOAT;
     case SQLITE_NULL: return VP_DB_NULL;
@@ -231,22 +236,22 @@ static enum vp_db_type sqlite_column_type(struct vp_db_statement *statement, int
 
 static int64_t sqlite_column_int64(struct vp_db_statement *statement, int index)
 {
-    return sqlite3_column_int64(statement->handle, index);
+    return sqlite->column_int64(statement->handle, index);
 }
 
 static double sqlite_column_double(struct vp_db_statement *statement, int index)
 {
-    return sqlite3_column_double(statement->handle, index);
+    return sqlite->column_double(statement->handle, index);
 }
 
 static const char *sqlite_column_text(struct vp_db_statement *statement, int index)
 {
-    return (const char *)sqlite3_column_text(statement->handle, index);
+    return (const char *)sqlite->column_text(statement->handle, index);
 }
 
 static void sqlite_finalize(struct vp_db_statement *statement)
 {
-    sqlite3_finalize(statement->handle);
+    sqlite->finalize(statement->handle);
     free(statement);
 }
 
