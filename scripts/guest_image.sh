@@ -1,7 +1,7 @@
 # Sourced by scripts/guest.sh and tests/system/test_migration.sh: the pieces of a guest's
 # initramfs. guest_kernel sets KERNEL and RELEASE (Debian's cloud kernel);
 # guest_image_root ROOT MODULE... fills ROOT with busybox, virtperf ($VIRTPERF_BIN, else
-# build/virtperf) and every library ldd names, and MODULE... with their dependencies in load order (ROOT/modules,
+# build/virtperf), every library ldd names and those it loads on first use, and MODULE... with their dependencies in load order (ROOT/modules,
 # listed in ROOT/modules.order, uncompressed, by file name; those the kernel lacks left
 # out); guest_module_paths MODULE... names their files; guest_image_add ROOT PATH adds one of this host's files or
 # directories at its own path (what it needs to run with it); the caller writes ROOT/init
@@ -22,6 +22,7 @@ guest_image_root() {
     local binary=${VIRTPERF_BIN:-build/virtperf}
     cp "$binary" "$root/bin/virtperf"
     guest_image_libraries "$root" "$binary"
+    guest_image_loaded "$root"
     echo "root:x:0:0:root:/tmp:/bin/sh" >"$root/etc/passwd"
     : >"$root/modules.order"
     guest_module_paths "$@" | while read -r path; do
@@ -50,6 +51,19 @@ guest_image_libraries() {
         [ -e "$root$lib" ] && continue
         mkdir -p "$root$(dirname "$lib")"
         cp -L "$lib" "$root$lib"
+    done
+}
+
+# The libraries virtperf loads on first use that a guest's or container's virtperf may
+# need (ldd does not name them): libcrypto for --key-file's MACs and data --verify,
+# SQLite for a plan's own store; each at its path, with what it needs.
+guest_image_loaded() {
+    local root=$1 soname lib
+    for soname in libcrypto.so.3 libsqlite3.so.0; do
+        lib=$(/sbin/ldconfig -p | awk -v name="$soname" '$1 == name && /x86-64/ { print $NF; exit }')
+        [ -n "$lib" ] || { echo "guest image: no $soname on this host" >&2; return 1; }
+        [ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
+        guest_image_libraries "$root" "$lib"
     done
 }
 
