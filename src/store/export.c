@@ -83,16 +83,23 @@ static struct loading *loading_of(const struct loaded *loaded, int64_t id)
     return NULL;
 }
 
-/* Prepares "SELECT columns FROM table WHERE [filter AND] result_id IN (the ids) ORDER BY
- * result_id, order" with the selection's parameters bound; -1 when it did not prepare. */
+/* One detail table's read: "SELECT result_id, columns FROM table WHERE [filter AND]
+ * result_id IN (the ids) [GROUP BY result_id, group] ORDER BY result_id[, order]". */
+struct detail_query {
+    const char *columns, *table;
+    const char *filter, *group, *order; /* NULL: none */
+};
+
+/* Prepares query with the selection's parameters bound; -1 when it did not prepare. */
 static int prepare_details(struct vp_store *store, const struct selection *selection,
-                           const char *columns, const char *table, const char *filter,
-                           const char *order, struct vp_db_statement **statement)
+                           const struct detail_query *query, struct vp_db_statement **statement)
 {
     char sql[2048];
-    snprintf(sql, sizeof sql, "SELECT result_id, %s FROM %s WHERE %s%sresult_id IN (%s)"
-             " ORDER BY result_id%s%s", columns, table, filter, filter[0] ? " AND " : "",
-             selection->ids_sql, order[0] ? ", " : "", order);
+    snprintf(sql, sizeof sql, "SELECT result_id, %s FROM %s WHERE %s%sresult_id IN (%s)%s%s"
+             " ORDER BY result_id%s%s", query->columns, query->table,
+             query->filter ? query->filter : "", query->filter ? " AND " : "", selection->ids_sql,
+             query->group ? " GROUP BY result_id, " : "", query->group ? query->group : "",
+             query->order ? ", " : "", query->order ? query->order : "");
     if (vp_store_prepare(store, sql, statement) != 0)
         return -1;
     selection->bind(*statement, selection);
@@ -126,15 +133,23 @@ static void set_job_mean(json_t *metric, const double *values, size_t n)
 
 /* The values of every metric (of every job when by_job) of every result, in one query:
  * rows come by result, (job,) metric and repetition, and each run of one metric's rows
- * becomes that metric's values and statistics (a job's mean alone, in a read of
- * summaries), where the metric is named; a metric with no rows keeps what it had. */
+ * becomes that metric's values and statistics, where the metric is named; a metric with
+ * no rows keeps what it had. A read of summaries takes each job's mean alone, averaged
+ * by the database (one row a job's metric). */
 static void load_values(struct vp_store *store, const struct selection *selection,
                         const struct loaded *loaded, bool by_job)
 {
+    bool job_means = by_job && selection->detail != VP_EXPORT_WHOLE;
+    const struct detail_query query =
+        job_means ? (struct detail_query){ .columns = "metric, AVG(value), job",
+                                           .table = "job_values", .group = "job, metric",
+                                           .order = "job, metric" }
+        : by_job  ? (struct detail_query){ .columns = "metric, value, job",
+                                           .table = "job_values", .order = "job, metric, rep" }
+                  : (struct detail_query){ .columns = "metric, value", .table = "metric_values",
+                                           .order = "metric, rep" };
     struct vp_db_statement *statement;
-    if (prepare_details(store, selection, by_job ? "metric, value, job" : "metric, value",
-                        by_job ? "job_values" : "metric_values", "",
-                        by_job ? "job, metric, rep" : "metric, rep", &statement) != 0)
+    if (prepare_details(store, selection, &query, &statement) != 0)
         return;
     double values[VP_MAX_REPS];
     size_t n = 0;
@@ -150,7 +165,7 @@ static void load_values(struct vp_store *store, const struct selection *selectio
         int64_t row_job = more && by_job ? vp_db_column_int64(statement, 3) : -1;
         if (!more || !row_name || !name || row_result != result_id || row_job != job ||
             strcmp(row_name, name) != 0) {
-            if (metric && by_job && selection->detail != VP_EXPORT_WHOLE)
+            if (metric && job_means)
                 set_job_mean(metric, values, n);
             else if (metric)
                 vp_metric_set_stats(metric, values, n);
@@ -178,8 +193,9 @@ static void load_distributions(struct vp_store *store, const struct selection *s
                                const struct loaded *loaded)
 {
     struct vp_db_statement *statement;
-    if (prepare_details(store, selection, "metric, histogram_json", "metric_distributions", "", "",
-                        &statement) != 0)
+    const struct detail_query query = { .columns = "metric, histogram_json",
+                                        .table = "metric_distributions" };
+    if (prepare_details(store, selection, &query, &statement) != 0)
         return;
     while (vp_store_step(store, statement) == VP_DB_ROW) {
         struct loading *entry = loading_of(loaded, vp_db_column_int64(statement, 0));
@@ -196,8 +212,9 @@ static void load_metrics(struct vp_store *store, const struct selection *selecti
                          const struct loaded *loaded)
 {
     struct vp_db_statement *statement;
-    if (prepare_details(store, selection, "name, unit, better, aggregate", "metrics", "",
-                        "position, name", &statement) == 0) {
+    const struct detail_query query = { .columns = "name, unit, better, aggregate",
+                                        .table = "metrics", .order = "position, name" };
+    if (prepare_details(store, selection, &query, &statement) == 0) {
         while (vp_store_step(store, statement) == VP_DB_ROW) {
             struct loading *entry = loading_of(loaded, vp_db_column_int64(statement, 0));
             if (!entry)
@@ -220,8 +237,10 @@ static void load_jobs(struct vp_store *store, const struct selection *selection,
                       const struct loaded *loaded)
 {
     struct vp_db_statement *statement;
-    if (prepare_details(store, selection, "job, cpu_planned, cpu_binding, cpu_seen,"
-                        " start_offset_s, done_offset_s", "jobs", "", "job", &statement) != 0)
+    const struct detail_query query = {
+        .columns = "job, cpu_planned, cpu_binding, cpu_seen, start_offset_s, done_offset_s",
+        .table = "jobs", .order = "job" };
+    if (prepare_details(store, selection, &query, &statement) != 0)
         return;
     while (vp_store_step(store, statement) == VP_DB_ROW) {
         struct loading *entry = loading_of(loaded, vp_db_column_int64(statement, 0));
@@ -253,8 +272,9 @@ static void load_timing(struct vp_store *store, const struct selection *selectio
                         const struct loaded *loaded)
 {
     struct vp_db_statement *statement;
-    if (prepare_details(store, selection, "start_skew_s, first_done_s, last_done_s",
-                        "rep_timing", "", "rep", &statement) != 0)
+    const struct detail_query query = { .columns = "start_skew_s, first_done_s, last_done_s",
+                                        .table = "rep_timing", .order = "rep" };
+    if (prepare_details(store, selection, &query, &statement) != 0)
         return;
     while (vp_store_step(store, statement) == VP_DB_ROW) {
         struct loading *entry = loading_of(loaded, vp_db_column_int64(statement, 0));
@@ -280,9 +300,13 @@ static void load_monitor(struct vp_store *store, const struct selection *selecti
 {
     bool whole = selection->detail == VP_EXPORT_WHOLE;
     struct vp_db_statement *statement;
-    if (prepare_details(store, selection, whole ? "name, mean, max, series_json" : "name, mean",
-                        "monitor_columns", whole ? "" : SUMMARY_COLUMNS, "position",
-                        &statement) != 0)
+    /* summaries: in the key's order (no sort), the order the analyses need not keep */
+    const struct detail_query query =
+        whole ? (struct detail_query){ .columns = "name, mean, max, series_json",
+                                       .table = "monitor_columns", .order = "position" }
+              : (struct detail_query){ .columns = "name, mean", .table = "monitor_columns",
+                                       .filter = SUMMARY_COLUMNS, .order = "name" };
+    if (prepare_details(store, selection, &query, &statement) != 0)
         return;
     while (vp_store_step(store, statement) == VP_DB_ROW) {
         struct loading *entry = loading_of(loaded, vp_db_column_int64(statement, 0));
