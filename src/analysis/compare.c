@@ -14,6 +14,7 @@
 #include "analysis/compare_match.h"
 #include "core/idle.h"
 #include "core/inference.h"
+#include "core/monitor.h"
 #include "core/stats.h"
 #include "core/json.h"
 
@@ -65,14 +66,14 @@ static void result_flags(const json_t *result, const json_t *metric, const char 
         flag(flags, format, cv);
     }
     const json_t *summary = json_object_get(json_object_get(result, "monitor"), "summary");
-    double steal = vp_json_number(json_object_get(summary, "cpu.steal"), "mean");
+    double steal = vp_monitor_mean(summary, "cpu.steal");
     if (steal > 1) {
         snprintf(format, sizeof format, "%s: steal %%.1f%%%%", side);
         flag(flags, format, steal);
     }
     /* The sampler itself is one running task; more than one beyond the jobs and the
      * --load processes virtperf started for this result is load it did not start. */
-    double runq = vp_json_number(json_object_get(summary, "runq"), "mean");
+    double runq = vp_monitor_mean(summary, "runq");
     double jobs = (double)json_integer_value(json_object_get(result, "jobs"));
     double own_load = (double)json_integer_value(json_object_get(json_object_get(result, "load"),
                                                                  "processes"));

@@ -137,14 +137,14 @@ struct resources {
 static struct resources resources_of(const json_t *summary, const char *route)
 {
     struct resources used = {
-        .busy = vp_json_number(json_object_get(summary, "cpu.busy"), "mean"),
-        .steal = vp_json_number(json_object_get(summary, "cpu.steal"), "mean"),
-        .idle = vp_json_number(json_object_get(summary, "cpu.idle"), "mean"),
+        .busy = vp_monitor_mean(summary, "cpu.busy"),
+        .steal = vp_monitor_mean(summary, "cpu.steal"),
+        .idle = vp_monitor_mean(summary, "cpu.idle"),
     };
     const char *column;
     const json_t *figures;
     json_object_foreach((json_t *)summary, column, figures) {
-        double mean = vp_json_number(figures, "mean");
+        double mean = vp_monitor_figures_mean(figures);
         if (!isfinite(mean))
             continue;
         if (strncmp(column, "faults.", 7) == 0)

@@ -84,18 +84,18 @@ static const char *headline_metric(const json_t *result)
 static void add_summary(const json_t *summary, const char *route, double *busy,
                         double *received, json_t *watch)
 {
-    *busy += vp_json_number(json_object_get(summary, "cpu.busy"), "mean");
+    *busy += vp_monitor_mean(summary, "cpu.busy");
     const char *column;
     const json_t *figures;
     json_object_foreach((json_t *)summary, column, figures) {
         size_t len = strlen(column);
         if (vp_monitor_network_column(summary, column, "rx", route))
-            *received += vp_json_number(figures, "mean");
+            *received += vp_monitor_figures_mean(figures);
         if (strncmp(column, "watch.", 6) == 0 && len > 10 && strcmp(column + len - 4, ".cpu") == 0) {
             char name[128];
             snprintf(name, sizeof name, "%.*s", (int)(len - 10), column + 6);
             json_object_set_new(watch, name, json_real(vp_json_number(watch, name) +
-                                                       vp_json_number(figures, "mean")));
+                                                       vp_monitor_figures_mean(figures)));
         }
     }
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/json.h"
 #include "core/nic_kind.h"
 #include "core/procfs.h"
 
@@ -444,6 +445,17 @@ json_t *vp_monitor_stop(struct vp_monitor *monitor)
     json_decref(missing);
     free_monitor(monitor);
     return result;
+}
+
+double vp_monitor_figures_mean(const json_t *figures)
+{
+    return json_is_number(figures) ? json_number_value(figures)
+                                   : vp_json_number(figures, "mean");
+}
+
+double vp_monitor_mean(const json_t *summary, const char *column)
+{
+    return vp_monitor_figures_mean(json_object_get(summary, column));
 }
 
 bool vp_monitor_network_column(const json_t *columns, const char *column, const char *direction,

@@ -27,6 +27,12 @@ struct vp_monitor *vp_monitor_start(double hz, char *const *watch, size_t watch_
  * monitor. */
 json_t *vp_monitor_stop(struct vp_monitor *monitor);
 
+/* The mean of one column's figures in a monitor's summary: {"mean", "max"} as a result
+ * has them, or the bare mean a read of summaries keeps (store.h); NAN when absent. */
+double vp_monitor_figures_mean(const json_t *figures);
+/* The mean of summary's column (vp_monitor_figures_mean of it). */
+double vp_monitor_mean(const json_t *summary, const char *column);
+
 /* Whether column of a monitor's series or summary (columns) is part of its network
  * input (direction "rx") or output ("tx"): route's own (net.ROUTE.rx: the interface the
  * result's traffic took, when given and monitored), else network.rx, or, in a document

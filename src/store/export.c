@@ -320,10 +320,11 @@ static void load_monitor(struct vp_store *store, const struct selection *selecti
         }
         if (vp_db_column_type(statement, 2) == VP_DB_NULL)
             continue;
-        json_t *figures = json_pack("{s:f}", "mean", vp_db_column_double(statement, 2));
-        if (whole)
-            json_object_set_new(figures, "max", json_real(vp_db_column_double(statement, 3)));
-        json_object_set_new(json_object_get(entry->monitor, "summary"), name, figures);
+        double mean = vp_db_column_double(statement, 2);
+        json_object_set_new(json_object_get(entry->monitor, "summary"), name,
+                            whole ? json_pack("{s:f,s:f}", "mean", mean, "max",
+                                              vp_db_column_double(statement, 3))
+                                  : json_real(mean));
     }
     vp_db_finalize(statement);
 }

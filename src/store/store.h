@@ -56,7 +56,8 @@ int vp_store_resolve_run(struct vp_store *store, const char *ref, int64_t *run_i
                          char *err, size_t err_len);
 
 /* How much of a run a read takes: everything, or summaries: the monitor's column means
- * alone (no series, no max) of the columns the analyses read (cpu.busy, cpu.steal,
+ * alone, each a bare number in place of {"mean", "max"} (core/monitor.h's
+ * vp_monitor_mean reads either), no series, of the columns the analyses read (cpu.busy, cpu.steal,
  * cpu.idle, runq, faults.*, net.*, network.*, watch.*), each job's metrics as their means
  * alone, no repetition's timing (what compares and tables of runs read: a run's series,
  * per-job values and monitor columns are most of its values). */

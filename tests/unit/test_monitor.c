@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdbool.h>
 
 #include "core/monitor.h"
@@ -55,11 +56,26 @@ static void a_result_names_its_route(void **state)
     json_decref(neither);
 }
 
+/* A column's mean from a result's {"mean", "max"} and from a read of summaries' bare
+ * number alike; none for a column not there or not a figure. */
+static void a_mean_reads_both_forms(void **state)
+{
+    (void)state;
+    json_t *summary = json_pack("{s:{s:f,s:f},s:f,s:s}", "cpu.busy", "mean", 42.5, "max", 99.0,
+                                "runq", 2.25, "odd", "text");
+    assert_float_equal(vp_monitor_mean(summary, "cpu.busy"), 42.5, 0);
+    assert_float_equal(vp_monitor_mean(summary, "runq"), 2.25, 0);
+    assert_true(isnan(vp_monitor_mean(summary, "cpu.steal")));
+    assert_true(isnan(vp_monitor_mean(summary, "odd")));
+    json_decref(summary);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_route_then_the_headline_then_every_interface),
         cmocka_unit_test(a_result_names_its_route),
+        cmocka_unit_test(a_mean_reads_both_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,8 +79,8 @@ static void results_round_trip_through_the_database(void **state)
 }
 
 /* A read of summaries (what compare and scaling take): the result's metrics whole, the
- * monitor's summary without its series, of the columns the analyses read and their means
- * alone, each job's metric as its mean alone, no timing; the rest as a whole read has
+ * monitor's summary without its series, of the columns the analyses read, each as its
+ * bare mean, each job's metric as its mean alone, no timing; the rest as a whole read has
  * it. */
 static void a_read_of_summaries_leaves_series_and_job_values_out(void **state)
 {
@@ -107,8 +107,7 @@ static void a_read_of_summaries_leaves_series_and_job_values_out(void **state)
     json_t *read = json_array_get(json_object_get(summaries, "results"), 0);
     const json_t *monitor = json_object_get(read, "monitor");
     assert_null(json_object_get(monitor, "series"));
-    json_t *means = json_pack("{s:{s:f},s:{s:f}}", "cpu.busy", "mean", 99.75, "net.eth0.rx",
-                              "mean", 2e6);
+    json_t *means = json_pack("{s:f,s:f}", "cpu.busy", 99.75, "net.eth0.rx", 2e6);
     assert_true(json_equal(json_object_get(monitor, "summary"), means));
     json_decref(means);
     assert_null(json_object_get(read, "timing"));
