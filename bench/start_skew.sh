@@ -7,7 +7,7 @@
 # across MPI ranks beside an MPI_Barrier start. Not a test: rerun it on your machine.
 # Usage: bench/start_skew.sh [ROUNDS] [REPS] [JOBS]   (defaults 3, 200 and 2)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-3}
 REPS=${2:-200}
 JOBS=${3:-2}
