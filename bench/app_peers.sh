@@ -9,7 +9,7 @@
 # Usage: bench/app_peers.sh [ROUNDS] [RUNS] [COMMAND]   (defaults 9, 10 and xz -1 on 1 MB
 # of generated text)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-9}
 RUNS=${2:-10}
 scripts/deps.sh build peers || exit 1

@@ -6,7 +6,7 @@
 # docs/app-workloads.md (which machine, which program versions) together.
 # Usage: bench/app_reference.sh [REPS]   (default 9)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 REPS=${1:-9}
 scripts/deps.sh build presets || exit 1
 [ -f build/build.ninja ] || meson setup build >/dev/null

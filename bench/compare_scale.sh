@@ -5,7 +5,7 @@
 # matching is not quadratic (it was: 0.44 s at 400 results, over 120 s at 34,300).
 # Usage: bench/compare_scale.sh [N...]   (default 5000 10000 20000). Not a test.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 [ -x build/virtperf ] || { meson setup build >/dev/null && ninja -C build >/dev/null; }
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -8,7 +8,7 @@
 # pin its two ends apart, so it runs on CPUs 0-1 where the scheduler places them.
 # Usage: bench/ctxswitch_peers.sh [ROUNDS] (default 5). Not a test.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-5}
 scripts/deps.sh build peers
 [ -f build/build.ninja ] || meson setup build >/dev/null

@@ -12,7 +12,7 @@
 # rerun it on the machine you have. Needs root (xrootd serves as nobody).
 # Usage: bench/data_peers.sh [ROUNDS] [FILE_SIZE] [READ_SIZE]   (defaults 7, 256m, 1m)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-7}
 FILE_SIZE=${2:-256m}
 READ_SIZE=${3:-1m}
@@ -30,6 +30,7 @@ build/virtperf data prepare --source "$set_dir" --files 4 --file-size "$FILE_SIZ
 : >"$set_dir/empty"
 # the system tests' xrootd helper, without its request trace
 . tests/system/lib.sh
+# shellcheck disable=SC2034 # read by lib.sh's start_xrootd
 XROOTD_TRACE=0
 trap 'cleanup; rm -rf "$WORK"' EXIT
 start_xrootd "$set_dir" "$PORT" $((PORT + 1))

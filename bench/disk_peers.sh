@@ -12,7 +12,7 @@
 # (DIR defaults to a temp dir under /var/tmp, ROUNDS to 3, CASES to "write read"; "write"
 # alone runs the two write cases). Not a test: it asserts nothing.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 DIR=${1:-}
 ROUNDS=${2:-3}
 CASES=${3:-write read}

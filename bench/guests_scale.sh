@@ -15,7 +15,7 @@
 # gives the tables of another build (an older commit's, say); SKEW_ONLY=1 stops after the
 # skew table, BOOT_ONLY=1 gives the boot table alone.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-3}
 REPS=${2:-30}
 COUNTS=${COUNTS:-1 2 4}

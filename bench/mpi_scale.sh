@@ -10,7 +10,7 @@
 # on your machine.
 # Usage: bench/mpi_scale.sh [ROUNDS] [RANKS...]   (defaults 3 and 4 8 16 32)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-3}
 shift $(($# > 0 ? 1 : 0))
 RANKS=${*:-4 8 16 32}
@@ -73,7 +73,7 @@ for ranks in $RANKS; do
         2>"$work/err" || { cat "$work/err" >&2; exit 1; }
     rm -f "$work/store.db"
     store_s=$(seconds build/virtperf results import "$work/disk.json" --db "$work/store.db")
-    median_of() { sort -n "$@" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+    median_of() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
     printf '%6d %10s %12s %12s %12d %12d %12d %14.2f\n' "$ranks" "$(cat "$work/rss.0")" \
         "$(cat "$work"/rss.* | median_of)" "$(cat "$work"/plain_rss.* | median_of)" \
         $(($(stat -c %s "$work/null.json") / ranks)) $(($(stat -c %s "$work/disk.json") / ranks)) \

@@ -8,7 +8,7 @@
 # barrier / instant. Not a test: numbers depend on the machine; rerun it on yours.
 # Usage: bench/mpi_skew.sh [ROUNDS] [REPS]   (defaults 3 and 50)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-3}
 REPS=${2:-50}
 scripts/deps.sh build mpi || exit 1

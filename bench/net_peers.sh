@@ -4,7 +4,7 @@
 # --full-rtt, alternating run by run; prints each round's ratios, then medians over ROUNDS.
 # Usage: bench/net_peers.sh [ROUNDS] [SECONDS]   (defaults 3 and 5). Not a test.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-3}
 SECONDS_PER_RUN=${2:-5}
 scripts/deps.sh build peers

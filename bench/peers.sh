@@ -8,7 +8,7 @@
 #   - virtperf's start skew for 2..16 jobs
 # Usage: bench/peers.sh [ROUNDS]   (default 3). Not a test: it asserts nothing.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-3}
 SIZE=$((256 * 1024 * 1024))   # bytes per array, virtperf's default
 scripts/deps.sh build peers

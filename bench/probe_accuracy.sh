@@ -12,7 +12,7 @@
 # each tool. Not a test: rerun it on the machine you have. Needs root.
 # Usage: bench/probe_accuracy.sh [ROUNDS]   (default 20)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-20}
 scripts/deps.sh build peers || exit 1
 [ -f build/build.ninja ] || meson setup build >/dev/null

@@ -8,7 +8,7 @@
 # Usage: bench/push_scale.sh [ROUNDS [RUNS [RESULTS]]]   (default 3 10 100); as root.
 # Not a test: it asserts nothing.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-3}
 RUNS=${2:-10}
 RESULTS=${3:-100}

@@ -14,7 +14,7 @@
 # vCPU warm and lowers its own p50 by ~10% on this VM, a help virtperf's job does not get.
 # Usage: bench/timer_peers.sh [ROUNDS] [SECONDS] (defaults 3 and 10). Not a test.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-3}
 SECONDS_PER_RUN=${2:-10}
 scripts/deps.sh build peers # cyclictest comes with rt-tests
