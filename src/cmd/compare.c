@@ -58,16 +58,8 @@ int cmd_compare(int argc, char **argv)
         vp_usage_error("%s", err);
     struct vp_store *store = vp_cli_open_store(db);
     json_t *documents[64];
-    for (size_t i = 0; i < count; i++) {
-        int64_t run_id;
-        vp_json_arena_begin();
-        int read = vp_store_resolve_run(store, runs[i], &run_id, err, sizeof err) == 0 &&
-                   vp_store_export_run(store, run_id, VP_EXPORT_SUMMARIES, &documents[i], err,
-                                       sizeof err) == 0;
-        vp_json_arena_end();
-        if (!read)
-            vp_cli_store_refusal(store, "compare: ", err);
-    }
+    for (size_t i = 0; i < count; i++)
+        documents[i] = vp_cli_read_run(store, runs[i], VP_EXPORT_SUMMARIES, "compare: ");
     vp_store_close(store);
     /* a run of sides stands as each of them, host then guests, or its groups, listed */
     size_t documents_count = vp_runs_by_side(documents, count, 64);

@@ -11,7 +11,9 @@
 
 #include <stddef.h>
 
-/* From now on this thread's new JSON values come from the region (until the end). */
+/* From now on this thread's new JSON values come from the region (until the end). While
+ * it is open, nothing jansson hands over to be freed with free() may be made on this
+ * thread (json_dumps' text): only values, freed by json_decref. */
 void vp_json_arena_begin(void);
 /* This thread's new JSON values come from malloc again; the region's values stay. */
 void vp_json_arena_end(void);

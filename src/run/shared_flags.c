@@ -8,10 +8,10 @@
 #include "core/json_arena.h"
 #include "run/cli.h"
 
-json_t *vp_cli_load_run(const char *db, const char *ref, enum vp_export_detail detail)
+json_t *vp_cli_read_run(struct vp_store *store, const char *ref, enum vp_export_detail detail,
+                        const char *refusal_prefix)
 {
     char err[VP_ERROR_LEN + 256];
-    struct vp_store *store = vp_cli_open_store(db);
     int64_t run_id;
     json_t *document;
     vp_json_arena_begin(); /* a document read and not changed: the caller releases it */
@@ -19,7 +19,14 @@ json_t *vp_cli_load_run(const char *db, const char *ref, enum vp_export_detail d
                vp_store_export_run(store, run_id, detail, &document, err, sizeof err) == 0;
     vp_json_arena_end();
     if (!read)
-        vp_cli_store_refusal(store, "", err);
+        vp_cli_store_refusal(store, refusal_prefix, err);
+    return document;
+}
+
+json_t *vp_cli_load_run(const char *db, const char *ref, enum vp_export_detail detail)
+{
+    struct vp_store *store = vp_cli_open_store(db);
+    json_t *document = vp_cli_read_run(store, ref, detail, "");
     vp_store_close(store);
     return document;
 }

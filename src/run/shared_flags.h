@@ -64,9 +64,13 @@ char **vp_cmd_parse(const struct vp_command_table *table, const char *usage, voi
  * frees operands. */
 void vp_cmd_flags_only(const struct vp_command_table *table, char **operands, size_t count);
 
-/* Loads a run's document (id, uuid, label or latest) from the store at db, whole or in
- * summaries (store/store.h), or exits 2. Its values are made in the JSON region
- * (core/json_arena.h): once every document is released, vp_json_arena_release(). */
+/* Reads a run's document (id, uuid, label or latest) from store, whole or in summaries
+ * (store/store.h), or exits (vp_cli_store_refusal, its line after refusal_prefix). Its
+ * values are made in the JSON region (core/json_arena.h): once every document is
+ * released, vp_json_arena_release(). */
+json_t *vp_cli_read_run(struct vp_store *store, const char *ref, enum vp_export_detail detail,
+                        const char *refusal_prefix);
+/* vp_cli_read_run from the store at db, opened and closed for it. */
 json_t *vp_cli_load_run(const char *db, const char *ref, enum vp_export_detail detail);
 
 #endif

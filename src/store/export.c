@@ -120,17 +120,6 @@ static json_t *job_of(json_t *per_job, int64_t job)
     return NULL;
 }
 
-/* A job's metric as a read of summaries keeps it: its mean alone (what compares and
- * tables of runs read of a job), none without values. */
-static void set_job_mean(json_t *metric, const double *values, size_t n)
-{
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += values[i];
-    if (n > 0)
-        json_object_set_new(metric, "mean", json_real(sum / (double)n));
-}
-
 /* The values of every metric (of every job when by_job) of every result, in one query:
  * rows come by result, (job,) metric and repetition, and each run of one metric's rows
  * becomes that metric's values and statistics, where the metric is named; a metric with
@@ -165,9 +154,9 @@ static void load_values(struct vp_store *store, const struct selection *selectio
         int64_t row_job = more && by_job ? vp_db_column_int64(statement, 3) : -1;
         if (!more || !row_name || !name || row_result != result_id || row_job != job ||
             strcmp(row_name, name) != 0) {
-            if (metric && job_means)
-                set_job_mean(metric, values, n);
-            else if (metric)
+            if (metric && job_means && n > 0) /* the database's average, its one row */
+                json_object_set_new(metric, "mean", json_real(values[0]));
+            else if (metric && !job_means)
                 vp_metric_set_stats(metric, values, n);
             n = 0;
             free(name);

@@ -78,6 +78,15 @@ static void results_round_trip_through_the_database(void **state)
     vp_store_close(store);
 }
 
+/* A monitor column of two samples, its series and summary, into monitor. */
+static void add_monitor_column(json_t *monitor, const char *name, double first, double second)
+{
+    json_object_set_new(json_object_get(monitor, "series"), name,
+                        json_pack("[f,f]", first, second));
+    json_object_set_new(json_object_get(monitor, "summary"), name,
+                        json_pack("{s:f,s:f}", "mean", (first + second) / 2, "max", second));
+}
+
 /* A read of summaries (what compare and scaling take): the result's metrics whole, the
  * monitor's summary without its series, of the columns the analyses read, each as its
  * bare mean, each job's metric as its mean alone, no timing; the rest as a whole read has
@@ -89,15 +98,8 @@ static void a_read_of_summaries_leaves_series_and_job_values_out(void **state)
     char err[VP_ERROR_LEN];
     json_t *host = json_pack("{s:s}", "hostname", "testhost");
     json_t *result = annotated_result();
-    json_t *monitor_written = json_object_get(result, "monitor");
-    json_object_set_new(json_object_get(monitor_written, "series"), "cpu.user",
-                        json_pack("[f,f]", 60.0, 62.0));
-    json_object_set_new(json_object_get(monitor_written, "summary"), "cpu.user",
-                        json_pack("{s:f,s:f}", "mean", 61.0, "max", 62.0));
-    json_object_set_new(json_object_get(monitor_written, "series"), "net.eth0.rx",
-                        json_pack("[f,f]", 1e6, 3e6));
-    json_object_set_new(json_object_get(monitor_written, "summary"), "net.eth0.rx",
-                        json_pack("{s:f,s:f}", "mean", 2e6, "max", 3e6));
+    add_monitor_column(json_object_get(result, "monitor"), "cpu.user", 60.0, 62.0);
+    add_monitor_column(json_object_get(result, "monitor"), "net.eth0.rx", 1e6, 3e6);
     int64_t run_id = store_one_result(store, host, result);
     json_t *whole, *summaries;
     assert_int_equal(vp_store_export_run(store, run_id, VP_EXPORT_WHOLE, &whole, err,
