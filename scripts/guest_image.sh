@@ -68,8 +68,9 @@ guest_image_loaded() {
 }
 
 # PATH at its own path under ROOT: a symbolic link as a link, and what it leads to; a
-# directory whole; and for every executable among them its libraries, and for a script
-# its interpreter. Nothing already there is copied again.
+# directory whole; and for every ELF file among them (an executable, or a library a
+# program loads on first use) its libraries, and for an executable script its
+# interpreter. Nothing already there is copied again.
 guest_image_add() {
     local root=$1 path=$2 target file interpreter
     if [ -e "$root$path" ] || [ -L "$root$path" ]; then return 0; fi
@@ -82,10 +83,10 @@ guest_image_add() {
         return
     fi
     cp -a "$path" "$root$path"
-    find "$path" -type f -perm -u+x | while IFS= read -r file; do
+    find "$path" -type f | while IFS= read -r file; do
         if head -c 4 "$file" | grep -q ELF; then
             guest_image_libraries "$root" "$file"
-        elif [ "$(head -c 2 "$file")" = "#!" ]; then
+        elif [ -x "$file" ] && [ "$(head -c 2 "$file")" = "#!" ]; then
             interpreter=$(head -n 1 "$file" | sed 's/^#! *//; s/ .*//')
             if [ -x "$interpreter" ]; then guest_image_add "$root" "$interpreter"; fi
         fi

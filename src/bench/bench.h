@@ -153,6 +153,11 @@ struct vp_bench {
      * fork (optional): what a plan's step needs of its own (its fileset). Returns 0 or
      * -1 + err. */
     int (*setup)(const struct vp_params *params, char *err, size_t err_len);
+    /* On the host, before members start and before each point they run (optional): loads
+     * what ops_per_rep reads beyond the params (a step's fileset manifest), so this host
+     * lays out and bounds the region each member's jobs send back as those jobs lay it
+     * out. Returns 0 or -1 + err. */
+    int (*sizing)(const struct vp_params *params, char *err, size_t err_len);
     /* On the host before a guest or container starts (optional): adds to files the paths
      * of this host the benchmark needs in the member (a program, a directory of its
      * data), which its image then carries at the same paths, an executable with its

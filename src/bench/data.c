@@ -644,6 +644,13 @@ static void data_annotate(const struct vp_params *params, unsigned jobs, json_t 
     }
 }
 
+/* What a member needs of this host to read the source (data_member_files). */
+static int data_member_files_of(const struct vp_params *params, struct vp_path_set *files,
+                                char *err, size_t err_len)
+{
+    return data_member_files(vp_param_text(params, "source"), files, err, err_len);
+}
+
 #define DATA_BENCH(symbol, bench_name, bench_summary, table, what)                          \
     const struct vp_bench symbol = {                                                        \
         .name = bench_name,                                                                 \
@@ -666,6 +673,8 @@ static void data_annotate(const struct vp_params *params, unsigned jobs, json_t 
         .ops_per_rep = data_ops_per_rep,                                                    \
         .validate = data_validate,                                                          \
         .setup = data_setup,                                                                \
+        .sizing = load_manifest,                                                            \
+        .member_files = data_member_files_of,                                               \
         .prepare = data_prepare,                                                            \
         .measure = data_measure,                                                            \
         .after_rep = data_after_rep,                                                        \

@@ -2,7 +2,10 @@
 #define _GNU_SOURCE
 #include "bench/data_source.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -74,6 +77,47 @@ int data_scheme_check(const char *source, char *err, size_t err_len)
     return -1;
 #else
     return 0;
+#endif
+}
+
+/* gfal2 in a guest or container is this host's: the library (its libraries come with it),
+ * the plugin of source's scheme from gfal2's plugin directory beside it (Debian's
+ * default; GFAL_PLUGIN_DIR is not carried) and its configuration. A store that asks for
+ * authentication needs the member to hold credentials and XRootD's security plugins,
+ * which the user gives with --guest-programs. */
+int data_member_files(const char *source, struct vp_path_set *files, char *err, size_t err_len)
+{
+    int index = data_is_url(source) ? scheme_index(source) : -1;
+    if (index < 0)
+        return 0; /* a directory is the member's own; validate refuses an unknown scheme */
+#ifdef VP_HAVE_GFAL2
+    const struct vp_gfal2 *library = vp_gfal2_load(err, err_len);
+    Dl_info where;
+    char real[PATH_MAX];
+    if (!library)
+        return -1;
+    if (!dladdr((void *)library->open, &where) || !where.dli_fname ||
+        !realpath(where.dli_fname, real)) {
+        snprintf(err, err_len, "--source %.200s: cannot tell where gfal2 was loaded from, "
+                 "which the members' image must carry", source);
+        return -1;
+    }
+    vp_path_set_add(files, where.dli_fname);
+    char *library_dir = dirname(real), plugin[PATH_MAX + 64];
+    snprintf(plugin, sizeof plugin, "%s/gfal2-plugins/libgfal_plugin_%s.so", library_dir,
+             schemes[index].plugin);
+    if (access(plugin, R_OK) != 0) {
+        snprintf(err, err_len, "--source %.200s: no %s here for the members to carry "
+                 "(install %s: scripts/deps.sh data)", source, plugin, schemes[index].package);
+        return -1;
+    }
+    vp_path_set_add(files, plugin);
+    if (access("/etc/gfal2.d", R_OK) == 0)
+        vp_path_set_add(files, "/etc/gfal2.d");
+    return 0;
+#else
+    (void)files;
+    return data_scheme_check(source, err, err_len);
 #endif
 }
 

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/path_set.h"
+
 /* "posix", "root", "http", "https", "dav", "davs", or NULL for a scheme no plugin reads. */
 const char *data_scheme(const char *source);
 bool data_is_url(const char *source);
@@ -19,6 +21,11 @@ bool data_is_url(const char *source);
 /* Checks, before anything runs, that this build can read source's scheme; else -1 and
  * what to install. */
 int data_scheme_check(const char *source, char *err, size_t err_len);
+
+/* Adds to files what a guest or container needs of this host to read source's URLs (gfal2,
+ * its plugin for the scheme, their configuration): 0, or -1 with what to install. A
+ * directory adds nothing: a member reads its own. */
+int data_member_files(const char *source, struct vp_path_set *files, char *err, size_t err_len);
 
 /* source joined with a fileset name: "DIR/NAME" or "URL/NAME". */
 void data_join(const char *source, const char *name, char *out, size_t len);

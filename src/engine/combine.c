@@ -34,7 +34,8 @@ static int same_machine(const struct vp_host_part *parts, size_t index)
     return parts[index].rank;
 }
 
-static json_t *host_entry(const struct vp_host_part *part, unsigned first_job, unsigned jobs)
+static json_t *host_entry(const struct vp_bench *bench, const struct vp_host_part *part,
+                          unsigned first_job, unsigned jobs)
 {
     json_t *entry = json_pack("{s:i,s:s,s:i,s:i,s:f,s:f,s:O}", "rank", part->rank, "host",
                               host_name(part), "first_job", (int)first_job, "jobs", (int)jobs,
@@ -45,6 +46,13 @@ static json_t *host_entry(const struct vp_host_part *part, unsigned first_job, u
         json_t *value = json_object_get(part->result, kept_keys[k]);
         if (value)
             json_object_set_new(entry, kept_keys[k], json_deep_copy(value));
+    }
+    /* and what the benchmark says of its own work there (what a data job read, which
+     * vector unit ran): a host's, checked at import as in any result */
+    for (const struct vp_result_part *const *own = bench->parts; own && *own; own++) {
+        json_t *value = json_object_get(part->result, (*own)->key);
+        if (value)
+            json_object_set_new(entry, (*own)->key, json_deep_copy(value));
     }
     /* the combined result holds the merged distribution; one per host is too much */
     const char *name;
@@ -116,7 +124,7 @@ json_t *vp_combine_hosts(const struct vp_bench *bench, const struct vp_params *p
     const struct vp_host_part *failed = NULL, *interrupted = NULL, *missing = NULL;
     for (size_t i = 0; i < count; i++) {
         unsigned host_jobs = parts[i].shared ? parts[i].shared->jobs : jobs;
-        json_t *entry = host_entry(&parts[i], first_job, host_jobs);
+        json_t *entry = host_entry(bench, &parts[i], first_job, host_jobs);
         json_object_set_new(entry, "machine", json_integer(same_machine(parts, i)));
         json_array_append_new(hosts, entry);
         first_job += host_jobs;

@@ -413,6 +413,14 @@ void vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps,
     struct vp_agent_link aim;
     int64_t *host_starts = NULL, *guest_starts = NULL;
     *host_result = NULL;
+    if (point->bench->sizing && point->bench->sizing(&point->params, host_err,
+                                                     sizeof host_err) != 0) {
+        *stopped = true; /* the members' regions could not be bounded */
+        results[1] = vp_result_finish(vp_result_start(point->bench, &point->params,
+                                                      point->jobs, settings),
+                                      "failed", host_err);
+        return;
+    }
     if (host_linked) {
         const struct vp_agent_link *how = host_link(run, point, link->peers[0], link->reverse,
                                                     &aim, key_path, sizeof key_path);

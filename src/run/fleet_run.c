@@ -228,7 +228,8 @@ static int files_not_own(const struct fleet_run *run, const struct vp_fleet_kind
 
 /* What the members' image carries of this host beside virtperf: --guest-programs, and
  * what each point the members run needs (its benchmark's member_files), where a point
- * that needs what is not here is refused before any member starts. */
+ * that needs what is not here, or whose members' regions this host cannot size (its
+ * benchmark's sizing), is refused before any member starts. */
 static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
                         size_t err_len)
 {
@@ -247,8 +248,10 @@ static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps,
             if (vp_params_find(&point->params, "key-file") >= 0 &&
                 strcmp(vp_param_text(&point->params, "key-file"), "none") != 0)
                 vp_path_set_add(&run->files, vp_param_text(&point->params, "key-file"));
-            if (point->bench->member_files &&
-                point->bench->member_files(&point->params, &run->files, why, sizeof why) != 0) {
+            if ((point->bench->member_files &&
+                 point->bench->member_files(&point->params, &run->files, why, sizeof why) != 0) ||
+                (point->bench->sizing &&
+                 point->bench->sizing(&point->params, why, sizeof why) != 0)) {
                 snprintf(err, err_len, "%s%s%s%s (%s, in %ss)", step->name ? "[" : "",
                          step->name ? step->name : "", step->name ? "]: " : "", why,
                          point->bench->name, run->kind->env->noun);

@@ -2,14 +2,19 @@
 # Programs in guests virtperf starts: the image carries what the run's steps need of this
 # host (app --preset's program and files, --cmd's program, --guest-programs' paths) at
 # their own paths, and time.drift in a guest takes the host that runs it as its reference
-# (the run's server), as the CNAF 2007 study's clock test against the hypervisor did.
+# (the run's server), as the CNAF 2007 study's clock test against the hypervisor did;
+# data.copy from a root:// store carries gfal2 and its XRootD plugin, so guests read a
+# shared store over the bridge as the GridKa study's worker nodes did.
 # What a guest would refuse (a program it would not find) is refused before any image is
 # made or guest boots. One boot runs a plan of the three.
 . "$(dirname "$0")/lib.sh"
 use_libvirt
 OWN=$(mktemp -d /var/tmp/vp-programs.XXXXXX) # a guest mounts its own /tmp over the image's
 BRIDGE=vpbp$$
+PORT=$((10000 + $$ % 20000)) # below the ephemeral ports
 cleanup() {
+    [ -n "${XROOTD_PID:-}" ] && kill -9 "$XROOTD_PID" 2>/dev/null
+    rm -rf "${XROOTD_HOME:-/nonexistent}"
     stop_libvirt
     ip link del "$BRIDGE" 2>/dev/null
     rm -rf "$WORK" "$OWN"
@@ -44,6 +49,9 @@ expect_status 2 "$VP" run time.drift --peer embedded
 expect_contains "$WORK/err" "time.drift needs --peer HOST[:PORT]"
 
 test_bridge "$BRIDGE"
+mkdir "$OWN/set"
+expect_status 0 "$VP" data prepare --source "$OWN/set" --files 2 --file-size 1m
+XROOTD_TRACE=0 start_xrootd "$OWN/set" "$PORT" $((PORT + 1))
 cat >"$WORK/plan.ini" <<EOF
 [global]
 guests = 1
@@ -66,13 +74,20 @@ events-regex = events: ([0-9]+)
 bench = time.drift
 duration = 2500ms
 interval = 500ms
+
+[store]
+bench = data.copy
+source = root://$SUBNET.1:$PORT/$OWN/set
+read-size = 512k
+verify = on
 EOF
 expect_status 0 "$VP" run --plan "$WORK/plan.ini" --label carried --json "$WORK/carried.json"
+stop_xrootd
 ip link del "$BRIDGE"
 python3 - "$WORK/carried.json" "$OWN" "${BRIDGE}" <<'PY' || fail "the guest should run the carried programs and measure its clock against this host"
 import json, sys
 results, own = json.load(open(sys.argv[1]))["results"], sys.argv[2]
-xz, count, clock = results
+xz, count, clock, store = results
 for r in results:
     assert r["status"] == "ok", (r["bench"], r.get("error"))
     assert r["ranks"]["hosts"][0]["host"].startswith("virtperf-"), r["ranks"]
@@ -85,9 +100,14 @@ assert abs(count["metrics"]["time_per_event"]["mean"] * 7 / wall - 1) < 0.01, co
 peer = clock["params"]["peer"]
 assert peer.startswith("198.18.") and peer.split(":")[0].endswith(".1"), peer
 assert clock["metrics"]["samples"]["mean"] >= 3, clock["metrics"]["samples"]
+# the guest read the store's file through the gfal2 it carried, checked against its seed
+data = store["ranks"]["hosts"][0]["data"]
+assert data["scheme"] == "root" and data["files"] == 2, data
+assert store["metrics"]["bytes"]["mean"] == 1 << 20, store["metrics"]["bytes"]
+assert any(p.endswith("/gfal2-plugins/libgfal_plugin_xrootd.so") for p in store["guests"]["programs"]), store["guests"]["programs"]
 PY
 guests_left_nothing '[0-9]*' "a finished run"
 expect_status 0 "$VP" results show carried
-expect_contains "$WORK/out" "this host's files in their image: /usr/bin/xz $OWN/bin/count $OWN/data"
+expect_contains "$WORK/out" "this host's files in their image: /etc/gfal2.d /lib/x86_64-linux-gnu/libgfal2.so.2 /usr/bin/xz /usr/lib/x86_64-linux-gnu/gfal2-plugins/libgfal_plugin_xrootd.so $OWN/bin/count $OWN/data"
 
 finish

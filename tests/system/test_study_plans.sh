@@ -87,14 +87,16 @@ chmod 755 "$WORK"
 mkdir "$WORK/gridka-set"
 expect_status 0 "$VP" data prepare --source ./gridka-set --files 8 --file-size 4m
 start_xrootd "$WORK/gridka-set" "$PORT" $((PORT + 1))
-expect_status 0 "$VP" run --plan "$PLANS/gridka-quick.ini" \
+# (its guest step's jobs at once here: test_guests_programs reads an xrootd from a guest)
+expect_status 0 "$VP" run --plan "$PLANS/gridka-quick.ini" --no-guests \
     --set "xrootd-4k.source=root://127.0.0.1:$PORT/$WORK/gridka-set" \
-    --set "xrootd-512k.source=root://127.0.0.1:$PORT/$WORK/gridka-set" --label gridka --quiet --json "$WORK/gridka.json"
+    --set "xrootd-512k.source=root://127.0.0.1:$PORT/$WORK/gridka-set" \
+    --set "xrootd-512k-guests.source=root://127.0.0.1:$PORT/$WORK/gridka-set" --label gridka --quiet --json "$WORK/gridka.json"
 all_ok "$WORK/gridka.json"
-json_check "$WORK/gridka.json" 'sorted({r["data"]["scheme"] for r in d["results"]}) == ["posix", "root"] and len(d["results"]) == 12' \
-    "GridKa: both sources at 1, 2, 4 jobs x 4k, 512k"
+json_check "$WORK/gridka.json" 'sorted({r["data"]["scheme"] for r in d["results"]}) == ["posix", "root"] and len(d["results"]) == 13 and d["results"][-1]["jobs"] == 4' \
+    "GridKa: both sources at 1, 2, 4 jobs x 4k, 512k, and the guest step's 2 x 2 jobs here"
 expect_status 0 "$VP" results show gridka
-for step in nfs-4k nfs-512k xrootd-4k xrootd-512k; do
+for step in nfs-4k nfs-512k xrootd-4k xrootd-512k xrootd-512k-guests; do
     expect_contains "$WORK/out" "[$step]"
 done
 stop_xrootd
