@@ -1,42 +1,49 @@
-/* Data sources: POSIX paths and gfal2 URLs behind one small interface (data_source.h). */
+/* Data sources: POSIX paths, and URLs through the library that reads their scheme
+ * (data_backend.h), behind one small interface (data_source.h). */
 #define _GNU_SOURCE
 #include "bench/data_source.h"
 
-#include <dlfcn.h>
 #include <errno.h>
-#include <libgen.h>
-#include <limits.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <time.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "bench/data_backend.h"
 #include "core/clock.h"
 #include "core/options.h" /* VP_ERROR_LEN */
 #include "core/safe_open.h"
-#include "vp_features.h" /* VP_HAVE_GFAL2 */
+#include "vp_features.h" /* VP_HAVE_GFAL2, VP_HAVE_LIBNFS */
 
 #ifdef VP_HAVE_GFAL2
-#include "bench/gfal2_loaded.h"
-
-static const struct vp_gfal2 *gfal2; /* loaded by the first client that reads a URL */
+#define GFAL2 &data_gfal2_backend
+#else
+#define GFAL2 NULL
 #endif
+#ifdef VP_HAVE_LIBNFS
+#define LIBNFS &data_nfs_backend
+#else
+#define LIBNFS NULL
+#endif
+#define GFAL2_INSTALL(plugin) "scripts/deps.sh data installs libgfal2-dev and " plugin
 
+/* Each URL scheme, the library that reads it and what installs that library (a NULL
+ * backend: this build has it not). */
 static const struct {
-    const char *prefix, *name, *plugin, *package;
+    const char *prefix, *name, *library, *install;
+    const struct data_backend *backend;
 } schemes[] = {
-    { "root://", "root", "xrootd", "gfal2-plugin-xrootd" },
-    { "http://", "http", "http", "gfal2-plugin-http" },
-    { "https://", "https", "http", "gfal2-plugin-http" },
-    { "dav://", "dav", "http", "gfal2-plugin-http" },
-    { "davs://", "davs", "http", "gfal2-plugin-http" },
+    { "root://", "root", "gfal2", GFAL2_INSTALL("gfal2-plugin-xrootd"), GFAL2 },
+    { "http://", "http", "gfal2", GFAL2_INSTALL("gfal2-plugin-http"), GFAL2 },
+    { "https://", "https", "gfal2", GFAL2_INSTALL("gfal2-plugin-http"), GFAL2 },
+    { "dav://", "dav", "gfal2", GFAL2_INSTALL("gfal2-plugin-http"), GFAL2 },
+    { "davs://", "davs", "gfal2", GFAL2_INSTALL("gfal2-plugin-http"), GFAL2 },
+    { "nfs://", "nfs", "libnfs", "scripts/deps.sh nfs installs libnfs-dev", LIBNFS },
 };
 
 bool data_is_url(const char *source)
@@ -60,136 +67,56 @@ const char *data_scheme(const char *source)
     return index >= 0 ? schemes[index].name : NULL;
 }
 
-int data_scheme_check(const char *source, char *err, size_t err_len)
+/* The backend reading source (a URL), or NULL with why: a scheme not known, or one this
+ * build has no library for. */
+static const struct data_backend *backend_of(const char *source, char *err, size_t err_len)
 {
-    if (!data_is_url(source))
-        return 0;
     int index = scheme_index(source);
     if (index < 0) {
         snprintf(err, err_len, "--source %.200s: accepted: a directory, or a root://, "
-                 "http://, https://, dav:// or davs:// URL", source);
-        return -1;
+                 "http://, https://, dav://, davs:// or nfs:// URL", source);
+        return NULL;
     }
-#ifndef VP_HAVE_GFAL2
-    snprintf(err, err_len, "--source %.200s: this virtperf was built without gfal2, which "
-             "reads %s URLs (scripts/deps.sh data installs libgfal2-dev and %s; then "
-             "rebuild)", source, schemes[index].prefix, schemes[index].package);
-    return -1;
-#else
-    return 0;
-#endif
+    if (!schemes[index].backend)
+        snprintf(err, err_len, "--source %.200s: this virtperf was built without %s, which "
+                 "reads %s URLs (%s; then rebuild)", source, schemes[index].library,
+                 schemes[index].prefix, schemes[index].install);
+    return schemes[index].backend;
 }
 
-/* gfal2 in a guest or container is this host's: the library (its libraries come with it),
- * the plugin of source's scheme from gfal2's plugin directory beside it (Debian's
- * default; GFAL_PLUGIN_DIR is not carried) and its configuration. A store that asks for
- * authentication needs the member to hold credentials and XRootD's security plugins,
- * which the user gives with --guest-programs. */
+int data_scheme_check(const char *source, char *err, size_t err_len)
+{
+    return !data_is_url(source) || backend_of(source, err, err_len) ? 0 : -1;
+}
+
 int data_member_files(const char *source, struct vp_path_set *files, char *err, size_t err_len)
 {
-    int index = data_is_url(source) ? scheme_index(source) : -1;
-    if (index < 0)
-        return 0; /* a directory is the member's own; validate refuses an unknown scheme */
-#ifdef VP_HAVE_GFAL2
-    const struct vp_gfal2 *library = vp_gfal2_load(err, err_len);
-    Dl_info where;
-    char real[PATH_MAX];
-    if (!library)
-        return -1;
-    if (!dladdr((void *)library->open, &where) || !where.dli_fname ||
-        !realpath(where.dli_fname, real)) {
-        snprintf(err, err_len, "--source %.200s: cannot tell where gfal2 was loaded from, "
-                 "which the members' image must carry", source);
-        return -1;
-    }
-    vp_path_set_add(files, where.dli_fname);
-    char *library_dir = dirname(real), plugin[PATH_MAX + 64];
-    snprintf(plugin, sizeof plugin, "%s/gfal2-plugins/libgfal_plugin_%s.so", library_dir,
-             schemes[index].plugin);
-    if (access(plugin, R_OK) != 0) {
-        snprintf(err, err_len, "--source %.200s: no %s here for the members to carry "
-                 "(install %s: scripts/deps.sh data)", source, plugin, schemes[index].package);
-        return -1;
-    }
-    vp_path_set_add(files, plugin);
-    if (access("/etc/gfal2.d", R_OK) == 0)
-        vp_path_set_add(files, "/etc/gfal2.d");
-    return 0;
-#else
-    (void)files;
-    return data_scheme_check(source, err, err_len);
-#endif
+    if (!data_is_url(source))
+        return 0; /* a directory is the member's own */
+    const struct data_backend *backend = backend_of(source, err, err_len);
+    return backend ? backend->member_files(source, files, err, err_len) : -1;
 }
 
 void data_join(const char *source, const char *name, char *out, size_t len)
 {
-    size_t source_len = strlen(source);
-    bool slash = source_len > 0 && source[source_len - 1] == '/';
-    snprintf(out, len, "%s%s%s", source, slash ? "" : "/", name);
+    /* a URL's query (nfs://.../set?version=4) stays at its end */
+    size_t path_len = data_is_url(source) ? strcspn(source, "?") : strlen(source);
+    bool slash = path_len > 0 && source[path_len - 1] == '/';
+    snprintf(out, len, "%.*s%s%s%s", (int)path_len, source, slash ? "" : "/", name,
+             source + path_len);
 }
-
-#ifdef VP_HAVE_GFAL2
-/* "URL: the library's text", and the error freed. */
-static void gfal_reason(GError **error, const char *url, const char *what, char *err,
-                        size_t err_len)
-{
-    snprintf(err, err_len, "%.300s: %s: %s", url, what,
-             *error ? (*error)->message : "failed without a reason");
-    gfal2->clear_error(error);
-}
-
-/* The plugin reading source's scheme is loaded, else what to install. */
-static int plugin_present(gfal2_context_t context, const char *source, char *err, size_t err_len)
-{
-    int index = scheme_index(source);
-    gchar **names = gfal2->get_plugin_names(context);
-    bool found = false;
-    for (size_t i = 0; names && names[i] && !found; i++)
-        found = strncmp(names[i], schemes[index].plugin, strlen(schemes[index].plugin)) == 0;
-    gfal2->strfreev(names);
-    if (!found)
-        snprintf(err, err_len, "%.300s: gfal2 has no %s plugin (install %s: scripts/deps.sh "
-                 "data)", source, schemes[index].plugin, schemes[index].package);
-    return found ? 0 : -1;
-}
-#endif
 
 int data_client_init(struct data_client *client, const char *source, double timeout_s,
                      char *err, size_t err_len)
 {
-    client->gfal = NULL;
-    client->watch = NULL;
+    *client = (struct data_client){ .backend = NULL };
     if (!data_is_url(source))
         return 0;
-#ifdef VP_HAVE_GFAL2
-    /* XRootD's client reads these once, when it starts: one connection attempt within
-     * the timeout, and no request waits longer (its defaults retry for minutes). */
-    char seconds[32];
-    snprintf(seconds, sizeof seconds, "%d", timeout_s < 1 ? 1 : (int)timeout_s);
-    setenv("XRD_CONNECTIONRETRY", "1", 0);
-    setenv("XRD_CONNECTIONWINDOW", seconds, 0);
-    setenv("XRD_REQUESTTIMEOUT", seconds, 0);
-    setenv("XRD_STREAMTIMEOUT", seconds, 0);
-    if (!(gfal2 = vp_gfal2_load(err, err_len)))
+    const struct data_backend *backend = backend_of(source, err, err_len);
+    if (!backend || backend->init(source, timeout_s, &client->state, err, err_len) != 0)
         return -1;
-    GError *error = NULL;
-    gfal2_context_t context = gfal2->context_new(&error);
-    if (!context) {
-        gfal_reason(&error, source, "gfal2 cannot start", err, err_len);
-        return -1;
-    }
-    gfal2->set_opt_integer(context, "HTTP PLUGIN", "OPERATION_TIMEOUT", atoi(seconds), NULL);
-    gfal2->set_opt_integer(context, "CORE", "NAMESPACE_TIMEOUT", atoi(seconds), NULL);
-    if (plugin_present(context, source, err, err_len) != 0) {
-        gfal2->context_free(context);
-        return -1;
-    }
-    client->gfal = context;
+    client->backend = backend;
     return 0;
-#else
-    (void)timeout_s;
-    return data_scheme_check(source, err, err_len);
-#endif
 }
 
 struct data_watch {
@@ -250,6 +177,7 @@ static void watched(struct data_client *client, const char *url, const char *act
     atomic_store(&watch->started_ns, action ? vp_now_ns() : 0);
 }
 
+
 void data_client_free(struct data_client *client)
 {
     if (client->watch) {
@@ -258,113 +186,87 @@ void data_client_free(struct data_client *client)
         free(client->watch);
         client->watch = NULL;
     }
-#ifdef VP_HAVE_GFAL2
-    if (client->gfal)
-        gfal2->context_free(client->gfal);
-#endif
-    client->gfal = NULL;
+    if (client->backend)
+        client->backend->free(client->state);
+    client->backend = NULL;
 }
 
-static int open_unwatched(struct data_client *client, const char *url, struct data_handle *handle,
-                          char *err, size_t err_len)
+/* A URL through the client's backend (NULL: one of another scheme than its source's). */
+static const struct data_backend *url_backend(struct data_client *client, const char *url,
+                                              char *err, size_t err_len)
+{
+    if (client->backend && scheme_index(url) >= 0 &&
+        schemes[scheme_index(url)].backend == client->backend)
+        return client->backend;
+    snprintf(err, err_len, "%.150s: not read by this client (another scheme than its "
+             "source's)", url);
+    return NULL;
+}
+
+static int open_unwatched(struct data_client *client, const char *url, bool create,
+                          struct data_handle *handle, char *err, size_t err_len)
 {
     snprintf(handle->url, sizeof handle->url, "%s", url);
+    handle->fd = -1;
+    handle->file = NULL;
     handle->remote = data_is_url(url);
     if (!handle->remote) {
         handle->fd = vp_open_regular(AT_FDCWD, url, 0, NULL, err, err_len);
         return handle->fd < 0 ? -1 : 0;
     }
-#ifdef VP_HAVE_GFAL2
-    GError *error = NULL;
-    handle->fd = gfal2->open(client->gfal, url, O_RDONLY, &error);
-    if (handle->fd < 0)
-        gfal_reason(&error, url, "open", err, err_len);
-    return handle->fd < 0 ? -1 : 0;
-#else
-    (void)client;
-    return data_scheme_check(url, err, err_len);
-#endif
+    const struct data_backend *backend = url_backend(client, url, err, err_len);
+    return backend ? backend->open(client->state, url, create, handle, err, err_len) : -1;
 }
 
 static ssize_t read_unwatched(struct data_client *client, struct data_handle *handle, void *buf,
                               size_t len, char *err, size_t err_len)
 {
+    if (handle->remote)
+        return client->backend->read(client->state, handle, buf, len, err, err_len);
     ssize_t got;
-    if (!handle->remote) {
-        do
-            got = read(handle->fd, buf, len);
-        while (got < 0 && errno == EINTR);
-        if (got < 0)
-            snprintf(err, err_len, "%.300s: read: %s", handle->url, strerror(errno));
-        return got;
-    }
-#ifdef VP_HAVE_GFAL2
-    GError *error = NULL;
-    got = gfal2->read(client->gfal, handle->fd, buf, len, &error);
+    do
+        got = read(handle->fd, buf, len);
+    while (got < 0 && errno == EINTR);
     if (got < 0)
-        gfal_reason(&error, handle->url, "read", err, err_len);
+        snprintf(err, err_len, "%.300s: read: %s", handle->url, strerror(errno));
     return got;
-#else
-    (void)client;
-    return -1;
-#endif
 }
 
 static ssize_t pread_unwatched(struct data_client *client, struct data_handle *handle, void *buf,
                                size_t len, uint64_t offset, char *err, size_t err_len)
 {
+    if (handle->remote)
+        return client->backend->pread(client->state, handle, buf, len, offset, err, err_len);
     ssize_t got;
-    if (!handle->remote) {
-        do
-            got = pread(handle->fd, buf, len, (off_t)offset);
-        while (got < 0 && errno == EINTR);
-        if (got < 0)
-            snprintf(err, err_len, "%.300s: read at %llu: %s", handle->url,
-                     (unsigned long long)offset, strerror(errno));
-        return got;
-    }
-#ifdef VP_HAVE_GFAL2
-    GError *error = NULL;
-    got = gfal2->pread(client->gfal, handle->fd, buf, len, (off_t)offset, &error);
+    do
+        got = pread(handle->fd, buf, len, (off_t)offset);
+    while (got < 0 && errno == EINTR);
     if (got < 0)
-        gfal_reason(&error, handle->url, "read", err, err_len);
+        snprintf(err, err_len, "%.300s: read at %llu: %s", handle->url,
+                 (unsigned long long)offset, strerror(errno));
     return got;
-#else
-    (void)client;
-    return -1;
-#endif
 }
 
 static int close_unwatched(struct data_client *client, struct data_handle *handle, char *err,
                            size_t err_len)
 {
+    if (handle->remote)
+        return client->backend->close(client->state, handle, err, err_len);
     if (handle->fd < 0)
         return 0;
     int fd = handle->fd;
     handle->fd = -1;
-    if (!handle->remote) {
-        if (close(fd) == 0)
-            return 0;
-        snprintf(err, err_len, "%.300s: close: %s", handle->url, strerror(errno));
-        return -1;
-    }
-#ifdef VP_HAVE_GFAL2
-    GError *error = NULL;
-    if (gfal2->close(client->gfal, fd, &error) == 0)
+    if (close(fd) == 0)
         return 0;
-    gfal_reason(&error, handle->url, "close", err, err_len);
-#else
-    (void)client;
-#endif
+    snprintf(err, err_len, "%.300s: close: %s", handle->url, strerror(errno));
     return -1;
 }
 
-/* Reads all of url into the descriptor out: 0, or -1 with the reason in err. */
 int data_open(struct data_client *client, const char *url, struct data_handle *handle, char *err,
               size_t err_len)
 {
     watched(client, url, "open");
-    int status = open_unwatched(client, url, handle, err, err_len);
+    int status = open_unwatched(client, url, false, handle, err, err_len);
     watched(client, url, NULL);
     return status;
 }
@@ -395,95 +297,44 @@ int data_close(struct data_client *client, struct data_handle *handle, char *err
     return status;
 }
 
-#ifdef VP_HAVE_GFAL2
+
 int data_url_create(struct data_client *client, const char *url, struct data_handle *handle,
                     char *err, size_t err_len)
 {
-    GError *error = NULL;
-    snprintf(handle->url, sizeof handle->url, "%s", url);
-    handle->remote = true;
-    handle->fd = gfal2->open(client->gfal, url, O_WRONLY | O_CREAT | O_TRUNC, &error);
-    if (handle->fd < 0)
-        gfal_reason(&error, url, "create", err, err_len);
-    return handle->fd < 0 ? -1 : 0;
+    return open_unwatched(client, url, true, handle, err, err_len);
 }
 
 ssize_t data_url_write(struct data_client *client, struct data_handle *handle, const void *buf,
                        size_t len, char *err, size_t err_len)
 {
-    GError *error = NULL;
-    ssize_t done = gfal2->write(client->gfal, handle->fd, buf, len, &error);
-    if (done < 0)
-        gfal_reason(&error, handle->url, "write", err, err_len);
-    else if ((size_t)done != len)
+    ssize_t done = client->backend->write(client->state, handle, buf, len, err, err_len);
+    if (done >= 0 && (size_t)done != len)
         snprintf(err, err_len, "%.300s: write: %zd of %zu bytes taken", handle->url, done, len);
     return done;
 }
 
 int data_url_exists(struct data_client *client, const char *url, char *err, size_t err_len)
 {
-    GError *error = NULL;
-    struct stat info;
-    if (gfal2->stat(client->gfal, url, &info, &error) == 0)
-        return 1;
-    if (error && error->code == ENOENT) {
-        gfal2->clear_error(&error);
-        return 0;
-    }
-    gfal_reason(&error, url, "stat", err, err_len);
-    return -1;
+    const struct data_backend *backend = url_backend(client, url, err, err_len);
+    return backend ? backend->exists(client->state, url, err, err_len) : -1;
 }
 
 int data_url_rename(struct data_client *client, const char *from, const char *to, char *err,
                     size_t err_len)
 {
-    GError *error = NULL;
-    if (gfal2->rename(client->gfal, from, to, &error) == 0)
-        return 0;
-    gfal_reason(&error, from, "rename", err, err_len);
-    return -1;
+    const struct data_backend *backend = url_backend(client, from, err, err_len);
+    return backend && url_backend(client, to, err, err_len)
+               ? backend->rename(client->state, from, to, err, err_len)
+               : -1;
 }
 
 void data_url_unlink(struct data_client *client, const char *url)
 {
-    GError *error = NULL;
-    gfal2->unlink(client->gfal, url, &error);
-    gfal2->clear_error(&error);
+    char ignored[VP_ERROR_LEN];
+    const struct data_backend *backend = url_backend(client, url, ignored, sizeof ignored);
+    if (backend)
+        backend->unlink(client->state, url);
 }
-#else
-/* Never reached: data_scheme_check refuses every URL in a build without gfal2. */
-int data_url_create(struct data_client *client, const char *url, struct data_handle *handle,
-                    char *err, size_t err_len)
-{
-    (void)client, (void)handle;
-    return data_scheme_check(url, err, err_len);
-}
-
-ssize_t data_url_write(struct data_client *client, struct data_handle *handle, const void *buf,
-                       size_t len, char *err, size_t err_len)
-{
-    (void)client, (void)buf, (void)len;
-    return data_scheme_check(handle->url, err, err_len);
-}
-
-int data_url_exists(struct data_client *client, const char *url, char *err, size_t err_len)
-{
-    (void)client;
-    return data_scheme_check(url, err, err_len);
-}
-
-int data_url_rename(struct data_client *client, const char *from, const char *to, char *err,
-                    size_t err_len)
-{
-    (void)client, (void)to;
-    return data_scheme_check(from, err, err_len);
-}
-
-void data_url_unlink(struct data_client *client, const char *url)
-{
-    (void)client, (void)url;
-}
-#endif
 
 static int copy_out(const char *url, double timeout_s, size_t max, int out, char *err,
                     size_t err_len)

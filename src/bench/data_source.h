@@ -1,9 +1,9 @@
-/* Where the data benchmarks read from: a mounted path (POSIX open/read/pread) or a
- * root://, http(s):// or dav(s):// URL through gfal2, the grid's multi-protocol client
- * library (optional at build: VP_HAVE_GFAL2). Every error names the path or URL and
- * carries the library's own text. gfal2 (and XRootD's client under it) starts threads, so
- * it is only ever used in a job process or a short-lived helper, never in the parent that
- * forks the jobs. */
+/* Where the data benchmarks read from: a mounted path (POSIX open/read/pread), a root://,
+ * http(s):// or dav(s):// URL through gfal2, the grid's multi-protocol client library
+ * (optional at build: VP_HAVE_GFAL2), or an nfs:// URL through libnfs (VP_HAVE_LIBNFS).
+ * Every error names the path or URL and carries the library's own text. A URL's client
+ * (gfal2 and XRootD's under it start threads) is only ever made in a job process or a
+ * short-lived helper, never in the parent that forks the jobs. */
 #ifndef VP_DATA_SOURCE_H
 #define VP_DATA_SOURCE_H
 
@@ -22,19 +22,21 @@ bool data_is_url(const char *source);
  * what to install. */
 int data_scheme_check(const char *source, char *err, size_t err_len);
 
-/* Adds to files what a guest or container needs of this host to read source's URLs (gfal2,
- * its plugin for the scheme, their configuration): 0, or -1 with what to install. A
+/* Adds to files what a guest or container needs of this host to read source's URLs (the
+ * library, its plugin for the scheme, their configuration): 0, or -1 with what to install. A
  * directory adds nothing: a member reads its own. */
 int data_member_files(const char *source, struct vp_path_set *files, char *err, size_t err_len);
 
 /* source joined with a fileset name: "DIR/NAME" or "URL/NAME". */
 void data_join(const char *source, const char *name, char *out, size_t len);
 
-/* One job's client: a gfal2 context when it reads URLs. timeout_s bounds connecting and
- * each request (XRootD's and davix's own timeouts). */
+/* One job's client: its backend's (data_backend.h) when it reads URLs. timeout_s bounds
+ * connecting and each request (the library's own timeouts). */
+struct data_backend;
 struct data_client {
-    void *gfal;               /* gfal2_context_t, NULL for POSIX */
-    struct data_watch *watch; /* the requests' deadline, or NULL */
+    const struct data_backend *backend; /* NULL for POSIX */
+    void *state;                        /* the backend's */
+    struct data_watch *watch;           /* the requests' deadline, or NULL */
 };
 int data_client_init(struct data_client *client, const char *source, double timeout_s,
                      char *err, size_t err_len);
@@ -48,7 +50,8 @@ int data_client_watch(struct data_client *client, double timeout_s,
 void data_client_free(struct data_client *client);
 
 struct data_handle {
-    int fd;
+    int fd;     /* a path's, or a backend's own number for its file */
+    void *file; /* or a backend's own handle */
     bool remote;
     char url[1400];
 };
@@ -75,7 +78,7 @@ int data_url_rename(struct data_client *client, const char *from, const char *to
 void data_url_unlink(struct data_client *client, const char *url);
 
 /* Reads a whole small file (at most max bytes) from a path or URL; URLs are read by a
- * helper process, so the caller never starts gfal2's threads. *text is malloc'd and
+ * helper process, so the caller never starts a library's threads. *text is malloc'd and
  * NUL-terminated. */
 int data_fetch(const char *url, double timeout_s, size_t max, char **text, size_t *len, char *err,
                size_t err_len);

@@ -1,4 +1,5 @@
 /* Shared libraries loaded on first use (loaded.h). */
+#define _GNU_SOURCE /* dladdr */
 #include "core/loaded.h"
 
 #include <dlfcn.h>
@@ -22,4 +23,10 @@ int vp_library_load(const char *library, const struct vp_loaded_symbol *symbols,
         *(void **)symbols[i].slot = address;
     }
     return 0;
+}
+
+const char *vp_library_file(const void *symbol)
+{
+    Dl_info where;
+    return dladdr(symbol, &where) && where.dli_fname ? where.dli_fname : NULL;
 }

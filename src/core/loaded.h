@@ -19,4 +19,9 @@ struct vp_loaded_symbol {
 int vp_library_load(const char *library, const struct vp_loaded_symbol *symbols, size_t count,
                     const char *install, char *err, size_t err_len);
 
+/* The file the library holding symbol (one it loaded) was loaded from, as the loader
+ * found it (a link's name: the image of a guest carries the link and its target), or
+ * NULL. */
+const char *vp_library_file(const void *symbol);
+
 #endif

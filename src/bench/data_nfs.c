@@ -1,0 +1,276 @@
+/* nfs:// sources through libnfs, NFS's client as a library (data_backend.h): no kernel
+ * client, no mount on this machine, each job its own connection. libnfs is loaded on first
+ * use. A client mounts the directory holding the first file it is asked for (a fileset's
+ * directory: its files, its manifest, prepare's temporary names) and names every later
+ * file from there: nfs://SERVER/DIR/FILE, v3 by default (libnfs's default; DIR is the
+ * export's real path or a directory under it), ?version=4 at the URL's end for v4 (DIR the
+ * export's pseudo path). A read of --read-size bytes is one READ on the wire up to the
+ * server's largest, as a root:// read is one request. */
+#include "bench/data_backend.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h> /* before libnfs.h, which uses struct timeval */
+
+#include <nfsc/libnfs.h>
+
+#include "core/loaded.h"
+
+/* The calls this file makes, each typed as libnfs's header declares it. */
+static struct {
+    __typeof__(nfs_init_context) *init_context;
+    __typeof__(nfs_destroy_context) *destroy_context;
+    __typeof__(nfs_set_timeout) *set_timeout;
+    __typeof__(nfs_parse_url_dir) *parse_url_dir;
+    __typeof__(nfs_destroy_url) *destroy_url;
+    __typeof__(nfs_mount) *mount;
+    __typeof__(nfs_get_error) *get_error;
+    __typeof__(nfs_open) *open;
+    __typeof__(nfs_create) *create;
+    __typeof__(nfs_read) *read;
+    __typeof__(nfs_pread) *pread;
+    __typeof__(nfs_write) *write;
+    __typeof__(nfs_close) *close;
+    __typeof__(nfs_stat64) *stat64;
+    __typeof__(nfs_rename) *rename;
+    __typeof__(nfs_unlink) *unlink;
+} libnfs;
+
+static int load(char *err, size_t err_len)
+{
+    static int status = 1; /* 1: not tried; a job process loads it once */
+    static char why[512];
+    if (status == 1) {
+        const struct vp_loaded_symbol symbols[] = {
+            { "nfs_init_context", &libnfs.init_context },
+            { "nfs_destroy_context", &libnfs.destroy_context },
+            { "nfs_set_timeout", &libnfs.set_timeout },
+            { "nfs_parse_url_dir", &libnfs.parse_url_dir },
+            { "nfs_destroy_url", &libnfs.destroy_url }, { "nfs_mount", &libnfs.mount },
+            { "nfs_get_error", &libnfs.get_error }, { "nfs_open", &libnfs.open },
+            { "nfs_create", &libnfs.create }, { "nfs_read", &libnfs.read },
+            { "nfs_pread", &libnfs.pread }, { "nfs_write", &libnfs.write },
+            { "nfs_close", &libnfs.close }, { "nfs_stat64", &libnfs.stat64 },
+            { "nfs_rename", &libnfs.rename }, { "nfs_unlink", &libnfs.unlink },
+        };
+        status = vp_library_load("libnfs.so.13", symbols, sizeof symbols / sizeof symbols[0],
+                                 "scripts/deps.sh nfs installs libnfs", why, sizeof why);
+    }
+    if (status != 0)
+        snprintf(err, err_len, "%s", why);
+    return status;
+}
+
+struct nfs_client {
+    struct nfs_context *nfs;
+    char mounted[1400]; /* the URL of the directory mounted, "" before the first file */
+};
+
+/* A file URL's path without its query ("?version=4"), in out. */
+static void without_query(const char *url, char *out, size_t len)
+{
+    snprintf(out, len, "%.*s", (int)strcspn(url, "?"), url);
+}
+
+/* url's path within the client's mount ("/NAME") into path, mounting the directory
+ * holding it first when nothing is; -1 with why for a URL outside it or a mount refused. */
+static int path_of(struct nfs_client *client, const char *url, char *path, size_t path_len,
+                   char *err, size_t err_len)
+{
+    char base[1400];
+    without_query(url, base, sizeof base);
+    const char *file = strrchr(base, '/');
+    size_t dir_len = file ? (size_t)(file - base) : 0;
+    if (!client->mounted[0]) {
+        if (dir_len <= strlen("nfs://") || !file[1]) {
+            snprintf(err, err_len, "%.300s: accepted: nfs://SERVER/DIRECTORY/FILE", url);
+            return -1;
+        }
+        char dir[1700];
+        snprintf(dir, sizeof dir, "%.*s%s", (int)dir_len, base, url + strlen(base));
+        struct nfs_url *parsed = libnfs.parse_url_dir(client->nfs, dir);
+        if (!parsed) {
+            snprintf(err, err_len, "%.300s: %s", url, libnfs.get_error(client->nfs));
+            return -1;
+        }
+        int status = libnfs.mount(client->nfs, parsed->server, parsed->path);
+        libnfs.destroy_url(parsed);
+        if (status != 0) {
+            snprintf(err, err_len, "%.300s: mount: %s", url, libnfs.get_error(client->nfs));
+            return -1;
+        }
+        snprintf(client->mounted, sizeof client->mounted, "%.*s", (int)dir_len, base);
+    }
+    size_t mounted_len = strlen(client->mounted);
+    if (strncmp(url, client->mounted, mounted_len) != 0 || url[mounted_len] != '/') {
+        snprintf(err, err_len, "%.300s: outside %s, which this client mounted", url,
+                 client->mounted);
+        return -1;
+    }
+    without_query(url + mounted_len, path, path_len);
+    return 0;
+}
+
+static int via_libnfs_init(const char *source, double timeout_s, void **state, char *err,
+                    size_t err_len)
+{
+    if (load(err, err_len) != 0)
+        return -1;
+    struct nfs_client *client = calloc(1, sizeof *client);
+    if (!client)
+        abort();
+    if (!(client->nfs = libnfs.init_context())) {
+        snprintf(err, err_len, "%.300s: libnfs cannot start", source);
+        free(client);
+        return -1;
+    }
+    libnfs.set_timeout(client->nfs, timeout_s < 1 ? 1000 : (int)(timeout_s * 1000));
+    *state = client;
+    return 0;
+}
+
+static void via_libnfs_free(void *state)
+{
+    struct nfs_client *client = state;
+    libnfs.destroy_context(client->nfs);
+    free(client);
+}
+
+/* "URL: what: libnfs's reason" */
+static void reason(struct nfs_client *client, const char *url, const char *what, char *err,
+                   size_t err_len)
+{
+    snprintf(err, err_len, "%.300s: %s: %s", url, what, libnfs.get_error(client->nfs));
+}
+
+static int via_libnfs_open_url(void *state, const char *url, bool create, struct data_handle *handle,
+                        char *err, size_t err_len)
+{
+    struct nfs_client *client = state;
+    char path[1400];
+    struct nfsfh *file = NULL;
+    if (path_of(client, url, path, sizeof path, err, err_len) != 0)
+        return -1;
+    int status = create ? libnfs.create(client->nfs, path, O_WRONLY | O_CREAT | O_TRUNC, 0644,
+                                        &file)
+                        : libnfs.open(client->nfs, path, O_RDONLY, &file);
+    if (status != 0) {
+        reason(client, url, create ? "create" : "open", err, err_len);
+        return -1;
+    }
+    handle->file = file;
+    return 0;
+}
+
+static ssize_t via_libnfs_read_next(void *state, struct data_handle *handle, void *buf, size_t len,
+                             char *err, size_t err_len)
+{
+    struct nfs_client *client = state;
+    int got = libnfs.read(client->nfs, handle->file, len, buf);
+    if (got < 0)
+        reason(client, handle->url, "read", err, err_len);
+    return got;
+}
+
+static ssize_t via_libnfs_read_at(void *state, struct data_handle *handle, void *buf, size_t len,
+                           uint64_t offset, char *err, size_t err_len)
+{
+    struct nfs_client *client = state;
+    int got = libnfs.pread(client->nfs, handle->file, offset, len, buf);
+    if (got < 0)
+        reason(client, handle->url, "read", err, err_len);
+    return got;
+}
+
+static ssize_t via_libnfs_write_next(void *state, struct data_handle *handle, const void *buf,
+                              size_t len, char *err, size_t err_len)
+{
+    struct nfs_client *client = state;
+    int done = libnfs.write(client->nfs, handle->file, len, buf);
+    if (done < 0)
+        reason(client, handle->url, "write", err, err_len);
+    return done;
+}
+
+static int via_libnfs_close_file(void *state, struct data_handle *handle, char *err, size_t err_len)
+{
+    struct nfs_client *client = state;
+    struct nfsfh *file = handle->file;
+    handle->file = NULL;
+    if (!file || libnfs.close(client->nfs, file) == 0)
+        return 0;
+    reason(client, handle->url, "close", err, err_len);
+    return -1;
+}
+
+static int via_libnfs_exists(void *state, const char *url, char *err, size_t err_len)
+{
+    struct nfs_client *client = state;
+    char path[1400];
+    struct nfs_stat_64 info;
+    if (path_of(client, url, path, sizeof path, err, err_len) != 0)
+        return -1;
+    int status = libnfs.stat64(client->nfs, path, &info);
+    if (status == 0)
+        return 1;
+    if (status == -ENOENT)
+        return 0;
+    reason(client, url, "stat", err, err_len);
+    return -1;
+}
+
+static int via_libnfs_rename_url(void *state, const char *from, const char *to, char *err,
+                          size_t err_len)
+{
+    struct nfs_client *client = state;
+    char from_path[1400], to_path[1400];
+    if (path_of(client, from, from_path, sizeof from_path, err, err_len) != 0 ||
+        path_of(client, to, to_path, sizeof to_path, err, err_len) != 0)
+        return -1;
+    if (libnfs.rename(client->nfs, from_path, to_path) == 0)
+        return 0;
+    reason(client, from, "rename", err, err_len);
+    return -1;
+}
+
+static void via_libnfs_unlink_url(void *state, const char *url)
+{
+    struct nfs_client *client = state;
+    char path[1400], ignored[256];
+    if (path_of(client, url, path, sizeof path, ignored, sizeof ignored) == 0)
+        libnfs.unlink(client->nfs, path);
+}
+
+/* libnfs in a guest or container is this host's (its libraries come with it). */
+static int via_libnfs_member_files(const char *source, struct vp_path_set *files, char *err,
+                            size_t err_len)
+{
+    if (load(err, err_len) != 0)
+        return -1;
+    const char *file = vp_library_file((const void *)libnfs.open);
+    if (!file) {
+        snprintf(err, err_len, "--source %.200s: cannot tell where libnfs was loaded from, "
+                 "which the members' image must carry", source);
+        return -1;
+    }
+    vp_path_set_add(files, file);
+    return 0;
+}
+
+const struct data_backend data_nfs_backend = {
+    .init = via_libnfs_init,
+    .free = via_libnfs_free,
+    .open = via_libnfs_open_url,
+    .read = via_libnfs_read_next,
+    .pread = via_libnfs_read_at,
+    .write = via_libnfs_write_next,
+    .close = via_libnfs_close_file,
+    .exists = via_libnfs_exists,
+    .rename = via_libnfs_rename_url,
+    .unlink = via_libnfs_unlink_url,
+    .member_files = via_libnfs_member_files,
+};
