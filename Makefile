@@ -14,11 +14,11 @@ all: build
 deps:
 	scripts/deps.sh build
 
-# The optional libraries meson looks for when it sets a build up (MPI, gfal2, cmocka,
-# io_uring). Meson decides on them once, at setup; when the set found now differs from
+# The optional libraries meson looks for when it sets a build up (MPI, gfal2, libnfs,
+# cmocka, io_uring, libvirt, libpq). Meson decides on them once, at setup; when the set found now differs from
 # the one the build was set up with (a package set installed since: scripts/deps.sh mpi,
 # make test), the build is set up again, so `make` then builds what they allow.
-OPTIONAL_LIBS = ompi-c gfal2 cmocka liburing libvirt libpq
+OPTIONAL_LIBS = ompi-c gfal2 libnfs cmocka liburing libvirt libpq
 found_optional_libs = $$(for lib in $(OPTIONAL_LIBS); do pkg-config --exists $$lib && printf '%s ' $$lib; done)
 
 $(BUILD)/build.ninja:
@@ -42,7 +42,7 @@ run: build
 	$(BUILD)/virtperf run $(RUN_FLAGS)
 
 test:
-	scripts/deps.sh build test guests containers uml presets data site
+	scripts/deps.sh build test guests containers uml presets data nfs site
 	tests/run_all.sh
 
 install: build

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages virtperf needs to build, test or compare, and
-# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest|guests|containers|uml|presets|data|site]...
+# nothing when they are already present.  Usage: scripts/deps.sh [--list] [build|mpi|test|peers|guest|guests|containers|uml|presets|data|nfs|site]...
 # (default: build).  Not root and something missing: prints the apt-get line, exits 1.
 # --list prints the sets' packages, one per line, and installs nothing.
 set -eu
@@ -29,6 +29,9 @@ uml_pkgs="$build_pkgs $root_pkgs user-mode-linux"
 # the data benchmarks' URL sources (gfal2 and its plugins) and the xrootd serving them in
 # the tests and bench/ (curl and xrdcp are the native tools bench/data_peers.sh compares)
 data_pkgs="$build_pkgs libgfal2-dev gfal2-plugin-xrootd gfal2-plugin-http gfal2-plugin-file xrootd-server xrootd-client curl"
+# nfs:// sources (libnfs, its nfs-cp beside in bench/data_peers.sh) and the NFS server the
+# tests start in a namespace of their own (nfs-ganesha with its VFS backend, rpcbind)
+nfs_pkgs="$build_pkgs libnfs-dev libnfs-utils nfs-ganesha nfs-ganesha-vfs rpcbind"
 # app --preset's workloads: Debian's own programs (gcc links, so libc6-dev too)
 presets_pkgs="xz-utils gcc libc6-dev sqlite3 python3"
 
@@ -51,8 +54,9 @@ for set_name in "$@"; do
         uml) wanted="$wanted $uml_pkgs" ;;
         presets) wanted="$wanted $presets_pkgs" ;;
         data) wanted="$wanted $data_pkgs" ;;
+        nfs) wanted="$wanted $nfs_pkgs" ;;
         site) wanted="$wanted $site_pkgs" ;;
-        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest, guests, containers, uml, presets, data, site)" >&2; exit 2 ;;
+        *) echo "deps.sh: unknown package set '$set_name' (accepted: build, mpi, test, peers, guest, guests, containers, uml, presets, data, nfs, site)" >&2; exit 2 ;;
     esac
 done
 

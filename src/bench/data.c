@@ -40,7 +40,7 @@
 #define DATA_COMMON_OPTIONS                                                                   \
     { "source", VP_OPT_TEXT, NONE, 0, 0, NULL,                                               \
       "where the fileset is: a directory (any mount: NFS, GPFS, CephFS, local) or a "       \
-      "root://, http(s)://, dav(s):// URL" },                                                \
+      "root://, http(s)://, dav(s)://, nfs:// URL" },                                        \
     { "manifest", VP_OPT_TEXT, "auto", 0, 0, NULL,                                           \
       "the fileset's manifest (path or URL); auto: " VP_FILESET_MANIFEST " in --source" },    \
     { "files", VP_OPT_COUNT, "0", 0, VP_FILESET_MAX_FILES, NULL,                              \
@@ -210,7 +210,7 @@ static int data_validate(const struct vp_params *params, unsigned max_jobs, char
     const char *source = vp_param_text(params, "source");
     if (strcmp(source, NONE) == 0) {
         snprintf(err, err_len, "--source is required: a directory or a root://, http(s)://, "
-                 "dav(s):// URL holding a fileset (virtperf data prepare lays one out)");
+                 "dav(s)://, nfs:// URL holding a fileset (virtperf data prepare lays one out)");
         return -1;
     }
     if (data_scheme_check(source, err, err_len) != 0)
@@ -218,7 +218,7 @@ static int data_validate(const struct vp_params *params, unsigned max_jobs, char
     struct stat info;
     if (!data_is_url(source) && (stat(source, &info) != 0 || !S_ISDIR(info.st_mode))) {
         snprintf(err, err_len, "--source %s: no such directory; accepted: a directory or a "
-                 "root://, http(s)://, dav(s):// URL", source);
+                 "root://, http(s)://, dav(s)://, nfs:// URL", source);
         return -1;
     }
     if (load_manifest(params, err, err_len) != 0)
@@ -657,8 +657,8 @@ static int data_member_files_of(const struct vp_params *params, struct vp_path_s
         .summary = bench_summary,                                                           \
         .description = what " Each job reads --per-job files of a fileset (virtperf data "  \
             "prepare lays one out, with a manifest), chosen at random from --seed, through " \
-            "a directory or a root://, http(s)://, dav(s):// URL (gfal2), --read-size bytes " \
-            "per request. job_time is open to close of all its files; cpu_user and "        \
+            "a directory, a root://, http(s)://, dav(s):// URL (gfal2) or an nfs:// URL "    \
+            "(libnfs), --read-size bytes per request. job_time is open to close of all its files; cpu_user and "        \
             "cpu_system are the job's own (the client library's threads included). "        \
             "Directory sources are dropped from this machine's page cache before every "    \
             "repetition; a read faster than the device or memory could deliver is flagged " \

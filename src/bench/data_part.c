@@ -19,7 +19,7 @@
 static int check_data(struct vp_check *checker, const json_t *data, const char *path)
 {
     static const char *const schemes[] = { "posix", "root", "http", "https", "dav", "davs",
-                                           NULL };
+                                           "nfs", NULL };
     char at[256], spread_at[300];
     snprintf(at, sizeof at, "%s.data", path);
     snprintf(spread_at, sizeof spread_at, "%s.job_time_across_jobs", at);

@@ -30,8 +30,8 @@ static const char data_usage[] =
     "draws each size between the two) and writes DIR/" VP_FILESET_MANIFEST " with each\n"
     "file's size and SHA-256. Serve DIR over XRootD or HTTP and the benchmarks read it\n"
     "by URL too (xrootd, started as root, takes -R nobody: see docs/disk-and-data.md);\n"
-    "prepare --source URL (root://, https://, dav://) lays it out through the server,\n"
-    "reading each file back to check its SHA-256.\n"
+    "prepare --source URL (root://, https://, dav://, nfs:// over NFSv3) lays it out\n"
+    "through the server, reading each file back to check its SHA-256.\n"
     "index writes a manifest for the regular files already in DIR, reading them to\n"
     "checksum them and changing none. remove deletes the files it can prove prepare\n"
     "laid out (no link in any part of the name, the caller's own regular file, the\n"
@@ -99,7 +99,7 @@ static int take_seed(void *settings, const char *value, char *err, size_t err_le
 
 static const struct vp_command_flag data_flags_table[] = {
     { "source", 0, "DIR|URL", "the fileset's directory (prepare also takes root://,\n"
-      "https:// or dav:// URLs)", take_source },
+      "https://, dav:// or nfs:// URLs)", take_source },
     { "files", 0, "N", "prepare's file count, 1..100000", take_files },
     { "file-size", 0, "SIZE[:MAX]", "prepare's file size, or each drawn between SIZE and MAX",
       take_file_size },

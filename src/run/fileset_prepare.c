@@ -216,7 +216,9 @@ static int lay_out_at_url(struct data_client *client, const char *url, struct vp
                           size_t index, const char *text, char *err, size_t err_len)
 {
     char temp[VP_TEXT_LEN + VP_FILESET_NAME_LEN + 40];
-    snprintf(temp, sizeof temp, "%s" VP_FILESET_TEMP_SUFFIX, url);
+    size_t path_len = strcspn(url, "?"); /* the name ends before a query (?version=4) */
+    snprintf(temp, sizeof temp, "%.*s" VP_FILESET_TEMP_SUFFIX "%s", (int)path_len, url,
+             url + path_len);
     struct file_writer writer = { .fd = -1, .client = client, .handle = { .fd = -1 } };
     if (data_url_create(client, temp, &writer.handle, err, err_len) != 0)
         return -1;
@@ -247,7 +249,8 @@ static int lay_out_at_url(struct data_client *client, const char *url, struct vp
     return checked;
 }
 
-/* prepare --source URL: the same fileset, laid out through gfal2 (root://, https://...). */
+/* prepare --source URL: the same fileset, laid out through the URL's library (root://,
+ * https://, nfs://...). */
 static int prepare_at_url(const struct vp_prepare_request *request)
 {
     const char *source = request->source;

@@ -188,6 +188,51 @@ stop_xrootd() {
     rm -rf "$XROOTD_HOME"
 }
 
+# start_ganesha DIR NETNS ADDRESS: nfs-ganesha (Debian nfs-ganesha, nfs-ganesha-vfs) in
+# NETNS serving DIR on ADDRESS over NFSv3 (DIR, its real path) and v4 (the pseudo path
+# /export), TCP only, with an rpcbind of its own: both get a private /run, which they
+# write. Returns once the NFS and portmapper ports answer. GANESHA_PID is the server's
+# pid: stop it with stop_ganesha, which checks it was still running. Skips (77) without
+# the packages.
+start_ganesha() {
+    command -v ganesha.nfsd >/dev/null && command -v rpcbind >/dev/null ||
+        skip "nfs-ganesha is not installed (scripts/deps.sh nfs)"
+    GANESHA_HOME=$(mktemp -d /tmp/vp-ganesha.XXXXXX)
+    GANESHA_NETNS=$2
+    mkdir "$GANESHA_HOME/recovery"
+    printf '%s\n' \
+        "NFS_CORE_PARAM { Protocols = 3, 4; Bind_addr = $3; Enable_NLM = false; Enable_RQUOTA = false; Enable_UDP = false; }" \
+        "NFSv4 { Graceless = true; RecoveryRoot = $GANESHA_HOME/recovery; Minor_Versions = 0, 1, 2; }" \
+        "EXPORT { Export_Id = 1; Path = $1; Pseudo = /export; Access_Type = RW; Squash = No_Root_Squash; SecType = sys; Protocols = 3, 4; Transports = TCP; FSAL { Name = VFS; } }" \
+        >"$GANESHA_HOME/ganesha.conf"
+    # (unshare execs sh, and sh execs the server: $! is ganesha's own pid)
+    ip netns exec "$2" unshare -m --propagation private sh -c \
+        'mount -t tmpfs tmpfs /run && { rpcbind -w -f & } && exec ganesha.nfsd -F -f "$1/ganesha.conf" -L "$1/log" -p "$1/pid" -N NIV_EVENT' \
+        sh "$GANESHA_HOME" >"$GANESHA_HOME/stdout" 2>&1 &
+    GANESHA_PID=$!
+    for _ in $(seq 1 100); do
+        ip netns exec "$2" bash -c "exec 3<>/dev/tcp/$3/2049 && exec 4<>/dev/tcp/$3/111" \
+            2>/dev/null && return 0
+        kill -0 "$GANESHA_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    fail "nfs-ganesha did not start: $(tail -n 5 "$GANESHA_HOME/stdout" "$GANESHA_HOME/log" 2>&1)"
+    finish
+}
+# stop_ganesha: stops the server start_ganesha started (it must have run until now, and
+# ends with status 0 on SIGTERM), and its rpcbind.
+stop_ganesha() {
+    [ -n "${GANESHA_PID:-}" ] || return 0
+    kill -0 "$GANESHA_PID" 2>/dev/null || fail "nfs-ganesha had stopped before the test ended"
+    kill -TERM "$GANESHA_PID" 2>/dev/null
+    wait "$GANESHA_PID"
+    local status=$?
+    [ "$status" -eq 0 ] || fail "nfs-ganesha exited $status, want 0 (ended by the test's SIGTERM): $(tail -3 "$GANESHA_HOME/log")"
+    ip netns pids "$GANESHA_NETNS" | xargs -r kill -9
+    GANESHA_PID=
+    rm -rf "$GANESHA_HOME"
+}
+
 # start_postgresql [ADDRESS...]: a private PostgreSQL server for this test (Debian's
 # postgresql; skips 77 without it or root): a cluster made by initdb in $PG_HOME as user
 # postgres, on 127.0.0.1 (and each ADDRESS, which must exist) at port PG_PORT, password

@@ -19,7 +19,7 @@ closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflic
     --no-breaks --no-replaces --no-enhances $build_set 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)
 : >"$WORK/hidden_files"
 : >"$WORK/hidden_packages"
-for pkg in $("$SRC/scripts/deps.sh" --list test peers guest guests containers uml presets data site); do
+for pkg in $("$SRC/scripts/deps.sh" --list test peers guest guests containers uml presets data nfs site); do
     grep -qx "$pkg" <<<"$closure" && continue
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || continue
     case "$(dpkg-query -W -f='${Priority}' "$pkg")" in required | important) continue ;; esac
@@ -58,6 +58,7 @@ pkg-config --exists cmocka && { echo "cmocka is still visible" >&2; exit 3; }
 sqlite3 --version >/dev/null 2>&1 && { echo "sqlite3 still runs" >&2; exit 3; }
 mpicc --showme >/dev/null 2>&1 && { echo "mpicc still runs" >&2; exit 3; }
 pkg-config --exists gfal2 && { echo "gfal2 is still visible" >&2; exit 3; }
+pkg-config --exists libnfs && { echo "libnfs is still visible" >&2; exit 3; }
 pkg-config --exists libvirt && { echo "libvirt is still visible" >&2; exit 3; }
 pkg-config --exists libpq && { echo "libpq is still visible" >&2; exit 3; }
 cd "$SRC_COPY"
@@ -70,6 +71,8 @@ echo "preset refused: $?"
 # a URL source without gfal2: refused, saying what to install
 "$BUILD_DIR/virtperf" run data.copy --source root://127.0.0.1:1//set --db "$DEST/refused.db" 2>"$DEST/url.err"
 echo "url refused: $?"
+"$BUILD_DIR/virtperf" run data.copy --source nfs://127.0.0.1/set --db "$DEST/refused.db" 2>"$DEST/nfs.err"
+echo "nfs refused: $?"
 # guests without libvirt: refused, saying what to install
 "$BUILD_DIR/virtperf" run cpu --guests 1 --db "$DEST/refused.db" 2>"$DEST/guests.err"
 echo "guests refused: $?"
@@ -80,7 +83,7 @@ echo "uml refused: $?"
 "$BUILD_DIR/virtperf" results list --db postgresql://site@127.0.0.1:1/campaign 2>"$DEST/site.err"
 echo "site refused: $?"
 set -e
-cat "$DEST/preset.err" "$DEST/url.err" "$DEST/guests.err" "$DEST/uml.err" "$DEST/site.err"
+cat "$DEST/preset.err" "$DEST/url.err" "$DEST/nfs.err" "$DEST/guests.err" "$DEST/uml.err" "$DEST/site.err"
 HIDE
 
 git -C "$SRC" ls-files -z | (cd "$SRC" && cpio -p0dm --quiet "$WORK/src") # a clean tree
@@ -96,6 +99,9 @@ expect_contains "$WORK/out" "url refused: 2"
 expect_contains "$WORK/out" "this virtperf was built without gfal2, which reads root:// URLs (scripts/deps.sh data installs libgfal2-dev and gfal2-plugin-xrootd; then rebuild)"
 # (meson's summary pads its names to the longest one)
 grep -qE 'gfal2 \(URLs\) *: no' "$WORK/out" || fail "the build should say it has no gfal2"
+expect_contains "$WORK/out" "nfs refused: 2"
+expect_contains "$WORK/out" "this virtperf was built without libnfs, which reads nfs:// URLs (scripts/deps.sh nfs installs libnfs-dev; then rebuild)"
+grep -qE 'libnfs \(nfs://\) *: no' "$WORK/out" || fail "the build should say it has no libnfs"
 expect_contains "$WORK/out" "guests refused: 2"
 expect_contains "$WORK/out" "--guests: this virtperf was built without libvirt; install it (scripts/deps.sh guests) and build again"
 grep -qE 'run --guests \(libvirt\) *: no' "$WORK/out" || fail "the build should say it has no libvirt"

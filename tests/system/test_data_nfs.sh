@@ -1,0 +1,76 @@
+#!/bin/bash
+# nfs:// sources through libnfs against a real NFS server: nfs-ganesha in a network
+# namespace of its own, the client in another, a veth between them (the GridKa study's
+# NFS, served for real). data.copy reads a fileset over NFSv3 (the export's real path)
+# and v4 (its pseudo path, ?version=4), every byte checked against the manifest; a 4 KiB
+# read size goes to the wire as one READ each (the client's packets out are at least the
+# requests), 512 KiB as few; data.read reads ranges; data prepare lays a fileset out over
+# v3 and it reads back; a directory the server does not export is refused with libnfs's
+# reason, naming the mount.
+. "$(dirname "$0")/lib.sh"
+NETNS_CLIENT=vpnfs-c-$$
+NETNS_STORE=vpnfs-s-$$
+SET=$(mktemp -d /tmp/vp-nfsset.XXXXXX)
+cleanup() {
+    [ -n "${GANESHA_PID:-}" ] && kill -9 "$GANESHA_PID" 2>/dev/null
+    ip netns pids "$NETNS_STORE" 2>/dev/null | xargs -r kill -9
+    ip netns del "$NETNS_CLIENT" 2>/dev/null
+    ip netns del "$NETNS_STORE" 2>/dev/null
+    rm -rf "$WORK" "$SET" "${GANESHA_HOME:-/nonexistent}"
+}
+trap cleanup EXIT
+"$VP" run data.copy --source nfs://198.18.9.2/x --db "$WORK/probe.db" 2>"$WORK/built" >/dev/null
+grep -q "built without libnfs" "$WORK/built" && skip "this virtperf was built without libnfs (scripts/deps.sh nfs)"
+chmod 755 "$SET"
+two_hosts "$NETNS_CLIENT" "$NETNS_STORE" 198.18.9
+FILE_SIZE=$((2 << 20))
+expect_status 0 "$VP" data prepare --source "$SET" --files 4 --file-size 2m
+mkdir -m 777 "$SET/laid-out" # (a directory under the export: prepare writes there over v3)
+start_ganesha "$SET" "$NETNS_STORE" 198.18.9.2
+client() { ip netns exec "$NETNS_CLIENT" "$@"; }
+packets_out() { client cat "/sys/class/net/vpa$$/statistics/tx_packets"; }
+
+# v3 at 4 KiB and 512 KiB reads, then v4: every file whole, its SHA-256 checked
+before=$(packets_out)
+expect_status 0 client "$VP" run data.copy --source "nfs://198.18.9.2$SET" --jobs 2 --per-job 2 \
+    --read-size 4k --reps 2 --warmup 0 --verify --json "$WORK/v3-4k.json"
+small=$(($(packets_out) - before))
+before=$(packets_out)
+expect_status 0 client "$VP" run data.copy --source "nfs://198.18.9.2$SET" --jobs 2 --per-job 2 \
+    --read-size 512k --reps 2 --warmup 0 --verify --json "$WORK/v3-512k.json"
+large=$(($(packets_out) - before))
+expect_status 0 client "$VP" run data.copy --source "nfs://198.18.9.2/export?version=4" --jobs 2 \
+    --per-job 2 --read-size 512k --reps 2 --warmup 0 --verify --json "$WORK/v4.json"
+for run in v3-4k v3-512k v4; do
+    json_check "$WORK/$run.json" "all(r['status'] == 'ok' and r['data']['scheme'] == 'nfs' and r['metrics']['bytes']['mean'] == r['jobs'] * 2 * $FILE_SIZE for r in d['results'])" \
+        "$run: each job should read its 2 files whole over nfs://"
+done
+# 2 jobs x 2 files x 2 MiB at 4 KiB, twice: 4096 READs went out, each a packet at least
+requests=$((2 * 2 * 2 * FILE_SIZE / 4096))
+[ "$small" -ge "$requests" ] ||
+    fail "4 KiB reads should be one READ each on the wire: $small packets out for $requests reads"
+[ "$large" -lt $((small / 4)) ] ||
+    fail "512 KiB reads should take far fewer packets out than 4 KiB ones: $large against $small"
+echo "packets out: $small at 4 KiB, $large at 512 KiB ($requests reads at 4 KiB)"
+
+# ranges at random offsets (data.read: pread), checked against the seeded content
+expect_status 0 client "$VP" run data.read --source "nfs://198.18.9.2$SET" --jobs 2 --ranges 16 \
+    --read-size 64k --reps 1 --warmup 0 --verify --json "$WORK/ranges.json"
+json_check "$WORK/ranges.json" "d['results'][0]['status'] == 'ok' and d['results'][0]['metrics']['bytes']['mean'] == 2 * d['results'][0]['params']['per-job'] * 16 * 65536" \
+    "data.read: 16 ranges of 64 KiB in each job's file over nfs://"
+
+# a fileset laid out over v3, read back by prepare, then copied and checked
+expect_status 0 client "$VP" data prepare --source "nfs://198.18.9.2$SET/laid-out" --files 2 --file-size 1m
+expect_contains "$WORK/out" "each read back and checked"
+[ "$(stat -c %s "$SET/laid-out/file-00001.dat")" -eq $((1 << 20)) ] ||
+    fail "prepare over nfs:// should leave its files on the server: $(ls -l "$SET/laid-out")"
+expect_status 0 client "$VP" run data.copy --source "nfs://198.18.9.2$SET/laid-out" --reps 1 \
+    --warmup 0 --verify --quiet
+
+# refused: a directory the server does not export, with libnfs's reason
+expect_status 2 client "$VP" run data.copy --source "nfs://198.18.9.2/srv/not-exported" --reps 1
+expect_contains "$WORK/err" "nfs://198.18.9.2/srv/not-exported/virtperf-manifest.json: mount: "
+expect_contains "$WORK/err" "MNT3ERR_ACCES"
+
+stop_ganesha
+finish
