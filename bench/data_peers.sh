@@ -1,7 +1,9 @@
 #!/bin/bash
 # data.copy against the native clients on the same files, from the same xrootd on
-# loopback: root:// against xrdcp, http:// against curl, with 1 and 4 jobs (4 xrdcp or
-# curl processes at once), taking turns round by round. Throughput is bytes over the
+# loopback: root:// against xrdcp, http:// against curl, and from an nfs-ganesha in a
+# network namespace of its own (a veth away) nfs:// against libnfs's nfs-cat (its nfs-cp
+# refuses /dev/null as a destination; nfs-cat writes to stdout, sent there), with 1 and 4
+# jobs (4 tool processes at once), taking turns round by round. Throughput is bytes over the
 # wall time from the first start to the last end: virtperf's span_throughput, and for
 # the tools the wall time of the processes minus their fixed start cost (measured on an
 # empty file each round). xrdcp is given virtperf's request size and one request in
@@ -16,14 +18,20 @@ cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-7}
 FILE_SIZE=${2:-256m}
 READ_SIZE=${3:-1m}
-scripts/deps.sh build data || exit 1
+scripts/deps.sh build data nfs || exit 1
 [ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build >/dev/null || exit 1
 [ "$(id -u)" -eq 0 ] || { echo "run as root: xrootd serves as nobody only when root starts it" >&2; exit 1; }
 PORT=$((20000 + $$ % 10000))
 work=$(mktemp -d)
 set_dir=$(mktemp -d /tmp/vp-peers-set.XXXXXX)
-cleanup() { [ -n "${XROOTD_PID:-}" ] && kill "$XROOTD_PID" 2>/dev/null; rm -rf "$work" "$set_dir" "${XROOTD_HOME:-/nonexistent}"; }
+NFS_NETNS=vp-peers-nfs-$$
+cleanup() {
+    [ -n "${XROOTD_PID:-}" ] && kill "$XROOTD_PID" 2>/dev/null
+    ip netns pids "$NFS_NETNS" 2>/dev/null | xargs -r kill -9
+    ip netns del "$NFS_NETNS" 2>/dev/null
+    rm -rf "$work" "$set_dir" "${XROOTD_HOME:-/nonexistent}" "${GANESHA_HOME:-/nonexistent}"
+}
 trap cleanup EXIT
 chmod 755 "$set_dir"
 build/virtperf data prepare --source "$set_dir" --files 4 --file-size "$FILE_SIZE" >/dev/null || exit 1
@@ -36,6 +44,13 @@ trap 'cleanup; rm -rf "$WORK"' EXIT
 start_xrootd "$set_dir" "$PORT" $((PORT + 1))
 ROOT=root://127.0.0.1:$PORT/$set_dir
 HTTP=http://127.0.0.1:$((PORT + 1))/$set_dir
+# the NFS server in its own namespace, this host at 198.18.11.1, the server at .2
+ip netns add "$NFS_NETNS" && ip link add vpnfs$$ type veth peer name vpnfs$$s netns "$NFS_NETNS" &&
+    ip addr add 198.18.11.1/24 dev vpnfs$$ && ip link set vpnfs$$ up &&
+    ip -n "$NFS_NETNS" addr add 198.18.11.2/24 dev vpnfs$$s && ip -n "$NFS_NETNS" link set vpnfs$$s up &&
+    ip -n "$NFS_NETNS" link set lo up || exit 1
+start_ganesha "$set_dir" "$NFS_NETNS" 198.18.11.2
+NFS=nfs://198.18.11.2$set_dir
 read_bytes=$(python3 -c 'import sys; u = {"k": 1024, "m": 1 << 20, "g": 1 << 30}; t = sys.argv[1]; print(int(t[:-1]) * u[t[-1]] if t[-1] in u else int(t))' "$READ_SIZE")
 total_bytes=$(python3 -c 'import json, sys; print(sum(f["size"] for f in json.load(open(sys.argv[1]))["files"]))' "$set_dir/virtperf-manifest.json")
 
@@ -50,6 +65,7 @@ tool_seconds() {
                 xrdcp -s -f "$ROOT/$1" /dev/null ;;
             xrdcp-defaults) xrdcp -s -f "$ROOT/$1" /dev/null ;;
             curl) curl -s -f -o /dev/null "$HTTP/$1" ;;
+            nfs-cat) nfs-cat "$NFS/$1" >/dev/null ;;
         esac
     }
     empty_start=$(now)
@@ -71,7 +87,7 @@ virtperf_rate() { # JOBS URL
 }
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(uname -r)"
-echo "files: 4 x $FILE_SIZE, read size $READ_SIZE; xrootd $(xrootd -v 2>&1 | head -1) on loopback"
+echo "files: 4 x $FILE_SIZE, read size $READ_SIZE; xrootd $(xrootd -v 2>&1 | head -1) on loopback; nfs-ganesha over a veth (NFSv3)"
 printf '%-6s %-5s %-6s %12s %12s %8s %16s\n' round jobs proto virtperf tool ratio "xrdcp defaults"
 for round in $(seq "$ROUNDS"); do
     for jobs in 1 4; do
@@ -83,6 +99,10 @@ for round in $(seq "$ROUNDS"); do
         ours=$(virtperf_rate "$jobs" "$HTTP")
         theirs=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$total_bytes" "$(tool_seconds "$jobs" curl)")
         python3 -c 'import sys; r, j, o, t = sys.argv[1:5]; o, t = float(o), float(t); print("%-6s %-5s %-6s %9.0f MB/s %7.0f MB/s %7.3fx" % (r, j, "http", o / 1e6, t / 1e6, o / t)); open(sys.argv[5], "a").write("http %s %r\n" % (j, o / t))' \
+            "$round" "$jobs" "$ours" "$theirs" "$work/ratios"
+        ours=$(virtperf_rate "$jobs" "$NFS")
+        theirs=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$total_bytes" "$(tool_seconds "$jobs" nfs-cat)")
+        python3 -c 'import sys; r, j, o, t = sys.argv[1:5]; o, t = float(o), float(t); print("%-6s %-5s %-6s %9.0f MB/s %7.0f MB/s %7.3fx" % (r, j, "nfs", o / 1e6, t / 1e6, o / t)); open(sys.argv[5], "a").write("nfs %s %r\n" % (j, o / t))' \
             "$round" "$jobs" "$ours" "$theirs" "$work/ratios"
     done
 done

@@ -220,7 +220,8 @@ start_ganesha() {
     finish
 }
 # stop_ganesha: stops the server start_ganesha started (it must have run until now, and
-# ends with status 0 on SIGTERM), and its rpcbind.
+# ends with status 0 on SIGTERM), then its rpcbind: every process left in its namespace,
+# so a server sharing it (an xrootd) is stopped first.
 stop_ganesha() {
     [ -n "${GANESHA_PID:-}" ] || return 0
     kill -0 "$GANESHA_PID" 2>/dev/null || fail "nfs-ganesha had stopped before the test ended"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Each study's quick plan runs here, every step ok: IHEP 2010, CNAF 2007, SPring-8 2005,
-# and GridKa on a fileset laid out for it, read from its directory and from an xrootd;
+# and GridKa on a fileset one store serves over NFS (nfs-ganesha) and XRootD, with each
+# protocol's network input and the read size's effect;
 # two runs of the IHEP plan come back as its steps, then (the study's words and figures,
 # its penalties beside the rows they stand for) and now (with penalties and intervals),
 # in compare, results show and the report; CNAF's figures sit on the job counts they were
@@ -8,9 +9,15 @@
 . "$(dirname "$0")/lib.sh"
 PLANS="$(cd "$(dirname "$0")/../.." && pwd)/plans"
 PORT=$((10000 + $$ % 20000)) # below the ephemeral ports
+NETNS_CLIENT=vpgk-c-$$
+NETNS_STORE=vpgk-s-$$
 cleanup() {
     [ -n "${XROOTD_PID:-}" ] && kill -9 "$XROOTD_PID" 2>/dev/null
-    rm -rf "$WORK" "${XROOTD_HOME:-/nonexistent}"
+    [ -n "${GANESHA_PID:-}" ] && kill -9 "$GANESHA_PID" 2>/dev/null
+    ip netns pids "$NETNS_STORE" 2>/dev/null | xargs -r kill -9
+    ip netns del "$NETNS_CLIENT" 2>/dev/null
+    ip netns del "$NETNS_STORE" 2>/dev/null
+    rm -rf "$WORK" "${XROOTD_HOME:-/nonexistent}" "${GANESHA_HOME:-/nonexistent}"
 }
 trap cleanup EXIT
 cd "$WORK" || exit 1
@@ -83,21 +90,47 @@ grep -qE '^  optimum: net.rr latency: [0-9]+ jobs? \(QoS: ' "$WORK/out" ||
 json_check "$WORK/spring8-2005.json" 'sorted(r["jobs"] for r in d["results"] if r["bench"] == "net.rr") == [1, 2, 4] and all(r["params"]["size"] == 350 for r in d["results"] if r["bench"] == "net.rr")' \
     "SPring-8 2005: 350-byte RPCs at 1, 2 and 4 (ranks on one host)"
 
+# GridKa: one store serving the same fileset over NFS (nfs-ganesha) and XRootD, in a
+# network namespace of its own, the plan run from another: job time and network input
+# for each protocol at each job count, and the read size's effect
 chmod 755 "$WORK"
 mkdir "$WORK/gridka-set"
 expect_status 0 "$VP" data prepare --source ./gridka-set --files 8 --file-size 4m
-start_xrootd "$WORK/gridka-set" "$PORT" $((PORT + 1))
+two_hosts "$NETNS_CLIENT" "$NETNS_STORE" 198.18.14
+start_ganesha "$WORK/gridka-set" "$NETNS_STORE" 198.18.14.2
+start_xrootd "$WORK/gridka-set" "$PORT" $((PORT + 1)) "$NETNS_STORE"
+STORE_ROOT=root://198.18.14.2:$PORT/$WORK/gridka-set
+STORE_NFS=nfs://198.18.14.2$WORK/gridka-set
 # (its guest step's jobs at once here: test_guests_programs reads an xrootd from a guest)
-expect_status 0 "$VP" run --plan "$PLANS/gridka-quick.ini" --no-guests \
-    --set "xrootd-4k.source=root://127.0.0.1:$PORT/$WORK/gridka-set" \
-    --set "xrootd-512k.source=root://127.0.0.1:$PORT/$WORK/gridka-set" \
-    --set "xrootd-512k-guests.source=root://127.0.0.1:$PORT/$WORK/gridka-set" --label gridka --quiet --json "$WORK/gridka.json"
+expect_status 0 ip netns exec "$NETNS_CLIENT" "$VP" run --plan "$PLANS/gridka-quick.ini" --no-guests \
+    --set "nfs-4k.source=$STORE_NFS" --set "nfs-512k.source=$STORE_NFS" \
+    --set "xrootd-4k.source=$STORE_ROOT" --set "xrootd-512k.source=$STORE_ROOT" \
+    --set "xrootd-512k-guests.source=$STORE_ROOT" --label gridka --quiet --json "$WORK/gridka.json"
 all_ok "$WORK/gridka.json"
-json_check "$WORK/gridka.json" 'sorted({r["data"]["scheme"] for r in d["results"]}) == ["posix", "root"] and len(d["results"]) == 13 and d["results"][-1]["jobs"] == 4' \
-    "GridKa: both sources at 1, 2, 4 jobs x 4k, 512k, and the guest step's 2 x 2 jobs here"
+python3 - "$WORK/gridka.json" <<'PY' || fail "GridKa: each protocol's job time and network input at 1, 2, 4 jobs x 4k, 512k, the guest step's 2 x 2 jobs here, 4 KiB reads slower"
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+assert len(results) == 13 and results[-1]["jobs"] == 4, [(r["step"], r["jobs"]) for r in results]
+assert sorted({r["data"]["scheme"] for r in results}) == ["nfs", "root"]
+for r in results:
+    # the store's bytes crossed the client's link once: counted, not twice, not missed
+    read = r["metrics"]["bytes"]["mean"] * r["reps"]
+    received = r["data"]["network_rx_bytes"]
+    assert 0.95 * read <= received <= 1.5 * read, (r["step"], r["jobs"], read, received)
+def job_time(step, jobs):
+    return next(r["metrics"]["job_time"]["mean"] for r in results if r["step"] == step and r["jobs"] == jobs)
+# one request in flight a job: 4 KiB reads take 128 round trips where 512 KiB take one
+for proto in ("nfs", "xrootd"):
+    small, large = job_time(proto + "-4k", 1), job_time(proto + "-512k", 1)
+    print("%s: one job's time %.1f ms at 4 KiB, %.1f ms at 512 KiB" % (proto, small * 1e3, large * 1e3))
+    assert small > 1.5 * large, (proto, small, large)
+PY
 expect_status 0 "$VP" results show gridka
 for step in nfs-4k nfs-512k xrootd-4k xrootd-512k xrootd-512k-guests; do
     expect_contains "$WORK/out" "[$step]"
 done
+grep -qE "source nfs://198.18.14.2.* \(nfs, 8 files\): network in [0-9.]+ [KMG]iB" "$WORK/out" ||
+    fail "results show should give the NFS steps' network input: $(grep -m2 'source nfs' "$WORK/out")"
 stop_xrootd
+stop_ganesha
 finish
