@@ -12,7 +12,9 @@
 # as modules (the cloud kernel has no emulated NIC: core/guest_devices.c),
 # with an init that sets the address the host gave on the kernel command line
 # (virtperf.address=A/P, virtperf.gateway=G), loads the disks' modules and mounts the disk
-# at /mnt/disk when it was given one (virtperf.disk=1),
+# at /mnt/disk when it was given one (virtperf.disk=1), loads NFS's modules and mounts an
+# export when asked (virtperf.mount=TYPE;SOURCE;DIR;OPTIONS: --guest-mount; a failure's
+# words in /virtperf-setup.err, which the agent gives as its verdict),
 # and runs `virtperf guest-agent` until the host says to power off: on the virtio-serial
 # port, or on the serial line virtperf.tty=PATH names (a UML instance, whose kernel boots
 # the root directory itself).
@@ -35,17 +37,23 @@ if [ -n "$kernel" ]; then KERNEL=$kernel RELEASE=${kernel#/boot/vmlinuz-}; else 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vp-guest-image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 always="virtio_pci virtio_rng virtio_console virtio_net e1000 e1000e mii 8139cp"
-VIRTPERF_BIN=$binary guest_image_root "$work/root" $always virtio_blk virtio_scsi ata_piix \
-    ahci sd_mod ext4
+disk="virtio_blk virtio_scsi ata_piix ahci sd_mod ext4"
+nfs="nfsv3 nfsv4"
+# shellcheck disable=SC2086 # lists of modules
+VIRTPERF_BIN=$binary guest_image_root "$work/root" $always $disk $nfs
 # the modules only a disk needs (its buses, SCSI, ext4), loaded only when the host gave one
 # (virtperf.disk=1): the 'pc' machine's IDE controller is always there, and probing it,
-# with SCSI's start, is half a second of a TCG guest's boot
-# (modules.always, then modules.disk: in load order, as no module of the first needs one of
-# the second)
-# shellcheck disable=SC2086 # a list of modules
-guest_module_paths $always | sed -E 's|.*/||; s/\.(xz|zst)$//' >"$work/always"
+# with SCSI's start, is half a second of a TCG guest's boot; NFS's, only for a mount
+# (modules.always, then modules.disk or modules.nfs: each in load order, with what it needs
+# that the first has not)
+# shellcheck disable=SC2086 # lists of modules
+module_names() { guest_module_paths "$@" | sed -E 's|.*/||; s/\.(xz|zst)$//'; }
+module_names $always >"$work/always"
 grep -xF -f "$work/always" "$work/root/modules.order" >"$work/root/modules.always" || true
-grep -vxF -f "$work/always" "$work/root/modules.order" >"$work/root/modules.disk" || true
+# shellcheck disable=SC2086
+module_names $disk | grep -vxF -f "$work/always" >"$work/root/modules.disk" || true
+# shellcheck disable=SC2086
+module_names $nfs | grep -vxF -f "$work/always" >"$work/root/modules.nfs" || true
 if [ -n "$files" ]; then
     while IFS= read -r path; do guest_image_add "$work/root" "$path"; done <"$files"
 fi
@@ -70,8 +78,18 @@ for word in $cmdline; do
         virtperf.tty=*) channel="--tty ${word#virtperf.tty=}" ;;
         virtperf.address=*) ip link set eth0 up && ip addr add "${word#virtperf.address=}" dev eth0 ;;
         virtperf.gateway=*) ip route add default via "${word#virtperf.gateway=}" ;;
+        virtperf.mount=*) mount_spec=${word#virtperf.mount=} ;;
     esac
 done
+if [ -n "${mount_spec:-}" ]; then
+    while read -r module; do insmod "/modules/$module" 2>/dev/null; done </modules.nfs
+    IFS=';' read -r type source dir options <<SPEC
+$mount_spec
+SPEC
+    mkdir -p "$dir"
+    mount -t "$type" ${options:+-o "$options"} "$source" "$dir" 2>/tmp/mount.err ||
+        echo "--guest-mount: mount -t $type ${options:+-o $options} $source $dir failed in the guest: $(cat /tmp/mount.err)" >/virtperf-setup.err
+fi
 workdir=/tmp
 for device in /dev/vda /dev/sda; do
     [ -b "$device" ] || continue

@@ -28,6 +28,7 @@
 #include "bench/data_source.h"
 #include "core/clock.h"
 #include "core/fileset.h"
+#include "core/guest_mount.h"
 #include "core/json.h"
 #include "core/limits.h"
 #include "core/random.h"
@@ -145,11 +146,10 @@ static void manifest_url_of(const struct vp_params *params, char *out, size_t le
         snprintf(out, len, "%s", manifest);
 }
 
-/* The manifest, read once per source and kept while the run lasts. */
-static int load_manifest(const struct vp_params *params, char *err, size_t err_len)
+/* The manifest at url, read once and kept while the run lasts. */
+static int load_manifest_at(const char *url, const struct vp_params *params, char *err,
+                            size_t err_len)
 {
-    char url[sizeof fileset.manifest_url];
-    manifest_url_of(params, url, sizeof url);
     if (fileset.set.count && strcmp(url, fileset.manifest_url) == 0)
         return 0;
     vp_fileset_free(&fileset.set);
@@ -171,6 +171,25 @@ static int load_manifest(const struct vp_params *params, char *err, size_t err_l
     }
     snprintf(fileset.manifest_url, sizeof fileset.manifest_url, "%s", url);
     return 0;
+}
+
+static int load_manifest(const struct vp_params *params, char *err, size_t err_len)
+{
+    char url[sizeof fileset.manifest_url];
+    manifest_url_of(params, url, sizeof url);
+    return load_manifest_at(url, params, err, err_len);
+}
+
+/* This host's read of a member step's manifest: where the guests see it in a directory
+ * they mount (--guest-mount) and this host has none, through the same export. */
+static int data_sizing(const struct vp_params *params, char *err, size_t err_len)
+{
+    char url[sizeof fileset.manifest_url], there[sizeof fileset.manifest_url];
+    manifest_url_of(params, url, sizeof url);
+    if (!data_is_url(url) && access(url, F_OK) != 0 &&
+        vp_guest_mount_url_of(url, there, sizeof there) == 0)
+        return load_manifest_at(there, params, err, err_len);
+    return load_manifest_at(url, params, err, err_len);
 }
 
 static size_t files_in_use(const struct vp_params *params)
@@ -673,7 +692,7 @@ static int data_member_files_of(const struct vp_params *params, struct vp_path_s
         .ops_per_rep = data_ops_per_rep,                                                    \
         .validate = data_validate,                                                          \
         .setup = data_setup,                                                                \
-        .sizing = load_manifest,                                                            \
+        .sizing = data_sizing,                                                              \
         .member_files = data_member_files_of,                                               \
         .prepare = data_prepare,                                                            \
         .measure = data_measure,                                                            \

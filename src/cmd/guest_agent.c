@@ -27,6 +27,7 @@
 #include "run/run_flags.h"
 #include "run/run_plan.h"
 #include "core/clock.h"
+#include "core/printable.h"
 #include "core/sysinfo.h"
 #include "core/topology.h"
 #include "engine/engine.h"
@@ -108,6 +109,22 @@ static const struct vp_agent_link *link_of(const json_t *message, struct vp_agen
     return link;
 }
 
+/* What this guest's init could not set up (its --guest-mount), in verdict: 0 when it
+ * wrote nothing. */
+static int setup_failed(char *verdict, size_t verdict_len)
+{
+    FILE *said = fopen("/virtperf-setup.err", "r");
+    if (!said)
+        return 0;
+    char text[1024];
+    size_t got = fread(text, 1, sizeof text - 1, said);
+    fclose(said);
+    text[got] = '\0';
+    text[strcspn(text, "\n")] = '\0';
+    vp_printable(text, verdict, verdict_len);
+    return -1;
+}
+
 /* The host's words (and a plan's text) as this guest's steps, checked against this
  * machine; "" in verdict when it can run them. */
 static void take_steps(const json_t *message, struct vp_run_steps *steps, char **words,
@@ -127,7 +144,8 @@ static void take_steps(const json_t *message, struct vp_run_steps *steps, char *
     words[count] = NULL;
     verdict[0] = '\0';
     const json_t *key = json_object_get(message, "key");
-    if (key && keep_key(key, verdict, verdict_len) != 0)
+    if ((key && keep_key(key, verdict, verdict_len) != 0) ||
+        setup_failed(verdict, verdict_len) != 0)
         return;
     if (vp_run_steps_of_words(steps, count, words, text, verdict, verdict_len) == 0 &&
         vp_run_steps_check_here(steps, VP_CHECK_MEMBERS, verdict, verdict_len) == 0)

@@ -143,7 +143,9 @@ static int check_guest_settings(struct vp_check *checker, const json_t *settings
         vp_check_choice(checker, settings, at, "nic", nics, 0) != 0 ||
         vp_check_string(checker, settings, at, "kernel", VP_CHECK_TEXT_LEN, 0) != 0 ||
         vp_check_integer(checker, settings, at, "disk_mib", 1, (json_int_t)1 << 40, 0) != 0 ||
-        vp_check_string(checker, settings, at, "net", VP_CHECK_NAME_LEN, 0) != 0)
+        vp_check_string(checker, settings, at, "net", VP_CHECK_NAME_LEN, 0) != 0 ||
+        vp_check_string(checker, settings, at, "mount", VP_CHECK_TEXT_LEN, 0) != 0 ||
+        vp_check_string(checker, settings, at, "mount_command", VP_CHECK_TEXT_LEN, 0) != 0)
         return -1;
     return 0;
 }
@@ -247,6 +249,12 @@ static void print_guest_settings(FILE *out, const json_t *settings)
     if (json_object_get(settings, "net"))
         fprintf(out, ", on bridge %s", vp_printable(vp_json_text(settings, "net"), net, sizeof net));
     fputc('\n', out);
+    if (json_object_get(settings, "mount")) {
+        char mount[VP_CHECK_TEXT_LEN + 1], command[VP_CHECK_TEXT_LEN + 1];
+        fprintf(out, "  guests' mount: %s (mount %s)\n",
+                vp_printable(vp_json_text(settings, "mount"), mount, sizeof mount),
+                vp_printable(vp_json_text(settings, "mount_command"), command, sizeof command));
+    }
 }
 
 /* One line: the accelerator and each guest's QEMU CPU. */

@@ -32,6 +32,7 @@ struct vp_guest_config {
     const struct vp_guest_device *disk_bus; /* --guest-disk-bus */
     uint64_t disk_bytes;
     const char *kernel, *initrd;    /* the image the guests boot */
+    const char *mount_word;         /* --guest-mount's word for the init, NULL: none */
 };
 
 /* One guest's own part of its domain. */

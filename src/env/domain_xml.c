@@ -59,6 +59,10 @@ char *vp_domain_xml(const struct vp_guest_config *config, const struct vp_guest_
     }
     if (spec->disk_path) /* the init loads the disks' modules only then */
         fputs(" virtperf.disk=1", out);
+    if (config->mount_word) {
+        fputc(' ', out);
+        put_escaped(out, config->mount_word);
+    }
     fputs("</cmdline>\n  </os>\n", out);
     if (spec->kvm)
         fputs("  <cpu mode='host-passthrough'/>\n", out);

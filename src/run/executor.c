@@ -91,7 +91,7 @@ void vp_run_steps_free(struct vp_run_steps *steps)
         const struct vp_guests_request *g = &steps->guests;
         const char *texts[] = { g->spec, g->accel, g->uri, g->bridge, g->nic, g->disk_dir, g->disk_bus,
                                 g->container_engine, g->container_runtime, g->container_net,
-                                g->pin, g->programs };
+                                g->pin, g->programs, g->mount };
         for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
             free((char *)texts[t]);
         steps->guests_owned = false;

@@ -226,10 +226,21 @@ static int files_not_own(const struct fleet_run *run, const struct vp_fleet_kind
     return 0;
 }
 
+/* A point the members would run refused before any starts: -1 with "[STEP]: why (BENCH,
+ * in guests)" in err. */
+static int point_refused(const struct fleet_run *run, const struct vp_run_step *step,
+                         const struct vp_plan_point *point, const char *why, char *err,
+                         size_t err_len)
+{
+    snprintf(err, err_len, "%s%s%s%s (%s, in %ss)", step->name ? "[" : "",
+             step->name ? step->name : "", step->name ? "]: " : "", why, point->bench->name,
+             run->kind->env->noun);
+    return -1;
+}
+
 /* What the members' image carries of this host beside virtperf: --guest-programs, and
  * what each point the members run needs (its benchmark's member_files), where a point
- * that needs what is not here, or whose members' regions this host cannot size (its
- * benchmark's sizing), is refused before any member starts. */
+ * that needs what is not here is refused before any member starts. */
 static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
                         size_t err_len)
 {
@@ -248,14 +259,9 @@ static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps,
             if (vp_params_find(&point->params, "key-file") >= 0 &&
                 strcmp(vp_param_text(&point->params, "key-file"), "none") != 0)
                 vp_path_set_add(&run->files, vp_param_text(&point->params, "key-file"));
-            if ((point->bench->member_files &&
-                 point->bench->member_files(&point->params, &run->files, why, sizeof why) != 0) ||
-                (point->bench->sizing &&
-                 point->bench->sizing(&point->params, why, sizeof why) != 0)) {
-                snprintf(err, err_len, "%s%s%s%s (%s, in %ss)", step->name ? "[" : "",
-                         step->name ? step->name : "", step->name ? "]: " : "", why,
-                         point->bench->name, run->kind->env->noun);
-                return -1;
+            if (point->bench->member_files &&
+                point->bench->member_files(&point->params, &run->files, why, sizeof why) != 0) {
+                return point_refused(run, step, point, why, err, err_len);
             }
         }
     }
@@ -263,6 +269,26 @@ static int gather_files(struct fleet_run *run, const struct vp_run_steps *steps,
     for (size_t g = 0; g < run->group_count; g++)
         if (files_not_own(run, &run->groups[g].kind, err, err_len) != 0)
             return -1;
+    return 0;
+}
+
+/* Each point the members run whose region this host cannot size (its benchmark's sizing:
+ * a fileset's manifest it cannot read) refused before any member starts; after the
+ * groups are prepared, which say where this host reads what the members mount. */
+static int size_points(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
+                       size_t err_len)
+{
+    for (size_t s = 0; s < steps->count; s++) {
+        const struct vp_run_step *step = &steps->step[s];
+        for (size_t p = 0; vp_fleet_in_members(run, step) && p < step->plan.count; p++) {
+            const struct vp_plan_point *point = &step->plan.points[p];
+            char why[VP_ERROR_LEN];
+            if (point->bench->sizing &&
+                point->bench->sizing(&point->params, why, sizeof why) != 0) {
+                return point_refused(run, step, point, why, err, err_len);
+            }
+        }
+    }
     return 0;
 }
 
@@ -450,7 +476,7 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         if (run->groups[g].kind.shared_work) /* libvirt's QEMU user makes the channel sockets there */
             chmod(run->work, 0755);
     vp_engine_catch_signals();
-    if (prepare_groups(run, err, err_len) != 0)
+    if (prepare_groups(run, err, err_len) != 0 || size_points(run, steps, err, err_len) != 0)
         return -1;
     vp_fleet_take_outside(run, steps);
     /* where this host serves is known (or refused) before any member starts */

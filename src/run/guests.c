@@ -22,6 +22,7 @@
 #include "run/fleet.h"
 #include "run/kinds.h"
 #include "core/clock.h"
+#include "core/guest_mount.h"
 #include "core/limits.h"
 #include "core/printable.h"
 #include "env/console.h"
@@ -67,6 +68,9 @@ struct guests {
     char accel_note[256];  /* why kvm was not used where auto would have */
     char gateway[64];      /* the host's address on --guest-net's bridge */
     char disks[VP_GUEST_PATH_LEN]; /* --guest-disk's scratch directory of images, "": none */
+    const char *mount_spec;        /* --guest-mount as given, NULL: none */
+    struct vp_guest_mount mount;
+    char mount_word[700];
     struct guest own[VP_MAX_GUESTS];
 };
 
@@ -207,6 +211,20 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
         snprintf(err, err_len, "--guest-nic: the guests have a NIC on --guest-net BRIDGE only; "
                  "accepted: --guest-net BRIDGE --guest-nic %s", asked->nic);
         return -1;
+    }
+    guests->mount_spec = asked->mount;
+    if (asked->mount) {
+        if (!asked->bridge) {
+            snprintf(err, err_len, "--guest-mount: the guests reach an NFS server over "
+                     "--guest-net BRIDGE only; accepted: --guest-net BRIDGE --guest-mount %.200s",
+                     asked->mount);
+            return -1;
+        }
+        if (vp_guest_mount_parse(asked->mount, &guests->mount, err, err_len) != 0)
+            return -1;
+        vp_guest_mount_word(&guests->mount, guests->mount_word, sizeof guests->mount_word);
+        guests->config.mount_word = guests->mount_word;
+        vp_guest_mount_publish(asked->mount); /* this host reads the export by nfs:// */
     }
     if (asked->disk_bus && !asked->disk_dir) {
         snprintf(err, err_len, "--guest-disk-bus: the guests have a disk with --guest-disk DIR "
@@ -526,6 +544,14 @@ static json_t *summary(void *state)
         json_object_set_new(settings, "disk_mib",
                             json_integer((json_int_t)(guests->config.disk_bytes >> 20)));
     }
+    if (guests->mount_spec) {
+        char options[700];
+        snprintf(options, sizeof options, "-t %s%s%s %s %s", guests->mount.type,
+                 guests->mount.options[0] ? " -o " : "", guests->mount.options,
+                 guests->mount.source, guests->mount.dir);
+        json_object_set_new(settings, "mount", json_string(guests->mount_spec));
+        json_object_set_new(settings, "mount_command", json_string(options));
+    }
     if (guests->config.bridge) {
         json_object_set_new(settings, "net", json_string(guests->config.bridge));
         json_object_set_new(settings, "nic", json_string(guests->config.nic->name));
@@ -576,8 +602,8 @@ static struct vp_fleet_kind fleet_of_guests(void)
 static const char *const guest_settings[] = {
     "--and-host", "--guest-cpus", "--guest-memory", "--guest-accel", "--libvirt-uri",
     "--guest-net", "--guest-nic", "--guest-pin", "--guest-cpu-cap", "--guest-disk-size",
-    "--guest-disk-bus", "--guest-disk", "--guest-programs", "--guest-timeout", "--qos",
-    "--keep-free", NULL,
+    "--guest-disk-bus", "--guest-disk", "--guest-programs", "--guest-mount", "--guest-timeout",
+    "--qos", "--keep-free", NULL,
 };
 
 const struct vp_env_kind vp_guests_kind = {

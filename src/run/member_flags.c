@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/guest_devices.h"
+#include "core/guest_mount.h"
 #include "core/limits.h"
 #include "core/units.h"
 
@@ -198,6 +199,16 @@ static int take_guest_programs(struct vp_run_request *request, const char *value
     return 0;
 }
 
+static int take_guest_mount(struct vp_run_request *request, const char *value, char *err,
+                            size_t len)
+{
+    struct vp_guest_mount mount;
+    if (vp_guest_mount_parse(value, &mount, err, len) != 0)
+        return -1;
+    request->guests.mount = value;
+    return 0;
+}
+
 static int take_containers(struct vp_run_request *request, const char *value, char *err,
                            size_t len)
 {
@@ -293,6 +304,20 @@ const struct vp_run_flag vp_member_flags[] = {
       "benchmarks need is put in without it: \\fBapp \\-\\-preset\\fR's programs and their\n"
       "files, \\fBapp \\-\\-cmd\\fR's program; give here what \\fB\\-\\-cmd\\fR reads or starts.",
       take_guest_programs },
+    { "guest-mount", "nfs://S/E:DIR", VP_SCOPE_SESSION,
+      "each guest mounts the NFS export E of server S at DIR\n"
+      "through its kernel's client before its jobs run (v3;\n"
+      "nfs://S/E?version=4:DIR for v4)  [none]",
+      "Each guest mounts the NFS export \\fIE\\fR of server \\fIS\\fR at \\fIDIR\\fR through its own\n"
+      "kernel's client before its jobs run, so its jobs read a shared store from a\n"
+      "directory as the GridKa study's worker nodes did (\\fB\\-\\-source\\fR \\fIDIR\\fR). NFSv3 by\n"
+      "default (mounted with vers=3,nolock,proto=tcp,mountproto=tcp: a guest runs no\n"
+      "rpcbind or lock daemon), \\fBnfs://\\fIS\\fB/\\fIE\\fB?version=4:\\fIDIR\\fR for v4 (\\fIE\\fR the pseudo\n"
+      "path). The server is reached over \\fB\\-\\-guest\\-net\\fR's bridge. A mount that fails\n"
+      "ends the run with the guest's own words before any job starts; this host reads the\n"
+      "fileset's manifest from the same export (nfs://, through libnfs) to bound what the\n"
+      "guests' jobs send back. The mount and its options are kept in the result.",
+      take_guest_mount },
     { "guest-net", "BRIDGE", VP_SCOPE_SESSION,
       "a NIC on this existing bridge, each guest an address next\n"
       "to the bridge's own  [no NIC]", NULL, take_guest_net },
@@ -425,6 +450,7 @@ size_t vp_run_members_given(const struct vp_guests_request *asked, const char **
         { "--guest-nic", asked->nic },
         { "--guest-disk", asked->disk_dir },
         { "--guest-programs", asked->programs },
+        { "--guest-mount", asked->mount },
         { "--guest-timeout", asked->timeout_s },
         { "--container-engine", asked->container_engine },
         { "--container-runtime", asked->container_runtime },

@@ -161,7 +161,7 @@ static struct vp_guests_request merged_guests(const struct vp_guests_request *gi
     TAKE(kind); TAKE(spec); TAKE(accel); TAKE(uri); TAKE(bridge); TAKE(nic); TAKE(disk_dir);
     TAKE(disk_bus);
     TAKE(container_engine); TAKE(container_runtime); TAKE(container_net);
-    TAKE(pin); TAKE(programs); TAKE(cpus); TAKE(memory_mib); TAKE(timeout_s); TAKE(disk_bytes);
+    TAKE(pin); TAKE(programs); TAKE(mount); TAKE(cpus); TAKE(memory_mib); TAKE(timeout_s); TAKE(disk_bytes);
     TAKE(keep_free);
 #undef TAKE
     if (given->qos.given)
@@ -169,7 +169,7 @@ static struct vp_guests_request merged_guests(const struct vp_guests_request *gi
     /* the plan's texts go with its entries: the run keeps copies (vp_run_steps_free) */
     const char **texts[] = { &merged.spec, &merged.accel, &merged.uri, &merged.bridge, &merged.nic,
                              &merged.disk_dir, &merged.disk_bus, &merged.container_engine, &merged.container_runtime,
-                             &merged.container_net, &merged.pin, &merged.programs };
+                             &merged.container_net, &merged.pin, &merged.programs, &merged.mount };
     for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
         if (*texts[t] && !(*texts[t] = strdup(*texts[t])))
             abort();

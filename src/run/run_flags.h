@@ -41,6 +41,7 @@ struct vp_guests_request {
     const char *container_engine, *container_runtime, *container_net;
     const char *pin; /* --guest-pin: the guests' vCPUs onto this host's CPUs */
     const char *programs; /* --guest-programs: this host's paths the members' image carries */
+    const char *mount;    /* --guest-mount: an NFS export each guest mounts */
     unsigned cpus, memory_mib, timeout_s;
     unsigned cpu_cap_pct, cpu_cap_guest; /* --guest-cpu-cap PCT[@N]; guest 0: every one */
     uint64_t disk_bytes;

@@ -430,6 +430,7 @@ member_flags() {
             *" BRIDGE") echo "$flag br0" ;;
             *" PCT[@N]") echo "$flag 50" ;;
             *" PATHS") echo "$flag /bin/true" ;;
+            *" nfs://S/E:DIR") echo "$flag nfs://198.18.0.1/srv:/mnt/store" ;;
             "--guest-pin "*) echo "$flag compact" ;;
             "--group "*) echo "$flag a:guests=1" ;;
             *" RULE") echo "$flag p99<=1.5x" ;;

@@ -3,18 +3,24 @@
 # host (app --preset's program and files, --cmd's program, --guest-programs' paths) at
 # their own paths, and time.drift in a guest takes the host that runs it as its reference
 # (the run's server), as the CNAF 2007 study's clock test against the hypervisor did;
-# data.copy from a root:// store carries gfal2 and its XRootD plugin, so guests read a
-# shared store over the bridge as the GridKa study's worker nodes did.
-# What a guest would refuse (a program it would not find) is refused before any image is
-# made or guest boots. One boot runs a plan of the three.
+# data.copy from a root:// store carries gfal2 and its XRootD plugin, and --guest-mount
+# mounts an NFS export (nfs-ganesha in a namespace on the bridge) through the guest's
+# kernel, so guests read a shared store over the bridge as the GridKa study's worker nodes
+# did, both ways. What a guest would refuse (a program it would not find) is refused
+# before any image is made or guest boots; a mount the guest cannot make ends the run
+# with its words. One boot runs a plan of the five.
 . "$(dirname "$0")/lib.sh"
 use_libvirt
 OWN=$(mktemp -d /var/tmp/vp-programs.XXXXXX) # a guest mounts its own /tmp over the image's
 BRIDGE=vpbp$$
 PORT=$((10000 + $$ % 20000)) # below the ephemeral ports
+NETNS_STORE=vpgp-s-$$
 cleanup() {
     [ -n "${XROOTD_PID:-}" ] && kill -9 "$XROOTD_PID" 2>/dev/null
-    rm -rf "${XROOTD_HOME:-/nonexistent}"
+    [ -n "${GANESHA_PID:-}" ] && kill -9 "$GANESHA_PID" 2>/dev/null
+    ip netns pids "$NETNS_STORE" 2>/dev/null | xargs -r kill -9
+    ip netns del "$NETNS_STORE" 2>/dev/null
+    rm -rf "${XROOTD_HOME:-/nonexistent}" "${GANESHA_HOME:-/nonexistent}"
     stop_libvirt
     ip link del "$BRIDGE" 2>/dev/null
     rm -rf "$WORK" "$OWN"
@@ -52,12 +58,22 @@ test_bridge "$BRIDGE"
 mkdir "$OWN/set"
 expect_status 0 "$VP" data prepare --source "$OWN/set" --files 2 --file-size 1m
 XROOTD_TRACE=0 start_xrootd "$OWN/set" "$PORT" $((PORT + 1))
+# the NFS server at .200 on the bridge, in a namespace of its own
+ip netns add "$NETNS_STORE" &&
+    ip link add vpgs$$ type veth peer name vpgt$$ netns "$NETNS_STORE" &&
+    ip link set vpgs$$ master "$BRIDGE" && ip link set vpgs$$ up &&
+    ip -n "$NETNS_STORE" addr add "$SUBNET.200/24" dev vpgt$$ &&
+    ip -n "$NETNS_STORE" link set vpgt$$ up && ip -n "$NETNS_STORE" link set lo up ||
+    fail "cannot put the NFS server's namespace on the bridge"
+start_ganesha "$OWN/set" "$NETNS_STORE" "$SUBNET.200"
+MOUNT="nfs://$SUBNET.200$OWN/set:/mnt/store"
 cat >"$WORK/plan.ini" <<EOF
 [global]
 guests = 1
 guest-accel = tcg
 guest-net = $BRIDGE
 guest-programs = $OWN/data
+guest-mount = $MOUNT
 reps = 1
 warmup = 0
 
@@ -80,14 +96,26 @@ bench = data.copy
 source = root://$SUBNET.1:$PORT/$OWN/set
 read-size = 512k
 verify = on
+
+[nfs-store]
+bench = data.copy
+source = /mnt/store
+read-size = 512k
+verify = on
 EOF
 expect_status 0 "$VP" run --plan "$WORK/plan.ini" --label carried --json "$WORK/carried.json"
+# a mount the guest cannot make: its words end the run before any job
+expect_status 2 "$VP" run cpu --guests 1 --guest-accel tcg --guest-net "$BRIDGE" \
+    --guest-mount "nfs://$SUBNET.200/srv/not-exported:/mnt/store" --reps 1 --warmup 0
+expect_contains "$WORK/err" "--guest-mount: mount -t nfs -o vers=3,nolock,proto=tcp,mountproto=tcp $SUBNET.200:/srv/not-exported /mnt/store failed in the guest"
+guests_left_nothing '[0-9]*' "a refused mount"
 stop_xrootd
+stop_ganesha
 ip link del "$BRIDGE"
 python3 - "$WORK/carried.json" "$OWN" "${BRIDGE}" <<'PY' || fail "the guest should run the carried programs and measure its clock against this host"
 import json, sys
 results, own = json.load(open(sys.argv[1]))["results"], sys.argv[2]
-xz, count, clock, store = results
+xz, count, clock, store, nfs = results
 for r in results:
     assert r["status"] == "ok", (r["bench"], r.get("error"))
     assert r["ranks"]["hosts"][0]["host"].startswith("virtperf-"), r["ranks"]
@@ -105,9 +133,17 @@ data = store["ranks"]["hosts"][0]["data"]
 assert data["scheme"] == "root" and data["files"] == 2, data
 assert store["metrics"]["bytes"]["mean"] == 1 << 20, store["metrics"]["bytes"]
 assert any(p.endswith("/gfal2-plugins/libgfal_plugin_xrootd.so") for p in store["guests"]["programs"]), store["guests"]["programs"]
+# the guest's kernel mounted the export: its jobs read the same files from a directory
+data = nfs["ranks"]["hosts"][0]["data"]
+assert data["scheme"] == "posix" and data["source"] == "/mnt/store" and data["files"] == 2, data
+assert nfs["metrics"]["bytes"]["mean"] == 1 << 20, nfs["metrics"]["bytes"]
+settings = nfs["guests"]["settings"]
+assert settings["mount"].endswith("/set:/mnt/store"), settings
+assert settings["mount_command"].startswith("-t nfs -o vers=3,nolock,proto=tcp,mountproto=tcp "), settings
 PY
 guests_left_nothing '[0-9]*' "a finished run"
 expect_status 0 "$VP" results show carried
+expect_contains "$WORK/out" "guests' mount: $MOUNT (mount -t nfs -o vers=3,nolock,proto=tcp,mountproto=tcp $SUBNET.200:$OWN/set /mnt/store)"
 expect_contains "$WORK/out" "this host's files in their image: /etc/gfal2.d /lib/x86_64-linux-gnu/libgfal2.so.2 /usr/bin/xz /usr/lib/x86_64-linux-gnu/gfal2-plugins/libgfal_plugin_xrootd.so $OWN/bin/count $OWN/data"
 
 finish
