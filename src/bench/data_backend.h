@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "bench/data_source.h"
-#include "core/path_set.h"
+struct data_handle;  /* data_source.h */
+struct vp_path_set;  /* core/path_set.h */
 
 struct data_backend {
     /* A client for source's URLs in *state, or -1 with why (the library or its plugin for

@@ -3,6 +3,7 @@
  * ever made in a job process or a short-lived helper. */
 #define _GNU_SOURCE
 #include "bench/data_backend.h"
+#include "bench/data_source.h"
 
 #include <errno.h>
 #include <fcntl.h>

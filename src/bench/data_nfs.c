@@ -7,6 +7,7 @@
  * export's pseudo path). A read of --read-size bytes is one READ on the wire up to the
  * server's largest, as a root:// read is one request. */
 #include "bench/data_backend.h"
+#include "bench/data_source.h"
 
 #include <errno.h>
 #include <fcntl.h>
