@@ -9,7 +9,7 @@
 # machine has every package, a skip is a failure.
 set -u
 cd "$(dirname "$0")/.."
-FUZZ_SECONDS=${FUZZ_SECONDS:-4} # scripts/fuzz.sh fuzzes for longer
+FUZZ_SECONDS=${FUZZ_SECONDS:-3} # scripts/fuzz.sh fuzzes for longer
 passed=0
 failed=0
 skipped=0

@@ -251,6 +251,14 @@ printf '[global]\nreps = 2\n[here]\nbench = disk.write\nsize = 1m\npath = %s\n[b
 expect_status 0 "$VP" run --plan "$WORK/own.ini" --label own-steps --json "$WORK/own.json"
 json_check "$WORK/own.json" '[(r["step"], r["status"]) for r in d["results"]] == [("here", "ok"), ("box", "ok")]' \
     "a container should not check the step this host runs alone (its path is not in the container)"
+# a step the containers cannot run is refused by them, in their words: exit 2, nothing
+# stored (the directory is this host's, not theirs)
+printf '[global]\nreps = 1\n[box]\nbench = disk.write\nsize = 1m\npath = %s\ncontainers = 1\n' "$WORK/hosts-own" >"$WORK/theirs.ini"
+expect_status 2 "$VP" run --plan "$WORK/theirs.ini" --db "$WORK/theirs.db"
+expect_contains "$WORK/err" "in container virtperf-"
+expect_contains "$WORK/err" "[box]: --path $WORK/hosts-own: no such directory; accepted: an existing directory"
+[ ! -e "$WORK/theirs.db" ] || [ "$(store_count "$WORK/theirs.db" results)" -eq 0 ] ||
+    fail "a step the containers refused stored results"
 # the same plan's rpc step in containers given on the command line: its topology is kept
 printf '[global]\nreps = 2\n[rpc]\nbench = net.rr\nduration = 0.3s\ntopology = matrix\n' >"$WORK/given.ini"
 expect_status 0 "$VP" run --plan "$WORK/given.ini" --containers 1 --label plan-given --json "$WORK/given.json"

@@ -102,7 +102,7 @@ start_xrootd "$WORK/gridka-set" "$PORT" $((PORT + 1)) "$NETNS_STORE"
 STORE_ROOT=root://198.18.14.2:$PORT/$WORK/gridka-set
 STORE_NFS=nfs://198.18.14.2$WORK/gridka-set
 # (its guest step's jobs at once here: test_guests_programs reads an xrootd from a guest)
-expect_status 0 ip netns exec "$NETNS_CLIENT" "$VP" run --plan "$PLANS/gridka-quick.ini" --no-guests \
+expect_status 0 ip netns exec "$NETNS_CLIENT" "$VP" run --plan "$PLANS/gridka-quick.ini" --no-guests --set global.reps=3 \
     --set "nfs-4k.source=$STORE_NFS" --set "nfs-512k.source=$STORE_NFS" \
     --set "xrootd-4k.source=$STORE_ROOT" --set "xrootd-512k.source=$STORE_ROOT" \
     --set "xrootd-512k-guests.source=$STORE_ROOT" --label gridka --quiet --json "$WORK/gridka.json"
