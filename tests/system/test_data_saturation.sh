@@ -3,7 +3,7 @@
 # network namespace serves a fileset through a link that tbf holds to 200 Mbit/s; 1, 2 and
 # 4 jobs copy 8 MiB files from it at once; then an nfs-ganesha beside it serves the same
 # files over NFSv3 to 1 and 4 jobs. Each job alone can fill the link, so the
-# aggregate over the run (first start to last done) must stay within 15% of the limit at
+# aggregate over the run (first start to last done) must stay within 20% of the limit at
 # every job count and job time must grow in proportion to the jobs. The client's link is a
 # bridge's port, as on a hypervisor host: its network input must count each byte once. The files are large
 # enough that a job's fixed cost (connect, login, open, TCP's slow start: some 30 ms here)
@@ -54,10 +54,11 @@ for r in results:
     times[r["jobs"]] = r["metrics"]["job_time"]["mean"]
     print("  jobs %d: span %.1f Mbit/s (%.2f of the limit), job time %.3f s" % (
         r["jobs"], span * 8 / 1e6, span / limit, times[r["jobs"]]), file=sys.stderr)
-    # (TCP through tbf's 32 kB bucket holds 0.90-0.95 of the rate here, and a clean
-    # clone's run once 0.898 at 8 jobs: 0.85 still tells a held link from a free one,
-    # which gives many times the limit)
-    ok = ok and 0.85 * limit <= span <= 1.02 * limit
+    # (TCP flows sharing tbf's 32 kB bucket back off together and leave some of it
+    # unused, the more so the more flows: 0.90-0.95 of the rate here, and in clean clones
+    # 0.898 at 8 jobs, 0.83-0.86 at 4 in a slow hour; 0.80 still tells a held link from a
+    # free one, which gives many times the limit)
+    ok = ok and 0.80 * limit <= span <= 1.02 * limit
     # network in: the store's bytes once (plus TCP/IP and the protocol's framing), not the
     # port's and the bridge's both; of the interface the route to the store leaves by
     read = r["metrics"]["bytes"]["mean"] * r["reps"]
