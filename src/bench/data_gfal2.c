@@ -61,7 +61,7 @@ static int plugin_present(gfal2_context_t context, const char *source, char *err
 }
 
 static int via_gfal2_init(const char *source, double timeout_s, void **state, char *err,
-                     size_t err_len)
+                          size_t err_len)
 {
     /* XRootD's client reads these once, when it starts: one connection attempt within
      * the timeout, and no request waits longer (its defaults retry for minutes). */
@@ -95,7 +95,7 @@ static void via_gfal2_free(void *state)
 }
 
 static int via_gfal2_open(void *state, const char *url, bool create, struct data_handle *handle,
-                     char *err, size_t err_len)
+                          char *err, size_t err_len)
 {
     GError *error = NULL;
     handle->fd = gfal2->open(state, url, create ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY,
@@ -106,7 +106,7 @@ static int via_gfal2_open(void *state, const char *url, bool create, struct data
 }
 
 static ssize_t via_gfal2_read(void *state, struct data_handle *handle, void *buf, size_t len,
-                         char *err, size_t err_len)
+                              char *err, size_t err_len)
 {
     GError *error = NULL;
     ssize_t got = gfal2->read(state, handle->fd, buf, len, &error);
@@ -116,7 +116,7 @@ static ssize_t via_gfal2_read(void *state, struct data_handle *handle, void *buf
 }
 
 static ssize_t via_gfal2_pread(void *state, struct data_handle *handle, void *buf, size_t len,
-                          uint64_t offset, char *err, size_t err_len)
+                               uint64_t offset, char *err, size_t err_len)
 {
     GError *error = NULL;
     ssize_t got = gfal2->pread(state, handle->fd, buf, len, (off_t)offset, &error);
@@ -125,8 +125,8 @@ static ssize_t via_gfal2_pread(void *state, struct data_handle *handle, void *bu
     return got;
 }
 
-static ssize_t via_gfal2_write(void *state, struct data_handle *handle, const void *buf, size_t len,
-                          char *err, size_t err_len)
+static ssize_t via_gfal2_write(void *state, struct data_handle *handle, const void *buf,
+                               size_t len, char *err, size_t err_len)
 {
     GError *error = NULL;
     ssize_t done = gfal2->write(state, handle->fd, buf, len, &error);
@@ -163,7 +163,7 @@ static int via_gfal2_exists(void *state, const char *url, char *err, size_t err_
 }
 
 static int via_gfal2_rename(void *state, const char *from, const char *to, char *err,
-                       size_t err_len)
+                            size_t err_len)
 {
     GError *error = NULL;
     if (gfal2->rename(state, from, to, &error) == 0)
@@ -185,7 +185,7 @@ static void via_gfal2_unlink(void *state, const char *url)
  * authentication needs the member to hold credentials and XRootD's security plugins,
  * which the user gives with --guest-programs. */
 static int via_gfal2_member_files(const char *source, struct vp_path_set *files, char *err,
-                             size_t err_len)
+                                  size_t err_len)
 {
     const struct vp_gfal2 *library = vp_gfal2_load(err, err_len);
     if (!library)

@@ -117,7 +117,7 @@ static int path_of(struct nfs_client *client, const char *url, char *path, size_
 }
 
 static int via_libnfs_init(const char *source, double timeout_s, void **state, char *err,
-                    size_t err_len)
+                           size_t err_len)
 {
     if (load(err, err_len) != 0)
         return -1;
@@ -148,8 +148,8 @@ static void reason(struct nfs_client *client, const char *url, const char *what,
     snprintf(err, err_len, "%.300s: %s: %s", url, what, libnfs.get_error(client->nfs));
 }
 
-static int via_libnfs_open_url(void *state, const char *url, bool create, struct data_handle *handle,
-                        char *err, size_t err_len)
+static int via_libnfs_open_url(void *state, const char *url, bool create,
+                               struct data_handle *handle, char *err, size_t err_len)
 {
     struct nfs_client *client = state;
     char path[1400];
@@ -167,8 +167,8 @@ static int via_libnfs_open_url(void *state, const char *url, bool create, struct
     return 0;
 }
 
-static ssize_t via_libnfs_read_next(void *state, struct data_handle *handle, void *buf, size_t len,
-                             char *err, size_t err_len)
+static ssize_t via_libnfs_read_next(void *state, struct data_handle *handle, void *buf,
+                                    size_t len, char *err, size_t err_len)
 {
     struct nfs_client *client = state;
     int got = libnfs.read(client->nfs, handle->file, len, buf);
@@ -177,8 +177,8 @@ static ssize_t via_libnfs_read_next(void *state, struct data_handle *handle, voi
     return got;
 }
 
-static ssize_t via_libnfs_read_at(void *state, struct data_handle *handle, void *buf, size_t len,
-                           uint64_t offset, char *err, size_t err_len)
+static ssize_t via_libnfs_read_at(void *state, struct data_handle *handle, void *buf,
+                                  size_t len, uint64_t offset, char *err, size_t err_len)
 {
     struct nfs_client *client = state;
     int got = libnfs.pread(client->nfs, handle->file, offset, len, buf);
@@ -188,7 +188,7 @@ static ssize_t via_libnfs_read_at(void *state, struct data_handle *handle, void 
 }
 
 static ssize_t via_libnfs_write_next(void *state, struct data_handle *handle, const void *buf,
-                              size_t len, char *err, size_t err_len)
+                                     size_t len, char *err, size_t err_len)
 {
     struct nfs_client *client = state;
     int done = libnfs.write(client->nfs, handle->file, len, buf);
@@ -225,7 +225,7 @@ static int via_libnfs_exists(void *state, const char *url, char *err, size_t err
 }
 
 static int via_libnfs_rename_url(void *state, const char *from, const char *to, char *err,
-                          size_t err_len)
+                                 size_t err_len)
 {
     struct nfs_client *client = state;
     char from_path[1400], to_path[1400];
@@ -248,7 +248,7 @@ static void via_libnfs_unlink_url(void *state, const char *url)
 
 /* libnfs in a guest or container is this host's (its libraries come with it). */
 static int via_libnfs_member_files(const char *source, struct vp_path_set *files, char *err,
-                            size_t err_len)
+                                   size_t err_len)
 {
     if (load(err, err_len) != 0)
         return -1;

@@ -65,8 +65,10 @@ int vp_guest_mount_parse(const char *spec, struct vp_guest_mount *mount, char *e
         }
     }
     dir += 1; /* past ':' */
-    if (!export_path || export_path > url_end || !plain_host(host, (size_t)(export_path - host)) ||
-        !plain_path(export_path, (size_t)(url_end - export_path)) || !plain_path(dir, strlen(dir))) {
+    if (!export_path || export_path > url_end ||
+        !plain_host(host, (size_t)(export_path - host)) ||
+        !plain_path(export_path, (size_t)(url_end - export_path)) ||
+        !plain_path(dir, strlen(dir))) {
         snprintf(err, err_len, "--guest-mount: '%.200s' is not valid (a name of letters, digits "
                  "and . _ - + / only); " ACCEPTED, spec);
         return -1;
