@@ -6,6 +6,9 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD ?= build
+# extra `meson setup` options for a new build directory (tests/system/test_fresh.sh builds
+# its tree unoptimised: -Doptimization=0)
+SETUP_FLAGS ?=
 
 .PHONY: all build run test install clean deps reconfigure
 
@@ -22,7 +25,7 @@ OPTIONAL_LIBS = ompi-c gfal2 libnfs cmocka liburing libvirt libpq
 found_optional_libs = $$(for lib in $(OPTIONAL_LIBS); do pkg-config --exists $$lib && printf '%s ' $$lib; done)
 
 $(BUILD)/build.ninja:
-	meson setup $(BUILD) --prefix=$(PREFIX)
+	meson setup $(BUILD) --prefix=$(PREFIX) $(SETUP_FLAGS)
 	echo "$(found_optional_libs)" >$(BUILD)/optional-libs
 
 reconfigure: $(BUILD)/build.ninja

@@ -106,6 +106,7 @@ for round in $(seq "$ROUNDS"); do
             "$round" "$jobs" "$ours" "$theirs" "$work/ratios"
     done
 done
+stop_ganesha
 python3 - "$work/ratios" <<'PY'
 import collections, statistics, sys
 groups = collections.defaultdict(list)

@@ -73,7 +73,7 @@ static void ratio_intervals_cover_the_truth(void **state)
     (void)state;
     const size_t sizes[] = { 5, 20 };
     for (size_t s = 0; s < 2; s++) {
-        size_t n = sizes[s], covered = 0, trials = s == 0 ? 1000 : 200;
+        size_t n = sizes[s], covered = 0, trials = s == 0 ? 1000 : 120;
         uint64_t rng = 12345 + s;
         for (size_t trial = 0; trial < trials; trial++) {
             double base[20], candidate[20];
