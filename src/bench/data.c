@@ -433,7 +433,9 @@ static int data_prepare(struct vp_job *job)
         state->digest = vp_sha256_new();
     job->op_bytes = state->read_size;
     if (data_client_init(&state->client, vp_param_text(job->params, "source"),
-                         timeout_of(job->params), job->error, sizeof job->error) != 0)
+                         timeout_of(job->params), job->error, sizeof job->error) != 0 ||
+        data_client_attach(&state->client, vp_param_text(job->params, "source"), job->error,
+                           sizeof job->error) != 0)
         return -1;
     if (job->fail_now &&
         data_client_watch(&state->client, timeout_of(job->params), job->fail_now) != 0) {

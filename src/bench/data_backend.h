@@ -18,6 +18,10 @@ struct data_backend {
      * the scheme missing); timeout_s bounds connecting and each request. */
     int (*init)(const char *source, double timeout_s, void **state, char *err, size_t err_len);
     void (*free)(void *state);
+    /* Optional: readies the client for the files of the directory dir_url before any read
+     * of them is timed (libnfs mounts it: a worker node's NFS mount outlives its jobs'
+     * files). 0, or -1 with the library's reason. */
+    int (*attach)(void *state, const char *dir_url, char *err, size_t err_len);
     /* url opened to read, or (create) made anew to write, in handle: 0 or -1 + err. */
     int (*open)(void *state, const char *url, bool create, struct data_handle *handle,
                 char *err, size_t err_len);

@@ -1,8 +1,8 @@
 /* nfs:// sources through libnfs, NFS's client as a library (data_backend.h): no kernel
  * client, no mount on this machine, each job its own connection. libnfs is loaded on first
- * use. A client mounts the directory holding the first file it is asked for (a fileset's
- * directory: its files, its manifest, prepare's temporary names) and names every later
- * file from there: nfs://SERVER/DIR/FILE, v3 by default (libnfs's default; DIR is the
+ * use. A client mounts the fileset's directory when attached to it (a job, before its
+ * timed reads), else the directory holding the first file it is asked for (its manifest,
+ * prepare's temporary names), and names every later file from there: nfs://SERVER/DIR/FILE, v3 by default (libnfs's default; DIR is the
  * export's real path or a directory under it), ?version=4 at the URL's end for v4 (DIR the
  * export's pseudo path). A read of --read-size bytes is one READ on the wire up to the
  * server's largest, as a root:// read is one request. */
@@ -77,6 +77,32 @@ static void without_query(const char *url, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)strcspn(url, "?"), url);
 }
 
+/* Mounts the directory whose URL is base's first dir_len bytes (its query, such as
+ * ?version=4, after them); url names what was asked for in a refusal. */
+static int mount_dir(struct nfs_client *client, const char *base, size_t dir_len,
+                     const char *query, const char *url, char *err, size_t err_len)
+{
+    if (dir_len <= strlen("nfs://")) {
+        snprintf(err, err_len, "%.300s: accepted: nfs://SERVER/DIRECTORY/FILE", url);
+        return -1;
+    }
+    char dir[1700];
+    snprintf(dir, sizeof dir, "%.*s%s", (int)dir_len, base, query);
+    struct nfs_url *parsed = libnfs.parse_url_dir(client->nfs, dir);
+    if (!parsed) {
+        snprintf(err, err_len, "%.300s: %s", url, libnfs.get_error(client->nfs));
+        return -1;
+    }
+    int status = libnfs.mount(client->nfs, parsed->server, parsed->path);
+    libnfs.destroy_url(parsed);
+    if (status != 0) {
+        snprintf(err, err_len, "%.300s: mount: %s", url, libnfs.get_error(client->nfs));
+        return -1;
+    }
+    snprintf(client->mounted, sizeof client->mounted, "%.*s", (int)dir_len, base);
+    return 0;
+}
+
 /* url's path within the client's mount ("/NAME") into path, mounting the directory
  * holding it first when nothing is; -1 with why for a URL outside it or a mount refused. */
 static int path_of(struct nfs_client *client, const char *url, char *path, size_t path_len,
@@ -85,26 +111,12 @@ static int path_of(struct nfs_client *client, const char *url, char *path, size_
     char base[1400];
     without_query(url, base, sizeof base);
     const char *file = strrchr(base, '/');
-    size_t dir_len = file ? (size_t)(file - base) : 0;
-    if (!client->mounted[0]) {
-        if (dir_len <= strlen("nfs://") || !file[1]) {
+    if (!client->mounted[0] &&
+        (!file[1] || mount_dir(client, base, (size_t)(file - base), url + strlen(base), url,
+                               err, err_len) != 0)) {
+        if (!file[1])
             snprintf(err, err_len, "%.300s: accepted: nfs://SERVER/DIRECTORY/FILE", url);
-            return -1;
-        }
-        char dir[1700];
-        snprintf(dir, sizeof dir, "%.*s%s", (int)dir_len, base, url + strlen(base));
-        struct nfs_url *parsed = libnfs.parse_url_dir(client->nfs, dir);
-        if (!parsed) {
-            snprintf(err, err_len, "%.300s: %s", url, libnfs.get_error(client->nfs));
-            return -1;
-        }
-        int status = libnfs.mount(client->nfs, parsed->server, parsed->path);
-        libnfs.destroy_url(parsed);
-        if (status != 0) {
-            snprintf(err, err_len, "%.300s: mount: %s", url, libnfs.get_error(client->nfs));
-            return -1;
-        }
-        snprintf(client->mounted, sizeof client->mounted, "%.*s", (int)dir_len, base);
+        return -1;
     }
     size_t mounted_len = strlen(client->mounted);
     if (strncmp(url, client->mounted, mounted_len) != 0 || url[mounted_len] != '/') {
@@ -132,6 +144,20 @@ static int via_libnfs_init(const char *source, double timeout_s, void **state, c
     libnfs.set_timeout(client->nfs, timeout_s < 1 ? 1000 : (int)(timeout_s * 1000));
     *state = client;
     return 0;
+}
+
+/* The fileset's directory mounted before the jobs' reads are timed. */
+static int via_libnfs_attach(void *state, const char *dir_url, char *err, size_t err_len)
+{
+    struct nfs_client *client = state;
+    char base[1400];
+    without_query(dir_url, base, sizeof base);
+    size_t dir_len = strlen(base);
+    while (dir_len > 0 && base[dir_len - 1] == '/')
+        dir_len--;
+    return client->mounted[0] ? 0
+                              : mount_dir(client, base, dir_len, dir_url + strlen(base),
+                                          dir_url, err, err_len);
 }
 
 static void via_libnfs_free(void *state)
@@ -265,6 +291,7 @@ static int via_libnfs_member_files(const char *source, struct vp_path_set *files
 const struct data_backend data_nfs_backend = {
     .init = via_libnfs_init,
     .free = via_libnfs_free,
+    .attach = via_libnfs_attach,
     .open = via_libnfs_open_url,
     .read = via_libnfs_read_next,
     .pread = via_libnfs_read_at,

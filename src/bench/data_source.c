@@ -119,6 +119,14 @@ int data_client_init(struct data_client *client, const char *source, double time
     return 0;
 }
 
+int data_client_attach(struct data_client *client, const char *source, char *err,
+                       size_t err_len)
+{
+    if (!client->backend || !client->backend->attach)
+        return 0;
+    return client->backend->attach(client->state, source, err, err_len);
+}
+
 struct data_watch {
     double timeout_s;
     void (*stalled)(const char *reason);

@@ -45,6 +45,11 @@ int data_client_init(struct data_client *client, const char *source, double time
  * kernel on a hung mount, which no timeout of a system call ends) makes it call
  * stalled("URL: read: no answer within ..."), which must not return (vp_job.fail_now).
  * data_client_free stops it. Returns 0, or -1 when no thread could be started. */
+/* Readies a URL client for the files of its source directory before any read is timed (an
+ * nfs:// client mounts it); nothing for a path or a library that connects per file. 0,
+ * or -1 with the library's reason. */
+int data_client_attach(struct data_client *client, const char *source, char *err,
+                       size_t err_len);
 int data_client_watch(struct data_client *client, double timeout_s,
                       void (*stalled)(const char *reason));
 void data_client_free(struct data_client *client);
