@@ -138,7 +138,10 @@ json_check "$WORK/root.json" 'd["results"][0]["status"] == "ok" and d["results"]
     "root://: every byte of 4 files, SHA-256 checked"
 reads=$(grep -c 'read 12288@' "$XROOTD_LOG")
 [ "$reads" -ge $((4 * 85)) ] || fail "the server should see 12k reads (4 files x 86), saw $reads"
-json_check "$WORK/root.json" 'd["results"][0]["data"]["network_rx_bytes"] >= 4 * 1048576' \
+# (0.9 of them at least: the monitor's last sample at its stop is skipped when the one
+# before came less than a fifth of its period earlier, and under ASan this point's last
+# 20 ms carry a few percent of its bytes: a clean clone saw that fail at 1.0)
+json_check "$WORK/root.json" 'd["results"][0]["data"]["network_rx_bytes"] >= 0.9 * 4 * 1048576' \
     "the monitor's network input should have seen the bytes"
 scratch_empty "after a root:// copy"
 : >"$XROOTD_LOG"
