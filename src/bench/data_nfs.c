@@ -193,34 +193,37 @@ static int via_libnfs_open_url(void *state, const char *url, bool create,
     return 0;
 }
 
+/* A call's count as it is, or its failure named "URL: what: libnfs's reason". */
+static ssize_t said(struct nfs_client *client, const struct data_handle *handle, int got,
+                    const char *what, char *err, size_t err_len)
+{
+    if (got < 0)
+        reason(client, handle->url, what, err, err_len);
+    return got;
+}
+
 static ssize_t via_libnfs_read_next(void *state, struct data_handle *handle, void *buf,
                                     size_t len, char *err, size_t err_len)
 {
     struct nfs_client *client = state;
-    int got = libnfs.read(client->nfs, handle->file, len, buf);
-    if (got < 0)
-        reason(client, handle->url, "read", err, err_len);
-    return got;
+    return said(client, handle, libnfs.read(client->nfs, handle->file, len, buf), "read", err,
+                err_len);
 }
 
 static ssize_t via_libnfs_read_at(void *state, struct data_handle *handle, void *buf,
                                   size_t len, uint64_t offset, char *err, size_t err_len)
 {
     struct nfs_client *client = state;
-    int got = libnfs.pread(client->nfs, handle->file, offset, len, buf);
-    if (got < 0)
-        reason(client, handle->url, "read", err, err_len);
-    return got;
+    return said(client, handle, libnfs.pread(client->nfs, handle->file, offset, len, buf),
+                "read", err, err_len);
 }
 
 static ssize_t via_libnfs_write_next(void *state, struct data_handle *handle, const void *buf,
                                      size_t len, char *err, size_t err_len)
 {
     struct nfs_client *client = state;
-    int done = libnfs.write(client->nfs, handle->file, len, buf);
-    if (done < 0)
-        reason(client, handle->url, "write", err, err_len);
-    return done;
+    return said(client, handle, libnfs.write(client->nfs, handle->file, len, buf), "write",
+                err, err_len);
 }
 
 static int via_libnfs_close_file(void *state, struct data_handle *handle, char *err, size_t err_len)

@@ -143,6 +143,23 @@ stop_libvirt() {
     if $LIBVIRTD_STARTED; then libvirt_down; fi
 }
 
+# serving PID RUN ADDRESS PORT...: 0 once every PORT at ADDRESS answers (RUN, such as
+# "ip netns exec NS" or "", says where to ask), 1 when PID ends first or after 10 s.
+serving() {
+    local pid=$1 run=$2 address=$3 probe="true" port fd=3
+    shift 3
+    for port; do
+        probe="$probe && exec $fd<>/dev/tcp/$address/$port"
+        fd=$((fd + 1))
+    done
+    for _ in $(seq 1 100); do
+        $run bash -c "$probe" 2>/dev/null && return 0
+        kill -0 "$pid" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
 # start_xrootd DIR PORT HTTP_PORT [NETNS]: an xrootd (Debian xrootd-server) serving DIR
 # over root:// on PORT and over HTTP (its XrdHttp plugin) on HTTP_PORT, as user nobody,
 # tracing every request into $XROOTD_LOG (unless XROOTD_TRACE=0: a measurement's
@@ -166,12 +183,7 @@ start_xrootd() {
     $run xrootd -R nobody -p "$2" -c "$XROOTD_HOME/xrootd.cfg" -l "$XROOTD_LOG" \
         >"$XROOTD_HOME/stdout" 2>&1 &
     XROOTD_PID=$!
-    for _ in $(seq 1 100); do
-        $run bash -c "exec 3<>/dev/tcp/127.0.0.1/$2 && exec 4<>/dev/tcp/127.0.0.1/$3" \
-            2>/dev/null && return 0
-        kill -0 "$XROOTD_PID" 2>/dev/null || break
-        sleep 0.1
-    done
+    serving "$XROOTD_PID" "$run" 127.0.0.1 "$2" "$3" && return 0
     fail "xrootd did not start: $(tail -n 5 "$XROOTD_HOME/stdout" "$XROOTD_LOG" 2>&1)"
     finish
 }
@@ -210,12 +222,7 @@ start_ganesha() {
         'mount -t tmpfs tmpfs /run && { rpcbind -w -f & } && exec ganesha.nfsd -F -f "$1/ganesha.conf" -L "$1/log" -p "$1/pid" -N NIV_EVENT' \
         sh "$GANESHA_HOME" >"$GANESHA_HOME/stdout" 2>&1 &
     GANESHA_PID=$!
-    for _ in $(seq 1 100); do
-        ip netns exec "$2" bash -c "exec 3<>/dev/tcp/$3/2049 && exec 4<>/dev/tcp/$3/111" \
-            2>/dev/null && return 0
-        kill -0 "$GANESHA_PID" 2>/dev/null || break
-        sleep 0.1
-    done
+    serving "$GANESHA_PID" "ip netns exec $2" "$3" 2049 111 && return 0
     fail "nfs-ganesha did not start: $(tail -n 5 "$GANESHA_HOME/stdout" "$GANESHA_HOME/log" 2>&1)"
     finish
 }
