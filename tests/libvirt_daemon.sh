@@ -25,3 +25,37 @@ libvirt_down() {
     pkill -x libvirtd
     pkill -x virtlogd
 }
+# second_libvirt_up DIR: a second libvirtd on this machine, a hypervisor "elsewhere" to
+# migrate guests to: its own mount namespace with private /run/libvirt, /var/lib/libvirt
+# and /etc/libvirt (a copy of this host's, another host_uuid, QEMU's output to files
+# since no virtlogd runs there), its socket DIR/sock/libvirt-sock, its pid DIR/pid. Prints
+# its URI; returns 1 when it does not answer in 10 s (its log: DIR/libvirtd.log).
+second_libvirt_up() {
+    local dir=$1
+    mkdir -p "$dir/run" "$dir/lib" "$dir/etc" "$dir/sock" || return 1
+    cp -a /etc/libvirt/. "$dir/etc/" && cp -a /var/lib/libvirt/. "$dir/lib/" || return 1
+    rm -rf "$dir/lib/qemu/"*.xml "$dir/etc/qemu/"*.xml 2>/dev/null
+    printf 'host_uuid = "%s"\nunix_sock_dir = "%s"\n' "$(cat /proc/sys/kernel/random/uuid)" \
+        "$dir/sock" >>"$dir/etc/libvirtd.conf"
+    printf 'stdio_handler = "file"\n' >>"$dir/etc/qemu.conf"
+    (setsid unshare -m --propagation private sh -c "mount --bind '$dir/run' /run/libvirt &&
+        mount --bind '$dir/lib' /var/lib/libvirt && mount --bind '$dir/etc' /etc/libvirt &&
+        exec libvirtd -p '$dir/pid'" >>"$dir/libvirtd.log" 2>&1 &)
+    local uri="qemu:///system?socket=$dir/sock/libvirt-sock"
+    for _ in $(seq 1 50); do
+        virsh -c "$uri" version >/dev/null 2>&1 && { echo "$uri"; return 0; }
+        sleep 0.2
+    done
+    return 1
+}
+# second_libvirt_down DIR: stops that daemon and every QEMU it started.
+second_libvirt_down() {
+    local dir=$1 pid
+    pid=$(cat "$dir/pid" 2>/dev/null) || return 0
+    for domain in $(virsh -c "qemu:///system?socket=$dir/sock/libvirt-sock" list --name 2>/dev/null); do
+        virsh -c "qemu:///system?socket=$dir/sock/libvirt-sock" destroy "$domain" >/dev/null 2>&1
+    done
+    kill "$pid" 2>/dev/null
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null
+}

@@ -394,15 +394,102 @@ static void print_fill(FILE *out, const json_t *fill, enum vp_unit_style style)
                              sizeof reason));
 }
 
+/* "migrations" (run/fleet_migrate.c): [{guest, from, to, began_s, began_utc, ended_utc,
+ * seconds, status, error?, total_ms?, downtime_ms?, data_bytes?, memory_iterations?,
+ * probe_gap_s?, probe_gap_utc?, gap_beyond_downtime_s?}]; empty: none begun. */
+static int check_migrations(struct vp_check *checker, const json_t *moves, const char *path)
+{
+    static const char *const statuses[] = { "ok", "failed", NULL };
+    char at[256];
+    snprintf(at, sizeof at, "%s.migrations", path);
+    if (!json_is_array(moves) || json_array_size(moves) > 16)
+        return vp_check_fail(checker, "%s: accepted: an array of at most 16 moves", at);
+    size_t i;
+    const json_t *moved;
+    json_array_foreach(moves, i, moved) {
+        char one[300];
+        snprintf(one, sizeof one, "%s[%zu]", at, i);
+        if (!json_is_object(moved))
+            return vp_check_fail(checker, "%s: accepted: an object", one);
+        if (vp_check_string(checker, moved, one, "guest", VP_CHECK_NAME_LEN, 1) != 0 ||
+            vp_check_string(checker, moved, one, "from", 400, 1) != 0 ||
+            vp_check_string(checker, moved, one, "to", 400, 1) != 0 ||
+            vp_check_string(checker, moved, one, "began_utc", 40, 1) != 0 ||
+            vp_check_string(checker, moved, one, "ended_utc", 40, 1) != 0 ||
+            vp_check_string(checker, moved, one, "probe_gap_utc", 40, 0) != 0 ||
+            vp_check_choice(checker, moved, one, "status", statuses, 1) != 0 ||
+            vp_check_string(checker, moved, one, "error", VP_CHECK_TEXT_LEN, 0) != 0 ||
+            vp_check_number(checker, moved, one, "began_s", 0, 1e9, 1) != 0 ||
+            vp_check_number(checker, moved, one, "seconds", 0, 1e9, 1) != 0 ||
+            vp_check_number(checker, moved, one, "total_ms", 0, 1e12, 0) != 0 ||
+            vp_check_number(checker, moved, one, "downtime_ms", 0, 1e12, 0) != 0 ||
+            vp_check_number(checker, moved, one, "data_bytes", 0, 1e18, 0) != 0 ||
+            vp_check_number(checker, moved, one, "memory_iterations", 0, 1e9, 0) != 0 ||
+            vp_check_number(checker, moved, one, "probe_gap_s", 0, 1e9, 0) != 0 ||
+            vp_check_number(checker, moved, one, "gap_beyond_downtime_s", -1e9, 1e9, 0) != 0)
+            return -1;
+        const json_t *covered = json_object_get(moved, "probe_covered");
+        if (covered && !json_is_boolean(covered))
+            return vp_check_fail(checker, "%s.probe_covered: accepted: true or false", one);
+    }
+    return 0;
+}
+
+/* Each move: what libvirt says of it beside the gap net.probe saw from this host. */
+static void print_migrations(FILE *out, const json_t *moves, enum vp_unit_style style)
+{
+    (void)style;
+    if (json_array_size(moves) == 0)
+        fprintf(out, "  migration: none: the point ended before --migrate-at\n");
+    size_t i;
+    const json_t *moved;
+    json_array_foreach(moves, i, moved) { /* checked: its texts printable */
+        fprintf(out, "  migration of %s at %.2f s, %s -> %s: ",
+                json_string_value(json_object_get(moved, "guest")),
+                json_number_value(json_object_get(moved, "began_s")),
+                json_string_value(json_object_get(moved, "from")),
+                json_string_value(json_object_get(moved, "to")));
+        const json_t *downtime = json_object_get(moved, "downtime_ms");
+        if (strcmp(json_string_value(json_object_get(moved, "status")), "ok") != 0) {
+            const char *error = json_string_value(json_object_get(moved, "error"));
+            fprintf(out, "failed: %s\n", error ? error : "no reason kept");
+            continue;
+        }
+        if (json_is_number(downtime))
+            fprintf(out, "libvirt: downtime %.0f ms, total %.0f ms, %.1f MiB in %.0f passes",
+                    json_number_value(downtime),
+                    json_number_value(json_object_get(moved, "total_ms")),
+                    json_number_value(json_object_get(moved, "data_bytes")) / (1 << 20),
+                    json_number_value(json_object_get(moved, "memory_iterations")));
+        else
+            fprintf(out, "libvirt gave no figures, %.2f s",
+                    json_number_value(json_object_get(moved, "seconds")));
+        const json_t *gap = json_object_get(moved, "probe_gap_s");
+        const json_t *beyond = json_object_get(moved, "gap_beyond_downtime_s");
+        if (json_is_number(gap))
+            fprintf(out, "; net.probe from this host: %.0f ms without answers",
+                    json_number_value(gap) * 1e3);
+        if (json_is_number(beyond))
+            fprintf(out, ", %+.0f ms beside the downtime (the hand-off between the two QEMUs, "
+                    "the bridge learning the guest's new port)", json_number_value(beyond) * 1e3);
+        if (json_is_false(json_object_get(moved, "probe_covered")))
+            fprintf(out, "; no net.probe watched it whole (it ran past the point's end: an "
+                    "earlier --migrate-at or a longer --duration)");
+        fprintf(out, "\n");
+    }
+}
+
 static const struct vp_result_part intervals_part = { "intervals", check_intervals,
                                                       print_intervals };
 static const struct vp_result_part timeline_part = { "timeline", check_timeline, NULL };
 static const struct vp_result_part guests_part = { "guests", check_guests, print_guests };
 static const struct vp_result_part side_part = { "side", check_side, print_side };
 static const struct vp_result_part fill_part = { "fill", check_fill, print_fill };
+static const struct vp_result_part migrations_part = { "migrations", check_migrations,
+                                                       print_migrations };
 static const struct vp_result_part *const engine_parts[] = { &intervals_part, &timeline_part,
                                                              &guests_part, &side_part,
-                                                             &fill_part };
+                                                             &fill_part, &migrations_part };
 
 size_t vp_result_parts(const struct vp_result_part **parts, size_t cap)
 {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -130,6 +131,16 @@ int vp_channel_send(int fd, uint32_t kind, const void *data, size_t len, char *e
     return len ? write_all(fd, data, len, err, err_len) : 0;
 }
 
+/* Whether fd is a guest's virtio-serial port, which reads nothing while its host end is
+ * away (the guest migrating between two QEMUs: the new one's end opens once the host
+ * connects to it) and poll says so at once: the member waits for it, till its deadline,
+ * rather than take it for the host gone. A socket's end of file is the end. */
+static bool host_away(int fd)
+{
+    struct stat info;
+    return fstat(fd, &info) == 0 && S_ISCHR(info.st_mode);
+}
+
 /* Reads len bytes before deadline_ns. */
 static int read_all(int fd, void *data, size_t len, int64_t deadline_ns, char *err,
                     size_t err_len)
@@ -156,6 +167,10 @@ static int read_all(int fd, void *data, size_t len, int64_t deadline_ns, char *e
         ssize_t n = read(fd, (unsigned char *)at, len);
         if (n < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
+        if (n == 0 && host_away(fd)) {
+            usleep(20000);
+            continue;
+        }
         if (advance(n, &at, &len, err, err_len) != 0)
             return -1;
     }

@@ -58,8 +58,27 @@ bool vp_domains_supported(void);
 int vp_domains_connect(const char *uri, char *err, size_t err_len);
 /* Whether the hypervisor offers domain type kvm (its capabilities). */
 bool vp_domains_offer_kvm(void);
-/* Starts a transient domain from xml; NULL with libvirt's reason. */
-struct vp_domain *vp_domain_start(const char *xml, char *err, size_t err_len);
+/* Starts a transient domain from xml, destroyed by libvirt if this process dies unless
+ * migratable (libvirt migrates no such domain); NULL with libvirt's reason. */
+struct vp_domain *vp_domain_start(const char *xml, bool migratable, char *err, size_t err_len);
+/* Opens the connection to the libvirt at uri guests migrate to; -1 with why. */
+int vp_domains_reach(const char *uri, char *err, size_t err_len);
+/* What libvirt says of a completed migration (its job statistics on the destination):
+ * milliseconds from start to end and with the guest stopped, bytes sent, passes over its
+ * memory; -1 where not given. */
+struct vp_migration_figures {
+    bool known;
+    double total_ms, downtime_ms, data_bytes, memory_iterations;
+};
+/* Live-migrates the domain to the libvirt at uri (NULL: back to the run's own), as xml
+ * there (its host-side paths its own); the domain is then that one. -1 with libvirt's
+ * reason (the domain still where it was, or gone). */
+int vp_domain_migrate(struct vp_domain *domain, const char *uri, const char *xml,
+                      struct vp_migration_figures *figures, char *err, size_t err_len);
+/* Its XML as a migration's destination takes it (malloc'd). */
+char *vp_domain_migratable_xml(struct vp_domain *domain);
+/* Destroys every domain of a virtperf that is gone, here and where guests migrated. */
+void vp_domains_sweep(void);
 /* Whether it still runs. */
 bool vp_domain_running(struct vp_domain *domain);
 /* The domain's XML as libvirt runs it (malloc'd), its QEMU process. */

@@ -1,6 +1,9 @@
 /* The guests' domains through libvirt's C API (see domain.h), the library loaded when a
  * run first connects (core/loaded.h: linked, it cost every virtperf command 36 ms of
  * loading here); without libvirt at build, every call says what to install. */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +17,14 @@
 
 #include "core/loaded.h"
 
+#define MOST_MOVES 8 /* the handles a domain had before its migrations, kept till it goes */
+
 struct vp_domain {
     virDomainPtr handle;
+    /* where it ran before each migration: another thread may still be asking the old
+     * handle whether it runs, so each is freed only with the domain */
+    virDomainPtr earlier[MOST_MOVES];
+    size_t moves;
 };
 
 /* The calls made here, typed as libvirt's headers declare them. */
@@ -34,9 +43,15 @@ static struct {
     __typeof__(virDomainSetSchedulerParametersFlags) *set_scheduler;
     __typeof__(virGetLastErrorMessage) *last_error_message;
     __typeof__(virSetErrorFunc) *set_error_func;
+    __typeof__(virDomainMigrate3) *migrate;
+    __typeof__(virDomainGetJobStats) *job_stats;
+    __typeof__(virTypedParamsFree) *params_free;
+    __typeof__(virConnectListAllDomains) *list_domains;
 } lib;
 
 static virConnectPtr connection;
+static virConnectPtr elsewhere;    /* the one other libvirt guests migrate to */
+static char elsewhere_uri[VP_GUEST_PATH_LEN];
 
 static int load_libvirt(char *err, size_t err_len)
 {
@@ -51,6 +66,9 @@ static int load_libvirt(char *err, size_t err_len)
         { "virDomainSetSchedulerParametersFlags", &lib.set_scheduler },
         { "virGetLastErrorMessage", &lib.last_error_message },
         { "virSetErrorFunc", &lib.set_error_func },
+        { "virDomainMigrate3", &lib.migrate }, { "virDomainGetJobStats", &lib.job_stats },
+        { "virTypedParamsFree", &lib.params_free },
+        { "virConnectListAllDomains", &lib.list_domains },
     };
     if (!loaded && vp_library_load("libvirt.so.0", symbols, sizeof symbols / sizeof symbols[0],
                                    "scripts/deps.sh guests installs libvirt", err,
@@ -103,24 +121,140 @@ bool vp_domains_offer_kvm(void)
     return kvm;
 }
 
-struct vp_domain *vp_domain_start(const char *xml, char *err, size_t err_len)
+struct vp_domain *vp_domain_start(const char *xml, bool migratable, char *err, size_t err_len)
 {
-    /* destroyed by libvirt when this connection closes: a virtperf killed leaves none */
-    virDomainPtr handle = lib.create_xml(connection, xml, VIR_DOMAIN_START_AUTODESTROY);
+    /* destroyed by libvirt when this connection closes: a virtperf killed leaves none;
+     * libvirt migrates no such domain, so one to migrate is swept instead
+     * (vp_domains_sweep) */
+    virDomainPtr handle = lib.create_xml(connection, xml,
+                                         migratable ? 0 : VIR_DOMAIN_START_AUTODESTROY);
     if (!handle) {
         last_error("libvirt refused the domain", err, err_len);
         return NULL;
     }
-    struct vp_domain *domain = malloc(sizeof *domain);
+    struct vp_domain *domain = calloc(1, sizeof *domain);
     if (!domain)
         abort();
     domain->handle = handle;
     return domain;
 }
 
+/* The connection to uri: this run's, or the one other libvirt (opened once). */
+static virConnectPtr connection_to(const char *uri, char *err, size_t err_len)
+{
+    if (!uri)
+        return connection;
+    if (elsewhere && strcmp(elsewhere_uri, uri) == 0)
+        return elsewhere;
+    if (elsewhere) {
+        snprintf(err, err_len, "%.150s: a run migrates to one other libvirt (%.150s)", uri,
+                 elsewhere_uri);
+        return NULL;
+    }
+    elsewhere = lib.connect_open(uri);
+    if (!elsewhere) {
+        last_error(uri, err, err_len);
+        return NULL;
+    }
+    snprintf(elsewhere_uri, sizeof elsewhere_uri, "%s", uri);
+    return elsewhere;
+}
+
+int vp_domains_reach(const char *uri, char *err, size_t err_len)
+{
+    char why[400];
+    if (connection_to(uri, why, sizeof why))
+        return 0;
+    snprintf(err, err_len, "--migrate-to: cannot reach libvirt there (%s); accepted: the URI "
+             "of a libvirtd that runs QEMU (qemu+ssh://HOST/system, "
+             "qemu:///system?socket=PATH)", why);
+    return -1;
+}
+
+/* A completed migration's figures, from its job statistics on the destination. */
+static void read_figures(virDomainPtr moved, struct vp_migration_figures *figures)
+{
+    int type = 0, count = 0;
+    virTypedParameterPtr params = NULL;
+    if (lib.job_stats(moved, &type, &params, &count, VIR_DOMAIN_JOB_STATS_COMPLETED) != 0)
+        return;
+    for (int i = 0; i < count; i++) {
+        const virTypedParameter *p = &params[i];
+        double value = p->type == VIR_TYPED_PARAM_ULLONG ? (double)p->value.ul
+                       : p->type == VIR_TYPED_PARAM_LLONG ? (double)p->value.l : -1;
+        if (value < 0)
+            continue;
+        if (strcmp(p->field, VIR_DOMAIN_JOB_TIME_ELAPSED) == 0)
+            figures->total_ms = value;
+        else if (strcmp(p->field, VIR_DOMAIN_JOB_DOWNTIME) == 0)
+            figures->downtime_ms = value;
+        else if (strcmp(p->field, VIR_DOMAIN_JOB_DATA_PROCESSED) == 0)
+            figures->data_bytes = value;
+        else if (strcmp(p->field, VIR_DOMAIN_JOB_MEMORY_ITERATION) == 0)
+            figures->memory_iterations = value;
+    }
+    figures->known = true;
+    lib.params_free(params, count);
+}
+
+int vp_domain_migrate(struct vp_domain *domain, const char *uri, const char *xml,
+                      struct vp_migration_figures *figures, char *err, size_t err_len)
+{
+    *figures = (struct vp_migration_figures){ .total_ms = -1, .downtime_ms = -1 };
+    if (domain->moves == MOST_MOVES) {
+        snprintf(err, err_len, "migrated %d times already", MOST_MOVES);
+        return -1;
+    }
+    virConnectPtr destination = connection_to(uri, err, err_len);
+    if (!destination)
+        return -1;
+    virTypedParameter params[1] = {
+        { .field = VIR_MIGRATE_PARAM_DEST_XML, .type = VIR_TYPED_PARAM_STRING,
+          .value.s = (char *)xml },
+    };
+    virDomainPtr moved = lib.migrate(domain->handle, destination, params, 1, VIR_MIGRATE_LIVE);
+    if (!moved) {
+        last_error("libvirt", err, err_len);
+        return -1;
+    }
+    domain->earlier[domain->moves++] = domain->handle;
+    __atomic_store_n(&domain->handle, moved, __ATOMIC_RELEASE);
+    read_figures(moved, figures);
+    return 0;
+}
+
+char *vp_domain_migratable_xml(struct vp_domain *domain)
+{
+    return lib.xml_desc(domain->handle, VIR_DOMAIN_XML_MIGRATABLE | VIR_DOMAIN_XML_SECURE);
+}
+
+/* Destroys on conn every domain a virtperf process that is gone started (named
+ * virtperf-PID-N): what a run killed before it could remove its migratable guests left. */
+static void sweep(virConnectPtr conn)
+{
+    virDomainPtr *domains = NULL;
+    int count = conn ? lib.list_domains(conn, &domains, VIR_CONNECT_LIST_DOMAINS_ACTIVE) : -1;
+    for (int i = 0; i < count; i++) {
+        const char *name = lib.name(domains[i]);
+        int pid = 0;
+        unsigned index;
+        if (name && sscanf(name, "virtperf-%d-%u", &pid, &index) == 2 && pid > 0 &&
+            kill(pid, 0) != 0 && errno == ESRCH)
+            lib.destroy(domains[i]);
+        lib.free(domains[i]);
+    }
+    free(domains);
+}
+
+void vp_domains_sweep(void)
+{
+    sweep(connection);
+    sweep(elsewhere);
+}
+
 bool vp_domain_running(struct vp_domain *domain)
 {
-    return lib.is_active(domain->handle) == 1;
+    return lib.is_active(__atomic_load_n(&domain->handle, __ATOMIC_ACQUIRE)) == 1;
 }
 
 char *vp_domain_running_xml(struct vp_domain *domain)
@@ -128,18 +262,49 @@ char *vp_domain_running_xml(struct vp_domain *domain)
     return lib.xml_desc(domain->handle, 0);
 }
 
-/* QEMU's pid, from the pid file libvirt keeps for the domain. */
+/* The process on this machine whose command line names guest NAME (libvirt starts QEMU
+ * with -name guest=NAME,...), 0: none here. */
+static pid_t qemu_named(const char *name)
+{
+    char want[VP_GUEST_NAME_LEN + 16];
+    int want_len = snprintf(want, sizeof want, "guest=%s,", name);
+    DIR *proc = opendir("/proc");
+    struct dirent *entry;
+    pid_t found = 0;
+    while (proc && !found && (entry = readdir(proc))) {
+        char path[300], line[4096];
+        if (entry->d_name[0] < '1' || entry->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", entry->d_name);
+        FILE *file = fopen(path, "r");
+        size_t got = file ? fread(line, 1, sizeof line - 1, file) : 0;
+        if (file)
+            fclose(file);
+        line[got] = '\0';
+        for (size_t at = 0; at + (size_t)want_len <= got; at += strlen(line + at) + 1) {
+            if (strncmp(line + at, want, (size_t)want_len) == 0)
+                found = (pid_t)atol(entry->d_name);
+        }
+    }
+    if (proc)
+        closedir(proc);
+    return found;
+}
+
+/* QEMU's pid: from the pid file libvirt keeps for the domain, else (a libvirt of its own
+ * /run on this machine, a migration's destination) by its command line. */
 pid_t vp_domain_pid(struct vp_domain *domain)
 {
     char path[VP_GUEST_PATH_LEN];
-    snprintf(path, sizeof path, "/run/libvirt/qemu/%s.pid", lib.name(domain->handle));
+    const char *name = lib.name(domain->handle);
+    snprintf(path, sizeof path, "/run/libvirt/qemu/%s.pid", name);
     FILE *file = fopen(path, "r");
     long pid = 0;
     if (file && fscanf(file, "%ld", &pid) != 1)
         pid = 0;
     if (file)
         fclose(file);
-    return (pid_t)pid;
+    return pid > 0 && domain->moves == 0 ? (pid_t)pid : qemu_named(name);
 }
 
 int vp_domain_cap_vcpus(struct vp_domain *domain, unsigned pct, char *err, size_t err_len)
@@ -168,6 +333,8 @@ void vp_domain_destroy(struct vp_domain *domain)
         return;
     lib.destroy(domain->handle);
     lib.free(domain->handle);
+    for (size_t m = 0; m < domain->moves; m++)
+        lib.free(domain->earlier[m]);
     free(domain);
 }
 
@@ -175,7 +342,9 @@ void vp_domains_disconnect(void)
 {
     if (connection)
         lib.connect_close(connection);
-    connection = NULL;
+    if (elsewhere)
+        lib.connect_close(elsewhere);
+    connection = elsewhere = NULL;
 }
 
 #else
@@ -202,11 +371,36 @@ bool vp_domains_offer_kvm(void)
     return false;
 }
 
-struct vp_domain *vp_domain_start(const char *xml, char *err, size_t err_len)
+struct vp_domain *vp_domain_start(const char *xml, bool migratable, char *err, size_t err_len)
 {
-    (void)xml;
+    (void)xml, (void)migratable;
     snprintf(err, err_len, "built without libvirt");
     return NULL;
+}
+
+int vp_domains_reach(const char *uri, char *err, size_t err_len)
+{
+    (void)uri;
+    snprintf(err, err_len, "--migrate-to: built without libvirt");
+    return -1;
+}
+
+int vp_domain_migrate(struct vp_domain *domain, const char *uri, const char *xml,
+                      struct vp_migration_figures *figures, char *err, size_t err_len)
+{
+    (void)domain, (void)uri, (void)xml, (void)figures;
+    snprintf(err, err_len, "built without libvirt");
+    return -1;
+}
+
+char *vp_domain_migratable_xml(struct vp_domain *domain)
+{
+    (void)domain;
+    return NULL;
+}
+
+void vp_domains_sweep(void)
+{
 }
 
 bool vp_domain_running(struct vp_domain *domain)

@@ -21,10 +21,17 @@ static int64_t deadline(const struct vp_channel_transport *channel)
     return vp_now_ns() + (int64_t)channel->timeout_s * 1000000000LL;
 }
 
-/* The channel to rank peer (a member's: the host's). */
-static int fd_of(const struct vp_channel_transport *channel, int peer)
+/* The channel to rank peer (a member's: the host's), once the leader's gate lets it by
+ * (a member migrating has another channel once it arrived); -1 with why. */
+static int fd_of(const struct vp_channel_transport *channel, int peer, char *reason,
+                 size_t reason_len)
 {
-    return channel->transport.rank == 0 ? channel->fds[peer - 1] : channel->fds[0];
+    if (channel->transport.rank != 0)
+        return channel->fds[0];
+    if (channel->gate &&
+        channel->gate(channel->gate_context, (size_t)(peer - 1), reason, reason_len) != 0)
+        return -1;
+    return channel->fds[peer - 1];
 }
 
 static int lose(struct vp_channel_transport *channel, int peer, const char *why)
@@ -51,7 +58,8 @@ static int send_frame(struct vp_channel_transport *channel, int peer, uint32_t k
 {
     if (already_lost(channel, reason, reason_len))
         return -1;
-    if (vp_channel_send(fd_of(channel, peer), kind, data, len, reason, reason_len) != 0)
+    int fd = fd_of(channel, peer, reason, reason_len);
+    if (fd < 0 || vp_channel_send(fd, kind, data, len, reason, reason_len) != 0)
         return lose(channel, peer, reason);
     return 0;
 }
@@ -71,6 +79,32 @@ static int check_values(struct vp_channel_transport *channel, int peer, uint32_t
     return checked == 0 ? 0 : lose(channel, peer, reason);
 }
 
+/* A frame of kind from peer, exactly len long (0: at most most). On the leader, when the
+ * channel closed under it as the member moved to another hypervisor, once more over the
+ * new channel the gate gives once it arrived. */
+static int expect_from(struct vp_channel_transport *channel, int peer, uint32_t kind,
+                       size_t len, size_t most, void **data, size_t *got, char *reason,
+                       size_t reason_len)
+{
+    int fd = fd_of(channel, peer, reason, reason_len);
+    for (int tries = 0; fd >= 0; tries++) {
+        int status = len ? vp_channel_expect(fd, kind, data, got, len, deadline(channel),
+                                             reason, reason_len)
+                         : vp_channel_expect_within(fd, kind, most, data, got,
+                                                    deadline(channel), reason, reason_len);
+        if (status == 0)
+            return 0;
+        char why[256];
+        int now = tries == 0 && channel->gate ? fd_of(channel, peer, why, sizeof why) : fd;
+        if (now < 0)
+            snprintf(reason, reason_len, "%s", why);
+        if (now == fd || now < 0)
+            return -1;
+        fd = now;
+    }
+    return -1;
+}
+
 /* A frame of kind exactly len long into data. */
 static int receive_frame(struct vp_channel_transport *channel, int peer, uint32_t kind,
                          void *data, size_t len, char *reason, size_t reason_len)
@@ -79,8 +113,7 @@ static int receive_frame(struct vp_channel_transport *channel, int peer, uint32_
     size_t got;
     if (already_lost(channel, reason, reason_len))
         return -1;
-    if (vp_channel_expect(fd_of(channel, peer), kind, &payload, &got, len, deadline(channel),
-                          reason, reason_len) != 0)
+    if (expect_from(channel, peer, kind, len, 0, &payload, &got, reason, reason_len) != 0)
         return lose(channel, peer, reason);
     memcpy(data, payload, len);
     free(payload);
@@ -107,8 +140,7 @@ static int receive_any(void *context, int peer, enum vp_together_word what, size
     struct vp_channel_transport *channel = context;
     if (already_lost(channel, reason, reason_len))
         return -1;
-    if (vp_channel_expect_within(fd_of(channel, peer), frame_of[what], most, data, len,
-                                 deadline(channel), reason, reason_len) != 0)
+    if (expect_from(channel, peer, frame_of[what], 0, most, data, len, reason, reason_len) != 0)
         return lose(channel, peer, reason);
     return 0;
 }

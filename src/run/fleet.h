@@ -86,6 +86,12 @@ struct vp_fleet_kind {
     /* The address member index's own server listens on, for a --topology whose servers
      * are members (pairs, matrix); NULL: it has none of its own. */
     const char *(*member_address)(void *state, size_t index);
+    /* Live-migrates member to the hypervisor at uri (NULL: back to the run's own); its
+     * channel is then at a path of its own there, which connect opens anew; what the
+     * hypervisor says of the move into moved. NULL: its kind cannot. -1 with why (the
+     * member still where it was, or gone). */
+    int (*migrate)(void *state, struct vp_member *member, const char *uri, json_t *moved,
+                   char *err, size_t err_len);
     /* The run's part of "guests" (engine, accel...), a new object. */
     json_t *(*summary)(void *state);
     void (*remove)(void *state, struct vp_member *member);

@@ -69,16 +69,27 @@ struct lead {
     struct vp_together together;
     struct fleet_run *run;
     int64_t *starts;       /* each repetition's instant on this host's clock, NULL: not kept */
-    bool monitors;         /* this host's monitor starts with the first measured repetition */
+    bool monitors;         /* this host's monitor starts with the first measured repetition,
+                            * and --migrate-to's moves are timed from it */
+    int *migrating;        /* the first member's channel among fds, NULL: not a rank */
 };
 
 static void releasing(void *context, unsigned rep, int64_t instant_ns)
 {
     struct lead *lead = context;
-    if (lead->monitors && rep == lead->together.warmup)
+    if (lead->monitors && rep == lead->together.warmup) {
         start_monitor(lead->run);
+        vp_fleet_migration_begin(lead->run, instant_ns, lead->migrating);
+    }
     if (lead->starts)
         lead->starts[rep] = instant_ns;
+}
+
+/* The channel transport's gate (env/transport.h): a member's channel while it moves. */
+static int migration_gate(void *context, size_t i, char *reason, size_t reason_len)
+{
+    struct lead *lead = context;
+    return vp_fleet_migration_gate(lead->run, &lead->fds[i], reason, reason_len);
 }
 
 /* Times the count ranks of lead (their channels in lead->fds) for point. */
@@ -86,6 +97,8 @@ static int begin_lead(struct lead *lead, const struct fleet_run *run, size_t cou
                       const struct vp_plan_point *point, char *reason, size_t reason_len)
 {
     vp_channel_transport_lead(&lead->channel, lead->fds, count, run->timeout_s);
+    lead->channel.gate = migration_gate;
+    lead->channel.gate_context = lead;
     int status = vp_together_begin(&lead->together, &lead->channel.transport,
                                    point->bench->ops_per_rep != NULL, false, point->warmup,
                                    point->warmup + point->reps, reason, reason_len);
@@ -283,6 +296,8 @@ static bool run_together(struct fleet_run *run, struct lead *guests, struct host
             continue; /* this host's jobs know their point: their channel is fds[0] */
         struct vp_member *member = &run->members[ranks->rank[i] - 1];
         guests->fds[i] = member->fd;
+        if (ranks->rank[i] == 1)
+            guests->migrating = &guests->fds[i];
         char *message = point_message(run, link, ranks->rank[i], index, point_index);
         int sent = vp_channel_send(member->fd, VP_CHANNEL_STEPS, message, strlen(message),
                                    reason, reason_len);
@@ -466,6 +481,8 @@ void vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps,
     const struct vp_together *together = &guests.together;
     held = receive_parts(run, together, &ranks, point, duration, began, held, &outcome,
                          &parts);
+    char unmoved[VP_ERROR_LEN];
+    json_t *moves = vp_fleet_migration_end(run, unmoved, sizeof unmoved);
     if (host_linked && !reap_host_side(&linked_host, held) && held) {
         json_decref(parts.part[0].result);
         parts.part[0].result = json_pack("{s:s,s:s}", "status", "failed", "error",
@@ -519,6 +536,14 @@ void vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps,
                      results);
     *stopped = *stopped || outcome.lost >= 0;
     json_t *result = results[1]; /* the one group of a run that links or has a host side */
+    if (moves) {
+        vp_fleet_migration_mark(result, moves);
+        json_decref(moves);
+    }
+    if (unmoved[0] && strcmp(json_string_value(json_object_get(result, "status")), "ok") == 0) {
+        vp_result_finish(result, "failed", unmoved); /* a member not in the point's words */
+        *stopped = true;
+    }
     if (link)
         vp_layout_mark(result, run->topology[index], link, run->link_ends, run->link_labels);
     if (*host_result) /* one point, so one params (without the host's key file) */

@@ -64,6 +64,7 @@ struct fleet_run {
     int link_ends, external_rank;
     const char *external_peer, *external_key;
     json_t *host_fingerprint;   /* this host's, for its part of a link's result */
+    struct fleet_migration *migration; /* --migrate-to's, while a point runs; NULL: none */
     struct vp_path_set files;   /* this host's, carried in the members' image */
 };
 
@@ -103,6 +104,23 @@ void vp_fleet_set_running(struct fleet_run *run, unsigned count);
 /* Why member index was lost: its channel's failure, and whether it is gone. */
 void vp_fleet_lost_reason(const struct fleet_run *run, int index, const char *why, char *reason,
                           size_t len);
+
+/* fleet_migrate.c */
+/* --migrate-to: begins moving the first member (its channel at slot in the point's lead,
+ * NULL: not a rank of it) for a point whose first measured start is instant_ns; nothing
+ * when the run asks no migration or one has begun. */
+void vp_fleet_migration_begin(struct fleet_run *run, int64_t instant_ns, int *slot);
+/* Returns once the channel at slot may be used (not while its member moves); -1 with
+ * why when its move failed. */
+int vp_fleet_migration_gate(struct fleet_run *run, const int *slot, char *reason,
+                            size_t reason_len);
+/* Ends the point's migration (one not begun by now never begins): every move made, as
+ * the result keeps them (a new array), why with why one failed (""); NULL: none begun. */
+json_t *vp_fleet_migration_end(struct fleet_run *run, char *why, size_t why_len);
+/* The moves into result as "migrations", each with the longest gap net.probe's timelines
+ * in result show from its start to a second after its end (probe_gap_s), and that gap
+ * beyond libvirt's downtime (gap_beyond_downtime_s). */
+void vp_fleet_migration_mark(json_t *result, json_t *moves);
 
 /* fleet_fill.c */
 /* Step index as a fill from first up to most members (run/fill.h): each count measured

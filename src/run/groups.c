@@ -87,6 +87,7 @@ static int take_word(struct vp_member_group *group, struct vp_run_request *reque
         /* a run's own setting that goes with groups, or none at all */
         bool runs = vp_run_member_setting(key) && strcmp(key, "guest-pin") != 0 &&
                     strcmp(key, "libvirt-uri") != 0 && strcmp(key, "and-host") != 0 &&
+                    strncmp(key, "migrate-", 8) != 0 &&
                     strcmp(key, "qos") != 0 && strcmp(key, "keep-free") != 0;
         snprintf(err, err_len, "--group %s: '%.60s' is not a setting of a group; accepted: "
                  GROUP_SETTINGS_ACCEPTED "%s%s%s", group->name, key,
@@ -163,7 +164,8 @@ int vp_member_groups_of(const struct vp_guests_request *run, struct vp_member_gr
         return -1;
     }
     const char *beside = run->kind ? run->kind->flag : run->and_host ? "--and-host"
-                         : run->pin ? "--guest-pin" : run->uri ? "--libvirt-uri" : NULL;
+                         : run->pin ? "--guest-pin" : run->uri ? "--libvirt-uri"
+                         : run->migrate_to ? "--migrate-to" : NULL;
     if (beside) {
         snprintf(err, err_len, "--group: not with %s%s; accepted: --group NAME:KIND=N twice or "
                  "more, or %s alone", beside, run->kind ? " SPEC" : " yet",

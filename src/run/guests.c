@@ -54,6 +54,8 @@ struct guest {
     struct vp_domain *domain;
     pid_t qemu;
     struct vp_qemu_cpu before;
+    unsigned moves;        /* its migrations: its channel and console at NAME-mMOVE.* */
+    bool moved;            /* migrated in this point: its QEMU's CPU since it arrived */
 };
 
 struct guests {
@@ -71,6 +73,7 @@ struct guests {
     const char *mount_spec;        /* --guest-mount as given, NULL: none */
     struct vp_guest_mount mount;
     char mount_word[700];
+    bool migrates;                 /* --migrate-to: the first guest is not auto-destroyed */
     struct guest own[VP_MAX_GUESTS];
 };
 
@@ -240,6 +243,12 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
         return -1;
     if (vp_domains_connect(guests->config.uri, err, err_len) != 0)
         return -1;
+    guests->migrates = asked->migrate_to != NULL;
+    if (guests->migrates) {
+        if (vp_domains_reach(asked->migrate_to, err, err_len) != 0)
+            return -1;
+        vp_domains_sweep(); /* what a killed run's migratable guest left, here or there */
+    }
     /* an emulated device's driver is in the generic kernel only */
     bool generic = (guests->config.bridge && guests->config.nic->generic_kernel) ||
                    (guests->config.disk_dir && guests->config.disk_bus->generic_kernel);
@@ -311,12 +320,23 @@ static int start_domain(struct guests *guests, struct vp_member *member, struct 
         return -1;
     }
     char *xml = vp_domain_xml(&guests->config, &spec);
-    guest->domain = vp_domain_start(xml, err, err_len);
+    guest->domain = vp_domain_start(xml, guests->migrates && index == 0, err, err_len);
     free(xml);
     if (!guest->domain)
         return -1;
     guest->qemu = vp_domain_pid(guest->domain);
     return 0;
+}
+
+/* A guest's file of the run's directory (its channel "sock", its "console") before its
+ * first migration (move 0) or after migration move. */
+static void guest_path(const struct guests *guests, const struct vp_member *member,
+                       unsigned move, const char *what, char *path, size_t len)
+{
+    if (move == 0)
+        snprintf(path, len, "%.200s/%.60s.%s", guests->work, member->name, what);
+    else
+        snprintf(path, len, "%.200s/%.60s-m%u.%s", guests->work, member->name, move, what);
 }
 
 static void remove_guest(void *state, struct vp_member *member)
@@ -332,6 +352,14 @@ static void remove_guest(void *state, struct vp_member *member)
         vp_neighbour_forget(guests->config.bridge, guest->bare_address, ignored, sizeof ignored);
     unlink(guest->channel);
     unlink(guest->console);
+    for (unsigned move = 0; move < guest->moves; move++) { /* where it ran before */
+        char path[VP_GUEST_PATH_LEN];
+        guest_path(guests, member, move, "sock", path, sizeof path);
+        unlink(path);
+        guest_path(guests, member, move, "console", path, sizeof path);
+        unlink(path);
+    }
+    guest->moves = 0;
     if (guest->disk[0])
         unlink(guest->disk);
     guest->disk[0] = '\0';
@@ -345,10 +373,8 @@ static int start_guest(void *state, struct vp_member *member, size_t index, char
     struct guests *guests = state;
     struct guest *guest = &guests->own[index];
     member->own = guest;
-    snprintf(guest->channel, sizeof guest->channel, "%.200s/%.60s.sock", guests->work,
-             member->name);
-    snprintf(guest->console, sizeof guest->console, "%.200s/%.60s.console", guests->work,
-             member->name);
+    guest_path(guests, member, 0, "sock", guest->channel, sizeof guest->channel);
+    guest_path(guests, member, 0, "console", guest->console, sizeof guest->console);
     if (guests->config.disk_dir && make_disk(guests, member, guest, err, err_len) != 0)
         return -1;
     bool probe = index == 0 && guests->kvm && guests->config.accel == VP_ACCEL_AUTO;
@@ -464,6 +490,7 @@ static void cost_begin(void *state, struct vp_member *member)
 {
     (void)state;
     struct guest *guest = member->own;
+    guest->moved = false;
     vp_qemu_cpu_read(guest->qemu, &guest->before);
 }
 
@@ -500,9 +527,75 @@ static json_t *cost_end(void *state, struct vp_member *member, double seconds)
         json_object_set_new(entry, "qemu_other_cpu_pct", json_real(other > 0 ? other : 0));
         if (vcpu < 0 || other < 0)
             json_object_set_new(entry, "qemu_cpu_clamped", json_true());
+        if (guest->moved) /* its QEMU there, from its arrival, over the point's seconds */
+            json_object_set_new(entry, "qemu_cpu_since_migration", json_true());
     }
     memory_cost(guests, guest, entry);
     return entry;
+}
+
+/* text with every occurrence of from replaced by to (malloc'd). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    size_t from_len = strlen(from), to_len = strlen(to), count = 0;
+    for (const char *at = strstr(text, from); at; at = strstr(at + from_len, from))
+        count++;
+    char *out = malloc(strlen(text) + count * to_len + 1), *end = out;
+    if (!out)
+        abort();
+    for (const char *at; (at = strstr(text, from)); text = at + from_len) {
+        memcpy(end, text, (size_t)(at - text));
+        end += at - text;
+        memcpy(end, to, to_len);
+        end += to_len;
+    }
+    strcpy(end, text);
+    return out;
+}
+
+/* --migrate-to: the guest live-migrated to uri's libvirt (NULL: back to the run's), its
+ * channel and console at paths of their own there (the two QEMUs are both alive while it
+ * moves); its QEMU's CPU counted from its arrival. */
+static int migrate_guest(void *state, struct vp_member *member, const char *uri, json_t *moved,
+                         char *err, size_t err_len)
+{
+    struct guests *guests = state;
+    struct guest *guest = member->own;
+    char channel[VP_GUEST_PATH_LEN], console[VP_GUEST_PATH_LEN], why[VP_ERROR_LEN];
+    guest_path(guests, member, guest->moves + 1, "sock", channel, sizeof channel);
+    guest_path(guests, member, guest->moves + 1, "console", console, sizeof console);
+    char *xml = vp_domain_migratable_xml(guest->domain);
+    if (!xml) {
+        snprintf(err, err_len, "%s: libvirt gave no XML of it to migrate", member->name);
+        return -1;
+    }
+    char *with_channel = replaced(xml, guest->channel, channel);
+    char *there = replaced(with_channel, guest->console, console);
+    free(xml);
+    free(with_channel);
+    struct vp_migration_figures figures;
+    int status = vp_domain_migrate(guest->domain, uri, there, &figures, why, sizeof why);
+    free(there);
+    if (status != 0) {
+        snprintf(err, err_len, "%s: its migration to %.200s failed: %s (its kernel %s and "
+                 "initramfs, and the run's directory %s, must be at the same paths there)",
+                 member->name, uri ? uri : "this host's libvirt", why, guests->image.kernel,
+                 guests->work);
+        return -1;
+    }
+    guest->moves++;
+    snprintf(guest->channel, sizeof guest->channel, "%s", channel);
+    snprintf(guest->console, sizeof guest->console, "%s", console);
+    guest->qemu = vp_domain_pid(guest->domain);
+    vp_qemu_cpu_read(guest->qemu, &guest->before);
+    guest->moved = true;
+    if (figures.known) {
+        json_object_set_new(moved, "total_ms", json_real(figures.total_ms));
+        json_object_set_new(moved, "downtime_ms", json_real(figures.downtime_ms));
+        json_object_set_new(moved, "data_bytes", json_real(figures.data_bytes));
+        json_object_set_new(moved, "memory_iterations", json_real(figures.memory_iterations));
+    }
+    return 0;
 }
 
 /* The host's address on the guests' bridge: without one they cannot reach it. */
@@ -582,7 +675,8 @@ static struct vp_fleet_kind guests_kind(void *state)
         .pause = pause_guest, .once_ready = cap_guest, .describe = describe_guest,
         .silent = silent_guest,
         .cost_begin = cost_begin, .cost_end = cost_end, .server_address = server_address,
-        .member_address = member_address, .summary = summary, .remove = remove_guest, .finish = finish,
+        .member_address = member_address, .migrate = migrate_guest, .summary = summary,
+        .remove = remove_guest, .finish = finish,
     };
 }
 
@@ -603,7 +697,7 @@ static const char *const guest_settings[] = {
     "--and-host", "--guest-cpus", "--guest-memory", "--guest-accel", "--libvirt-uri",
     "--guest-net", "--guest-nic", "--guest-pin", "--guest-cpu-cap", "--guest-disk-size",
     "--guest-disk-bus", "--guest-disk", "--guest-programs", "--guest-mount", "--guest-timeout",
-    "--qos", "--keep-free", NULL,
+    "--migrate-to", "--migrate-at", "--migrate-back", "--qos", "--keep-free", NULL,
 };
 
 const struct vp_env_kind vp_guests_kind = {

@@ -209,6 +209,39 @@ static int take_guest_mount(struct vp_run_request *request, const char *value, c
     return 0;
 }
 
+static int take_migrate_to(struct vp_run_request *request, const char *value, char *err,
+                           size_t len)
+{
+    /* a libvirt URI: a driver, "://", and no control characters for the log lines */
+    bool printable = true;
+    for (const char *c = value; *c; c++)
+        printable = printable && (unsigned char)*c > ' ' && *c != 0x7f;
+    if (!strstr(value, "://") || !printable || strlen(value) >= 400)
+        return vp_run_flag_refuse(err, len, "--migrate-to: '%.100s' is not a libvirt URI; "
+                                  "accepted: qemu+ssh://HOST/system, qemu+tcp://HOST/system, "
+                                  "qemu:///system?socket=PATH", value);
+    request->guests.migrate_to = value;
+    return 0;
+}
+
+static int take_migrate_at(struct vp_run_request *request, const char *value, char *err,
+                           size_t len)
+{
+    double *at = &request->guests.migrate_at_s;
+    if (vp_parse_duration(value, at) != 0 || *at < 0.01 || *at > 86400)
+        return vp_run_flag_refuse(err, len, "--migrate-at: '%s' is not valid; accepted: 10ms to "
+                                  "24h, such as 2s", value);
+    return 0;
+}
+
+static int take_migrate_back(struct vp_run_request *request, const char *value, char *err,
+                             size_t len)
+{
+    (void)value, (void)err, (void)len;
+    request->guests.migrate_back = true;
+    return 0;
+}
+
 static int take_containers(struct vp_run_request *request, const char *value, char *err,
                            size_t len)
 {
@@ -343,6 +376,28 @@ const struct vp_run_flag vp_member_flags[] = {
       "(\\fBlinux\\-image\\-amd64\\fR, installed by \\fBscripts/deps.sh guests\\fR). Each guest's\n"
       "fingerprint names the driver its kernel bound (e1000, 8139cp...), and the\n"
       "emulated-NIC advisory then fires from inside it.", take_guest_nic },
+    { "migrate-to", "URI", VP_SCOPE_SESSION,
+      "while each point runs, live-migrate the first guest to the\n"
+      "libvirt at URI (qemu+ssh://HOST/system...)  [no migration]",
+      "While each point runs, live-migrates the first guest to the libvirt at \\fIURI\\fR\n"
+      "(\\fBqemu+ssh://\\fIHOST\\fB/system\\fR, \\fBqemu:///system?socket=\\fIPATH\\fR), as\n"
+      "the SPring-8 2005 study moved its Xen guests for maintenance: \\fB\\-\\-migrate\\-at\\fR\n"
+      "after the point's first measured start, and with \\fB\\-\\-migrate\\-back\\fR back to\n"
+      "this host's libvirt as long after it arrived. The guest's kernel, initramfs and the\n"
+      "run's directory must be at the same paths there (one machine, or shared storage).\n"
+      "Each result keeps every migration: libvirt's total time, downtime, bytes and memory\n"
+      "passes (its job statistics on the destination) beside the longest gap \\fBnet.probe\\fR\n"
+      "saw from this host meanwhile. A migration that fails ends the run with libvirt's\n"
+      "reason; the guest is destroyed wherever it is. Guests to migrate are not\n"
+      "auto-destroyed by libvirt (it refuses to migrate those): a run killed with SIGKILL\n"
+      "leaves them until the next run with \\fB\\-\\-migrate\\-to\\fR destroys them.",
+      take_migrate_to },
+    { "migrate-at", "T", VP_SCOPE_SESSION,
+      "with --migrate-to: when, after each point's first measured\n"
+      "start  [1s]", NULL, take_migrate_at },
+    { "migrate-back", NULL, VP_SCOPE_SESSION,
+      "with --migrate-to: back to this host's libvirt as long after\n"
+      "it arrived  [it stays]", NULL, take_migrate_back },
     { "and-host", NULL, VP_SCOPE_SESSION,
       "with --guests or --containers: as many jobs on this host as\n"
       "there are guests, repetitions alternating host, guests (ABAB)",
@@ -451,6 +506,8 @@ size_t vp_run_members_given(const struct vp_guests_request *asked, const char **
         { "--guest-disk", asked->disk_dir },
         { "--guest-programs", asked->programs },
         { "--guest-mount", asked->mount },
+        { "--migrate-to", asked->migrate_to }, { "--migrate-at", asked->migrate_at_s > 0 },
+        { "--migrate-back", asked->migrate_back },
         { "--guest-timeout", asked->timeout_s },
         { "--container-engine", asked->container_engine },
         { "--container-runtime", asked->container_runtime },

@@ -42,6 +42,9 @@ struct vp_guests_request {
     const char *pin; /* --guest-pin: the guests' vCPUs onto this host's CPUs */
     const char *programs; /* --guest-programs: this host's paths the members' image carries */
     const char *mount;    /* --guest-mount: an NFS export each guest mounts */
+    const char *migrate_to; /* --migrate-to: the libvirt the first guest is migrated to */
+    double migrate_at_s;    /* --migrate-at: after each point's first measured start, 0: 1 s */
+    bool migrate_back;      /* --migrate-back: and back as long after it arrived */
     unsigned cpus, memory_mib, timeout_s;
     unsigned cpu_cap_pct, cpu_cap_guest; /* --guest-cpu-cap PCT[@N]; guest 0: every one */
     uint64_t disk_bytes;

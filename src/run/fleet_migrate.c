@@ -1,0 +1,247 @@
+/* --migrate-to in a point of the fleet (fleet_run.h): the run's first member live-migrated
+ * to another hypervisor while the point runs, and with --migrate-back back, by a thread of
+ * its own, --migrate-at after the point's first measured start (and after its arrival).
+ * Its channel is another once it arrived (the destination's QEMU makes its own): the
+ * point's words to it wait at a gate while it moves, and one cut short by its old channel
+ * closing is taken again over the new one. Each move is kept, with what the hypervisor
+ * says of it, for the point's result, beside the longest gap net.probe saw meanwhile. */
+#include "run/fleet_run.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+
+struct fleet_migration {
+    struct fleet_run *run;
+    const char *to;
+    int64_t after_ns;     /* --migrate-at */
+    bool back;
+    int *slot;            /* the member's channel in the point's lead, NULL: not a rank */
+    int64_t instant_ns;   /* the point's first measured start */
+    pthread_t thread;
+    atomic_int stop;      /* the point ended: no move begins after it */
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    bool moving, failed;
+    char why[VP_ERROR_LEN];
+    json_t *moves;
+    int old[2];           /* the member's channels before each move, closed at the end */
+    size_t old_count;
+};
+
+static void utc_now(json_t *move, const char *key)
+{
+    char instant[48];
+    vp_utc_instant(vp_clock_ns(CLOCK_REALTIME), instant, sizeof instant);
+    json_object_set_new(move, key, json_string(instant));
+}
+
+/* The member's new channel after it arrived. The old one stays open till the point ends:
+ * the point's words may still be reading what the member sent there before it moved
+ * (transport.h's gate takes them on over the new one once the old one closes). 0, or
+ * -1 with why. */
+static int take_new_channel(struct fleet_migration *migration, struct vp_member *member,
+                            const struct vp_fleet_kind *kind)
+{
+    if (migration->old_count == sizeof migration->old / sizeof migration->old[0]) {
+        snprintf(migration->why, sizeof migration->why, "%s: too many moves", member->name);
+        return -1;
+    }
+    migration->old[migration->old_count++] = member->fd;
+    member->fd = -1;
+    if (kind->connect(kind->state, member, after_seconds(migration->run->timeout_s),
+                      migration->why, sizeof migration->why) != 0)
+        return -1;
+    if (migration->slot)
+        *migration->slot = member->fd;
+    return 0;
+}
+
+/* One move of the member to uri (NULL: back); false when it failed or was not begun. */
+static bool move(struct fleet_migration *migration, const char *uri, int64_t at_ns)
+{
+    struct fleet_run *run = migration->run;
+    struct vp_member *member = &run->members[0];
+    const struct vp_fleet_kind *kind = vp_fleet_kind_of(run, 0);
+    vp_sleep_until_ns_or_stop(at_ns, &migration->stop);
+    if (atomic_load(&migration->stop) || vp_engine_interrupted())
+        return false;
+    pthread_mutex_lock(&migration->lock);
+    migration->moving = true;
+    pthread_mutex_unlock(&migration->lock);
+    const char *here = run->groups[0].asked->uri ? run->groups[0].asked->uri : "qemu:///system";
+    json_t *moved = json_pack("{s:s,s:s,s:s}", "guest", member->name, "from",
+                              uri ? here : migration->to, "to", uri ? uri : here);
+    int64_t began = vp_now_ns();
+    json_object_set_new(moved, "began_s", json_real((double)(began - migration->instant_ns) / 1e9));
+    utc_now(moved, "began_utc");
+    int status = kind->migrate(kind->state, member, uri, moved, migration->why,
+                               sizeof migration->why);
+    utc_now(moved, "ended_utc");
+    json_object_set_new(moved, "seconds", json_real((double)(vp_now_ns() - began) / 1e9));
+    if (status == 0)
+        status = take_new_channel(migration, member, kind);
+    json_object_set_new(moved, "status", json_string(status == 0 ? "ok" : "failed"));
+    if (status != 0)
+        json_object_set_new(moved, "error", json_string(migration->why));
+    json_array_append_new(migration->moves, moved);
+    pthread_mutex_lock(&migration->lock);
+    migration->moving = false;
+    migration->failed = status != 0;
+    pthread_cond_broadcast(&migration->changed);
+    pthread_mutex_unlock(&migration->lock);
+    return status == 0;
+}
+
+static void *migrating(void *context)
+{
+    struct fleet_migration *migration = context;
+    if (move(migration, migration->to, migration->instant_ns + migration->after_ns) &&
+        migration->back)
+        move(migration, NULL, vp_now_ns() + migration->after_ns);
+    return NULL;
+}
+
+void vp_fleet_migration_begin(struct fleet_run *run, int64_t instant_ns, int *slot)
+{
+    const struct vp_guests_request *asked = run->groups[0].asked;
+    if (!asked->migrate_to || run->migration || vp_fleet_kind_of(run, 0)->migrate == NULL)
+        return;
+    struct fleet_migration *migration = calloc(1, sizeof *migration);
+    if (!migration)
+        abort();
+    *migration = (struct fleet_migration){
+        .run = run, .to = asked->migrate_to, .back = asked->migrate_back, .slot = slot,
+        .after_ns = (int64_t)((asked->migrate_at_s > 0 ? asked->migrate_at_s : 1.0) * 1e9),
+        .instant_ns = instant_ns, .moves = json_array(),
+    };
+    pthread_mutex_init(&migration->lock, NULL);
+    pthread_cond_init(&migration->changed, NULL);
+    if (pthread_create(&migration->thread, NULL, migrating, migration) != 0)
+        abort();
+    run->migration = migration;
+}
+
+int vp_fleet_migration_gate(struct fleet_run *run, const int *slot, char *reason,
+                            size_t reason_len)
+{
+    struct fleet_migration *migration = run->migration;
+    if (!migration || migration->slot != slot)
+        return 0;
+    pthread_mutex_lock(&migration->lock);
+    while (migration->moving)
+        pthread_cond_wait(&migration->changed, &migration->lock);
+    bool failed = migration->failed;
+    if (failed)
+        snprintf(reason, reason_len, "%s", migration->why);
+    pthread_mutex_unlock(&migration->lock);
+    return failed ? -1 : 0;
+}
+
+json_t *vp_fleet_migration_end(struct fleet_run *run, char *why, size_t why_len)
+{
+    struct fleet_migration *migration = run->migration;
+    if (!migration)
+        return NULL;
+    atomic_store(&migration->stop, 1);
+    vp_wake_sleepers(&migration->stop);
+    pthread_join(migration->thread, NULL);
+    why[0] = '\0';
+    if (migration->failed)
+        snprintf(why, why_len, "%s", migration->why);
+    json_t *moves = migration->moves;
+    for (size_t i = 0; i < migration->old_count; i++)
+        close(migration->old[i]);
+    pthread_mutex_destroy(&migration->lock);
+    pthread_cond_destroy(&migration->changed);
+    free(migration);
+    run->migration = NULL;
+    return moves;
+}
+
+/* Seconds since the epoch of an instant vp_utc_instant wrote, -1: not one. */
+static double utc_seconds(const char *text)
+{
+    struct tm utc = { 0 };
+    int millis = 0;
+    if (!text || sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &utc.tm_year, &utc.tm_mon,
+                        &utc.tm_mday, &utc.tm_hour, &utc.tm_min, &utc.tm_sec, &millis) != 7)
+        return -1;
+    utc.tm_year -= 1900;
+    utc.tm_mon -= 1;
+    return (double)timegm(&utc) + millis / 1e3;
+}
+
+/* The longest round-trip gap of net.probe's timelines anywhere in node (a result, its
+ * hosts' parts) that overlaps from..to; its length in *longest, its start in *start;
+ * *covered: some timeline spans from..to whole. */
+static void longest_gap_within(const json_t *node, double from, double to, double *longest,
+                               const char **start, bool *covered, int depth)
+{
+    if (depth > 6)
+        return;
+    const char *key;
+    size_t i;
+    json_t *value;
+    if (json_is_array(node))
+        json_array_foreach(node, i, value)
+            longest_gap_within(value, from, to, longest, start, covered, depth + 1);
+    if (!json_is_object(node))
+        return;
+    const json_t *gaps = json_object_get(node, "gaps");
+    double began = utc_seconds(json_string_value(json_object_get(node, "start_utc")));
+    double step = json_number_value(json_object_get(node, "step_s"));
+    size_t steps = json_array_size(json_object_get(node, "rtt_max_s"));
+    if (json_is_array(gaps) && began >= 0 && began <= from && began + step * steps >= to)
+        *covered = true;
+    gaps = json_is_array(gaps) ? gaps : NULL;
+    json_array_foreach(gaps, i, value) {
+        const char *direction = json_string_value(json_object_get(value, "direction"));
+        const char *began = json_string_value(json_object_get(value, "start_utc"));
+        double length = json_number_value(json_object_get(value, "length_s"));
+        double at = utc_seconds(began);
+        if (direction && strcmp(direction, "round_trip") == 0 && at >= 0 &&
+            at <= to && at + length >= from && length > *longest) {
+            *longest = length;
+            *start = began;
+        }
+    }
+    json_object_foreach((json_t *)node, key, value)
+        if (strcmp(key, "gaps") != 0)
+            longest_gap_within(value, from, to, longest, start, covered, depth + 1);
+}
+
+/* The slack after libvirt's migration returns in which the guest may still be silent
+ * to a probe from outside (its new port learnt by the bridge, its first answer). */
+#define SETTLING_S 1.0
+
+void vp_fleet_migration_mark(json_t *result, json_t *moves)
+{
+    size_t i;
+    json_t *moved;
+    json_array_foreach(moves, i, moved) {
+        double from = utc_seconds(json_string_value(json_object_get(moved, "began_utc")));
+        double to = utc_seconds(json_string_value(json_object_get(moved, "ended_utc")));
+        double longest = 0;
+        const char *start = NULL;
+        bool covered = false;
+        if (from >= 0 && to >= 0)
+            longest_gap_within(result, from, to + SETTLING_S, &longest, &start, &covered, 0);
+        json_object_set_new(moved, "probe_covered", json_boolean(covered));
+        if (!start || !covered)
+            continue;
+        json_object_set_new(moved, "probe_gap_s", json_real(longest));
+        json_object_set_new(moved, "probe_gap_utc", json_string(start));
+        const json_t *downtime = json_object_get(moved, "downtime_ms");
+        if (json_is_number(downtime))
+            json_object_set_new(moved, "gap_beyond_downtime_s",
+                                json_real(longest - json_number_value(downtime) / 1e3));
+    }
+    json_object_set(result, "migrations", moves);
+}
