@@ -195,10 +195,10 @@ static void longest_gap_within(const json_t *node, double from, double to, doubl
     if (!json_is_object(node))
         return;
     const json_t *gaps = json_object_get(node, "gaps");
-    double began = utc_seconds(json_string_value(json_object_get(node, "start_utc")));
+    double watched = utc_seconds(json_string_value(json_object_get(node, "start_utc")));
     double step = json_number_value(json_object_get(node, "step_s"));
     size_t steps = json_array_size(json_object_get(node, "rtt_max_s"));
-    if (json_is_array(gaps) && began >= 0 && began <= from && began + step * steps >= to)
+    if (json_is_array(gaps) && watched >= 0 && watched <= from && watched + step * steps >= to)
         *covered = true;
     gaps = json_is_array(gaps) ? gaps : NULL;
     json_array_foreach(gaps, i, value) {
