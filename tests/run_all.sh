@@ -98,7 +98,7 @@ fi
 # alone before them.
 release_only="test_time test_idle test_vcost test_mpi_hosts test_stream_codegen
     test_compare test_probe test_migration test_data_saturation test_study_plans
-    test_guests test_guests_topology test_fill"
+    test_guests test_guests_topology test_fill test_guests_migration"
 # Release, but judging no figure a second worker could move: test_fresh builds its own
 # tree; test_guest_script's guest (scripts/guest.sh boots build/virtperf) is judged only
 # against TCG's slowdown, many times any load's.

@@ -80,14 +80,14 @@ static int check_values(struct vp_channel_transport *channel, int peer, uint32_t
 }
 
 /* A frame of kind from peer, exactly len long (0: at most most). On the leader, when the
- * channel closed under it as the member moved to another hypervisor, once more over the
- * new channel the gate gives once it arrived. */
+ * channel closed under it as the member moved to another hypervisor, again over the new
+ * channel the gate gives once it arrived (there and back: twice). */
 static int expect_from(struct vp_channel_transport *channel, int peer, uint32_t kind,
                        size_t len, size_t most, void **data, size_t *got, char *reason,
                        size_t reason_len)
 {
     int fd = fd_of(channel, peer, reason, reason_len);
-    for (int tries = 0; fd >= 0; tries++) {
+    for (int moves = 0; fd >= 0; moves++) {
         int status = len ? vp_channel_expect(fd, kind, data, got, len, deadline(channel),
                                              reason, reason_len)
                          : vp_channel_expect_within(fd, kind, most, data, got,
@@ -95,7 +95,7 @@ static int expect_from(struct vp_channel_transport *channel, int peer, uint32_t 
         if (status == 0)
             return 0;
         char why[256];
-        int now = tries == 0 && channel->gate ? fd_of(channel, peer, why, sizeof why) : fd;
+        int now = moves < 4 && channel->gate ? fd_of(channel, peer, why, sizeof why) : fd;
         if (now < 0)
             snprintf(reason, reason_len, "%s", why);
         if (now == fd || now < 0)

@@ -180,9 +180,9 @@ static double utc_seconds(const char *text)
 
 /* The longest round-trip gap of net.probe's timelines anywhere in node (a result, its
  * hosts' parts) that overlaps from..to; its length in *longest, its start in *start;
- * *covered: some timeline spans from..to whole. */
+ * *covered: 1 when some timeline spans from..to whole, else 0 when there is one. */
 static void longest_gap_within(const json_t *node, double from, double to, double *longest,
-                               const char **start, bool *covered, int depth)
+                               const char **start, int *covered, int depth)
 {
     if (depth > 6)
         return;
@@ -198,8 +198,8 @@ static void longest_gap_within(const json_t *node, double from, double to, doubl
     double watched = utc_seconds(json_string_value(json_object_get(node, "start_utc")));
     double step = json_number_value(json_object_get(node, "step_s"));
     size_t steps = json_array_size(json_object_get(node, "rtt_max_s"));
-    if (json_is_array(gaps) && watched >= 0 && watched <= from && watched + step * steps >= to)
-        *covered = true;
+    if (json_is_array(gaps) && *covered < 1)
+        *covered = watched >= 0 && watched <= from && watched + step * steps >= to;
     gaps = json_is_array(gaps) ? gaps : NULL;
     json_array_foreach(gaps, i, value) {
         const char *direction = json_string_value(json_object_get(value, "direction"));
@@ -230,11 +230,12 @@ void vp_fleet_migration_mark(json_t *result, json_t *moves)
         double to = utc_seconds(json_string_value(json_object_get(moved, "ended_utc")));
         double longest = 0;
         const char *start = NULL;
-        bool covered = false;
+        int covered = -1; /* no net.probe in the result */
         if (from >= 0 && to >= 0)
             longest_gap_within(result, from, to + SETTLING_S, &longest, &start, &covered, 0);
-        json_object_set_new(moved, "probe_covered", json_boolean(covered));
-        if (!start || !covered)
+        if (covered >= 0)
+            json_object_set_new(moved, "probe_covered", json_boolean(covered));
+        if (!start || covered < 1)
             continue;
         json_object_set_new(moved, "probe_gap_s", json_real(longest));
         json_object_set_new(moved, "probe_gap_utc", json_string(start));
