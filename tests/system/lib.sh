@@ -419,10 +419,11 @@ wait_listening() { # PORT: until something accepts connections there
 # line with a valid value ("--guest-cpus 2"; a switch alone), for the walks that check
 # each is honoured or refused
 member_flags() {
-    "$VP" run --help | awk '$1 ~ /^--(guest|container|libvirt-uri|and-host|uml|group|qos|keep-free)/ {print $1, $2}' |
+    "$VP" run --help | awk '$1 ~ /^--(guest|container|libvirt-uri|and-host|uml|group|qos|keep-free|migrate)/ {print $1, $2}' |
         while read -r flag argument; do
             case "$flag $argument" in
-            "--and-host "*) echo "$flag" ;;
+            "--and-host "* | "--migrate-back "*) echo "$flag" ;;
+            "--migrate-at "*) echo "$flag 2s" ;;
             *" A") echo "$flag tcg" ;;
             *" B") echo "$flag ide" ;;
             *" MODEL") echo "$flag e1000" ;;
