@@ -147,12 +147,12 @@ int vp_fleet_migration_gate(struct fleet_run *run, const int *slot, char *reason
 json_t *vp_fleet_migration_end(struct fleet_run *run, char *why, size_t why_len)
 {
     struct fleet_migration *migration = run->migration;
+    why[0] = '\0';
     if (!migration)
         return NULL;
     atomic_store(&migration->stop, 1);
     vp_wake_sleepers(&migration->stop);
     pthread_join(migration->thread, NULL);
-    why[0] = '\0';
     if (migration->failed)
         snprintf(why, why_len, "%s", migration->why);
     json_t *moves = migration->moves;
