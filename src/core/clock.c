@@ -58,6 +58,18 @@ void vp_utc_instant(int64_t realtime_ns, char *buf, size_t len)
     snprintf(buf, len, "%s.%03dZ", whole, (int)(realtime_ns % 1000000000 / 1000000));
 }
 
+double vp_utc_seconds(const char *text)
+{
+    struct tm utc = { 0 };
+    int millis = 0;
+    if (!text || sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &utc.tm_year, &utc.tm_mon,
+                        &utc.tm_mday, &utc.tm_hour, &utc.tm_min, &utc.tm_sec, &millis) != 7)
+        return -1;
+    utc.tm_year -= 1900;
+    utc.tm_mon -= 1;
+    return (double)timegm(&utc) + millis / 1e3;
+}
+
 void vp_utc_timestamp(char *buf, size_t len)
 {
     time_t now = time(NULL);

@@ -28,5 +28,7 @@ void vp_wake_sleepers(atomic_int *stop);
 void vp_utc_timestamp(char *buf, size_t len);
 /* A CLOCK_REALTIME instant as "2026-11-29T20:14:30.123Z". */
 void vp_utc_instant(int64_t realtime_ns, char *buf, size_t len);
+/* Seconds since the epoch of an instant vp_utc_instant wrote, -1: not one. */
+double vp_utc_seconds(const char *text);
 
 #endif

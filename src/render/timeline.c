@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/json.h"
 #include "render/svg.h"
 
@@ -35,6 +36,66 @@ static size_t gap_boxes(const json_t *gaps, const char *direction, double end, d
     return n;
 }
 
+/* Each --migrate-to move of the result (its "migrations") as a box from its start to its
+ * end on the timeline's axis, as high as libvirt's downtime; how many points. */
+static size_t move_boxes(const json_t *moves, const json_t *timeline, double end, double *x,
+                         double *y)
+{
+    double origin = vp_utc_seconds(vp_json_text(timeline, "start_utc"));
+    size_t n = 0, i;
+    const json_t *moved;
+    x[n] = 0;
+    y[n++] = 0;
+    json_array_foreach(moves, i, moved) {
+        double began = vp_utc_seconds(vp_json_text(moved, "began_utc")) - origin;
+        double ended = vp_utc_seconds(vp_json_text(moved, "ended_utc")) - origin;
+        const json_t *downtime = json_object_get(moved, "downtime_ms");
+        if (origin < 0 || began < 0 || ended < began || !json_is_number(downtime))
+            continue;
+        double high = json_number_value(downtime) / 1e3;
+        double points[4][2] = { { began, 0 }, { began, high }, { ended, high }, { ended, 0 } };
+        for (int p = 0; p < 4; p++) {
+            x[n] = points[p][0];
+            y[n++] = points[p][1];
+        }
+    }
+    x[n] = end;
+    y[n++] = 0;
+    return n;
+}
+
+/* The moves beside what the probe saw of each. */
+static void move_table(struct vp_markup *out, const json_t *moves)
+{
+    vp_markup_printf(out, "<table><tr><th>migration</th><th>began (UTC)</th><th>libvirt: "
+                          "total</th><th>downtime</th><th>gap net.probe saw</th></tr>");
+    size_t i;
+    const json_t *moved;
+    json_array_foreach(moves, i, moved) {
+        vp_markup_printf(out, "<tr><td>");
+        vp_markup_text(out, vp_json_text(moved, "from"));
+        vp_markup_printf(out, " &rarr; ");
+        vp_markup_text(out, vp_json_text(moved, "to"));
+        vp_markup_printf(out, "</td><td>");
+        vp_markup_text(out, vp_json_text(moved, "began_utc"));
+        const json_t *total = json_object_get(moved, "total_ms");
+        const json_t *downtime = json_object_get(moved, "downtime_ms");
+        const json_t *gap = json_object_get(moved, "probe_gap_s");
+        if (json_is_number(total) && json_is_number(downtime))
+            vp_markup_printf(out, "</td><td>%.0f ms</td><td>%.0f ms</td>", json_number_value(total),
+                             json_number_value(downtime));
+        else
+            vp_markup_printf(out, "</td><td colspan=\"2\">%s</td>",
+                             strcmp(vp_json_text(moved, "status"), "ok") == 0 ? "not given"
+                                                                             : "failed");
+        if (json_is_number(gap))
+            vp_markup_printf(out, "<td>%.0f ms</td></tr>", json_number_value(gap) * 1e3);
+        else
+            vp_markup_printf(out, "<td>not watched whole</td></tr>");
+    }
+    vp_markup_printf(out, "</table>");
+}
+
 static void gap_table(struct vp_markup *out, const json_t *gaps)
 {
     if (json_array_size(gaps) == 0) {
@@ -56,14 +117,16 @@ static void gap_table(struct vp_markup *out, const json_t *gaps)
     vp_markup_printf(out, "</table>");
 }
 
-static void one_timeline(struct vp_markup *out, const char *title, const json_t *timeline)
+static void one_timeline(struct vp_markup *out, const char *title, const json_t *timeline,
+                         const json_t *moves)
 {
     const json_t *rtt = json_object_get(timeline, "rtt_max_s");
     const json_t *gaps = json_object_get(timeline, "gaps");
-    size_t steps = json_array_size(rtt), boxes_cap = 4 * json_array_size(gaps) + 2;
+    size_t steps = json_array_size(rtt);
+    size_t boxes_cap = 4 * (json_array_size(gaps) + json_array_size(moves)) + 2;
     double step = vp_json_number(timeline, "step_s"), end = (double)steps * step;
     double *x = calloc(steps + 1, sizeof *x), *y = calloc(steps + 1, sizeof *y);
-    double *box_x[3], *box_y[3];
+    double *box_x[4], *box_y[4];
     if (!x || !y)
         abort();
     for (size_t i = 0; i < steps; i++) {
@@ -73,21 +136,27 @@ static void one_timeline(struct vp_markup *out, const char *title, const json_t 
     static const char *const directions[3] = { "round_trip", "to_peer", "from_peer" };
     static const char *const names[3] = { "gap, round trip", "gap, to the peer",
                                           "gap, from the peer" };
-    struct vp_series series[4] = { { "round trip", x, y, steps } };
+    struct vp_series series[5] = { { "round trip", x, y, steps } };
     size_t count = 1;
-    for (int d = 0; d < 3; d++) {
+    for (int d = 0; d < 4; d++) {
         box_x[d] = calloc(boxes_cap, sizeof *box_x[d]);
         box_y[d] = calloc(boxes_cap, sizeof *box_y[d]);
         if (!box_x[d] || !box_y[d])
             abort();
-        size_t n = gap_boxes(gaps, directions[d], end, box_x[d], box_y[d]);
+        size_t n = d < 3 ? gap_boxes(gaps, directions[d], end, box_x[d], box_y[d])
+                         : move_boxes(moves, timeline, end, box_x[d], box_y[d]);
         if (n > 2)
-            series[count++] = (struct vp_series){ names[d], box_x[d], box_y[d], n };
+            series[count++] = (struct vp_series){ d < 3 ? names[d]
+                                                        : "migration: start to end, as high as "
+                                                          "the downtime libvirt gives",
+                                                  box_x[d], box_y[d], n };
     }
     struct vp_chart chart = { title, "time since the probing began", "s", "seconds", "s" };
     vp_svg_lines(out, &chart, series, count, NAN, NULL);
     gap_table(out, gaps);
-    for (int d = 0; d < 3; d++) {
+    if (json_array_size(moves))
+        move_table(out, moves);
+    for (int d = 0; d < 4; d++) {
         free(box_x[d]);
         free(box_y[d]);
     }
@@ -116,7 +185,7 @@ void vp_report_timelines(struct vp_markup *out, json_t *const *documents, size_t
                          vp_json_text(result, "bench"),
                          (long long)json_integer_value(json_object_get(result, "jobs")),
                          (long long)json_integer_value(json_object_get(timeline, "job")));
-                one_timeline(out, title, timeline);
+                one_timeline(out, title, timeline, json_object_get(result, "migrations"));
             }
         }
     }

@@ -46,6 +46,8 @@ struct vp_fleet_setup {
     unsigned first;                        /* members of earlier groups (a bridge's
                                             * addresses they take come first) */
     const struct vp_path_set *files;       /* this host's, their image carries */
+    const char *migrate_to;                /* the libvirt some step moves the first member
+                                            * to (--migrate-to), NULL: none */
 };
 
 struct vp_fleet_kind {

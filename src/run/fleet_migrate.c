@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -108,10 +107,10 @@ static void *migrating(void *context)
     return NULL;
 }
 
-void vp_fleet_migration_begin(struct fleet_run *run, int64_t instant_ns, int *slot)
+void vp_fleet_migration_begin(struct fleet_run *run, const struct vp_guests_request *asked,
+                              int64_t instant_ns, int *slot)
 {
-    const struct vp_guests_request *asked = run->groups[0].asked;
-    if (!asked->migrate_to || run->migration || vp_fleet_kind_of(run, 0)->migrate == NULL)
+    if (!asked || !asked->migrate_to || run->migration || vp_fleet_kind_of(run, 0)->migrate == NULL)
         return;
     struct fleet_migration *migration = calloc(1, sizeof *migration);
     if (!migration)
@@ -165,19 +164,6 @@ json_t *vp_fleet_migration_end(struct fleet_run *run, char *why, size_t why_len)
     return moves;
 }
 
-/* Seconds since the epoch of an instant vp_utc_instant wrote, -1: not one. */
-static double utc_seconds(const char *text)
-{
-    struct tm utc = { 0 };
-    int millis = 0;
-    if (!text || sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &utc.tm_year, &utc.tm_mon,
-                        &utc.tm_mday, &utc.tm_hour, &utc.tm_min, &utc.tm_sec, &millis) != 7)
-        return -1;
-    utc.tm_year -= 1900;
-    utc.tm_mon -= 1;
-    return (double)timegm(&utc) + millis / 1e3;
-}
-
 /* The longest round-trip gap of net.probe's timelines anywhere in node (a result, its
  * hosts' parts) that overlaps from..to; its length in *longest, its start in *start;
  * *covered: 1 when some timeline spans from..to whole, else 0 when there is one. */
@@ -195,7 +181,7 @@ static void longest_gap_within(const json_t *node, double from, double to, doubl
     if (!json_is_object(node))
         return;
     const json_t *gaps = json_object_get(node, "gaps");
-    double watched = utc_seconds(json_string_value(json_object_get(node, "start_utc")));
+    double watched = vp_utc_seconds(json_string_value(json_object_get(node, "start_utc")));
     double step = json_number_value(json_object_get(node, "step_s"));
     size_t steps = json_array_size(json_object_get(node, "rtt_max_s"));
     if (json_is_array(gaps) && *covered < 1)
@@ -205,7 +191,7 @@ static void longest_gap_within(const json_t *node, double from, double to, doubl
         const char *direction = json_string_value(json_object_get(value, "direction"));
         const char *began = json_string_value(json_object_get(value, "start_utc"));
         double length = json_number_value(json_object_get(value, "length_s"));
-        double at = utc_seconds(began);
+        double at = vp_utc_seconds(began);
         if (direction && strcmp(direction, "round_trip") == 0 && at >= 0 &&
             at <= to && at + length >= from && length > *longest) {
             *longest = length;
@@ -226,8 +212,8 @@ void vp_fleet_migration_mark(json_t *result, json_t *moves)
     size_t i;
     json_t *moved;
     json_array_foreach(moves, i, moved) {
-        double from = utc_seconds(json_string_value(json_object_get(moved, "began_utc")));
-        double to = utc_seconds(json_string_value(json_object_get(moved, "ended_utc")));
+        double from = vp_utc_seconds(json_string_value(json_object_get(moved, "began_utc")));
+        double to = vp_utc_seconds(json_string_value(json_object_get(moved, "ended_utc")));
         double longest = 0;
         const char *start = NULL;
         int covered = -1; /* no net.probe in the result */

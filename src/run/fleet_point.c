@@ -72,6 +72,7 @@ struct lead {
     bool monitors;         /* this host's monitor starts with the first measured repetition,
                             * and --migrate-to's moves are timed from it */
     int *migrating;        /* the first member's channel among fds, NULL: not a rank */
+    const struct vp_guests_request *moves; /* the point's step's --migrate-* settings */
 };
 
 static void releasing(void *context, unsigned rep, int64_t instant_ns)
@@ -79,7 +80,7 @@ static void releasing(void *context, unsigned rep, int64_t instant_ns)
     struct lead *lead = context;
     if (lead->monitors && rep == lead->together.warmup) {
         start_monitor(lead->run);
-        vp_fleet_migration_begin(lead->run, instant_ns, lead->migrating);
+        vp_fleet_migration_begin(lead->run, lead->moves, instant_ns, lead->migrating);
     }
     if (lead->starts)
         lead->starts[rep] = instant_ns;
@@ -421,7 +422,7 @@ void vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps,
         if (link ? link->roles[r] == VP_ROLE_RUN : r > 0)
             ranks.rank[ranks.count++] = (int)r;
     unsigned total_reps = point->warmup + point->reps;
-    struct lead guests = { .run = run, .monitors = true };
+    struct lead guests = { .run = run, .monitors = true, .moves = &step->request.guests };
     struct host_side host_side = { .lead = { .run = run } }, linked_host, *host = NULL;
     bool host_linked = link && link->roles[0] == VP_ROLE_RUN; /* ranks.rank[0] is 0 */
     char host_err[256] = "", key_path[sizeof run->work + 16];

@@ -292,6 +292,29 @@ static int size_points(struct fleet_run *run, const struct vp_run_steps *steps, 
     return 0;
 }
 
+/* The libvirt the steps that say --migrate-to move the first member to: one per run,
+ * and only where the members' kind can move one. */
+static int take_migration(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
+                          size_t err_len)
+{
+    for (size_t s = 0; s < steps->count; s++) {
+        const char *to = steps->step[s].request.guests.migrate_to;
+        if (!to || !vp_fleet_in_members(run, &steps->step[s]))
+            continue;
+        if (!run->groups[0].kind.migrate)
+            return vp_fleet_refuse(err, err_len, members_flag(run), "--migrate-to",
+                                   "--guests SPEC --migrate-to URI");
+        if (run->migrate_to && strcmp(run->migrate_to, to) != 0) {
+            snprintf(err, err_len, "--migrate-to: %.200s and %.200s: one libvirt per run; "
+                     "accepted: the same URI in every step that migrates", run->migrate_to, to);
+            return -1;
+        }
+        run->migrate_to = to;
+        run->migrate_step = steps->step[s].name;
+    }
+    return 0;
+}
+
 /* Each group's kind ready for its members (its settings, the first of its members). */
 static int prepare_groups(struct fleet_run *run, char *err, size_t err_len)
 {
@@ -299,11 +322,16 @@ static int prepare_groups(struct fleet_run *run, char *err, size_t err_len)
         struct fleet_group *group = &run->groups[g];
         struct vp_fleet_setup setup = { .asked = group->asked, .work = run->work,
                                         .most = group->count, .first = (unsigned)group->first,
-                                        .files = &run->files };
+                                        .files = &run->files,
+                                        .migrate_to = g == 0 ? run->migrate_to : NULL };
         char why[VP_PATH_ERROR_LEN];
         if (group->kind.prepare(group->kind.state, &setup, why, sizeof why) != 0) {
             if (group->name)
                 snprintf(err, err_len, "--group %s: %s", group->name, why);
+            else if (run->migrate_step && strncmp(why, "--migrate-to", 12) == 0)
+                snprintf(err, err_len, "plan step [%.60s]: %s; a plan's step is given its own: "
+                         "--set %.60s.migrate-to=URI (or --no-guests: the step on this host)",
+                         run->migrate_step, why, run->migrate_step);
             else
                 snprintf(err, err_len, "%s", why);
             return -1;
@@ -457,7 +485,7 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
             return vp_fleet_refuse(err, err_len, members_flag(run), "--background",
                                    "net.probe as a benchmark of its own");
     }
-    if (gather_files(run, steps, err, err_len) != 0)
+    if (take_migration(run, steps, err, err_len) != 0 || gather_files(run, steps, err, err_len) != 0)
         return -1;
     run->host_dir = asked->disk_dir;
     run->timeout_s = asked->timeout_s ? asked->timeout_s : DEFAULT_TIMEOUT_S;

@@ -65,6 +65,8 @@ struct fleet_run {
     const char *external_peer, *external_key;
     json_t *host_fingerprint;   /* this host's, for its part of a link's result */
     struct fleet_migration *migration; /* --migrate-to's, while a point runs; NULL: none */
+    const char *migrate_to;     /* where the steps that migrate move the first member */
+    const char *migrate_step;   /* a plan's step that says so, NULL: a command line */
     struct vp_path_set files;   /* this host's, carried in the members' image */
 };
 
@@ -107,9 +109,10 @@ void vp_fleet_lost_reason(const struct fleet_run *run, int index, const char *wh
 
 /* fleet_migrate.c */
 /* --migrate-to: begins moving the first member (its channel at slot in the point's lead,
- * NULL: not a rank of it) for a point whose first measured start is instant_ns; nothing
- * when the run asks no migration or one has begun. */
-void vp_fleet_migration_begin(struct fleet_run *run, int64_t instant_ns, int *slot);
+ * NULL: not a rank of it) as asked (the point's step's settings) for a point whose first
+ * measured start is instant_ns; nothing when it asks no migration or one has begun. */
+void vp_fleet_migration_begin(struct fleet_run *run, const struct vp_guests_request *asked,
+                              int64_t instant_ns, int *slot);
 /* Returns once the channel at slot may be used (not while its member moves); -1 with
  * why when its move failed. */
 int vp_fleet_migration_gate(struct fleet_run *run, const int *slot, char *reason,

@@ -243,9 +243,9 @@ static int prepare(void *state, const struct vp_fleet_setup *setup, char *err, s
         return -1;
     if (vp_domains_connect(guests->config.uri, err, err_len) != 0)
         return -1;
-    guests->migrates = asked->migrate_to != NULL;
+    guests->migrates = setup->migrate_to != NULL;
     if (guests->migrates) {
-        if (vp_domains_reach(asked->migrate_to, err, err_len) != 0)
+        if (vp_domains_reach(setup->migrate_to, err, err_len) != 0)
             return -1;
         vp_domains_sweep(); /* what a killed run's migratable guest left, here or there */
     }

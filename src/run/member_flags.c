@@ -376,7 +376,7 @@ const struct vp_run_flag vp_member_flags[] = {
       "(\\fBlinux\\-image\\-amd64\\fR, installed by \\fBscripts/deps.sh guests\\fR). Each guest's\n"
       "fingerprint names the driver its kernel bound (e1000, 8139cp...), and the\n"
       "emulated-NIC advisory then fires from inside it.", take_guest_nic },
-    { "migrate-to", "URI", VP_SCOPE_SESSION,
+    { "migrate-to", "URI", VP_SCOPE_STEP,
       "while each point runs, live-migrate the first guest to the\n"
       "libvirt at URI (qemu+ssh://HOST/system...)  [no migration]",
       "While each point runs, live-migrates the first guest to the libvirt at \\fIURI\\fR\n"
@@ -390,12 +390,14 @@ const struct vp_run_flag vp_member_flags[] = {
       "saw from this host meanwhile. A migration that fails ends the run with libvirt's\n"
       "reason; the guest is destroyed wherever it is. Guests to migrate are not\n"
       "auto-destroyed by libvirt (it refuses to migrate those): a run killed with SIGKILL\n"
-      "leaves them until the next run with \\fB\\-\\-migrate\\-to\\fR destroys them.",
+      "leaves them until the next run with \\fB\\-\\-migrate\\-to\\fR destroys them. In a plan,\n"
+      "a step's own key (\\fB\\-\\-set\\fR \\fISTEP\\fB.migrate\\-to=\\fIURI\\fR): the steps that\n"
+      "say it migrate, to one libvirt per run.",
       take_migrate_to },
-    { "migrate-at", "T", VP_SCOPE_SESSION,
+    { "migrate-at", "T", VP_SCOPE_STEP,
       "with --migrate-to: when, after each point's first measured\n"
       "start  [1s]", NULL, take_migrate_at },
-    { "migrate-back", NULL, VP_SCOPE_SESSION,
+    { "migrate-back", NULL, VP_SCOPE_STEP,
       "with --migrate-to: back to this host's libvirt as long after\n"
       "it arrived  [it stays]", NULL, take_migrate_back },
     { "and-host", NULL, VP_SCOPE_SESSION,
@@ -545,6 +547,12 @@ int vp_run_members_check(const struct vp_guests_request *asked, bool members_her
         vp_env_kinds_list(flag, names, sizeof names);
         snprintf(err, err_len, "%s: only for the %s of a run; accepted: %s SPEC %s ...", flag,
                  names, taker ? taker->flag : "--guests", flag);
+        return -1;
+    }
+    if ((asked->migrate_at_s > 0 || asked->migrate_back) && !asked->migrate_to) {
+        snprintf(err, err_len, "%s: with --migrate-to URI only (the libvirt the guest moves "
+                 "to); accepted: --migrate-to URI %s", asked->migrate_back ? "--migrate-back"
+                 : "--migrate-at", asked->migrate_back ? "--migrate-back" : "--migrate-at T");
         return -1;
     }
     return 0;

@@ -63,6 +63,15 @@ void plan_keep_note(struct vp_run_steps *notes, char *note);
 /* Whether key says where a step runs (a kind's key, and-host): the run's keys a step may
  * also say for itself. */
 bool plan_members_key(const char *key);
+/* Whether key is migrate-to, migrate-at or migrate-back: a step's own setting of its
+ * guests. */
+bool plan_migration_key(const char *key);
+/* Such a line (the step's own, or [global]'s for each step in guests) into the step's
+ * command where it runs in guests; left out with a note without members (--no-guests,
+ * virtperf-mpi); -1 with err on a step of this host alone (a [global] line: where no step
+ * runs in guests). */
+int plan_place_migration(struct compiler *c, const char *step, const struct entry *entry,
+                         struct command *command, struct vp_run_steps *notes);
 /* On one host: ranks 1..N become --jobs 1..N and topology and start-with are left out,
  * each with a note when notes is given. Returns whether entry was one of them. */
 bool plan_one_host_fallback(struct command *command, const struct entry *entry,

@@ -20,6 +20,45 @@ bool plan_members_key(const char *key)
     return vp_env_kind_find(key) || strcmp(key, "and-host") == 0;
 }
 
+static void note_left_out(const struct compiler *c, const struct entry *entry,
+                          const char *why_mpi, struct vp_run_steps *notes);
+
+bool plan_migration_key(const char *key)
+{
+    return strncmp(key, "migrate-", 8) == 0;
+}
+
+/* Whether some step (or the command line) runs in members. */
+static bool some_step_in_members(const struct compiler *c)
+{
+    if (c->members_given)
+        return true;
+    for (size_t i = 0; i < c->count; i++)
+        if (vp_env_kind_find(c->entries[i].key))
+            return true;
+    return false;
+}
+
+int plan_place_migration(struct compiler *c, const char *step, const struct entry *entry,
+                         struct command *command, struct vp_run_steps *notes)
+{
+    bool global = strcmp(entry->section, "global") == 0;
+    if (plan_runs_in_members(c, step)) {
+        plan_add_flag(command, entry->key, entry->value);
+        return 0;
+    }
+    if (c->no_members) { /* [global]'s is noted once, with the other member settings */
+        if (!global && notes)
+            note_left_out(c, entry, "virtperf-mpi starts no guests", notes);
+        return 0;
+    }
+    if (global && some_step_in_members(c))
+        return 0; /* for the steps in guests */
+    return plan_error(c, entry, step, "--%s: only for the guests of a step; accepted: guests = "
+                      "SPEC in [%s] or [global], or --no-guests to leave it out", entry->key,
+                      step);
+}
+
 /* On one host: ranks 1..N become --jobs 1..N and topology and start-with are left out
  * (the net benchmarks then use their embedded server), each with a note when notes is
  * given. Returns whether entry was one of them. */
@@ -221,6 +260,12 @@ void plan_session_flags(const struct compiler *c, const struct vp_run_request *c
 int plan_place_step(struct compiler *c, const char *name, struct vp_run_step *step,
                       struct vp_run_steps *steps)
 {
+    const struct vp_guests_request *moving = &step->request.guests;
+    if ((moving->migrate_at_s > 0 || moving->migrate_back) && !moving->migrate_to)
+        return plan_error(c, NULL, name, "%s: no libvirt to migrate the guest to; accepted: "
+                          "--set %s.migrate-to=URI (a second hypervisor's libvirt, "
+                          "qemu+ssh://HOST/system), or --no-guests to run the step on this "
+                          "host", moving->migrate_back ? "migrate-back" : "migrate-at", name);
     for (size_t i = 0; i < c->count; i++) {
         const struct entry *entry = &c->entries[i];
         if (strcmp(entry->section, name) != 0 || !plan_members_key(entry->key))

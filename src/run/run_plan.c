@@ -535,13 +535,26 @@ static int step_command(struct compiler *c, const char *step, struct command *co
             free_command(command);
             return -1;
         }
-        if (takes)
+        if (takes && plan_migration_key(entry->key) &&
+            plan_place_migration(c, step, entry, command, notes) != 0) {
+            free_command(command);
+            return -1;
+        }
+        if (takes && !plan_migration_key(entry->key))
             add_entry(command, entry, c->for_mpi, plan_runs_in_members(c, step), notes);
     }
-    for (size_t i = 0; i < c->count; i++)
-        if (strcmp(c->entries[i].section, step) == 0 &&
-            !(jobs_of_members && strcmp(c->entries[i].key, "jobs") == 0))
-            add_entry(command, &c->entries[i], c->for_mpi, plan_runs_in_members(c, step), notes);
+    for (size_t i = 0; i < c->count; i++) {
+        const struct entry *entry = &c->entries[i];
+        if (strcmp(entry->section, step) != 0 ||
+            (jobs_of_members && strcmp(entry->key, "jobs") == 0))
+            continue;
+        if (!plan_migration_key(entry->key))
+            add_entry(command, entry, c->for_mpi, plan_runs_in_members(c, step), notes);
+        else if (plan_place_migration(c, step, entry, command, notes) != 0) {
+            free_command(command);
+            return -1;
+        }
+    }
     if (members && plan_members_as_jobs(c, step, members, command, placement) != 0) {
         free_command(command);
         return -1;

@@ -39,6 +39,8 @@ dry_where ihep-2010-quick.ini "# [network] in guests 1,2"
 dry_where cnaf-2007-quick.ini "# [disk] in guests 1,2"
 dry_where cnaf-2007-quick.ini "# [network] in guests 2"
 dry_where spring8-2005-quick.ini "# [rpc] in guests 1,2,4"
+dry_where spring8-2005-quick.ini "# [interruption] in guests 1"
+expect_contains "$WORK/out" "--migrate-to=qemu+ssh://second-hypervisor/system --migrate-at=2s --migrate-back net.probe"
 # --no-guests leaves [global]'s settings of the guests out with them, said (a run refused
 # guest-net = vpbr0 as a flag without guests); the command line's are still judged
 expect_status 0 "$VP" run --plan "$PLANS/spring8-2005-quick.ini" --no-guests --set rpc.duration=100ms \
