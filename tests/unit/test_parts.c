@@ -17,6 +17,7 @@
 #include "fixtures.h"
 #include "analysis/shown.h"
 #include "render/table.h"
+#include "store/document.h"
 #include "store/store.h"
 
 /* A result of the null benchmark carrying its part. */
@@ -97,9 +98,63 @@ static void it_round_trips_through_store_export_import_and_print(void **state)
     vp_store_close(store);
 }
 
+/* --migrate-to's moves (the engine's "migrations" part): checked as import checks them,
+ * printed with libvirt's figures beside the probe's gap. */
+static void migrations_are_checked_and_printed(void **state)
+{
+    (void)state;
+    json_t *result = known_result(json_pack("{s:i}", "jobs", 1));
+    json_t *moved = json_pack(
+        "{s:s,s:s,s:s,s:f,s:s,s:s,s:f,s:s,s:f,s:f,s:f,s:f,s:f,s:s,s:f,s:b}", "guest", "virtperf-1-1",
+        "from", "qemu:///system", "to", "qemu+ssh://hv2/system", "began_s", 2.0, "began_utc",
+        "2026-12-07T10:47:22.807Z", "ended_utc", "2026-12-07T10:47:24.212Z", "seconds", 1.4,
+        "status", "ok", "total_ms", 1180.0, "downtime_ms", 118.0, "data_bytes", 131973667.0,
+        "memory_iterations", 3.0, "probe_gap_s", 0.187, "probe_gap_utc",
+        "2026-12-07T10:47:23.872Z", "gap_beyond_downtime_s", 0.069, "probe_covered", 1);
+    json_object_set_new(result, "migrations", json_pack("[o]", moved));
+    char err[VP_ERROR_LEN];
+    assert_int_equal(vp_result_validate(result, "results[0]", err, sizeof err), 0);
+
+    char *printed;
+    size_t len;
+    FILE *out = open_memstream(&printed, &len);
+    assert_non_null(out);
+    vp_result_part_find("migrations")->print(out, json_object_get(result, "migrations"),
+                                             VP_UNITS_FIELD);
+    fclose(out);
+    assert_non_null(strstr(printed, "migration of virtperf-1-1 at 2.00 s, qemu:///system -> "
+                                    "qemu+ssh://hv2/system: libvirt: downtime 118 ms, total "
+                                    "1180 ms, 125.9 MiB in 3 passes; net.probe from this host: "
+                                    "187 ms without answers, +69 ms beside the downtime"));
+    free(printed);
+
+    json_object_set_new(moved, "status", json_string("maybe"));
+    assert_int_equal(vp_result_validate(result, "results[0]", err, sizeof err), -1);
+    assert_non_null(strstr(err, "results[0].migrations[0].status"));
+    json_object_set_new(moved, "status", json_string("ok"));
+    json_object_set_new(moved, "downtime_ms", json_real(-1));
+    assert_int_equal(vp_result_validate(result, "results[0]", err, sizeof err), -1);
+    assert_non_null(strstr(err, "results[0].migrations[0].downtime_ms"));
+    json_object_set_new(moved, "downtime_ms", json_real(118));
+    json_object_set_new(moved, "probe_covered", json_string("yes"));
+    assert_int_equal(vp_result_validate(result, "results[0]", err, sizeof err), -1);
+    assert_non_null(strstr(err, "probe_covered"));
+
+    out = open_memstream(&printed, &len); /* none begun before the point ended */
+    assert_non_null(out);
+    json_t *none = json_array();
+    vp_result_part_find("migrations")->print(out, none, VP_UNITS_FIELD);
+    fclose(out);
+    assert_non_null(strstr(printed, "migration: none: the point ended before --migrate-at"));
+    free(printed);
+    json_decref(none);
+    json_decref(result);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(migrations_are_checked_and_printed),
         cmocka_unit_test(the_benchmark_declares_it_and_the_registry_finds_it),
         cmocka_unit_test_setup_teardown(it_round_trips_through_store_export_import_and_print,
                                         make_path, remove_path),

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "core/clock.h"
 #include "core/units.h"
 
 static void sizes_use_powers_of_1024(void **state)
@@ -165,9 +166,25 @@ static void byte_rates_follow_the_units_style(void **state)
     assert_int_equal(vp_units_parse("decimal", &chosen), -1);
 }
 
+/* A UTC instant as vp_utc_instant writes it reads back to the millisecond; anything
+ * else is -1. */
+static void utc_instants_read_back(void **state)
+{
+    (void)state;
+    char text[48];
+    int64_t at = 1796639242807000000LL; /* 2026-12-07T10:27:22.807Z */
+    vp_utc_instant(at, text, sizeof text);
+    assert_string_equal(text, "2026-12-07T10:27:22.807Z");
+    assert_true(vp_utc_seconds(text) == 1796639242.807);
+    assert_true(vp_utc_seconds("2026-12-07T10:27:22Z") == -1);
+    assert_true(vp_utc_seconds("") == -1);
+    assert_true(vp_utc_seconds(NULL) == -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(utc_instants_read_back),
         cmocka_unit_test(sizes_use_powers_of_1024),
         cmocka_unit_test(bad_sizes_are_refused),
         cmocka_unit_test(durations_take_suffixes),
