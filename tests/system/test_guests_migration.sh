@@ -5,8 +5,9 @@
 # SPring-8 quick plan's interruption step, given that daemon with --set, probes a guest
 # from this host while it moves there and back: both moves are kept with libvirt's
 # figures, and the gap the probe saw covers each move's downtime (less two probe periods)
-# and lasts no longer than the move and a second; nothing is left on either daemon; the
-# plan's placeholder second hypervisor is refused, naming the --set that gives one. A migration libvirt refuses (to the guest's own daemon) ends the
+# and lasts no longer than the move and a second; nothing is left on either daemon (a
+# run killed by SIGKILL leaves its guest till the next run with a migration); the plan's
+# placeholder second hypervisor is refused, naming the --set that gives one. A migration libvirt refuses (to the guest's own daemon) ends the
 # run with libvirt's reason and the guest named, nothing left; flags are refused where
 # they cannot hold, before any guest starts.
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +54,18 @@ expect_status 0 timeout 240 "$VP" run cpu --duration 6 --reps 1 --warmup 0 --gue
 json_check "$WORK/cpu.json" 'd["results"][0]["status"] == "ok" and [(m["status"], m["to"]) for m in d["results"][0]["migrations"]] == [("ok", "'"$URI"'"), ("ok", "qemu:///system")]' \
     "cpu in a guest moved there and back: ok, both moves kept"
 
+# A run killed by SIGKILL leaves its guest to migrate (libvirt auto-destroys no such
+# domain); the next run with a migration destroys it before its own start.
+"$VP" run cpu --duration 30 --reps 1 --warmup 0 --guests 1 --guest-accel tcg --migrate-to "$URI" \
+    --migrate-at 20 >"$WORK/killed.out" 2>&1 &
+KILLED=$!
+for _ in $(seq 1 600); do grep -q "guest started" "$WORK/killed.out" && break; sleep 0.1; done
+kill -KILL $KILLED
+wait $KILLED 2>/dev/null
+[ $? -eq 137 ] || fail "the run killed with SIGKILL should end by it: $(tail -3 "$WORK/killed.out")"
+virsh -c qemu:///system list --name | grep -qx "virtperf-$KILLED-1" ||
+    fail "a killed run's guest to migrate was expected left until the next run"
+
 # The SPring-8 plan's interruption: net.probe from this host into a guest that moves
 # there and back (its second hypervisor given with --set; the rpc step cut short).
 QUICK=(--set rpc.guests=1 --set rpc.duration=100ms --set global.reps=1 --set "global.guest-net=$BRIDGE"
@@ -60,6 +73,8 @@ QUICK=(--set rpc.guests=1 --set rpc.duration=100ms --set global.reps=1 --set "gl
 expect_status 0 timeout 240 "$VP" run --plan "$PLANS/spring8-2005-quick.ini" "${QUICK[@]}" \
     --set "interruption.migrate-to=$URI" --label moved --json "$WORK/moved.json"
 expect_contains "$WORK/out" "net.probe from this host:"
+virsh -c qemu:///system list --name | grep -qx "virtperf-$KILLED-1" &&
+    fail "the next run with --migrate-to should have destroyed the killed run's guest"
 python3 - "$WORK/moved.json" "$URI" <<'PY' || fail "both moves kept with libvirt's figures, and the probe's gap within what the downtime and the period allow"
 import json, sys
 result = [r for r in json.load(open(sys.argv[1]))["results"] if r["bench"] == "net.probe"][0]
