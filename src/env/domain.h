@@ -75,6 +75,9 @@ struct vp_migration_figures {
  * reason (the domain still where it was, or gone). */
 int vp_domain_migrate(struct vp_domain *domain, const char *uri, const char *xml,
                       struct vp_migration_figures *figures, char *err, size_t err_len);
+/* Aborts its migration under way (from another thread): vp_domain_migrate then fails
+ * with libvirt's reason and the domain runs where it was. */
+void vp_domain_abort_migration(struct vp_domain *domain);
 /* Its XML as a migration's destination takes it (malloc'd). */
 char *vp_domain_migratable_xml(struct vp_domain *domain);
 /* Destroys every domain of a virtperf that is gone, here and where guests migrated. */

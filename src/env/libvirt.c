@@ -47,6 +47,7 @@ static struct {
     __typeof__(virDomainGetJobStats) *job_stats;
     __typeof__(virTypedParamsFree) *params_free;
     __typeof__(virConnectListAllDomains) *list_domains;
+    __typeof__(virDomainAbortJob) *abort_job;
 } lib;
 
 static virConnectPtr connection;
@@ -69,6 +70,7 @@ static int load_libvirt(char *err, size_t err_len)
         { "virDomainMigrate3", &lib.migrate }, { "virDomainGetJobStats", &lib.job_stats },
         { "virTypedParamsFree", &lib.params_free },
         { "virConnectListAllDomains", &lib.list_domains },
+        { "virDomainAbortJob", &lib.abort_job },
     };
     if (!loaded && vp_library_load("libvirt.so.0", symbols, sizeof symbols / sizeof symbols[0],
                                    "scripts/deps.sh guests installs libvirt", err,
@@ -221,6 +223,11 @@ int vp_domain_migrate(struct vp_domain *domain, const char *uri, const char *xml
     __atomic_store_n(&domain->handle, moved, __ATOMIC_RELEASE);
     read_figures(moved, figures);
     return 0;
+}
+
+void vp_domain_abort_migration(struct vp_domain *domain)
+{
+    lib.abort_job(__atomic_load_n(&domain->handle, __ATOMIC_ACQUIRE));
 }
 
 char *vp_domain_migratable_xml(struct vp_domain *domain)
@@ -391,6 +398,11 @@ int vp_domain_migrate(struct vp_domain *domain, const char *uri, const char *xml
     (void)domain, (void)uri, (void)xml, (void)figures;
     snprintf(err, err_len, "built without libvirt");
     return -1;
+}
+
+void vp_domain_abort_migration(struct vp_domain *domain)
+{
+    (void)domain;
 }
 
 char *vp_domain_migratable_xml(struct vp_domain *domain)

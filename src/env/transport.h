@@ -19,7 +19,7 @@ struct vp_channel_transport {
     size_t count;
     unsigned timeout_s;  /* the longest wait for one word */
     int lost;            /* the leader's: the rank whose channel failed, 0: none */
-    char lost_why[256];  /* what failed then: every later word fails with it at once */
+    char lost_why[1024]; /* what failed then: every later word fails with it at once */
     /* The leader's, NULL: none. Called before each word with member i (fds[i]): returns
      * once its channel may be used (a member migrating: when it arrived and fds[i] is
      * its new channel), -1 with why when it cannot be. */

@@ -94,6 +94,8 @@ struct vp_fleet_kind {
      * member still where it was, or gone). */
     int (*migrate)(void *state, struct vp_member *member, const char *uri, json_t *moved,
                    char *err, size_t err_len);
+    /* Aborts member's migration under way (from another thread): migrate then fails. */
+    void (*abort_migration)(void *state, struct vp_member *member);
     /* The run's part of "guests" (engine, accel...), a new object. */
     json_t *(*summary)(void *state);
     void (*remove)(void *state, struct vp_member *member);

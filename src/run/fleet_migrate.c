@@ -16,6 +16,8 @@
 
 #include "core/clock.h"
 
+#define MIGRATION_WHY_LEN 1024 /* libvirt's reason and what the destination needs */
+
 struct fleet_migration {
     struct fleet_run *run;
     const char *to;
@@ -28,8 +30,11 @@ struct fleet_migration {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     bool moving, failed;
-    char why[VP_ERROR_LEN];
+    char why[MIGRATION_WHY_LEN];
     json_t *moves;
+    atomic_int moved;     /* the move under way ended (the watchdog's wake-up) */
+    int64_t deadline_ns;  /* when the watchdog aborts it: --guest-timeout after it began */
+    bool timed_out;
     int old[2];           /* the member's channels before each move, closed at the end */
     size_t old_count;
 };
@@ -49,7 +54,7 @@ static int take_new_channel(struct fleet_migration *migration, struct vp_member 
                             const struct vp_fleet_kind *kind)
 {
     if (migration->old_count == sizeof migration->old / sizeof migration->old[0]) {
-        snprintf(migration->why, sizeof migration->why, "%s: too many moves", member->name);
+        snprintf(migration->why, sizeof migration->why, "too many moves in one point");
         return -1;
     }
     migration->old[migration->old_count++] = member->fd;
@@ -60,6 +65,44 @@ static int take_new_channel(struct fleet_migration *migration, struct vp_member 
     if (migration->slot)
         *migration->slot = member->fd;
     return 0;
+}
+
+/* A move's watchdog: it aborts the move still under way at its deadline. */
+static void *watching(void *context)
+{
+    struct fleet_migration *migration = context;
+    vp_sleep_until_ns_or_stop(migration->deadline_ns, &migration->moved);
+    if (!atomic_load(&migration->moved)) {
+        migration->timed_out = true;
+        const struct vp_fleet_kind *kind = vp_fleet_kind_of(migration->run, 0);
+        kind->abort_migration(kind->state, &migration->run->members[0]);
+    }
+    return NULL;
+}
+
+/* kind->migrate, aborted by the watchdog if it has not ended --guest-timeout after it
+ * began; 0, or -1 with why (a timeout said first). */
+static int migrate_watched(struct fleet_migration *migration, const char *uri, json_t *moved)
+{
+    struct fleet_run *run = migration->run;
+    const struct vp_fleet_kind *kind = vp_fleet_kind_of(run, 0);
+    pthread_t watchdog;
+    atomic_store(&migration->moved, 0);
+    migration->timed_out = false;
+    migration->deadline_ns = after_seconds(run->timeout_s);
+    if (pthread_create(&watchdog, NULL, watching, migration) != 0)
+        abort();
+    char why[MIGRATION_WHY_LEN];
+    int status = kind->migrate(kind->state, &run->members[0], uri, moved, why, sizeof why);
+    atomic_store(&migration->moved, 1);
+    vp_wake_sleepers(&migration->moved);
+    pthread_join(watchdog, NULL);
+    if (status != 0 && migration->timed_out)
+        snprintf(migration->why, sizeof migration->why, "its migration did not end in %u s "
+                 "(--guest-timeout) and was aborted: %.900s", run->timeout_s, why);
+    else if (status != 0)
+        snprintf(migration->why, sizeof migration->why, "%s", why);
+    return status;
 }
 
 /* One move of the member to uri (NULL: back); false when it failed or was not begun. */
@@ -80,8 +123,7 @@ static bool move(struct fleet_migration *migration, const char *uri, int64_t at_
     int64_t began = vp_now_ns();
     json_object_set_new(moved, "began_s", json_real((double)(began - migration->instant_ns) / 1e9));
     utc_now(moved, "began_utc");
-    int status = kind->migrate(kind->state, member, uri, moved, migration->why,
-                               sizeof migration->why);
+    int status = migrate_watched(migration, uri, moved);
     utc_now(moved, "ended_utc");
     json_object_set_new(moved, "seconds", json_real((double)(vp_now_ns() - began) / 1e9));
     if (status == 0)
@@ -152,8 +194,8 @@ json_t *vp_fleet_migration_end(struct fleet_run *run, char *why, size_t why_len)
     atomic_store(&migration->stop, 1);
     vp_wake_sleepers(&migration->stop);
     pthread_join(migration->thread, NULL);
-    if (migration->failed)
-        snprintf(why, why_len, "%s", migration->why);
+    if (migration->failed) /* said of a member not in the point's words */
+        snprintf(why, why_len, "%s: %s", run->members[0].name, migration->why);
     json_t *moves = migration->moves;
     for (size_t i = 0; i < migration->old_count; i++)
         close(migration->old[i]);

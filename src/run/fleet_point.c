@@ -14,6 +14,7 @@
 
 #include "bench/net_peer.h"
 #include "core/json.h"
+#include "core/json_check.h"
 #include "core/stats.h"
 #include "engine/gather.h"
 #include "engine/result.h"
@@ -279,7 +280,7 @@ static char *point_message(const struct fleet_run *run, const struct vp_step *li
 struct point_outcome {
     int lost;        /* -1: none (a signal, or this host's side) */
     bool host_lost;  /* this host's alternating side */
-    char reason[512];
+    char reason[1024];
 };
 
 /* Sends the point to its running members and starts every rank that runs together (the
@@ -482,14 +483,14 @@ void vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps,
     const struct vp_together *together = &guests.together;
     held = receive_parts(run, together, &ranks, point, duration, began, held, &outcome,
                          &parts);
-    char unmoved[VP_ERROR_LEN];
+    char unmoved[VP_CHECK_TEXT_LEN];
     json_t *moves = vp_fleet_migration_end(run, unmoved, sizeof unmoved);
     if (host_linked && !reap_host_side(&linked_host, held) && held) {
         json_decref(parts.part[0].result);
         parts.part[0].result = json_pack("{s:s,s:s}", "status", "failed", "error",
                                     "this host's jobs: its process did not end cleanly");
     }
-    char reason[800] = "";
+    char reason[1300] = "";
     if (host) {
         /* not held: its agent may wait for a start that never comes, so it is stopped */
         const char *why = outcome.lost >= 0 ? "a guest was lost" : "a signal came";

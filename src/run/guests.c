@@ -566,7 +566,7 @@ static int migrate_guest(void *state, struct vp_member *member, const char *uri,
     guest_path(guests, member, guest->moves + 1, "console", console, sizeof console);
     char *xml = vp_domain_migratable_xml(guest->domain);
     if (!xml) {
-        snprintf(err, err_len, "%s: libvirt gave no XML of it to migrate", member->name);
+        snprintf(err, err_len, "libvirt gave no XML of it to migrate");
         return -1;
     }
     char *with_channel = replaced(xml, guest->channel, channel);
@@ -577,10 +577,9 @@ static int migrate_guest(void *state, struct vp_member *member, const char *uri,
     int status = vp_domain_migrate(guest->domain, uri, there, &figures, why, sizeof why);
     free(there);
     if (status != 0) {
-        snprintf(err, err_len, "%s: its migration to %.200s failed: %s (its kernel %s and "
+        snprintf(err, err_len, "its migration to %.200s failed: %s (its kernel %s and "
                  "initramfs, and the run's directory %s, must be at the same paths there)",
-                 member->name, uri ? uri : "this host's libvirt", why, guests->image.kernel,
-                 guests->work);
+                 uri ? uri : "this host's libvirt", why, guests->image.kernel, guests->work);
         return -1;
     }
     guest->moves++;
@@ -596,6 +595,13 @@ static int migrate_guest(void *state, struct vp_member *member, const char *uri,
         json_object_set_new(moved, "memory_iterations", json_real(figures.memory_iterations));
     }
     return 0;
+}
+
+static void abort_guest_migration(void *state, struct vp_member *member)
+{
+    (void)state;
+    struct guest *guest = member->own;
+    vp_domain_abort_migration(guest->domain);
 }
 
 /* The host's address on the guests' bridge: without one they cannot reach it. */
@@ -675,7 +681,8 @@ static struct vp_fleet_kind guests_kind(void *state)
         .pause = pause_guest, .once_ready = cap_guest, .describe = describe_guest,
         .silent = silent_guest,
         .cost_begin = cost_begin, .cost_end = cost_end, .server_address = server_address,
-        .member_address = member_address, .migrate = migrate_guest, .summary = summary,
+        .member_address = member_address, .migrate = migrate_guest,
+        .abort_migration = abort_guest_migration, .summary = summary,
         .remove = remove_guest, .finish = finish,
     };
 }
