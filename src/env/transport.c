@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "engine/engine.h"
 #include "env/channel.h"
 
 #define MEMBER_WAIT_S (24 * 3600) /* a member waits for the host, which closes when it gives up */
@@ -95,7 +96,8 @@ static int expect_from(struct vp_channel_transport *channel, int peer, uint32_t 
         if (status == 0)
             return 0;
         char why[256];
-        int now = moves < 4 && channel->gate ? fd_of(channel, peer, why, sizeof why) : fd;
+        bool moved = moves < 4 && channel->gate && !vp_engine_interrupted();
+        int now = moved ? fd_of(channel, peer, why, sizeof why) : fd;
         if (now < 0)
             snprintf(reason, reason_len, "%s", why);
         if (now == fd || now < 0)

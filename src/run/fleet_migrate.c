@@ -12,11 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
 
 #define MIGRATION_WHY_LEN 1024 /* libvirt's reason and what the destination needs */
+#define MOVE_ENDED 1
+#define MOVE_ABORT 2 /* a Ctrl-C: the move under way is not waited for */
 
 struct fleet_migration {
     struct fleet_run *run;
@@ -32,7 +35,7 @@ struct fleet_migration {
     bool moving, failed;
     char why[MIGRATION_WHY_LEN];
     json_t *moves;
-    atomic_int moved;     /* the move under way ended (the watchdog's wake-up) */
+    atomic_int watch;     /* the watchdog's word: 0 watching, MOVE_ENDED, MOVE_ABORT */
     int64_t deadline_ns;  /* when the watchdog aborts it: --guest-timeout after it began */
     bool timed_out;
     int old[2];           /* the member's channels before each move, closed at the end */
@@ -71,9 +74,9 @@ static int take_new_channel(struct fleet_migration *migration, struct vp_member 
 static void *watching(void *context)
 {
     struct fleet_migration *migration = context;
-    vp_sleep_until_ns_or_stop(migration->deadline_ns, &migration->moved);
-    if (!atomic_load(&migration->moved)) {
-        migration->timed_out = true;
+    vp_sleep_until_ns_or_stop(migration->deadline_ns, &migration->watch);
+    if (atomic_load(&migration->watch) != MOVE_ENDED) {
+        migration->timed_out = atomic_load(&migration->watch) == 0;
         const struct vp_fleet_kind *kind = vp_fleet_kind_of(migration->run, 0);
         kind->abort_migration(kind->state, &migration->run->members[0]);
     }
@@ -87,17 +90,19 @@ static int migrate_watched(struct fleet_migration *migration, const char *uri, j
     struct fleet_run *run = migration->run;
     const struct vp_fleet_kind *kind = vp_fleet_kind_of(run, 0);
     pthread_t watchdog;
-    atomic_store(&migration->moved, 0);
+    atomic_store(&migration->watch, 0);
     migration->timed_out = false;
     migration->deadline_ns = after_seconds(run->timeout_s);
     if (pthread_create(&watchdog, NULL, watching, migration) != 0)
         abort();
     char why[MIGRATION_WHY_LEN];
     int status = kind->migrate(kind->state, &run->members[0], uri, moved, why, sizeof why);
-    atomic_store(&migration->moved, 1);
-    vp_wake_sleepers(&migration->moved);
+    atomic_store(&migration->watch, MOVE_ENDED);
+    vp_wake_sleepers(&migration->watch);
     pthread_join(watchdog, NULL);
-    if (status != 0 && migration->timed_out)
+    if (status != 0 && vp_engine_interrupted())
+        snprintf(migration->why, sizeof migration->why, "interrupted by a signal: %.900s", why);
+    else if (status != 0 && migration->timed_out)
         snprintf(migration->why, sizeof migration->why, "its migration did not end in %u s "
                  "(--guest-timeout) and was aborted: %.900s", run->timeout_s, why);
     else if (status != 0)
@@ -176,10 +181,20 @@ int vp_fleet_migration_gate(struct fleet_run *run, const int *slot, char *reason
     if (!migration || migration->slot != slot)
         return 0;
     pthread_mutex_lock(&migration->lock);
-    while (migration->moving)
-        pthread_cond_wait(&migration->changed, &migration->lock);
-    bool failed = migration->failed;
-    if (failed)
+    while (migration->moving && !vp_engine_interrupted()) {
+        struct timespec tick;
+        clock_gettime(CLOCK_REALTIME, &tick);
+        tick.tv_nsec += 100000000; /* a Ctrl-C is seen within 0.1 s */
+        if (tick.tv_nsec >= 1000000000) {
+            tick.tv_sec++;
+            tick.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&migration->changed, &migration->lock, &tick);
+    }
+    bool failed = migration->failed || migration->moving;
+    if (migration->moving)
+        snprintf(reason, reason_len, "interrupted by a signal");
+    else if (failed)
         snprintf(reason, reason_len, "%s", migration->why);
     pthread_mutex_unlock(&migration->lock);
     return failed ? -1 : 0;
@@ -193,6 +208,10 @@ json_t *vp_fleet_migration_end(struct fleet_run *run, char *why, size_t why_len)
         return NULL;
     atomic_store(&migration->stop, 1);
     vp_wake_sleepers(&migration->stop);
+    int watching = 0;
+    if (vp_engine_interrupted() && /* Ctrl-C: a move under way is not waited for */
+        atomic_compare_exchange_strong(&migration->watch, &watching, MOVE_ABORT))
+        vp_wake_sleepers(&migration->watch);
     pthread_join(migration->thread, NULL);
     if (migration->failed) /* said of a member not in the point's words */
         snprintf(why, why_len, "%s: %s", run->members[0].name, migration->why);

@@ -8,8 +8,9 @@
 # and lasts no longer than the move and a second; nothing is left on either daemon (a
 # run killed by SIGKILL leaves its guest till the next run with a migration); the plan's
 # placeholder second hypervisor is refused, naming the --set that gives one; a migration
-# that outlasts --guest-timeout is aborted, the run ending with libvirt's words; flags
-# are refused where they cannot hold, before any guest starts.
+# that outlasts --guest-timeout is aborted, the run ending with libvirt's words, and a
+# Ctrl-C during one ends the run at once; flags are refused where they cannot hold,
+# before any guest starts.
 . "$(dirname "$0")/lib.sh"
 use_libvirt
 BRIDGE=vptm$$
@@ -106,9 +107,22 @@ expect_contains "$WORK/out" "migration of virtperf-"
 tc qdisc add dev lo root tbf rate 8mbit burst 256kb latency 1s || fail "cannot slow the loopback"
 expect_status 1 timeout 240 "$VP" run cpu --duration 11 --reps 1 --warmup 0 --guests 1 \
     --guest-accel tcg --guest-timeout 10 --migrate-to "$URI" --migrate-at 0.5 --label slow
-tc qdisc del dev lo root
 expect_contains "$WORK/out" "its migration did not end in 10 s (--guest-timeout) and was aborted: its migration to $URI failed: libvirt"
+# Ctrl-C during such a move: the run ends at once (the move aborted, not waited for)
+"$VP" run cpu --duration 20 --reps 1 --warmup 0 --guests 1 --guest-accel tcg --migrate-to "$URI" \
+    --migrate-at 0.5 --label interrupted >"$WORK/interrupted.out" 2>&1 &
+RUN=$!
+for _ in $(seq 1 600); do pgrep -f "qemu-system.*guest=virtperf-$RUN-1.*-incoming" >/dev/null && break; sleep 0.05; done
+sleep 0.5
+kill -INT $RUN
+interrupted_at=$SECONDS
+wait $RUN
+status=$?
+[ $status -eq 130 ] || fail "Ctrl-C during a migration should exit 130, got $status: $(tail -3 "$WORK/interrupted.out")"
+[ $((SECONDS - interrupted_at)) -le 5 ] ||
+    fail "Ctrl-C during a migration took $((SECONDS - interrupted_at)) s to end the run (the move waited for)"
+tc qdisc del dev lo root
 [ "$(virsh -c "$URI" list --all --name | grep -c virtperf-)" -eq 0 ] ||
-    fail "an aborted migration left a guest on the second libvirtd"
-guests_left_nothing '[0-9]*' "a run whose migration was aborted"
+    fail "an aborted or interrupted migration left a guest on the second libvirtd"
+guests_left_nothing '[0-9]*' "a run whose migration was aborted, or interrupted"
 finish
