@@ -37,7 +37,7 @@ for study in ihep-2010 cnaf-2007 spring8-2005; do
     fewer=("${ihep_shorter[@]}")
     [ "$study" = ihep-2010 ] || fewer=(--set global.reps=2)
     [ "$study" = cnaf-2007 ] && fewer+=(--set network.duration=0.3s --set clock.duration=0.5s)
-    [ "$study" = spring8-2005 ] && fewer+=(--set interruption.duration=1s) # 8 s: for a migration
+    [ "$study" = spring8-2005 ] && fewer+=(--set interruption.duration=1s) # 10 s: for a migration
     expect_status 0 "$VP" run --plan "$PLANS/$study-quick.ini" --no-guests "${fewer[@]}" --label "$study" --quiet --json "$WORK/$study.json"
     all_ok "$WORK/$study.json"
 done
