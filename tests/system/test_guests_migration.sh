@@ -55,8 +55,8 @@ URI=$(second_libvirt_up "$ELSEWHERE") || fail "the second libvirtd did not answe
 KILLED=$!
 for _ in $(seq 1 600); do grep -q "guest started" "$WORK/killed.out" && break; sleep 0.1; done
 kill -KILL $KILLED
-wait $KILLED 2>/dev/null
-[ $? -eq 137 ] || fail "the run killed with SIGKILL should end by it: $(tail -3 "$WORK/killed.out")"
+{ wait $KILLED; killed_status=$?; } 2>/dev/null # (bash's "Killed" notice, expected)
+[ $killed_status -eq 137 ] || fail "the run killed with SIGKILL should end by it: $(tail -3 "$WORK/killed.out")"
 virsh -c qemu:///system list --name | grep -qx "virtperf-$KILLED-1" ||
     fail "a killed run's guest to migrate was expected left until the next run"
 
@@ -67,8 +67,10 @@ virsh -c qemu:///system list --name | grep -qx "virtperf-$KILLED-1" ||
 QUICK=(--set rpc.guests=1 --set rpc.duration=4s --set global.reps=1 --set "global.guest-net=$BRIDGE"
     --set "rpc.migrate-to=$URI" --set rpc.migrate-at=0.3s --set rpc.migrate-back=on
     --guest-accel tcg)
+# (a 14 s probe: both moves and the second after each inside it beside another test)
 expect_status 0 timeout 240 "$VP" run --plan "$PLANS/spring8-2005-quick.ini" "${QUICK[@]}" \
-    --set "interruption.migrate-to=$URI" --label moved --json "$WORK/moved.json"
+    --set "interruption.migrate-to=$URI" --set interruption.duration=14s --label moved \
+    --json "$WORK/moved.json"
 expect_contains "$WORK/out" "net.probe from this host:"
 virsh -c qemu:///system list --name | grep -qx "virtperf-$KILLED-1" &&
     fail "the next run with --migrate-to should have destroyed the killed run's guest"
@@ -100,11 +102,16 @@ guests_left_nothing '[0-9]*' "a run that migrated its guest there and back"
 expect_status 0 "$VP" results show moved
 expect_contains "$WORK/out" "migration of virtperf-"
 
-# A migration that does not end within --guest-timeout (its stream through a slow
-# loopback: tbf at 8 Mbit/s for some 128 MiB; a burst above the loopback's 64 KiB
-# segments, which a smaller one drops until the stream breaks) is aborted: the run ends
-# with libvirt's words, the guest named, nothing left on either daemon.
-tc qdisc add dev lo root tbf rate 8mbit burst 256kb latency 1s || fail "cannot slow the loopback"
+# A migration that does not end within --guest-timeout is aborted: the run ends with
+# libvirt's words, the guest named, nothing left on either daemon. Its stream is slowed to
+# 8 Mbit/s for some 128 MiB: htb on the loopback, only for libvirt's migration ports
+# (49152-49215; whatever else runs beside this test keeps its loopback), a burst above the
+# loopback's 64 KiB segments (a smaller one drops them until the stream breaks).
+tc qdisc add dev lo root handle 1: htb default 10 &&
+    tc class add dev lo parent 1: classid 1:10 htb rate 100gbit quantum 65536 &&
+    tc class add dev lo parent 1: classid 1:20 htb rate 8mbit burst 256kb &&
+    tc filter add dev lo parent 1: protocol ip u32 match ip dport 49152 0xffc0 flowid 1:20 ||
+    fail "cannot slow libvirt's migration ports on the loopback"
 expect_status 1 timeout 240 "$VP" run cpu --duration 11 --reps 1 --warmup 0 --guests 1 \
     --guest-accel tcg --guest-timeout 10 --migrate-to "$URI" --migrate-at 0.5 --label slow
 expect_contains "$WORK/out" "its migration did not end in 10 s (--guest-timeout) and was aborted: its migration to $URI failed: libvirt"
