@@ -28,7 +28,8 @@ libvirt_down() {
 # second_libvirt_up DIR: a second libvirtd on this machine, a hypervisor "elsewhere" to
 # migrate guests to: its own mount namespace with private /run/libvirt, /var/lib/libvirt
 # and /etc/libvirt (a copy of this host's, another host_uuid, QEMU's output to files
-# since no virtlogd runs there), its socket DIR/sock/libvirt-sock, its pid DIR/pid. Prints
+# since no virtlogd runs there, migrations in on ports 61440-61503), its socket
+# DIR/sock/libvirt-sock, its pid DIR/pid. Prints
 # its URI; returns 1 when it does not answer in 10 s (its log: DIR/libvirtd.log).
 second_libvirt_up() {
     local dir=$1
@@ -37,7 +38,10 @@ second_libvirt_up() {
     rm -rf "$dir/lib/qemu/"*.xml "$dir/etc/qemu/"*.xml 2>/dev/null
     printf 'host_uuid = "%s"\nunix_sock_dir = "%s"\n' "$(cat /proc/sys/kernel/random/uuid)" \
         "$dir/sock" >>"$dir/etc/libvirtd.conf"
-    printf 'stdio_handler = "file"\n' >>"$dir/etc/qemu.conf"
+    # its migrations arrive on ports 61440-61503, outside Linux's ephemeral 32768-60999, so a
+    # test can shape them alone (by destination port) beside other tests' connections
+    printf 'stdio_handler = "file"\nmigration_port_min = 61440\nmigration_port_max = 61503\n' \
+        >>"$dir/etc/qemu.conf"
     # under tini -s where there is one, as libvirt_up's daemon: QEMUs it let go are reaped at
     # once (a migration's source QEMU otherwise held its return 1.6 s longer here)
     local reaper=""

@@ -104,13 +104,14 @@ expect_contains "$WORK/out" "migration of virtperf-"
 
 # A migration that does not end within --guest-timeout is aborted: the run ends with
 # libvirt's words, the guest named, nothing left on either daemon. Its stream is slowed to
-# 8 Mbit/s for some 128 MiB: htb on the loopback, only for libvirt's migration ports
-# (49152-49215; whatever else runs beside this test keeps its loopback), a burst above the
-# loopback's 64 KiB segments (a smaller one drops them until the stream breaks).
+# 8 Mbit/s for some 128 MiB: htb on the loopback, only for the second daemon's migration
+# ports (61440-61503, outside the ephemeral ports: whatever else runs beside this test
+# keeps its loopback), a burst above the loopback's 64 KiB segments (a smaller one drops
+# them until the stream breaks).
 tc qdisc add dev lo root handle 1: htb default 10 &&
     tc class add dev lo parent 1: classid 1:10 htb rate 100gbit quantum 65536 &&
     tc class add dev lo parent 1: classid 1:20 htb rate 8mbit burst 256kb &&
-    tc filter add dev lo parent 1: protocol ip u32 match ip dport 49152 0xffc0 flowid 1:20 ||
+    tc filter add dev lo parent 1: protocol ip u32 match ip dport 61440 0xffc0 flowid 1:20 ||
     fail "cannot slow libvirt's migration ports on the loopback"
 expect_status 1 timeout 240 "$VP" run cpu --duration 11 --reps 1 --warmup 0 --guests 1 \
     --guest-accel tcg --guest-timeout 10 --migrate-to "$URI" --migrate-at 0.5 --label slow
