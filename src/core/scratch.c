@@ -13,30 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/procfs.h"
+#include "core/owner.h"
 
 #define OWNER_FILE ".virtperf-owner"
 #define MAX_DEPTH 64
-
-/* "PID STARTTIME BOOT_ID" of a process: what tells it from a later one with its pid. */
-static int identity_of(long pid, char *out, size_t len)
-{
-    char path[64], stat[1024], boot_id[64] = "";
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    if (vp_read_text_file(path, stat, sizeof stat) <= 0)
-        return -1;
-    const char *after_name = strrchr(stat, ')'); /* the name may hold spaces */
-    unsigned long long start = 0;
-    /* fields after the name: state (3) ... starttime (22) */
-    if (!after_name ||
-        sscanf(after_name + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-               "%*d %*d %*d %*d %llu", &start) != 1)
-        return -1;
-    vp_read_text_file("/proc/sys/kernel/random/boot_id", boot_id, sizeof boot_id);
-    boot_id[strcspn(boot_id, "\n")] = '\0';
-    snprintf(out, len, "%ld %llu %s", pid, start, boot_id);
-    return 0;
-}
 
 /* Removes parent_fd/name and what is in it, down to MAX_DEPTH levels (each open level
  * holds a descriptor); a directory deeper than that is moved up into top_fd (the tree's
@@ -112,13 +92,13 @@ static bool orphaned(int parent_fd, const char *name, long *owner_pid)
     close(dir);
     if (owner < 0)
         return false; /* not one that says who owns it: never touched */
-    char recorded[160] = "", now[160];
+    char recorded[VP_OWNER_MARK_LEN] = "";
     ssize_t got = read(owner, recorded, sizeof recorded - 1);
     close(owner);
     if (got <= 0 || sscanf(recorded, "%ld", owner_pid) != 1)
         return false;
     recorded[strcspn(recorded, "\n")] = '\0';
-    return identity_of(*owner_pid, now, sizeof now) != 0 || strcmp(now, recorded) != 0;
+    return vp_owner_gone(recorded);
 }
 
 static void reclaim_orphans(const char *parent)
@@ -145,7 +125,7 @@ int vp_scratch_make(const char *parent, const char *prefix, char *out, size_t ou
 {
     reclaim_orphans(parent);
     snprintf(out, out_len, "%.4000s/%s-XXXXXX", parent, prefix);
-    char identity[160];
+    char identity[VP_OWNER_MARK_LEN];
     if (!mkdtemp(out)) {
         snprintf(err, err_len, "cannot make a private directory there: %s", strerror(errno));
         out[0] = '\0';
@@ -154,7 +134,7 @@ int vp_scratch_make(const char *parent, const char *prefix, char *out, size_t ou
     char owner_path[PATH_MAX + 32];
     snprintf(owner_path, sizeof owner_path, "%s/" OWNER_FILE, out);
     int fd = open(owner_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    int status = fd >= 0 && identity_of(getpid(), identity, sizeof identity) == 0 &&
+    int status = fd >= 0 && vp_owner_mark(identity, sizeof identity) == 0 &&
                          dprintf(fd, "%s\n", identity) > 0 ? 0 : -1;
     if (fd >= 0)
         close(fd);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -41,6 +40,9 @@ uint32_t vp_channel_most(uint32_t kind)
     return kind > 0 && kind < VP_CHANNEL_KIND_COUNT ? most_of[kind] : 0;
 }
 
+/* The virtio-serial port this process opened (a guest's agent), -1: none. */
+static int virtio_port = -1;
+
 int vp_channel_open_port(void)
 {
     DIR *ports = opendir("/sys/class/virtio-ports");
@@ -61,6 +63,7 @@ int vp_channel_open_port(void)
     }
     if (ports)
         closedir(ports);
+    virtio_port = fd;
     return fd;
 }
 
@@ -131,14 +134,14 @@ int vp_channel_send(int fd, uint32_t kind, const void *data, size_t len, char *e
     return len ? write_all(fd, data, len, err, err_len) : 0;
 }
 
-/* Whether fd is a guest's virtio-serial port, which reads nothing while its host end is
- * away (the guest migrating between two QEMUs: the new one's end opens once the host
- * connects to it) and poll says so at once: the member waits for it, till its deadline,
- * rather than take it for the host gone. A socket's end of file is the end. */
+/* Whether fd is the guest's virtio-serial port (vp_channel_open_port), which reads nothing
+ * while its host end is away (the guest migrating between two QEMUs: the new one's end
+ * opens once the host connects to it) and poll says so at once: the member waits for it,
+ * till its deadline, rather than take it for the host gone. Any other channel's end of
+ * file is the end (a socket's; a UML instance's serial line, whose host hung up). */
 static bool host_away(int fd)
 {
-    struct stat info;
-    return fstat(fd, &info) == 0 && S_ISCHR(info.st_mode);
+    return fd >= 0 && fd == virtio_port;
 }
 
 /* Reads len bytes before deadline_ns. */

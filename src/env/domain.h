@@ -18,6 +18,7 @@
 #define VP_GUEST_NAME_LEN 64
 #define VP_GUEST_PATH_LEN 512
 #define VP_GUEST_CHANNEL "org.virtperf.control"
+#define VP_GUEST_OWNER "virtperf owner " /* a description's words before the owner mark */
 
 enum vp_guest_accel { VP_ACCEL_AUTO, VP_ACCEL_KVM, VP_ACCEL_TCG };
 
@@ -45,6 +46,9 @@ struct vp_guest_spec {
     const char *address;            /* "A/P" on the bridge, NULL: none */
     const char *gateway;            /* the host's address on the bridge */
     const int *pin_cpus;            /* host CPU of each vCPU, NULL: not pinned */
+    const char *owner;              /* core/owner.h's mark of the run, in the domain's
+                                     * description (what vp_domains_sweep reads), NULL:
+                                     * none (libvirt destroys it with this process) */
 };
 
 /* The domain XML of spec under config; a malloc'd string. */
@@ -67,7 +71,6 @@ int vp_domains_reach(const char *uri, char *err, size_t err_len);
  * milliseconds from start to end and with the guest stopped, bytes sent, passes over its
  * memory; -1 where not given. */
 struct vp_migration_figures {
-    bool known;
     double total_ms, downtime_ms, data_bytes, memory_iterations;
 };
 /* Live-migrates the domain to the libvirt at uri (NULL: back to the run's own), as xml
@@ -80,7 +83,9 @@ int vp_domain_migrate(struct vp_domain *domain, const char *uri, const char *xml
 void vp_domain_abort_migration(struct vp_domain *domain);
 /* Its XML as a migration's destination takes it (malloc'd). */
 char *vp_domain_migratable_xml(struct vp_domain *domain);
-/* Destroys every domain of a virtperf that is gone, here and where guests migrated. */
+/* Destroys every domain whose description holds the owner mark of a virtperf of this
+ * machine that is gone (core/owner.h), here and where guests migrated: never one of
+ * another machine's runs, nor of a run still alive. */
 void vp_domains_sweep(void);
 /* Whether it still runs. */
 bool vp_domain_running(struct vp_domain *domain);

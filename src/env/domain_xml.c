@@ -36,6 +36,8 @@ char *vp_domain_xml(const struct vp_guest_config *config, const struct vp_guest_
         abort();
     fprintf(out, "<domain type='%s'>\n", spec->kvm ? "kvm" : "qemu");
     put_element(out, "  <name>", spec->name, "</name>\n");
+    if (spec->owner)
+        put_element(out, "  <description>" VP_GUEST_OWNER, spec->owner, "</description>\n");
     fprintf(out, "  <memory unit='MiB'>%u</memory>\n  <vcpu placement='static'>%u</vcpu>\n",
             config->memory_mib, config->cpus);
     if (spec->pin_cpus) {

@@ -2,8 +2,6 @@
  * run first connects (core/loaded.h: linked, it cost every virtperf command 36 ms of
  * loading here); without libvirt at build, every call says what to install. */
 #include <dirent.h>
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +14,8 @@
 #include <libvirt/virterror.h>
 
 #include "core/loaded.h"
+#include "core/owner.h"
+#include "core/procfs.h"
 
 #define MOST_MOVES 8 /* the handles a domain had before its migrations, kept till it goes */
 
@@ -195,14 +195,14 @@ static void read_figures(virDomainPtr moved, struct vp_migration_figures *figure
         else if (strcmp(p->field, VIR_DOMAIN_JOB_MEMORY_ITERATION) == 0)
             figures->memory_iterations = value;
     }
-    figures->known = true;
     lib.params_free(params, count);
 }
 
 int vp_domain_migrate(struct vp_domain *domain, const char *uri, const char *xml,
                       struct vp_migration_figures *figures, char *err, size_t err_len)
 {
-    *figures = (struct vp_migration_figures){ .total_ms = -1, .downtime_ms = -1 };
+    *figures = (struct vp_migration_figures){ .total_ms = -1, .downtime_ms = -1,
+                                              .data_bytes = -1, .memory_iterations = -1 };
     if (domain->moves == MOST_MOVES) {
         snprintf(err, err_len, "migrated %d times already", MOST_MOVES);
         return -1;
@@ -235,18 +235,30 @@ char *vp_domain_migratable_xml(struct vp_domain *domain)
     return lib.xml_desc(domain->handle, VIR_DOMAIN_XML_MIGRATABLE | VIR_DOMAIN_XML_SECURE);
 }
 
-/* Destroys on conn every domain a virtperf process that is gone started (named
- * virtperf-PID-N): what a run killed before it could remove its migratable guests left. */
+/* Whether domain's description holds the owner mark of a virtperf of this machine that
+ * is gone: what a run killed before it could remove its migratable guest left. */
+static bool orphaned(virDomainPtr domain)
+{
+    const char *name = lib.name(domain);
+    if (!name || strncmp(name, "virtperf-", 9) != 0)
+        return false;
+    char *xml = lib.xml_desc(domain, 0);
+    const char *at = xml ? strstr(xml, "<description>" VP_GUEST_OWNER) : NULL;
+    char mark[VP_OWNER_MARK_LEN] = "";
+    if (at) {
+        at += strlen("<description>" VP_GUEST_OWNER);
+        snprintf(mark, sizeof mark, "%.*s", (int)strcspn(at, "<"), at);
+    }
+    free(xml);
+    return mark[0] && vp_owner_here(mark) && vp_owner_gone(mark);
+}
+
 static void sweep(virConnectPtr conn)
 {
     virDomainPtr *domains = NULL;
     int count = conn ? lib.list_domains(conn, &domains, VIR_CONNECT_LIST_DOMAINS_ACTIVE) : -1;
     for (int i = 0; i < count; i++) {
-        const char *name = lib.name(domains[i]);
-        int pid = 0;
-        unsigned index;
-        if (name && sscanf(name, "virtperf-%d-%u", &pid, &index) == 2 && pid > 0 &&
-            kill(pid, 0) != 0 && errno == ESRCH)
+        if (orphaned(domains[i]))
             lib.destroy(domains[i]);
         lib.free(domains[i]);
     }
@@ -274,7 +286,7 @@ char *vp_domain_running_xml(struct vp_domain *domain)
 static pid_t qemu_named(const char *name)
 {
     char want[VP_GUEST_NAME_LEN + 16];
-    int want_len = snprintf(want, sizeof want, "guest=%s,", name);
+    size_t want_len = (size_t)snprintf(want, sizeof want, "guest=%s,", name);
     DIR *proc = opendir("/proc");
     struct dirent *entry;
     pid_t found = 0;
@@ -282,16 +294,11 @@ static pid_t qemu_named(const char *name)
         char path[300], line[4096];
         if (entry->d_name[0] < '1' || entry->d_name[0] > '9')
             continue;
-        snprintf(path, sizeof path, "/proc/%s/cmdline", entry->d_name);
-        FILE *file = fopen(path, "r");
-        size_t got = file ? fread(line, 1, sizeof line - 1, file) : 0;
-        if (file)
-            fclose(file);
-        line[got] = '\0';
-        for (size_t at = 0; at + (size_t)want_len <= got; at += strlen(line + at) + 1) {
-            if (strncmp(line + at, want, (size_t)want_len) == 0)
+        snprintf(path, sizeof path, "/proc/%.20s/cmdline", entry->d_name);
+        long got = vp_read_text_file(path, line, sizeof line); /* NUL between arguments */
+        for (long at = 0; !found && at + (long)want_len <= got; at += (long)strlen(line + at) + 1)
+            if (strncmp(line + at, want, want_len) == 0)
                 found = (pid_t)atol(entry->d_name);
-        }
     }
     if (proc)
         closedir(proc);

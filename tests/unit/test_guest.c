@@ -40,6 +40,11 @@ static void tcg_domain_without_nic_or_disk(void **state)
     assert_null(strstr(xml, "<disk"));
     assert_null(strstr(xml, "host-passthrough"));
     assert_null(strstr(xml, "<cputune>"));
+    assert_null(strstr(xml, "<description>")); /* no owner: libvirt destroys it with us */
+    free(xml);
+    spec.owner = "12 345 a<b"; /* a guest to migrate says which run owns it, escaped */
+    xml = vp_domain_xml(&config, &spec);
+    assert_non_null(strstr(xml, "<description>virtperf owner 12 345 a&lt;b</description>"));
     free(xml);
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/owner.h"
 #include "core/scratch.h"
 
 static void deep_trees_go_whole(void **state)
@@ -45,8 +46,31 @@ static void deep_trees_go_whole(void **state)
     assert_int_equal(rmdir(parent), 0);
 }
 
+/* An owner mark names this process until it is gone, on this machine's boot only. */
+static void owner_marks_tell_a_process_from_a_later_one(void **state)
+{
+    (void)state;
+    char mine[VP_OWNER_MARK_LEN], other[VP_OWNER_MARK_LEN + 16];
+    assert_int_equal(vp_owner_mark(mine, sizeof mine), 0);
+    assert_false(vp_owner_gone(mine));
+    assert_true(vp_owner_here(mine));
+    long pid;
+    unsigned long long start;
+    char boot[64];
+    assert_int_equal(sscanf(mine, "%ld %llu %63s", &pid, &start, boot), 3);
+    snprintf(other, sizeof other, "%ld %llu %s", pid, start + 1, boot); /* a later one */
+    assert_true(vp_owner_gone(other));
+    snprintf(other, sizeof other, "%ld %llu not-this-boot", pid, start);
+    assert_false(vp_owner_here(other));
+    assert_true(vp_owner_gone(other));
+    assert_false(vp_owner_gone("not a mark")); /* nothing said of it: never reclaimed */
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(deep_trees_go_whole) };
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(deep_trees_go_whole),
+        cmocka_unit_test(owner_marks_tell_a_process_from_a_later_one),
+    };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
