@@ -56,7 +56,7 @@ struct vp_monitor {
     long ticks_per_second;
     struct vp_text text; /* /proc reads, by the sampling thread only */
 
-    struct snapshot previous, current;
+    struct snapshot earlier, previous, current; /* earlier: the start of the last row */
     int64_t started_ns;
     struct column *columns;
     size_t column_count;
@@ -323,6 +323,7 @@ static void advance(struct vp_monitor *monitor)
             find_device(now->disks, now->disk_count, monitor->previous.disks[i].name);
         disks[i] = latest ? *latest : monitor->previous.disks[i];
     }
+    monitor->earlier = monitor->previous;
     monitor->previous = *now;
     memcpy(monitor->previous.nics, nics, sizeof nics);
     monitor->previous.nic_count = nic_count;
@@ -407,8 +408,16 @@ json_t *vp_monitor_stop(struct vp_monitor *monitor)
     vp_wake_sleepers(&monitor->stop); /* not the rest of its period: a run ends now */
     pthread_join(monitor->thread, NULL);
     int64_t since_last = vp_now_ns() - monitor->previous.at_ns;
-    if (since_last > (int64_t)(0.2e9 / monitor->hz) || monitor->samples == 0)
+    if (since_last > (int64_t)(0.2e9 / monitor->hz) || monitor->samples == 0) {
         sample_once(monitor);
+    } else if (take_snapshot(monitor, &monitor->current) == 0) {
+        /* too short a time for a row of its own (a rate over a few ms is noise), but what
+         * crossed a link in it happened: the last row is widened to end now */
+        monitor->previous = monitor->earlier;
+        monitor->samples--;
+        record_sample(monitor);
+        advance(monitor);
+    }
 
     json_t *series = json_object(), *summary = json_object(), *missing = json_array();
     for (size_t w = 0; w < monitor->watch_count; w++)
