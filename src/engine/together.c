@@ -150,13 +150,13 @@ static int release(struct vp_together *together, unsigned rep, int64_t lead, boo
 {
     const struct vp_together_transport *t = together->transport;
     int64_t instant = 0;
-    if (t->rank == 0) {
+    if (t->rank == 0)
         instant = stop ? STOP_INSTANT : vp_now_ns() + lead + t->margin_ns;
-        if (!stop && together->releasing)
-            together->releasing(together->releasing_context, rep, instant);
-    }
     if (t->broadcast(t->context, &instant, reason, reason_len) != 0)
         return -1;
+    if (t->rank == 0 && instant != STOP_INSTANT && together->releasing)
+        together->releasing(together->releasing_context, rep, instant); /* a leader led from
+                                                                          * above: the top's */
     if (instant == STOP_INSTANT) {
         snprintf(reason, reason_len, "stopped: the other side's jobs failed (its error is in "
                  "its result)");
@@ -333,5 +333,38 @@ int vp_together_receive_part(const struct vp_together *together, int peer, size_
         return -1;
     }
     *result_text = text;
+    return 0;
+}
+
+int vp_together_above_agree(const struct vp_together_above *above, int64_t *words,
+                            size_t count, char *reason, size_t reason_len)
+{
+    const struct vp_together_transport *t = above->together->transport;
+    if (count != AGREE_WORDS)
+        abort(); /* only agree's words are agreed above */
+    int64_t offset = above->together->offset_ns; /* this clock minus the top's */
+    words[1] += above->below_margin_ns + t->margin_ns; /* the instant's way down, both legs */
+    vp_window_shift(words + 2, -offset);
+    if (t->max(t->context, words, count, reason, reason_len) != 0)
+        return -1;
+    vp_window_shift(words + 2, offset);
+    return 0;
+}
+
+int vp_together_above_sum(const struct vp_together_above *above, double *values, size_t count,
+                          char *reason, size_t reason_len)
+{
+    const struct vp_together_transport *t = above->together->transport;
+    return t->sum(t->context, values, count, reason, reason_len);
+}
+
+int vp_together_above_instant(const struct vp_together_above *above, int64_t *instant,
+                              char *reason, size_t reason_len)
+{
+    const struct vp_together_transport *t = above->together->transport;
+    if (t->broadcast(t->context, instant, reason, reason_len) != 0)
+        return -1;
+    if (*instant != STOP_INSTANT)
+        *instant += above->together->offset_ns;
     return 0;
 }

@@ -65,7 +65,7 @@ struct vp_together {
     void *region;               /* a copy of this rank's shared region, when it ran ok */
     size_t region_len;
     unsigned region_jobs;
-    /* The leader's: told each instant (its clock) before it is sent; NULL: not told. */
+    /* The leader's: told each instant (its clock) as it is sent; NULL: not told. */
     void (*releasing)(void *context, unsigned rep, int64_t instant_ns);
     void *releasing_context;
     struct vp_run_sync sync;    /* what the engine calls on a rank with jobs */
@@ -101,6 +101,25 @@ int vp_together_wait(struct vp_together *together, char *reason, size_t reason_l
 int vp_together_alternate(struct vp_together *const *sides, size_t count, size_t *lost_side,
                           char *reason, size_t reason_len);
 void vp_together_end(struct vp_together *together);
+
+/* A leader that is itself a rank of a point above (virtperf-mpi's rank leading the guests
+ * it started, led in turn by rank 0): each agreement its ranks reach is agreed again with
+ * the other leaders' through above before its ranks hear it, and the instant it sends
+ * them is the top leader's, moved onto this clock; so every rank under every leader starts
+ * at one instant, its offset to the top its own to its leader plus its leader's to the
+ * top (each bound too). A transport's leader calls these between combining its ranks'
+ * values and sending the outcome back. */
+struct vp_together_above {
+    struct vp_together *together; /* begun over the leaders, this one a rank of it */
+    int64_t below_margin_ns;      /* what this leader's instant takes to reach its ranks */
+};
+int vp_together_above_agree(const struct vp_together_above *above, int64_t *words,
+                            size_t count, char *reason, size_t reason_len);
+int vp_together_above_sum(const struct vp_together_above *above, double *values, size_t count,
+                          char *reason, size_t reason_len);
+/* *instant: the top leader's own (it sends it); elsewhere it becomes the top's. */
+int vp_together_above_instant(const struct vp_together_above *above, int64_t *instant,
+                              char *reason, size_t reason_len);
 
 /* A rank that ran jobs: result_text and its region (when every repetition ran) to the
  * leader. */

@@ -44,6 +44,14 @@ void vp_window_add_jobs(int64_t *window, const struct vp_shared *shared, unsigne
     }
 }
 
+void vp_window_shift(int64_t *window, int64_t by_ns)
+{
+    static const int sign[VP_WINDOW_WORDS] = { 1, -1, -1, 1 }; /* the negated instants */
+    for (int w = 0; w < VP_WINDOW_WORDS; w++)
+        if (window[w] != INT64_MIN)
+            window[w] += sign[w] * by_ns;
+}
+
 void vp_window_merge(int64_t *window, const int64_t *other)
 {
     for (int w = 0; w < VP_WINDOW_WORDS; w++)

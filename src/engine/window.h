@@ -34,6 +34,8 @@ void vp_window_empty(int64_t *window);
 void vp_window_add_jobs(int64_t *window, const struct vp_shared *shared, unsigned rep,
                         int64_t offset_ns);
 void vp_window_merge(int64_t *window, const int64_t *other);
+/* The window onto another clock: each instant it holds by_ns later (none stays none). */
+void vp_window_shift(int64_t *window, int64_t by_ns);
 
 /* This host's bytes of the last repetition (its op logs): [0] done inside window, [1] in
  * all, [2] jobs whose log overflowed. Hosts' counts add up. */

@@ -164,6 +164,13 @@ static int combine_all(struct vp_channel_transport *channel, uint32_t kind, void
             return -1;
         combine(values, other, len);
     }
+    if (channel->above &&
+        (kind == VP_CHANNEL_READY
+             ? vp_together_above_agree(channel->above, values, len / sizeof(int64_t), reason,
+                                       reason_len)
+             : vp_together_above_sum(channel->above, values, len / sizeof(double), reason,
+                                     reason_len)) != 0)
+        return -1; /* not a member's failure: lost stays none */
     for (int peer = 1; peer < channel->transport.size; peer++)
         if (send_frame(channel, peer, kind, values, len, reason, reason_len) != 0)
             return -1;
@@ -206,6 +213,8 @@ static int broadcast(void *context, int64_t *value, char *reason, size_t reason_
     if (channel->transport.rank != 0)
         return receive_frame(channel, 0, VP_CHANNEL_START, value, sizeof *value, reason,
                              reason_len);
+    if (channel->above && vp_together_above_instant(channel->above, value, reason, reason_len) != 0)
+        return -1;
     for (int peer = 1; peer < channel->transport.size; peer++)
         if (send_frame(channel, peer, VP_CHANNEL_START, value, sizeof *value, reason,
                        reason_len) != 0)

@@ -25,6 +25,9 @@ struct vp_channel_transport {
      * its new channel), -1 with why when it cannot be. */
     int (*gate)(void *context, size_t i, char *reason, size_t reason_len);
     void *gate_context;
+    /* The leader's, NULL: none: the point above it (engine/together.h) whose agreements
+     * and instant its members' are (virtperf-mpi: this host one rank of many). */
+    const struct vp_together_above *above;
 };
 
 /* This host's side over count members' channels. */

@@ -4,7 +4,9 @@
  * last word). Every follower starts each repetition at the leader's instant within the
  * bound of its clock offset; one follower failing stops all at that repetition and every
  * side still ends; two sides alternate ABAB and a failure on one stops the other; a
- * follower whose channel closes is the rank named lost. */
+ * follower whose channel closes is the rank named lost; leaders led from above (each its
+ * own followers) start every follower of every one at the top's instant, offsets composed,
+ * and a failure under one stops those under the other. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -267,6 +269,100 @@ static void a_closed_channel_names_its_rank(void **state)
     vp_together_end(&two.together);
 }
 
+/* A leader in the middle: a rank of the top's point over top_fd, leading its own
+ * followers with its agreements and instants the top's. */
+struct middle {
+    int top_fd;
+    struct follower followers[2];
+    int64_t offset_ns;  /* its clock minus the top's */
+    int waited;         /* vp_together_wait's answer */
+};
+
+static void *lead_from_middle(void *context)
+{
+    struct middle *m = context;
+    struct vp_channel_transport up;
+    vp_channel_transport_follow(&up, &m->top_fd);
+    struct vp_together top;
+    char reason[256] = "";
+    assert_int_equal(vp_together_begin(&top, &up.transport, false, false, 1, REPS, reason,
+                                       sizeof reason), 0);
+    m->offset_ns = top.offset_ns;
+    pthread_t threads[2];
+    int fds[2];
+    start_followers(m->followers, 2, threads, fds);
+    struct vp_channel_transport channel;
+    struct vp_together together;
+    lead(&channel, &together, fds, 2, 1);
+    struct vp_together_above above = { .together = &top, .below_margin_ns = 1000000 };
+    channel.above = &above;
+    m->waited = vp_together_wait(&together, reason, sizeof reason);
+    join_followers(2, threads, fds);
+    for (size_t i = 0; i < 2; i++) /* each follower's offset to the top, composed */
+        m->followers[i].offset_ns = together.offsets[i + 1] + top.offset_ns;
+    vp_together_end(&together);
+    vp_together_end(&top);
+    return NULL;
+}
+
+/* Two middles under a top leader without jobs; fail_at: the second middle's second
+ * follower says it is not ok there (-1: none). */
+static void lead_middles(struct middle *middles, int fail_at, struct releases *releases)
+{
+    pthread_t threads[2];
+    int fds[2];
+    for (size_t m = 0; m < 2; m++) {
+        int pair[2];
+        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), 0);
+        fds[m] = pair[0];
+        middles[m] = (struct middle){ .top_fd = pair[1] };
+        for (size_t i = 0; i < 2; i++)
+            middles[m].followers[i] = (struct follower){ .fail_at = -1, .quit_at = -1 };
+    }
+    middles[1].followers[1].fail_at = fail_at;
+    for (size_t m = 0; m < 2; m++)
+        assert_int_equal(pthread_create(&threads[m], NULL, lead_from_middle, &middles[m]), 0);
+    struct vp_channel_transport channel;
+    struct vp_together top;
+    char reason[256] = "";
+    lead(&channel, &top, fds, 2, 1);
+    struct side_hook hook = { releases, 0 };
+    top.releasing = released;
+    top.releasing_context = &hook;
+    assert_int_equal(vp_together_wait(&top, reason, sizeof reason), 0);
+    for (size_t m = 0; m < 2; m++) {
+        assert_int_equal(pthread_join(threads[m], NULL), 0);
+        close(fds[m]);
+        assert_int_equal(middles[m].waited, 0);
+    }
+    vp_together_end(&top);
+}
+
+static void leaders_led_from_above_start_every_follower_at_the_tops_instant(void **state)
+{
+    (void)state;
+    struct middle middles[2];
+    struct releases releases = { .count = 0 };
+    lead_middles(middles, -1, &releases);
+    assert_int_equal(releases.count, REPS);
+    for (size_t m = 0; m < 2; m++)
+        for (size_t i = 0; i < 2; i++) {
+            const struct follower *f = &middles[m].followers[i];
+            assert_int_equal(f->started, REPS);
+            assert_true(f->kept_region);
+            for (unsigned rep = 0; rep < REPS; rep++) /* the top's instant, moved twice */
+                assert_int_equal(f->starts[rep], releases.instant[rep] + f->offset_ns);
+        }
+    /* a failure under the second middle stops the first's followers at that repetition */
+    releases.count = 0;
+    lead_middles(middles, 2, &releases);
+    assert_int_equal(releases.count, 2);
+    for (size_t m = 0; m < 2; m++)
+        for (size_t i = 0; i < 2; i++)
+            assert_int_equal(middles[m].followers[i].started, 2);
+    assert_non_null(strstr(middles[0].followers[0].stopped_why, "another host's jobs failed"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +370,7 @@ int main(void)
         cmocka_unit_test(one_failing_stops_all_and_every_side_ends),
         cmocka_unit_test(two_sides_alternate_and_a_failure_stops_both),
         cmocka_unit_test(a_closed_channel_names_its_rank),
+        cmocka_unit_test(leaders_led_from_above_start_every_follower_at_the_tops_instant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
