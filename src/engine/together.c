@@ -166,13 +166,10 @@ static int release(struct vp_together *together, unsigned rep, int64_t lead, boo
     return 0;
 }
 
-static int start(void *context, const struct vp_shared *shared, unsigned rep, bool ok,
-                 int64_t lead_ns, int64_t *start_ns, char *reason, size_t reason_len)
+/* Once every rank agreed to start rep: its instant (or the barrier's return). */
+static int go(struct vp_together *together, unsigned rep, int64_t lead, int64_t *start_ns,
+              char *reason, size_t reason_len)
 {
-    struct vp_together *together = context;
-    int64_t lead = 0;
-    if (agree(together, shared, ok, lead_ns, rep > 0, rep - 1, &lead, reason, reason_len) != 1)
-        return -1;
     if (together->barrier && together->transport->barrier) {
         /* blocking, as a benchmark would: no rank's death is seen here */
         together->transport->barrier(together->transport->context);
@@ -180,6 +177,16 @@ static int start(void *context, const struct vp_shared *shared, unsigned rep, bo
         return 0;
     }
     return release(together, rep, lead, false, start_ns, reason, reason_len) == 0 ? 0 : -1;
+}
+
+static int start(void *context, const struct vp_shared *shared, unsigned rep, bool ok,
+                 int64_t lead_ns, int64_t *start_ns, char *reason, size_t reason_len)
+{
+    struct vp_together *together = context;
+    int64_t lead = 0;
+    if (agree(together, shared, ok, lead_ns, rep > 0, rep - 1, &lead, reason, reason_len) != 1)
+        return -1;
+    return go(together, rep, lead, start_ns, reason, reason_len);
 }
 
 static void measured(void *context, const struct vp_shared *shared, const double *stonewall,
@@ -203,12 +210,20 @@ static void measured(void *context, const struct vp_shared *shared, const double
 
 int vp_together_wait(struct vp_together *together, char *reason, size_t reason_len)
 {
+    int64_t lead;
     for (unsigned rep = 0; rep < together->total_reps; rep++) {
         int64_t instant;
-        if (start(together, NULL, rep, true, 0, &instant, reason, reason_len) != 0)
+        int agreed = agree(together, NULL, true, 0, rep > 0, rep - 1, &lead, reason, reason_len);
+        if (agreed != 1)
             break; /* a rank failed: the last word below is still everyone's */
+        if (go(together, rep, lead, &instant, reason, reason_len) != 0) {
+            /* the others started it (a leader led from above lost a rank as it sent the
+             * instant down): its end's word is theirs too, before the last */
+            if (rep + 1 < together->total_reps)
+                agree(together, NULL, true, 0, true, rep, &lead, reason, reason_len);
+            break;
+        }
     }
-    int64_t lead;
     return agree(together, NULL, true, 0, true, together->total_reps - 1, &lead, reason,
                  reason_len) < 0 ? -1 : 0;
 }
@@ -337,11 +352,16 @@ int vp_together_receive_part(const struct vp_together *together, int peer, size_
 }
 
 int vp_together_above_agree(const struct vp_together_above *above, int64_t *words,
-                            size_t count, char *reason, size_t reason_len)
+                            size_t count, bool failed, char *reason, size_t reason_len)
 {
     const struct vp_together_transport *t = above->together->transport;
     if (count != AGREE_WORDS)
         abort(); /* only agree's words are agreed above */
+    if (failed) {
+        words[0] = 1;
+        words[1] = 0;
+        vp_window_empty(words + 2);
+    }
     int64_t offset = above->together->offset_ns; /* this clock minus the top's */
     words[1] += above->below_margin_ns + t->margin_ns; /* the instant's way down, both legs */
     vp_window_shift(words + 2, -offset);
@@ -352,9 +372,11 @@ int vp_together_above_agree(const struct vp_together_above *above, int64_t *word
 }
 
 int vp_together_above_sum(const struct vp_together_above *above, double *values, size_t count,
-                          char *reason, size_t reason_len)
+                          bool failed, char *reason, size_t reason_len)
 {
     const struct vp_together_transport *t = above->together->transport;
+    for (size_t v = 0; failed && v < count; v++)
+        values[v] = 0;
     return t->sum(t->context, values, count, reason, reason_len);
 }
 

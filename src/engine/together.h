@@ -108,15 +108,17 @@ void vp_together_end(struct vp_together *together);
  * them is the top leader's, moved onto this clock; so every rank under every leader starts
  * at one instant, its offset to the top its own to its leader plus its leader's to the
  * top (each bound too). A transport's leader calls these between combining its ranks'
- * values and sending the outcome back. */
+ * values and sending the outcome back, and makes each call whatever became of its ranks. */
 struct vp_together_above {
     struct vp_together *together; /* begun over the leaders, this one a rank of it */
     int64_t below_margin_ns;      /* what this leader's instant takes to reach its ranks */
 };
+/* failed: this leader lost one of its ranks: it says it is not ok (its bytes none), so
+ * every rank above and below stops at the same word, none left waiting for it. */
 int vp_together_above_agree(const struct vp_together_above *above, int64_t *words,
-                            size_t count, char *reason, size_t reason_len);
+                            size_t count, bool failed, char *reason, size_t reason_len);
 int vp_together_above_sum(const struct vp_together_above *above, double *values, size_t count,
-                          char *reason, size_t reason_len);
+                          bool failed, char *reason, size_t reason_len);
 /* *instant: the top leader's own (it sends it); elsewhere it becomes the top's. */
 int vp_together_above_instant(const struct vp_together_above *above, int64_t *instant,
                               char *reason, size_t reason_len);

@@ -147,6 +147,20 @@ static int receive_any(void *context, int peer, enum vp_together_word what, size
     return 0;
 }
 
+/* values combined again with the other leaders' above (engine/together.h), failed: a
+ * member was lost, so this leader says so there and every rank stops at the same word. */
+static int lift(struct vp_channel_transport *channel, uint32_t kind, void *values, size_t len,
+                bool failed)
+{
+    char *why = channel->above_why;
+    size_t why_len = sizeof channel->above_why;
+    return kind == VP_CHANNEL_BYTES
+               ? vp_together_above_sum(channel->above, values, len / sizeof(double), failed,
+                                       why, why_len)
+               : vp_together_above_agree(channel->above, values, len / sizeof(int64_t), failed,
+                                         why, why_len);
+}
+
 /* The star of an agreement: each member's values to the host, combined there with its
  * own by combine, the outcome back to each. */
 static int combine_all(struct vp_channel_transport *channel, uint32_t kind, void *values,
@@ -159,18 +173,18 @@ static int combine_all(struct vp_channel_transport *channel, uint32_t kind, void
     unsigned char other[64];
     if (len > sizeof other)
         abort();
-    for (int peer = 1; peer < channel->transport.size; peer++) {
-        if (receive_frame(channel, peer, kind, other, len, reason, reason_len) != 0)
-            return -1;
-        combine(values, other, len);
+    int status = 0;
+    for (int peer = 1; peer < channel->transport.size && status == 0; peer++) {
+        status = receive_frame(channel, peer, kind, other, len, reason, reason_len);
+        if (status == 0)
+            combine(values, other, len);
     }
-    if (channel->above &&
-        (kind == VP_CHANNEL_READY
-             ? vp_together_above_agree(channel->above, values, len / sizeof(int64_t), reason,
-                                       reason_len)
-             : vp_together_above_sum(channel->above, values, len / sizeof(double), reason,
-                                     reason_len)) != 0)
+    if (channel->above && lift(channel, kind, values, len, status != 0) != 0 && status == 0) {
+        snprintf(reason, reason_len, "%s", channel->above_why);
         return -1; /* not a member's failure: lost stays none */
+    }
+    if (status != 0)
+        return -1;
     for (int peer = 1; peer < channel->transport.size; peer++)
         if (send_frame(channel, peer, kind, values, len, reason, reason_len) != 0)
             return -1;
@@ -213,7 +227,8 @@ static int broadcast(void *context, int64_t *value, char *reason, size_t reason_
     if (channel->transport.rank != 0)
         return receive_frame(channel, 0, VP_CHANNEL_START, value, sizeof *value, reason,
                              reason_len);
-    if (channel->above && vp_together_above_instant(channel->above, value, reason, reason_len) != 0)
+    if (channel->above && /* first: the top's instant comes whatever became of a member */
+        vp_together_above_instant(channel->above, value, reason, reason_len) != 0)
         return -1;
     for (int peer = 1; peer < channel->transport.size; peer++)
         if (send_frame(channel, peer, VP_CHANNEL_START, value, sizeof *value, reason,

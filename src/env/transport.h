@@ -28,6 +28,7 @@ struct vp_channel_transport {
     /* The leader's, NULL: none: the point above it (engine/together.h) whose agreements
      * and instant its members' are (virtperf-mpi: this host one rank of many). */
     const struct vp_together_above *above;
+    char above_why[256]; /* why above failed */
 };
 
 /* This host's side over count members' channels. */

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "run/executor.h"
+#include "engine/gather.h"
 #include "run/kinds.h"
 #include "core/limits.h"
 #include "core/path_set.h"
@@ -131,5 +132,34 @@ int vp_fleet_hear(const struct vp_fleet_kind *kind, struct vp_member *member, un
 struct vp_member_group;
 int vp_run_fleet(const struct vp_env_kind *kind, const struct vp_member_group *groups,
                  size_t count, struct vp_run_steps *steps, int argc, char **argv);
+
+/* A hypervisor of virtperf-mpi (mpi/members.h): this host's members of a run whose
+ * points every rank runs at once, each member starting at rank 0's instant. */
+struct fleet_run;
+/* What vp_run_fleet does before a run begins, on this host: the most members of kind the
+ * steps' SPEC asks for started, heard and agreeing to the steps (argv: the words they
+ * take). NULL with err, every member started gone. */
+struct fleet_run *vp_fleet_here_open(const struct vp_env_kind *kind, struct vp_run_steps *steps,
+                                     int argc, char **argv, char *err, size_t err_len);
+/* The counts of members step index runs at (its SPEC's), into counts; how many. */
+size_t vp_fleet_here_counts(const struct fleet_run *run, const struct vp_run_steps *steps,
+                            size_t index, unsigned *counts);
+/* What a point on this host's members brought back. */
+struct vp_fleet_point {
+    json_t *result;           /* this host's aggregate: its members' figures without the
+                               * rates across hosts, its monitor, what they cost it */
+    struct vp_gathered parts; /* each member's result and region, its clock offset and
+                               * bound this host's to it */
+    double *stonewall, *span; /* each measured repetition's rates across every host */
+};
+/* Point point_index of step index on this host's first count members, its agreements
+ * and instants above's. *stopped: a member was lost or a signal came. */
+void vp_fleet_here_point(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
+                         size_t point_index, unsigned count, struct vp_run_settings *settings,
+                         const struct vp_together_above *above, struct vp_fleet_point *out,
+                         bool *stopped);
+void vp_fleet_point_free(struct vp_fleet_point *point);
+/* Every member and file of this host's gone. */
+void vp_fleet_here_close(struct fleet_run *run);
 
 #endif

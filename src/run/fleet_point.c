@@ -74,6 +74,7 @@ struct lead {
                             * and --migrate-to's moves are timed from it */
     int *migrating;        /* the first member's channel among fds, NULL: not a rank */
     const struct vp_guests_request *moves; /* the point's step's --migrate-* settings */
+    struct vp_together_above above;        /* the run's, with this lead's margin */
 };
 
 static void releasing(void *context, unsigned rep, int64_t instant_ns)
@@ -101,6 +102,11 @@ static int begin_lead(struct lead *lead, const struct fleet_run *run, size_t cou
     vp_channel_transport_lead(&lead->channel, lead->fds, count, run->timeout_s);
     lead->channel.gate = migration_gate;
     lead->channel.gate_context = lead;
+    if (run->above) {
+        lead->above = *run->above;
+        lead->above.below_margin_ns = lead->channel.transport.margin_ns;
+        lead->channel.above = &lead->above;
+    }
     int status = vp_together_begin(&lead->together, &lead->channel.transport,
                                    point->bench->ops_per_rep != NULL, false, point->warmup,
                                    point->warmup + point->reps, reason, reason_len);
@@ -372,12 +378,15 @@ static void combine_groups(struct fleet_run *run, struct vp_gathered *parts,
                            const struct vp_params *params, const struct vp_run_settings *settings,
                            json_t **costs, const char *failed, json_t *monitor, json_t **results)
 {
+    struct vp_together own = *together;
+    if (run->above)
+        own.stonewall = NULL; /* the rates are every host's: rank 0's result has them */
     for (size_t g = 0; g < run->group_count; g++) {
         const struct fleet_group *group = &run->groups[g];
         bool grouped = group->name != NULL;
         json_t *result = vp_gather_combine_some(parts, grouped ? group->first : 0,
                                                 grouped ? group->count : parts->count,
-                                                together, point, params, settings);
+                                                &own, point, params, settings);
         if (failed)
             vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", failed);
         if (monitor) /* this host's, over the point every group ran in */
@@ -387,6 +396,23 @@ static void combine_groups(struct fleet_run *run, struct vp_gathered *parts,
         if (grouped)
             json_object_set_new(result, "side", group_side_json(group));
         results[1 + g] = result;
+    }
+}
+
+/* The point's parts (taken) and its rates across hosts into kept, for rank 0. */
+static void keep_parts(struct vp_fleet_point *kept, struct vp_gathered *parts,
+                       const struct vp_together *together, const struct vp_plan_point *point)
+{
+    kept->parts = *parts;
+    *parts = (struct vp_gathered){ .lost = -1 };
+    size_t measured = point->reps ? point->reps : 1;
+    kept->stonewall = calloc(measured, sizeof *kept->stonewall);
+    kept->span = calloc(measured, sizeof *kept->span);
+    if (!kept->stonewall || !kept->span)
+        abort();
+    if (together->stonewall) {
+        memcpy(kept->stonewall, together->stonewall, measured * sizeof *kept->stonewall);
+        memcpy(kept->span, together->span, measured * sizeof *kept->span);
     }
 }
 
@@ -532,7 +558,10 @@ void vp_fleet_run_point(struct fleet_run *run, const struct vp_run_steps *steps,
     vp_params_set(&params, "reverse", link && link->reverse ? "on" : NULL, err, sizeof err);
     combine_groups(run, &parts, together, point, &params, settings, costs,
                    outcome.lost >= 0 ? reason : NULL, monitor, results);
-    vp_gather_free(&parts);
+    if (run->kept)
+        keep_parts(run->kept, &parts, together, point);
+    else
+        vp_gather_free(&parts);
     json_decref(monitor);
     say_when_crowded(run, (unsigned)ranks.count * point->jobs + (host ? count * point->jobs : 0),
                      results);

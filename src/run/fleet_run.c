@@ -647,6 +647,79 @@ static int close_fleet(void *context, int status, bool stopped)
     return status;
 }
 
+/* What the run holds once its members are gone. */
+static void free_run(struct fleet_run *run)
+{
+    if (run->words != run->argv)
+        free(run->words);
+    for (size_t s = 0; s < run->set_count; s++)
+        free(run->sets[s]);
+    json_decref(run->host_fingerprint);
+    vp_path_set_free(&run->files);
+    for (size_t g = 0; g < run->group_count; g++)
+        free(run->groups[g].kind.state);
+}
+
+struct fleet_run *vp_fleet_here_open(const struct vp_env_kind *kind, struct vp_run_steps *steps,
+                                     int argc, char **argv, char *err, size_t err_len)
+{
+    struct fleet_run *run = calloc(1, sizeof *run);
+    if (!run)
+        abort();
+    *run = (struct fleet_run){ .spec = steps->guests.spec, .argc = argc, .argv = argv,
+                               .words = argv, .word_count = argc, .external_rank = -1,
+                               .group_count = 1 };
+    run->groups[0] = (struct fleet_group){ .asked = &steps->guests, .kind = kind->fleet() };
+    run->kind = &run->groups[0].kind;
+    vp_copy_speed_settle(); /* before any member boots */
+    if (open_fleet(run, steps, err, err_len) != 0) {
+        vp_fleet_here_close(run);
+        return NULL;
+    }
+    return run;
+}
+
+size_t vp_fleet_here_counts(const struct fleet_run *run, const struct vp_run_steps *steps,
+                            size_t index, unsigned *counts)
+{
+    size_t n = 0;
+    char ignored[256]; /* judged when the members started */
+    vp_fleet_step_counts(run, &steps->step[index], counts, &n, ignored, sizeof ignored);
+    return n;
+}
+
+void vp_fleet_here_point(struct fleet_run *run, const struct vp_run_steps *steps, size_t index,
+                         size_t point_index, unsigned count, struct vp_run_settings *settings,
+                         const struct vp_together_above *above, struct vp_fleet_point *out,
+                         bool *stopped)
+{
+    json_t *results[VP_MAX_GROUPS + 1] = { NULL };
+    *out = (struct vp_fleet_point){ .parts = { .lost = -1 } };
+    run->above = above;
+    run->kept = out;
+    vp_fleet_run_point(run, steps, index, point_index, count, NULL, settings, false, results,
+                       stopped);
+    run->above = NULL;
+    run->kept = NULL;
+    out->result = results[1];
+}
+
+void vp_fleet_point_free(struct vp_fleet_point *point)
+{
+    json_decref(point->result);
+    vp_gather_free(&point->parts);
+    free(point->stonewall);
+    free(point->span);
+    *point = (struct vp_fleet_point){ .parts = { .lost = -1 } };
+}
+
+void vp_fleet_here_close(struct fleet_run *run)
+{
+    remove_all(run);
+    free_run(run);
+    free(run);
+}
+
 int vp_run_fleet(const struct vp_env_kind *kind, const struct vp_member_group *groups,
                  size_t count, struct vp_run_steps *steps, int argc, char **argv)
 {
@@ -674,14 +747,7 @@ int vp_run_fleet(const struct vp_env_kind *kind, const struct vp_member_group *g
     };
     vp_copy_speed_settle(); /* before any member boots */
     int status = vp_run_execute(&runner, steps, argc, argv);
-    if (run.words != argv)
-        free(run.words);
-    for (size_t s = 0; s < run.set_count; s++)
-        free(run.sets[s]);
-    json_decref(run.host_fingerprint);
-    vp_path_set_free(&run.files);
+    free_run(&run);
     vp_run_steps_free(steps);
-    for (size_t g = 0; g < run.group_count; g++)
-        free(run.groups[g].kind.state);
     return status;
 }

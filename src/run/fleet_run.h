@@ -68,6 +68,11 @@ struct fleet_run {
     const char *migrate_to;     /* where the steps that migrate move the first member */
     const char *migrate_step;   /* a plan's step that says so, NULL: a command line */
     struct vp_path_set files;   /* this host's, carried in the members' image */
+    /* virtperf-mpi's (fleet.h vp_fleet_here_point), NULL: a run of this host alone: the
+     * point above whose agreements and instants this host's members take, and where the
+     * point's parts and rates are kept for rank 0 */
+    const struct vp_together_above *above;
+    struct vp_fleet_point *kept;
 };
 
 /* The kind of member m, with its group's state. */

@@ -297,6 +297,8 @@ static void *lead_from_middle(void *context)
     struct vp_together_above above = { .together = &top, .below_margin_ns = 1000000 };
     channel.above = &above;
     m->waited = vp_together_wait(&together, reason, sizeof reason);
+    for (size_t i = 0; m->waited != 0 && i < 2; i++)
+        shutdown(fds[i], SHUT_RDWR); /* it gives up: its followers' waits end */
     join_followers(2, threads, fds);
     for (size_t i = 0; i < 2; i++) /* each follower's offset to the top, composed */
         m->followers[i].offset_ns = together.offsets[i + 1] + top.offset_ns;
@@ -306,8 +308,9 @@ static void *lead_from_middle(void *context)
 }
 
 /* Two middles under a top leader without jobs; fail_at: the second middle's second
- * follower says it is not ok there (-1: none). */
-static void lead_middles(struct middle *middles, int fail_at, struct releases *releases)
+ * follower says it is not ok there, quit_at: closes its channel there (-1: neither). */
+static void lead_middles(struct middle *middles, int fail_at, int quit_at,
+                         struct releases *releases)
 {
     pthread_t threads[2];
     int fds[2];
@@ -320,6 +323,7 @@ static void lead_middles(struct middle *middles, int fail_at, struct releases *r
             middles[m].followers[i] = (struct follower){ .fail_at = -1, .quit_at = -1 };
     }
     middles[1].followers[1].fail_at = fail_at;
+    middles[1].followers[1].quit_at = quit_at;
     for (size_t m = 0; m < 2; m++)
         assert_int_equal(pthread_create(&threads[m], NULL, lead_from_middle, &middles[m]), 0);
     struct vp_channel_transport channel;
@@ -333,7 +337,8 @@ static void lead_middles(struct middle *middles, int fail_at, struct releases *r
     for (size_t m = 0; m < 2; m++) {
         assert_int_equal(pthread_join(threads[m], NULL), 0);
         close(fds[m]);
-        assert_int_equal(middles[m].waited, 0);
+        /* the one that lost a follower says so; every other ends as it should */
+        assert_int_equal(middles[m].waited, m == 1 && quit_at >= 0 ? -1 : 0);
     }
     vp_together_end(&top);
 }
@@ -343,7 +348,7 @@ static void leaders_led_from_above_start_every_follower_at_the_tops_instant(void
     (void)state;
     struct middle middles[2];
     struct releases releases = { .count = 0 };
-    lead_middles(middles, -1, &releases);
+    lead_middles(middles, -1, -1, &releases);
     assert_int_equal(releases.count, REPS);
     for (size_t m = 0; m < 2; m++)
         for (size_t i = 0; i < 2; i++) {
@@ -355,11 +360,19 @@ static void leaders_led_from_above_start_every_follower_at_the_tops_instant(void
         }
     /* a failure under the second middle stops the first's followers at that repetition */
     releases.count = 0;
-    lead_middles(middles, 2, &releases);
+    lead_middles(middles, 2, -1, &releases);
     assert_int_equal(releases.count, 2);
     for (size_t m = 0; m < 2; m++)
         for (size_t i = 0; i < 2; i++)
             assert_int_equal(middles[m].followers[i].started, 2);
+    assert_non_null(strstr(middles[0].followers[0].stopped_why, "another host's jobs failed"));
+    /* a follower lost under the second middle (its channel closed): the first's followers
+     * are told to stop at that repetition and nobody waits for good */
+    releases.count = 0;
+    lead_middles(middles, -1, 1, &releases);
+    assert_int_equal(releases.count, 1);
+    assert_int_equal(middles[0].followers[0].started, 1);
+    assert_int_equal(middles[0].followers[1].started, 1);
     assert_non_null(strstr(middles[0].followers[0].stopped_why, "another host's jobs failed"));
 }
 
