@@ -1,6 +1,7 @@
 /* The result parts the engine itself makes (intervals, timeline) and the one list of
  * every part, the engine's and each benchmark's (parts.h). */
 #include "engine/parts.h"
+#include "engine/hypervisors.h"
 
 #include <string.h>
 
@@ -487,9 +488,10 @@ static const struct vp_result_part side_part = { "side", check_side, print_side 
 static const struct vp_result_part fill_part = { "fill", check_fill, print_fill };
 static const struct vp_result_part migrations_part = { "migrations", check_migrations,
                                                        print_migrations };
-static const struct vp_result_part *const engine_parts[] = { &intervals_part, &timeline_part,
-                                                             &guests_part, &side_part,
-                                                             &fill_part, &migrations_part };
+static const struct vp_result_part *const engine_parts[] = {
+    &intervals_part, &timeline_part, &guests_part, &side_part, &fill_part, &migrations_part,
+    &vp_part_hypervisors,
+};
 
 size_t vp_result_parts(const struct vp_result_part **parts, size_t cap)
 {

@@ -3,6 +3,7 @@
 #include "env/image.h"
 
 #include "core/program.h"
+#include "core/scratch.h"
 #include "core/sha256.h"
 
 #include <errno.h>
@@ -165,6 +166,10 @@ static int find(struct vp_guest_image *image, bool as_root, bool generic,
     } else {
         ssize_t n = readlink("/proc/self/exe", binary, sizeof binary - 1);
         binary[n > 0 ? n : 0] = '\0';
+        size_t len = strlen(binary), suffix = strlen("/virtperf-mpi");
+        if (len > suffix && strcmp(binary + len - suffix, "/virtperf-mpi") == 0)
+            binary[len - 4] = '\0'; /* a hypervisor rank's members run virtperf beside it,
+                                     * which needs no MPI */
     }
     if (!binary[0] || access(binary, X_OK) != 0) {
         snprintf(err, err_len, "--guests: cannot find the members' virtperf binary %s: %s",
@@ -209,9 +214,12 @@ static int find(struct vp_guest_image *image, bool as_root, bool generic,
     }
     chmod(partial, as_root ? 0755 : 0644);
     if (rename(partial, image->initrd) != 0) {
+        int why = errno;
+        vp_scratch_remove(partial); /* a file, or a root's tree */
+        if (why == ENOTEMPTY || why == EEXIST)
+            return 0; /* another virtperf kept the same content first (ranks of one host) */
         snprintf(err, err_len, "--guests: cannot keep the image as %s: %s", image->initrd,
-                 strerror(errno));
-        unlink(partial);
+                 strerror(why));
         return -1;
     }
     return 0;

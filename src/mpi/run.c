@@ -29,11 +29,15 @@
 #include "engine/layout.h"
 #include "mpi/gather.h"
 #include "mpi/liveness.h"
+#include "mpi/members.h"
 #include "mpi/servers.h"
 #include "mpi/transport.h"
 #include "store/store.h"
 
 #define REFUSAL_LEN 1024
+
+/* This rank's guests or containers once started: gone before any exit a refusal makes. */
+static struct vp_mpi_members *started_members;
 
 /* Every rank's refusal (or "" when it has none) to all; when one refused, rank 0 prints
  * them (once when every rank said the same) and every rank exits with the worst status
@@ -68,6 +72,8 @@ static void settle_refusals(const struct vp_world *world, const char *own, int o
                         all + (size_t)r * REFUSAL_LEN);
     }
     free(all);
+    if (started_members)
+        vp_mpi_members_close(started_members);
     MPI_Finalize();
     exit(worst);
 }
@@ -232,6 +238,9 @@ struct mpi_run {
     size_t part_count;
     json_t **fingerprints;
     int *members;
+    int argc;
+    char **argv;                  /* rank 0's words */
+    struct vp_mpi_members here;   /* this rank's guests or containers (--guests...) */
 };
 
 /* The steps of the command line (one) or of its plan file (each a part of the run), on
@@ -262,7 +271,7 @@ static int steps_of_words(const struct vp_world *world, int count, char **words,
                  "virtperf run --background on each host, or net.probe as a step of its own");
         return -1;
     }
-    /* its members are refused below: no rank starts members yet */
+    /* its members (--guests, --containers) are checked below */
     return vp_plan_build(&step->request.plan, &step->plan, err, err_len);
 }
 
@@ -312,7 +321,10 @@ static int open_run(void *context, struct vp_run_steps *steps, char *err, size_t
             return vp_servers_start(run->world,
                                     given_option(&steps->step[s].request.plan, "key-file"),
                                     &run->servers, err, err_len);
-    return 0;
+    if (!steps->guests.kind)
+        return 0;
+    started_members = &run->here; /* what started goes with a refusal, any rank's */
+    return vp_mpi_members_open(&run->here, steps, run->argc, run->argv, err, err_len);
 }
 
 /* Every rank's fingerprint, with its boot id (ranks on one machine share it), to rank 0;
@@ -328,11 +340,13 @@ static void gather_fingerprints(void *context, const json_t *host)
         make_comms(run->world, &run->parts[p].layout, &run->parts[p].comms);
 }
 
-/* The repetitions this rank runs, for its progress line. */
+/* The repetitions this rank runs, for its progress line (none in its members'). */
 static unsigned rank_repetitions(void *context, const struct vp_run_steps *steps)
 {
     struct mpi_run *run = context;
     unsigned total = 0;
+    if (steps->guests.kind)
+        return 0;
     for (size_t p = 0; p < steps->count; p++) {
         const struct vp_layout *layout = &run->parts[p].layout;
         for (size_t s = 0; s < layout->count; s++)
@@ -363,12 +377,69 @@ static void say_death_between_points(const struct vp_world *world)
             rank, world->hosts[rank], death);
 }
 
+/* A step run in every rank's members: each layout step of the ranks, at each count of
+ * members per rank, rank 0 storing each combined result. Whether the run must stop. */
+static bool run_members_part(struct mpi_run *run, const struct vp_run_steps *steps, size_t index,
+                             struct vp_run_session *session)
+{
+    const struct vp_world *world = run->world;
+    const struct vp_run_step *run_step = &steps->step[index];
+    const struct run_part *part = &run->parts[index];
+    struct vp_run_settings settings = vp_run_settings_of(run_step, steps->topology, NULL);
+    unsigned counts[VP_MAX_GUESTS];
+    size_t count_n = vp_mpi_members_counts(&run->here, steps, index, counts);
+    bool stopped = false;
+    for (size_t s = 0; s < part->layout.count && !stopped; s++) {
+        const struct vp_step *step = &part->layout.steps[s];
+        if (step->roles[world->rank] == VP_ROLE_OFF)
+            continue; /* this rank's members stay paused while others run */
+        const struct vp_plan_point *point = &run_step->plan.points[step->point];
+        settings.pin_spec = point->pin;
+        settings.reps = point->reps;
+        settings.warmup = point->warmup;
+        struct vp_mpi_transport transport;
+        vp_mpi_transport_init(&transport, world, part->comms.of_step[s]);
+        size_t rank_count = step_members(step, world->size, run->members);
+        for (size_t c = 0; c < count_n && !stopped; c++) {
+            char reason[VP_ERROR_LEN] = "";
+            struct vp_together together;
+            int64_t began_ns = vp_now_ns();
+            json_t *result = NULL;
+            if (vp_together_begin(&together, &transport.transport,
+                                  point->bench->ops_per_rep != NULL, false, point->warmup,
+                                  point->warmup + point->reps, reason, sizeof reason) != 0) {
+                stopped = true;
+                if (world->rank == 0)
+                    result = json_pack("{s:s,s:s}", "status", "interrupted", "error", reason);
+            } else {
+                result = vp_mpi_members_point(world, &run->here, steps, index, step->point,
+                                              counts[c], &settings, &together, run->members,
+                                              rank_count, began_ns, &stopped);
+            }
+            if (result) {
+                json_t *ranks = json_object_get(result, "ranks");
+                if (ranks)
+                    json_object_set_new(ranks, "start_with", json_string("instant"));
+                vp_run_session_add(session, result);
+                json_decref(result);
+            }
+            vp_together_end(&together);
+            stopped = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
+        }
+    }
+    if (stopped && world->rank == 0 && vp_liveness_dead() >= 0 && last_result_ok(session))
+        say_death_between_points(world);
+    return stopped;
+}
+
 /* Runs a step's points on its ranks; rank 0 stores each combined result (marked with the
  * plan's step). Returns whether the run must stop (a rank gone, a signal). */
 static bool run_part(void *context, const struct vp_run_steps *steps, size_t index,
                      struct vp_run_session *session, struct vp_progress *progress)
 {
     struct mpi_run *run = context;
+    if (run->here.fleet)
+        return run_members_part(run, steps, index, session);
     const struct vp_world *world = run->world;
     const struct vp_run_step *run_step = &steps->step[index];
     const struct run_part *part = &run->parts[index];
@@ -452,6 +523,8 @@ static int close_run(void *context, int status, bool stopped)
 {
     struct mpi_run *run = context;
     vp_servers_stop(&run->servers, run->world->size);
+    vp_mpi_members_close(&run->here);
+    started_members = NULL;
     if (stopped)
         vp_world_abandon(run->world, status); /* a rank is gone or a signal came: mpirun stops the rest */
     return status;
@@ -473,11 +546,14 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     }
     static struct vp_run_steps steps;
     static struct mpi_run run;
-    run = (struct mpi_run){ .world = world, .servers = { .own = -1 } };
+    run = (struct mpi_run){ .world = world, .servers = { .own = -1 }, .argc = count,
+                            .argv = words };
     char err[VP_PATH_ERROR_LEN];
     int built = steps_of_words(world, count, words, &steps, err, sizeof err);
-    if (built == 0 && vp_run_members_check(&steps.guests, false, NULL, err,
-                                           sizeof err) != 0)
+    const struct vp_env_kind *kind = built == 0 ? steps.guests.kind : NULL;
+    if (built == 0 && (vp_run_members_check(&steps.guests, kind != NULL, kind, err,
+                                            sizeof err) != 0 ||
+                       (kind && vp_mpi_members_refused(&steps, err, sizeof err) != 0)))
         built = -1;
     settle_refusals(world, built == 0 ? NULL : err, VP_EXIT_USAGE);
     char refusal[REFUSAL_LEN] = "";

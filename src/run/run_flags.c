@@ -346,6 +346,25 @@ const struct vp_run_flag *vp_run_flag_find(const char *name)
     return NULL;
 }
 
+int vp_run_words_without(int argc, char **argv, unsigned scope, char **out)
+{
+    int count = 0;
+    for (int i = 0; i < argc; i++) {
+        char name[64] = "";
+        if (strncmp(argv[i], "--", 2) == 0)
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(argv[i] + 2, "="), argv[i] + 2);
+        const struct vp_run_flag *flag = name[0] ? vp_run_flag_find(name) : NULL;
+        if (!flag || (flag->scope & ~scope) != 0) {
+            out[count++] = argv[i];
+            continue;
+        }
+        if (flag->argument && !strchr(argv[i], '='))
+            i++; /* its value, the next word */
+    }
+    out[count] = NULL;
+    return count;
+}
+
 int vp_run_take(struct vp_run_request *request, const struct vp_run_flag *flag,
                 const char *value, char *err, size_t err_len)
 {

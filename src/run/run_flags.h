@@ -105,6 +105,9 @@ void vp_run_flag_names(unsigned scopes, const char *prefix, char *buf, size_t le
  * is accepted. request->help set: --help was given. The request points into argv. */
 int vp_run_parse(struct vp_run_request *request, int argc, char **argv, unsigned scopes,
                  char *err, size_t err_len);
+/* argv's words without the flags scope alone takes, and their values, into out (room
+ * for argc + 1, NULL-ended; the words are argv's); how many. */
+int vp_run_words_without(int argc, char **argv, unsigned scope, char **out);
 /* Takes one flag's value as the plan gives it (a switch: "on", "true"; else left off). */
 int vp_run_take(struct vp_run_request *request, const struct vp_run_flag *flag,
                 const char *value, char *err, size_t err_len);

@@ -1,0 +1,360 @@
+/* Every rank a hypervisor: its members started, each point run on them from above, and
+ * every host's members combined on rank 0 (see members.h). */
+#include "mpi/members.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/limits.h"
+#include "engine/combine.h"
+#include "engine/result.h"
+#include "engine/shared_check.h"
+#include "mpi/liveness.h"
+#include "run/run_flags.h"
+#include "store/document.h"
+
+int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t err_len)
+{
+    const struct vp_guests_request *asked = &steps->guests;
+    const struct vp_run_request *request = &steps->step[0].request;
+    const char *what = NULL;
+    if (steps->kept_text)
+        what = "--plan";
+    else if (asked->group_count)
+        what = "--group";
+    else if (asked->and_host)
+        what = "--and-host";
+    else if (asked->migrate_to)
+        what = "--migrate-to";
+    else if (asked->spec && strstr(asked->spec, "auto"))
+        what = "a fill (SPEC A..auto)";
+    else if (request->topology)
+        what = "--topology";
+    else if (request->start_with && strcmp(request->start_with, "barrier") == 0)
+        what = "--start-with barrier";
+    if (!what)
+        return 0;
+    snprintf(err, err_len, "%s with %s: not under virtperf-mpi yet (each rank starts its %ss "
+             "and runs a command line's benchmarks in them); accepted: virtperf-mpi run "
+             "BENCH... %s SPEC, or virtperf run on one host with %s", asked->kind->flag, what,
+             asked->kind->noun, asked->kind->flag, what);
+    return -1;
+}
+
+int vp_mpi_members_open(struct vp_mpi_members *members, struct vp_run_steps *steps, int argc,
+                        char **argv, char *err, size_t err_len)
+{
+    members->words = calloc((size_t)argc + 1, sizeof *members->words);
+    if (!members->words)
+        abort();
+    /* the members parse `virtperf run`'s words: virtperf-mpi's own are left out */
+    int count = vp_run_words_without(argc, argv, VP_SCOPE_MPI, members->words);
+    members->fleet = vp_fleet_here_open(steps->guests.kind, steps, count, members->words, err,
+                                        err_len);
+    return members->fleet ? 0 : -1;
+}
+
+size_t vp_mpi_members_counts(const struct vp_mpi_members *members,
+                             const struct vp_run_steps *steps, size_t index, unsigned *counts)
+{
+    return vp_fleet_here_counts(members->fleet, steps, index, counts);
+}
+
+void vp_mpi_members_close(struct vp_mpi_members *members)
+{
+    if (members->fleet)
+        vp_fleet_here_close(members->fleet);
+    members->fleet = NULL;
+    free(members->words);
+    members->words = NULL;
+}
+
+/* A rank's part of a point to rank 0: its aggregate and each member's result, fingerprint,
+ * offset and bound to it and the size of its region, then each region. */
+static void send_back(const struct vp_world *world, const struct vp_fleet_point *own)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; i < own->parts.count; i++) {
+        const struct vp_host_part *part = &own->parts.part[i];
+        json_array_append_new(list, json_pack("{s:O?,s:O?,s:I,s:I,s:I}", "result", part->result,
+                                              "fingerprint", part->fingerprint, "offset_ns",
+                                              (json_int_t)part->clock_offset_ns, "bound_ns",
+                                              (json_int_t)part->offset_bound_ns, "region_bytes",
+                                              (json_int_t)(part->shared ? part->shared->size : 0)));
+    }
+    json_t *back = json_pack("{s:O?,s:o}", "host", own->result, "members", list);
+    char *text = json_dumps(back, JSON_COMPACT);
+    json_decref(back);
+    char reason[VP_ERROR_LEN];
+    int status = vp_world_send(world, text, strlen(text), 0, MPI_COMM_WORLD, reason, sizeof reason);
+    free(text);
+    for (size_t i = 0; status == 0 && i < own->parts.count; i++) {
+        const struct vp_shared *shared = own->parts.part[i].shared;
+        if (shared)
+            status = vp_world_send(world, shared->base, shared->size, 0, MPI_COMM_WORLD, reason,
+                                   sizeof reason);
+    }
+}
+
+/* What one rank brought back, on rank 0. */
+struct host_back {
+    int rank;          /* the world's */
+    json_t *aggregate; /* its own result of its members; NULL: none came */
+    json_t *members;   /* what it said of each, checked; NULL: nothing came */
+    void *region[VP_MAX_GUESTS];
+    size_t region_len[VP_MAX_GUESTS];
+    char why[VP_ERROR_LEN]; /* why nothing, or not all, came */
+};
+
+/* One member's entry as rank rank sent it: its result (checked as any received one, named
+ * name), a fingerprint object, its offset and bound, and a region no longer than most;
+ * 0, or -1 with why. */
+static int check_member(json_t *entry, const char *name, size_t most, char *why, size_t why_len)
+{
+    json_int_t bound = json_integer_value(json_object_get(entry, "bound_ns"));
+    json_int_t region = json_integer_value(json_object_get(entry, "region_bytes"));
+    if (!json_is_object(entry) || !json_is_integer(json_object_get(entry, "offset_ns")) ||
+        bound < 0 || bound > VP_INSTANT_LIMIT || region < 0 || (size_t)region > most) {
+        snprintf(why, why_len, "%.100s: a member's part is not {result, fingerprint, offset_ns, "
+                 "bound_ns 0..%lld, region_bytes 0..%zu}", name, (long long)VP_INSTANT_LIMIT,
+                 most);
+        return -1;
+    }
+    char *text = json_dumps(json_object_get(entry, "result"), JSON_COMPACT);
+    json_object_set_new(entry, "result", vp_result_from(name, text ? text : ""));
+    free(text);
+    if (!json_is_object(json_object_get(entry, "fingerprint")))
+        json_object_set_new(entry, "fingerprint", json_object());
+    return 0;
+}
+
+/* Rank back->rank's part of the point; false with back->why when it did not all come. */
+static bool receive_back(const struct vp_world *world, size_t count, size_t region_most,
+                         struct host_back *back)
+{
+    char name[300];
+    snprintf(name, sizeof name, "rank %d (%s)", back->rank, world->hosts[back->rank]);
+    void *text;
+    size_t len;
+    size_t most = (count + 1) * (VP_RESULT_MOST + VP_FINGERPRINT_MOST);
+    if (vp_world_receive(world, most, &text, &len, back->rank, MPI_COMM_WORLD, back->why,
+                         sizeof back->why) != 0)
+        return false;
+    json_t *whole = json_loadb(text, len, 0, NULL);
+    free(text);
+    json_t *list = json_object_get(whole, "members");
+    if (!json_is_array(list) || json_array_size(list) != count) {
+        snprintf(back->why, sizeof back->why, "%.200s sent no part of its %zu members", name,
+                 count);
+        json_decref(whole);
+        return false;
+    }
+    back->members = json_incref(list);
+    char *aggregate = json_dumps(json_object_get(whole, "host"), JSON_COMPACT);
+    back->aggregate = json_is_object(json_object_get(whole, "host"))
+                          ? vp_result_from(name, aggregate) : NULL;
+    free(aggregate);
+    json_decref(whole);
+    size_t i;
+    json_t *entry;
+    json_array_foreach(back->members, i, entry) {
+        size_t expected = 0;
+        bool whole_part =
+            check_member(entry, name, region_most, back->why, sizeof back->why) == 0 &&
+            ((expected = (size_t)json_integer_value(json_object_get(entry, "region_bytes"))) == 0 ||
+             vp_world_receive(world, region_most, &back->region[i], &back->region_len[i],
+                              back->rank, MPI_COMM_WORLD, back->why, sizeof back->why) == 0);
+        if (whole_part && back->region_len[i] == expected)
+            continue;
+        if (whole_part)
+            snprintf(back->why, sizeof back->why, "%.200s: a region of %zu bytes, not %zu",
+                     name, back->region_len[i], expected);
+        json_decref(back->members); /* nothing it sent is taken, checked or not */
+        back->members = NULL;
+        for (size_t r = 0; r <= i; r++) {
+            free(back->region[r]);
+            back->region[r] = NULL;
+        }
+        return false;
+    }
+    return true;
+}
+
+/* Rank 0's own part as if it came as the others' do. */
+static void take_own(struct vp_fleet_point *own, struct host_back *back)
+{
+    back->aggregate = json_incref(own->result);
+    back->members = json_array();
+    for (size_t i = 0; i < own->parts.count; i++) {
+        struct vp_host_part *part = &own->parts.part[i];
+        json_array_append_new(back->members,
+                              json_pack("{s:O,s:O?,s:I,s:I}", "result", part->result,
+                                        "fingerprint", part->fingerprint, "offset_ns",
+                                        (json_int_t)part->clock_offset_ns, "bound_ns",
+                                        (json_int_t)part->offset_bound_ns));
+        if (part->shared) { /* the region changes hands */
+            back->region[i] = own->parts.region[i];
+            back->region_len[i] = part->shared->size;
+            own->parts.region[i] = NULL;
+        }
+    }
+}
+
+/* figures' entries (an object of objects) with only the keys named, NULL-ended. */
+static json_t *only(const json_t *figures, const char *const *keys)
+{
+    json_t *kept = json_object();
+    const char *name;
+    const json_t *figure;
+    json_object_foreach((json_t *)figures, name, figure) {
+        json_t *entry = json_object();
+        for (size_t k = 0; keys[k]; k++)
+            if (json_object_get(figure, keys[k]))
+                json_object_set(entry, keys[k], json_object_get(figure, keys[k]));
+        json_object_set_new(kept, name, entry);
+    }
+    return kept;
+}
+
+/* Each host's aggregate, as the result's "hypervisors" (engine/hypervisors.h). */
+static json_t *hypervisors_json(const struct vp_world *world, const struct host_back *backs,
+                                size_t rank_count, unsigned count)
+{
+    static const char *const metric_keys[] = { "unit", "mean", "min", "max", NULL };
+    static const char *const column_keys[] = { "mean", "max", NULL };
+    json_t *list = json_array();
+    for (size_t b = 0; b < rank_count; b++) {
+        const struct host_back *back = &backs[b];
+        const json_t *aggregate = back->aggregate;
+        json_t *entry = json_pack("{s:i,s:s,s:i,s:i,s:s}", "rank", back->rank, "host",
+                                  world->hosts[back->rank], "members", (int)count,
+                                  "first_member", (int)(b * count + 1), "status",
+                                  aggregate ? vp_json_text(aggregate, "status") : "failed");
+        const char *error = aggregate ? json_string_value(json_object_get(aggregate, "error"))
+                                      : back->why;
+        if (error && *error)
+            json_object_set_new(entry, "error", json_string(error));
+        if (aggregate) {
+            json_object_set_new(entry, "metrics",
+                                only(json_object_get(aggregate, "metrics"), metric_keys));
+            json_object_set_new(entry, "monitor",
+                                only(json_object_get(json_object_get(aggregate, "monitor"),
+                                                     "summary"), column_keys));
+            if (json_object_get(aggregate, "guests"))
+                json_object_set(entry, "guests", json_object_get(aggregate, "guests"));
+        }
+        json_array_append_new(list, entry);
+    }
+    return list;
+}
+
+/* Every member of every host as one result's parts, each offset composed with its host's
+ * (together's, by the host's place in the step) and its region checked on this clock. */
+static json_t *combine_all(const struct vp_world *world, struct host_back *backs,
+                           size_t rank_count, unsigned count, const struct vp_together *together,
+                           const struct vp_plan_point *point, const struct vp_run_settings *settings,
+                           const struct vp_fleet_point *own, int64_t began_ns)
+{
+    size_t total = rank_count * count;
+    struct vp_host_part *parts = calloc(total, sizeof *parts);
+    struct vp_shared *views = calloc(total, sizeof *views);
+    if (!parts || !views)
+        abort();
+    double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
+    for (size_t b = 0, j = 0; b < rank_count; b++) {
+        struct host_back *back = &backs[b];
+        for (unsigned i = 0; i < count; i++, j++) {
+            json_t *entry = json_array_get(back->members, i);
+            char name[320];
+            snprintf(name, sizeof name, "member %zu of rank %d (%s)", j + 1, back->rank,
+                     world->hosts[back->rank]);
+            if (!json_object_get(entry, "fingerprint")) /* not heard from */
+                json_object_set_new(entry, "fingerprint", json_pack("{s:s}", "hostname", name));
+            struct vp_host_part *part = &parts[j];
+            *part = (struct vp_host_part){
+                .rank = (int)j + 1,
+                .result = json_incref(json_object_get(entry, "result")),
+                .fingerprint = json_object_get(entry, "fingerprint"),
+                .clock_offset_ns = json_integer_value(json_object_get(entry, "offset_ns")) +
+                                   together->offsets[b],
+                .offset_bound_ns = json_integer_value(json_object_get(entry, "bound_ns")) +
+                                   together->bounds[b] };
+            if (!part->result) /* not heard from: its host's reason */
+                part->result = json_pack("{s:s,s:s}", "status", vp_liveness_dead() == back->rank
+                                         ? "failed" : "interrupted", "error",
+                                         back->why[0] ? back->why : "not heard from");
+            if (back->region[i] &&
+                !vp_shared_take(name, point, duration, began_ns, part, &views[j], back->region[i],
+                                back->region_len[i])) {
+                free(back->region[i]);
+                back->region[i] = NULL;
+            }
+        }
+    }
+    json_t *result = vp_combine_hosts(point->bench, &point->params, point->jobs, settings, parts,
+                                      total, own->stonewall, own->span);
+    json_t *hosts = json_object_get(json_object_get(result, "ranks"), "hosts");
+    for (size_t j = 0; j < total; j++) {
+        json_object_set_new(json_array_get(hosts, j), "hypervisor",
+                            json_integer(backs[j / count].rank));
+        json_decref(parts[j].result);
+    }
+    free(parts);
+    free(views);
+    return result;
+}
+
+json_t *vp_mpi_members_point(const struct vp_world *world, struct vp_mpi_members *members,
+                             const struct vp_run_steps *steps, size_t index,
+                             size_t point_index, unsigned count,
+                             struct vp_run_settings *settings, struct vp_together *together,
+                             const int *ranks, size_t rank_count, int64_t began_ns,
+                             bool *stopped)
+{
+    const struct vp_plan_point *point = &steps->step[index].plan.points[point_index];
+    struct vp_together_above above = { .together = together };
+    struct vp_fleet_point own;
+    vp_fleet_here_point(members->fleet, steps, index, point_index, count, settings, &above,
+                        &own, stopped);
+    if (world->rank != 0) {
+        send_back(world, &own);
+        vp_fleet_point_free(&own);
+        return NULL;
+    }
+    struct host_back *backs = calloc(rank_count, sizeof *backs);
+    if (!backs)
+        abort();
+    double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
+    size_t region_most = vp_shared_most(point, 0, duration);
+    bool all_came = true;
+    for (size_t b = 0; b < rank_count; b++) {
+        backs[b].rank = ranks[b];
+        if (ranks[b] == 0)
+            take_own(&own, &backs[b]);
+        else if (all_came) /* once one did not come, the rest would be out of step */
+            all_came = receive_back(world, count, region_most, &backs[b]);
+        if (!backs[b].members) { /* what became of it, for each of its members */
+            snprintf(backs[b].why, sizeof backs[b].why, "%s", all_came ? "not heard from"
+                     : backs[b].why[0] ? backs[b].why : "not heard from: the run stopped");
+            backs[b].members = json_array();
+            for (unsigned i = 0; i < count; i++)
+                json_array_append_new(backs[b].members, json_object());
+        }
+    }
+    *stopped = *stopped || !all_came;
+    json_t *result = combine_all(world, backs, rank_count, count, together, point, settings,
+                                 &own, began_ns);
+    json_object_set_new(result, "hypervisors", hypervisors_json(world, backs, rank_count, count));
+    for (size_t b = 0; b < rank_count; b++) {
+        json_decref(backs[b].aggregate);
+        json_decref(backs[b].members);
+        for (unsigned i = 0; i < count; i++)
+            free(backs[b].region[i]);
+    }
+    free(backs);
+    vp_fleet_point_free(&own);
+    return result;
+}
