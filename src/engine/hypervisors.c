@@ -1,6 +1,7 @@
 /* A result's "hypervisors" part (virtperf-mpi with --guests or --containers: every rank a
  * hypervisor, mpi/members.h): each rank that started members, with its aggregate of them,
- * [{"rank", "host", "members", "first_member", "status", "error"?, "metrics": {NAME:
+ * [{"rank", "host", "members", "first_member", "status", "error"?, "clock_offset_s" and
+ * "clock_bound_s" (its clock to rank 0's, which each member's composes), "metrics": {NAME:
  * {"unit", "mean", "min", "max"}}, "monitor": {COLUMN: {"mean", "max"}} (the host's own,
  * over the point), "guests"?: what its members cost it (the "guests" part)}]; checked on
  * import, a line each under the result's table. */
@@ -62,7 +63,9 @@ static int check_hypervisors(struct vp_check *checker, const json_t *list, const
             vp_check_integer(checker, host, host_at, "first_member", 1,
                              (json_int_t)VP_MAX_RANKS * VP_MAX_GUESTS, 1) != 0 ||
             vp_check_choice(checker, host, host_at, "status", statuses, 1) != 0 ||
-            vp_check_string(checker, host, host_at, "error", VP_CHECK_TEXT_LEN, 0) != 0)
+            vp_check_string(checker, host, host_at, "error", VP_CHECK_TEXT_LEN, 0) != 0 ||
+            vp_check_number(checker, host, host_at, "clock_offset_s", -1e12, 1e12, 0) != 0 ||
+            vp_check_number(checker, host, host_at, "clock_bound_s", 0, 1e9, 0) != 0)
             return -1;
         snprintf(part_at, sizeof part_at, "%s.metrics", host_at);
         if (check_figures(checker, json_object_get(host, "metrics"), part_at, 64,
@@ -79,7 +82,7 @@ static int check_hypervisors(struct vp_check *checker, const json_t *list, const
     return 0;
 }
 
-/* "  hypervisor rank 1 (HOST): 2 guests (members 3-4) ok, score 1.2 G/s, cpu busy 98%" */
+/* "  hypervisor rank 1 (HOST): members 3-4 ok, score 1.2 G/s, cpu busy 98% steal 0.0%" */
 static void print_hypervisors(FILE *out, const json_t *list, enum vp_unit_style style)
 {
     size_t i;
@@ -88,11 +91,13 @@ static void print_hypervisors(FILE *out, const json_t *list, enum vp_unit_style 
         char name[300];
         json_int_t members = json_integer_value(json_object_get(host, "members"));
         json_int_t first = json_integer_value(json_object_get(host, "first_member"));
-        fprintf(out, "  hypervisor rank %lld (%s): %lld members (%lld-%lld) %s",
+        fprintf(out, "  hypervisor rank %lld (%s): member%s %lld",
                 (long long)json_integer_value(json_object_get(host, "rank")),
                 vp_printable(json_string_value(json_object_get(host, "host")), name, sizeof name),
-                (long long)members, (long long)first, (long long)(first + members - 1),
-                json_string_value(json_object_get(host, "status")));
+                members > 1 ? "s" : "", (long long)first);
+        if (members > 1)
+            fprintf(out, "-%lld", (long long)(first + members - 1));
+        fprintf(out, " %s", json_string_value(json_object_get(host, "status")));
         const char *metric;
         const json_t *figures;
         json_object_foreach(json_object_get(host, "metrics"), metric, figures) {

@@ -221,7 +221,8 @@ static json_t *only(const json_t *figures, const char *const *keys)
 
 /* Each host's aggregate, as the result's "hypervisors" (engine/hypervisors.h). */
 static json_t *hypervisors_json(const struct vp_world *world, const struct host_back *backs,
-                                size_t rank_count, unsigned count)
+                                size_t rank_count, unsigned count,
+                                const struct vp_together *together)
 {
     static const char *const metric_keys[] = { "unit", "mean", "min", "max", NULL };
     static const char *const column_keys[] = { "mean", "max", NULL };
@@ -229,10 +230,12 @@ static json_t *hypervisors_json(const struct vp_world *world, const struct host_
     for (size_t b = 0; b < rank_count; b++) {
         const struct host_back *back = &backs[b];
         const json_t *aggregate = back->aggregate;
-        json_t *entry = json_pack("{s:i,s:s,s:i,s:i,s:s}", "rank", back->rank, "host",
+        json_t *entry = json_pack("{s:i,s:s,s:i,s:i,s:s,s:f,s:f}", "rank", back->rank, "host",
                                   world->hosts[back->rank], "members", (int)count,
                                   "first_member", (int)(b * count + 1), "status",
-                                  aggregate ? vp_json_text(aggregate, "status") : "failed");
+                                  aggregate ? vp_json_text(aggregate, "status") : "failed",
+                                  "clock_offset_s", (double)together->offsets[b] / 1e9,
+                                  "clock_bound_s", (double)together->bounds[b] / 1e9);
         const char *error = aggregate ? json_string_value(json_object_get(aggregate, "error"))
                                       : back->why;
         if (error && *error)
@@ -347,7 +350,8 @@ json_t *vp_mpi_members_point(const struct vp_world *world, struct vp_mpi_members
     *stopped = *stopped || !all_came;
     json_t *result = combine_all(world, backs, rank_count, count, together, point, settings,
                                  &own, began_ns);
-    json_object_set_new(result, "hypervisors", hypervisors_json(world, backs, rank_count, count));
+    json_object_set_new(result, "hypervisors", hypervisors_json(world, backs, rank_count, count,
+                                                                   together));
     for (size_t b = 0; b < rank_count; b++) {
         json_decref(backs[b].aggregate);
         json_decref(backs[b].members);

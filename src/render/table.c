@@ -154,9 +154,13 @@ static void print_hosts(FILE *out, const json_t *ranks, const json_t *metrics,
     json_array_foreach(hosts, i, host) {
         char name[64], bound[32];
         vp_format_seconds(vp_json_number(host, "clock_bound_s"), bound, sizeof bound);
-        fprintf(out, "  rank %-3lld %-16s %-6s clock ±%-9s", (long long)json_integer_value(
-                json_object_get(host, "rank")), vp_printable(vp_json_text(host, "host"), name,
-                sizeof name), vp_json_text(host, "status"), bound);
+        const json_t *hypervisor = json_object_get(host, "hypervisor"); /* a member's rank */
+        fprintf(out, "  %s %-3lld %-16s %-6s clock ±%-9s", hypervisor ? "member" : "rank",
+                (long long)json_integer_value(json_object_get(host, "rank")),
+                vp_printable(vp_json_text(host, "host"), name, sizeof name),
+                vp_json_text(host, "status"), bound);
+        if (hypervisor)
+            fprintf(out, "  on rank %lld", (long long)json_integer_value(hypervisor));
         if (first_metric) {
             char value[32];
             vp_format_value(vp_json_number(json_object_get(json_object_get(host, "metrics"),
@@ -261,10 +265,14 @@ void vp_print_result(FILE *out, const json_t *result, const json_t *shown,
     const char *status = vp_json_text(result, "status");
     const json_t *ranks = json_object_get(result, "ranks");
     char across[64] = "";
+    const json_t *hypervisors = json_object_get(result, "hypervisors");
     if (ranks) {
         long long measured = (long long)json_integer_value(json_object_get(ranks, "count"));
         int serving = serving_ranks(ranks);
-        if (serving > 0)
+        if (hypervisors)
+            snprintf(across, sizeof across, " members=%lld on %zu ranks", measured,
+                     json_array_size(hypervisors));
+        else if (serving > 0)
             snprintf(across, sizeof across, " ranks=%lld (%lld measured, %d serving)",
                      measured + serving, measured, serving);
         else

@@ -221,7 +221,8 @@ static int check_host(struct vp_check *checker, const json_t *host, const char *
         vp_check_integer(checker, host, at, "jobs", 1, VP_MAX_JOBS, 1) != 0 ||
         vp_check_number(checker, host, at, "clock_offset_s", -1e12, 1e12, 1) != 0 ||
         vp_check_number(checker, host, at, "clock_bound_s", 0, 1e9, 1) != 0 ||
-        vp_check_integer(checker, host, at, "machine", 0, 4095, 0) != 0)
+        vp_check_integer(checker, host, at, "machine", 0, 4095, 0) != 0 ||
+        vp_check_integer(checker, host, at, "hypervisor", 0, VP_MAX_RANKS - 1, 0) != 0)
         return -1;
     if (json_object_get(host, "ranks"))
         return vp_check_fail(checker, "%s.ranks: not accepted inside a host", at);

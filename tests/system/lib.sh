@@ -386,6 +386,56 @@ use_open_mpi() {
     case "${ASAN_OPTIONS:-}" in *detect_leaks=1*) export ASAN_OPTIONS="$ASAN_OPTIONS:symbolize=0" ;; esac
 }
 
+# namespace_hosts N: N network namespaces stand in for N hosts, a veth each into a bridge
+# of the test's own, host i at SUBNET.(10 + i) in 198.18.0.0/15 (P names them, unique to
+# the test process); MPIRUN then starts one rank on each through an rsh agent that runs
+# the remote command with `ip netns exec`. namespace_hosts_down removes them.
+namespace_hosts() {
+    NAMESPACE_HOSTS=$1
+    P=vp$(($$ % 100000))
+    SUBNET=198.18.$(($$ % 200 + 20))
+    ip link add "${P}br" type bridge && ip addr add "$SUBNET.1/24" dev "${P}br" &&
+        ip link set "${P}br" up || fail "cannot make the bridge"
+    : >"$WORK/hosts.map"
+    local i hosts=""
+    for i in $(seq 1 "$NAMESPACE_HOSTS"); do
+        ip netns add "${P}n$i" &&
+            ip link add "${P}v$i" type veth peer name eth0 netns "${P}n$i" &&
+            ip link set "${P}v$i" master "${P}br" up &&
+            ip -n "${P}n$i" addr add "$SUBNET.$((10 + i))/24" dev eth0 &&
+            ip -n "${P}n$i" link set eth0 up && ip -n "${P}n$i" link set lo up ||
+            fail "cannot make namespace $i"
+        echo "$SUBNET.$((10 + i)) ${P}n$i" >>"$WORK/hosts.map"
+        hosts="$hosts${hosts:+,}$SUBNET.$((10 + i))"
+    done
+    cat >"$WORK/agent.sh" <<'AGENT'
+#!/bin/sh
+# mpirun's rsh agent: "HOST COMMAND..." runs COMMAND in the namespace of HOST's address
+host=$1
+shift
+ns=$(awk -v h="$host" '$1 == h {print $2}' "$(dirname "$0")/hosts.map")
+[ -n "$ns" ] || { echo "agent: no namespace for $host" >&2; exit 1; }
+# Each host's orted its own session directory: the namespaces share one /tmp and one
+# hostname, so the daemons' session directories would share a parent that the first to
+# finish removes under the others.
+mkdir -p "$(dirname "$0")/ompi-$ns"
+OMPI_MCA_orte_tmpdir_base="$(dirname "$0")/ompi-$ns" exec ip netns exec "$ns" sh -c "$*"
+AGENT
+    chmod +x "$WORK/agent.sh"
+    # rtc_hwloc_vmhole none: Open MPI 4.1.4's orted otherwise maps its hwloc topology into
+    # shared memory at an address it guessed free, and crashed there (SIGSEGV in
+    # hwloc_shmem_topology_write) in 2 of about 10 runs of this test.
+    MPIRUN=(mpirun --mca plm_rsh_agent "$WORK/agent.sh" --mca rtc_hwloc_vmhole none
+        --mca btl tcp,self --mca btl_tcp_if_include "$SUBNET.0/24"
+        --mca oob_tcp_if_include "$SUBNET.0/24" --host "$hosts" -np "$NAMESPACE_HOSTS"
+        --bind-to none)
+}
+namespace_hosts_down() {
+    local i
+    for i in $(seq 1 "${NAMESPACE_HOSTS:-0}"); do ip netns del "${P}n$i" 2>/dev/null; done
+    ip link del "${P}br" 2>/dev/null
+}
+
 # serve ARGS...: starts virtperf serve on 127.0.0.1:$PORT, its log in $WORK/serve.log,
 # its pid in SERVE_PID; returns once it listens.
 serve() {

@@ -16,28 +16,14 @@ ip netns add "vpcheck$$" 2>/dev/null || skip "cannot make network namespaces (ne
 ip netns del "vpcheck$$"
 use_open_mpi # lib.sh: as root, oversubscribed, leak checks on
 
-P=vp$(($$ % 100000))          # names unique to this run
-SUBNET=198.18.$(($$ % 200 + 20))
 LIMIT_MBIT=200
 cleanup() {
-    for i in 1 2 3; do ip netns del "${P}n$i" 2>/dev/null; done
-    ip link del "${P}br" 2>/dev/null
+    namespace_hosts_down
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+namespace_hosts 3 # lib.sh: P, SUBNET, MPIRUN
 
-ip link add "${P}br" type bridge && ip addr add "$SUBNET.1/24" dev "${P}br" &&
-    ip link set "${P}br" up || fail "cannot make the bridge"
-: >"$WORK/hosts.map"
-for i in 1 2 3; do
-    ip netns add "${P}n$i" &&
-        ip link add "${P}v$i" type veth peer name eth0 netns "${P}n$i" &&
-        ip link set "${P}v$i" master "${P}br" up &&
-        ip -n "${P}n$i" addr add "$SUBNET.$((10 + i))/24" dev eth0 &&
-        ip -n "${P}n$i" link set eth0 up && ip -n "${P}n$i" link set lo up ||
-        fail "cannot make namespace $i"
-    echo "$SUBNET.$((10 + i)) ${P}n$i" >>"$WORK/hosts.map"
-done
 # host 2's link, both ways: its own egress and the bridge's egress toward it. The queue
 # holds 400 ms at the rate, so TCP keeps the link full most of the time: with 50 ms,
 # tbf's drops held a 1.5 s stream at 0.77..0.93 of the rate on a loaded 2-CPU machine.
@@ -48,27 +34,6 @@ done
 ip netns exec "${P}n2" tc qdisc add dev eth0 root tbf rate ${LIMIT_MBIT}mbit burst 32kb latency 400ms &&
     tc qdisc add dev "${P}v2" root tbf rate ${LIMIT_MBIT}mbit burst 32kb latency 400ms ||
     fail "cannot limit host 2's link"
-cat >"$WORK/agent.sh" <<'AGENT'
-#!/bin/sh
-# mpirun's rsh agent: "HOST COMMAND..." runs COMMAND in the namespace of HOST's address
-host=$1
-shift
-ns=$(awk -v h="$host" '$1 == h {print $2}' "$(dirname "$0")/hosts.map")
-[ -n "$ns" ] || { echo "agent: no namespace for $host" >&2; exit 1; }
-# Each host's orted its own session directory: the namespaces share one /tmp and one
-# hostname, so the daemons' session directories would share a parent that the first to
-# finish removes under the others.
-mkdir -p "$(dirname "$0")/ompi-$ns"
-OMPI_MCA_orte_tmpdir_base="$(dirname "$0")/ompi-$ns" exec ip netns exec "$ns" sh -c "$*"
-AGENT
-chmod +x "$WORK/agent.sh"
-# rtc_hwloc_vmhole none: Open MPI 4.1.4's orted otherwise maps its hwloc topology into
-# shared memory at an address it guessed free, and crashed there (SIGSEGV in
-# hwloc_shmem_topology_write) in 2 of about 10 runs of this test.
-MPIRUN=(mpirun --mca plm_rsh_agent "$WORK/agent.sh" --mca rtc_hwloc_vmhole none --mca btl tcp,self
-    --mca btl_tcp_if_include "$SUBNET.0/24" --mca oob_tcp_if_include "$SUBNET.0/24"
-    --host "$SUBNET.11,$SUBNET.12,$SUBNET.13" -np 3 --bind-to none)
-
 # The matrix: every ordered pair alone.
 expect_status 0 timeout 180 "${MPIRUN[@]}" "$VP_MPI" run net.stream --duration 1 --reps 2 \
     --warmup 0 --topology matrix --quiet --json "$WORK/matrix.json"

@@ -1,0 +1,91 @@
+#!/bin/bash
+# virtperf-mpi run --guests: every rank a hypervisor. Two network namespaces stand in for
+# two hypervisors (lib.sh namespace_hosts), mpirun starts one rank in each, and each rank
+# starts a TCG guest through this machine's libvirt: one stored run, one result per count
+# holding every guest of both hosts, each named with the rank that started it and its
+# clock offset and bound composed of its own to its hypervisor and that hypervisor's to
+# rank 0; each hypervisor's aggregate (its figures, its monitor, what its guests cost it)
+# under "hypervisors"; every guest started each repetition together (the skew a small
+# part of a repetition). Two ranks of this host each starting a container, the same.
+# What cannot go with it yet is refused, one line, before any member starts; nothing is
+# left.
+. "$(dirname "$0")/lib.sh"
+VP_MPI=${VP_MPI:-$(dirname "$VP")/virtperf-mpi}
+[ -x "$VP_MPI" ] || skip "virtperf-mpi was not built (scripts/deps.sh mpi, then rebuild)"
+command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh mpi)"
+ip netns add "vpcheck$$" 2>/dev/null || skip "cannot make network namespaces (needs root)"
+ip netns del "vpcheck$$"
+use_open_mpi # lib.sh: as root, oversubscribed, leak checks on
+use_libvirt
+cleanup() {
+    namespace_hosts_down
+    stop_libvirt
+    remove_ended_containers
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+export VIRTPERF_CACHE="$WORK/cache"
+chmod 755 "$WORK" # libvirt's QEMU user reads the guests' image through it
+cd "$WORK"
+
+# Refused before any member starts (a singleton: every rank judges alike).
+expect_status 2 "$VP_MPI" run cpu --guests 1 --topology matrix
+expect_contains "$WORK/err" "--guests with --topology: not under virtperf-mpi yet"
+expect_status 2 "$VP_MPI" run cpu --guests 1 --and-host
+expect_contains "$WORK/err" "--guests with --and-host: not under virtperf-mpi yet"
+expect_status 2 "$VP_MPI" run cpu --containers 1 --guest-accel tcg
+expect_contains "$WORK/err" "--guest-accel: only for the guests of a run"
+guests_left_nothing '[0-9]*' "a refusal"
+
+# Two hypervisors, one guest each; then two each (1,2): two results, every guest in each.
+namespace_hosts 2
+expect_status 0 timeout 300 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1,2 --guest-accel tcg \
+    --duration 1 --reps 2 --label hypervisors --json "$WORK/guests.json"
+expect_runs 1 "one launch over two hypervisors is one run"
+python3 - "$WORK/guests.json" <<'PY' || fail "two hypervisors' guests should be one result per count, each guest under its own rank, offsets composed"
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+assert [r["ranks"]["count"] for r in results] == [2, 4], [r["ranks"]["count"] for r in results]
+for r in results:
+    assert r["status"] == "ok", r.get("error")
+    per_host = r["ranks"]["count"] // 2
+    members, hypervisors = r["ranks"]["hosts"], r["hypervisors"]
+    assert [m["hypervisor"] for m in members] == [0] * per_host + [1] * per_host, members
+    assert [h["rank"] for h in hypervisors] == [0, 1] and all(h["members"] == per_host for h in hypervisors)
+    assert len({m["fingerprint"]["boot_id"] for m in members}) == len(members), "each guest its own kernel"
+    assert hypervisors[0]["clock_bound_s"] == 0 and hypervisors[1]["clock_bound_s"] > 0
+    for m in members:
+        own = hypervisors[m["hypervisor"]]
+        # its offset composed: its own bound to its hypervisor, plus that hypervisor's to rank 0
+        assert m["clock_bound_s"] > own["clock_bound_s"], (m["clock_bound_s"], own["clock_bound_s"])
+        assert m["status"] == "ok" and m["metrics"]["score"]["mean"] > 0
+    for h in hypervisors:
+        names = sorted(g["name"] for g in h["guests"]["hosts"])
+        mine = sorted(m["host"] for m in members if m["hypervisor"] == h["rank"])
+        assert h["status"] == "ok" and h["guests"]["accel"] == "tcg" and names == mine, (names, mine)
+        assert h["monitor"]["cpu.busy"]["mean"] > 0, "each hypervisor watched over the point"
+    total = sum(m["metrics"]["score"]["mean"] for m in members)
+    assert abs(r["metrics"]["score"]["mean"] - total) <= 0.05 * total, (r["metrics"]["score"]["mean"], total)
+    # every guest of both hosts started each repetition at rank 0's instant
+    assert 0 <= r["start_skew_s"] < 0.05 * 1.0, r["start_skew_s"]  # of its 1 s repetitions
+    print("%d guests: start skew %.0f us, bound %.0f us" % (len(members), r["start_skew_s"] * 1e6,
+                                                           r["ranks"]["start_skew_bound_s"] * 1e6))
+PY
+expect_status 0 "$VP" results show @hypervisors
+expect_contains "$WORK/out" "cpu  jobs=1 members=4 on 2 ranks"
+expect_contains "$WORK/out" "hypervisor rank 1 ("
+expect_contains "$WORK/out" "on rank 1"
+expect_status 0 "$VP" results export @hypervisors -o "$WORK/export.json"
+expect_status 0 "$VP" results import "$WORK/export.json" --db "$WORK/again.db"
+guests_left_nothing '[0-9]*' "a run over two hypervisors"
+
+# Containers: two ranks of this host, one container each.
+if command -v podman >/dev/null; then
+    expect_status 0 timeout 120 mpirun --oversubscribe --bind-to none -np 2 "$VP_MPI" run cpu \
+        --containers 1 --duration 0.5 --reps 2 --quiet --json "$WORK/containers.json"
+    json_check "$WORK/containers.json" 'd["results"][0]["status"] == "ok" and [m["hypervisor"] for m in d["results"][0]["ranks"]["hosts"]] == [0, 1] and all(h["guests"]["engine"] == "podman" for h in d["results"][0]["hypervisors"])' \
+        "each rank's container under the rank that started it"
+    [ -z "$(podman ps -a --format '{{.Names}}' | grep '^virtperf-' | while read -r name; do
+        run_ended "$name" && echo "$name"; done)" ] || fail "containers of the run were left"
+fi
+finish
