@@ -178,7 +178,7 @@ int cmd_run(int argc, char **argv)
     if (fleet->and_host && !kind)
         refused("--and-host: only beside the guests or containers of a run; accepted: "
                 "--guests SPEC --and-host or --containers SPEC --and-host");
-    if (vp_run_members_check(fleet, true, kind, err, sizeof err) != 0)
+    if (vp_run_members_check(fleet, kind, err, sizeof err) != 0)
         refused(err);
     if (steps.step[0].request.topology && !kind)
         refused("--topology: between this host and the guests or containers of a run, or "

@@ -20,12 +20,21 @@ int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t e
 {
     const struct vp_guests_request *asked = &steps->guests;
     const struct vp_run_request *request = &steps->step[0].request;
-    const char *what = NULL;
-    if (steps->kept_text)
-        what = "--plan";
-    else if (asked->group_count)
-        what = "--group";
-    else if (asked->and_host)
+    if (asked->group_count) {
+        snprintf(err, err_len, "--group: not under virtperf-mpi yet; accepted: virtperf-mpi "
+                 "run BENCH... --guests SPEC or --containers SPEC (one kind a run), or virtperf "
+                 "run --group ... on one host");
+        return -1;
+    }
+    if (!asked->kind)
+        return 0;
+    const char *flag = asked->kind->flag, *what = NULL;
+    if (!asked->kind->under_mpi) {
+        snprintf(err, err_len, "%s: not under virtperf-mpi yet; accepted there: --guests SPEC "
+                 "or --containers SPEC, or virtperf run %s SPEC on one host", flag, flag);
+        return -1;
+    }
+    if (asked->and_host) /* (a plan's guests = lines are ranks there: run_plan.c) */
         what = "--and-host";
     else if (asked->migrate_to)
         what = "--migrate-to";
@@ -39,8 +48,8 @@ int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t e
         return 0;
     snprintf(err, err_len, "%s with %s: not under virtperf-mpi yet (each rank starts its %ss "
              "and runs a command line's benchmarks in them); accepted: virtperf-mpi run "
-             "BENCH... %s SPEC, or virtperf run on one host with %s", asked->kind->flag, what,
-             asked->kind->noun, asked->kind->flag, what);
+             "BENCH... %s SPEC, or virtperf run on one host with %s", flag, what,
+             asked->kind->noun, flag, what);
     return -1;
 }
 

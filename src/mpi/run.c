@@ -114,6 +114,12 @@ static void print_usage(void)
            "host and per job figures, the aggregate across hosts, the start skew across hosts\n"
            "with its error bound. --jobs counts jobs per rank; with --plan, each step's ranks,\n"
            "topology and start-with keys are these flags.\n"
+           "\n"
+           "With --guests SPEC or --containers SPEC every rank is a hypervisor: each starts its\n"
+           "own guests or containers (and their --guest-* or --container-* settings), and each\n"
+           "count of SPEC runs the benchmarks in that many members of every rank at once, each\n"
+           "member's clock composed with its host's; one result holds every member, under the\n"
+           "rank that started it, and each host's aggregate of its own.\n"
            "\n");
     vp_run_print_flags(stdout, VP_SCOPE_MPI, 0);
     printf("\nThe options of 'virtperf run':\n\n");
@@ -551,9 +557,8 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     char err[VP_PATH_ERROR_LEN];
     int built = steps_of_words(world, count, words, &steps, err, sizeof err);
     const struct vp_env_kind *kind = built == 0 ? steps.guests.kind : NULL;
-    if (built == 0 && (vp_run_members_check(&steps.guests, kind != NULL, kind, err,
-                                            sizeof err) != 0 ||
-                       (kind && vp_mpi_members_refused(&steps, err, sizeof err) != 0)))
+    if (built == 0 && (vp_run_members_check(&steps.guests, kind, err, sizeof err) != 0 ||
+                       vp_mpi_members_refused(&steps, err, sizeof err) != 0))
         built = -1;
     settle_refusals(world, built == 0 ? NULL : err, VP_EXIT_USAGE);
     char refusal[REFUSAL_LEN] = "";

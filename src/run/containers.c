@@ -523,5 +523,5 @@ static const char *const container_settings[] = {
 
 const struct vp_env_kind vp_containers_kind = {
     .name = "containers", .flag = "--containers", .noun = "container",
-    .settings = container_settings, .fleet = fleet_of_containers,
+    .settings = container_settings, .fleet = fleet_of_containers, .under_mpi = true,
 };

@@ -718,5 +718,5 @@ static const char *const guest_settings[] = {
 
 const struct vp_env_kind vp_guests_kind = {
     .name = "guests", .flag = "--guests", .noun = "guest", .settings = guest_settings,
-    .fleet = fleet_of_guests,
+    .fleet = fleet_of_guests, .under_mpi = true,
 };

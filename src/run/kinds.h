@@ -23,6 +23,9 @@ struct vp_env_kind {
      * its members (a run's, or one --group's): allocated here, freed by the runner with
      * free() once its finish hook ran. */
     struct vp_fleet_kind (*fleet)(void);
+    /* Whether each rank of virtperf-mpi may start members of it (mpi/members.h): a kind
+     * its tests have run there; the others are refused under virtperf-mpi, named. */
+    bool under_mpi;
 };
 
 extern const struct vp_env_kind vp_guests_kind, vp_containers_kind, vp_uml_kind;

@@ -482,15 +482,6 @@ bool vp_run_member_setting(const char *key)
 }
 
 /* flag refused under virtperf-mpi, which starts no members yet: -1 with err. */
-static int refused_under_mpi(const char *flag, char *err, size_t err_len)
-{
-    char kinds[128];
-    vp_env_kinds_list(NULL, kinds, sizeof kinds);
-    snprintf(err, err_len, "%s: virtperf-mpi starts no %s yet; accepted: virtperf run ... %s "
-             "on one host", flag, kinds, flag);
-    return -1;
-}
-
 size_t vp_run_members_given(const struct vp_guests_request *asked, const char **flags)
 {
     /* every kind's settings (kinds.h says which kind takes which), whether each was given */
@@ -524,21 +515,15 @@ size_t vp_run_members_given(const struct vp_guests_request *asked, const char **
     return given;
 }
 
-int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
+int vp_run_members_check(const struct vp_guests_request *asked,
                          const struct vp_env_kind *running, char *err, size_t err_len)
 {
-    if (asked->kind && !members_here)
-        return refused_under_mpi(asked->kind->flag, err, err_len);
-    if (asked->group_count && !members_here)
-        return refused_under_mpi("--group", err, err_len);
     const char *given[VP_RUN_MEMBER_SETTINGS];
     size_t count = vp_run_members_given(asked, given);
     for (size_t f = 0; f < count; f++) {
         const char *flag = given[f];
-        if (members_here && running && vp_env_kind_takes(running, flag))
+        if (running && vp_env_kind_takes(running, flag))
             continue;
-        if (!members_here)
-            return refused_under_mpi(flag, err, err_len);
         /* the kinds that take it ("guests", "guests or containers"), the first's flag */
         const struct vp_env_kind *taker = NULL;
         for (size_t k = 0; vp_env_kinds[k] && !taker; k++)

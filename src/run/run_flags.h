@@ -112,10 +112,9 @@ int vp_run_words_without(int argc, char **argv, unsigned scope, char **out);
 int vp_run_take(struct vp_run_request *request, const struct vp_run_flag *flag,
                 const char *value, char *err, size_t err_len);
 /* The --guest-* and --container-* flags asked for checked against the kind the run starts
- * (running; NULL: none): a setting that kind does not take is refused, never ignored;
- * under virtperf-mpi (members_here false), which starts no members yet, every one is. 0,
+ * (running; NULL: none): a setting that kind does not take is refused, never ignored. 0,
  * or -1 with err naming the flag and what is accepted. */
-int vp_run_members_check(const struct vp_guests_request *asked, bool members_here,
+int vp_run_members_check(const struct vp_guests_request *asked,
                          const struct vp_env_kind *running, char *err, size_t err_len);
 /* The --and-host, --guest-* and --container-* flags asked gives, into flags (room for
  * VP_RUN_MEMBER_SETTINGS); how many. */

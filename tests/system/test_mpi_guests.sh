@@ -1,12 +1,13 @@
 #!/bin/bash
 # virtperf-mpi run --guests: every rank a hypervisor. Two network namespaces stand in for
 # two hypervisors (lib.sh namespace_hosts), mpirun starts one rank in each, and each rank
-# starts a TCG guest through this machine's libvirt: one stored run, one result per count
-# holding every guest of both hosts, each named with the rank that started it and its
+# starts two TCG guests through this machine's libvirt: one stored run, one result holding
+# the four guests of both hosts, each named with the rank that started it and its
 # clock offset and bound composed of its own to its hypervisor and that hypervisor's to
 # rank 0; each hypervisor's aggregate (its figures, its monitor, what its guests cost it)
 # under "hypervisors"; every guest started each repetition together (the skew a small
-# part of a repetition). Two ranks of this host each starting a container, the same.
+# part of a repetition: the instants' arithmetic is test_together's, here what TCG guests
+# on a loaded host make of them). Two ranks of this host each starting a container, the same.
 # What cannot go with it yet is refused, one line, before any member starts; nothing is
 # left.
 . "$(dirname "$0")/lib.sh"
@@ -37,15 +38,15 @@ expect_status 2 "$VP_MPI" run cpu --containers 1 --guest-accel tcg
 expect_contains "$WORK/err" "--guest-accel: only for the guests of a run"
 guests_left_nothing '[0-9]*' "a refusal"
 
-# Two hypervisors, one guest each; then two each (1,2): two results, every guest in each.
+# Two hypervisors, two guests each: one result of the four.
 namespace_hosts 2
-expect_status 0 timeout 300 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1,2 --guest-accel tcg \
+expect_status 0 timeout 300 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 2 --guest-accel tcg \
     --duration 1 --reps 2 --label hypervisors --json "$WORK/guests.json"
 expect_runs 1 "one launch over two hypervisors is one run"
-python3 - "$WORK/guests.json" <<'PY' || fail "two hypervisors' guests should be one result per count, each guest under its own rank, offsets composed"
+python3 - "$WORK/guests.json" <<'PY' || fail "two hypervisors' guests should be one result, each guest under its own rank, offsets composed"
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
-assert [r["ranks"]["count"] for r in results] == [2, 4], [r["ranks"]["count"] for r in results]
+assert [r["ranks"]["count"] for r in results] == [4], [r["ranks"]["count"] for r in results]
 for r in results:
     assert r["status"] == "ok", r.get("error")
     per_host = r["ranks"]["count"] // 2
@@ -67,7 +68,7 @@ for r in results:
     total = sum(m["metrics"]["score"]["mean"] for m in members)
     assert abs(r["metrics"]["score"]["mean"] - total) <= 0.05 * total, (r["metrics"]["score"]["mean"], total)
     # every guest of both hosts started each repetition at rank 0's instant
-    assert 0 <= r["start_skew_s"] < 0.05 * 1.0, r["start_skew_s"]  # of its 1 s repetitions
+    assert 0 <= r["start_skew_s"] < 0.1 * 1.0, r["start_skew_s"]  # of its 1 s repetitions
     print("%d guests: start skew %.0f us, bound %.0f us" % (len(members), r["start_skew_s"] * 1e6,
                                                            r["ranks"]["start_skew_bound_s"] * 1e6))
 PY
