@@ -173,10 +173,20 @@ static void set_resources(json_t *point, const struct resources *used)
 static void add_member_costs(json_t *point, const json_t *result)
 {
     const json_t *guests = json_object_get(result, "guests");
+    const json_t *hypervisors = json_object_get(result, "hypervisors");
+    json_t *members = json_array(); /* every host's, with virtperf-mpi's hypervisors */
+    size_t h;
+    const json_t *hypervisor;
+    json_array_foreach(hypervisors, h, hypervisor)
+        json_array_extend(members, json_object_get(json_object_get(hypervisor, "guests"), "hosts"));
+    if (!hypervisors)
+        json_array_extend(members, json_object_get(guests, "hosts"));
+    if (!guests) /* the ready times: the first hypervisor's */
+        guests = json_object_get(json_array_get(hypervisors, 0), "guests");
     double held = 0;
     size_t counted = 0, i;
     const json_t *member;
-    json_array_foreach(json_object_get(guests, "hosts"), i, member) {
+    json_array_foreach(members, i, member) {
         const json_t *qemu = json_object_get(member, "qemu_pss_bytes");
         const json_t *cgroup = json_object_get(member, "cgroup_memory_bytes");
         if (!json_is_number(qemu) && !json_is_number(cgroup))
@@ -189,6 +199,7 @@ static void add_member_costs(json_t *point, const json_t *result)
     }
     if (counted > 0)
         json_object_set_new(point, "member_memory_bytes", json_real(held / (double)counted));
+    json_decref(members);
     const json_t *ready = json_object_get(guests, "ready_p50_s");
     if (json_is_number(ready))
         json_object_set_new(point, "ready_p50_s", json_real(json_number_value(ready)));
@@ -196,7 +207,8 @@ static void add_member_costs(json_t *point, const json_t *result)
 
 /* The machines' use while a point ran, as the SPring-8 study plotted it against the
  * number of VMs: from the result's monitor on one host; for a result of many hosts from
- * each host's, every rank's under "ranks" and the point's over the machines they ran on
+ * each host's (every hypervisor's under "hypervisors", else every rank's under "ranks"),
+ * and the point's over the machines they ran on
  * (one per machine: ranks on one machine see the same machine), CPU as their mean,
  * faults and NIC rates summed. Returns the CPU idle (NaN: not known). */
 static double add_resources(json_t *point, const json_t *result)
@@ -211,8 +223,14 @@ static double add_resources(json_t *point, const json_t *result)
     size_t machine_count = 0, i;
     json_t *ranks = json_array();
     const json_t *host;
-    json_array_foreach(json_object_get(json_object_get(result, "ranks"), "hosts"), i, host) {
-        summary = json_object_get(json_object_get(host, "monitor"), "summary");
+    /* virtperf-mpi's hypervisors: each watched its machine (their members' own monitors
+     * watched the members), a machine each */
+    const json_t *hypervisors = json_object_get(result, "hypervisors");
+    const json_t *hosts = hypervisors ? hypervisors
+                                      : json_object_get(json_object_get(result, "ranks"), "hosts");
+    json_array_foreach(hosts, i, host) {
+        summary = hypervisors ? json_object_get(host, "monitor")
+                              : json_object_get(json_object_get(host, "monitor"), "summary");
         if (!summary)
             continue;
         struct resources used = resources_of(summary, vp_result_route(host));
@@ -305,6 +323,11 @@ static json_t *analyse_metric(const json_t **group, size_t count, const char *na
         const json_t *hosts = json_object_get(json_object_get(group[i], "ranks"), "count");
         if (hosts)
             json_object_set_new(point, "hosts", json_deep_copy(hosts));
+        const json_t *hypervisors = json_object_get(group[i], "hypervisors");
+        if (hypervisors) /* virtperf-mpi's: so many members on each of so many hosts */
+            json_object_set_new(point, "per_host",
+                                json_deep_copy(json_object_get(json_array_get(hypervisors, 0),
+                                                               "members")));
         double p99 = vp_json_number(json_object_get(metric, "distribution"), "p99");
         if (isfinite(p99))
             json_object_set_new(point, "p99", json_real(p99));

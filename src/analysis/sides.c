@@ -88,6 +88,9 @@ size_t vp_runs_by_side(json_t **documents, size_t count, size_t most)
 const char *vp_members_word(const json_t *result)
 {
     const json_t *guests = json_object_get(result, "guests");
+    if (!guests) /* virtperf-mpi's hypervisors: the first one's members say */
+        guests = json_object_get(json_array_get(json_object_get(result, "hypervisors"), 0),
+                                 "guests");
     const char *engine = json_string_value(json_object_get(guests, "engine"));
     const char *members = json_string_value(json_object_get(guests, "members"));
     if (!engine)

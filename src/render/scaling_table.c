@@ -52,14 +52,21 @@ static void print_group(FILE *out, const json_t *group,
         if (json_is_number(judged_value))
             vp_format_value(json_number_value(judged_value), unit, style, judged, sizeof judged);
         const json_t *idle = json_object_get(point, "cpu_idle");
-        char idle_text[16] = "-", count_text[16] = ""; /* idle unknown: no monitor */
+        char idle_text[16] = "-", count_text[32] = ""; /* idle unknown: no monitor */
         if (idle)
             snprintf(idle_text, sizeof idle_text, "%.1f%%", json_number_value(idle));
         char network[32] = "-"; /* the monitor's NIC load: every counted interface, in + out */
         if (json_is_number(json_object_get(point, "nic_rate")))
             vp_format_value(vp_json_number(point, "nic_rate"), "B/s", units, network, sizeof network);
-        if (counted)
+        const json_t *per_host = json_object_get(point, "per_host"); /* virtperf-mpi's hosts */
+        if (counted && per_host) {
+            char both[24];
+            snprintf(both, sizeof both, "%.0f (%lld/host)", vp_json_number(point, "hosts"),
+                     (long long)json_integer_value(per_host));
+            snprintf(count_text, sizeof count_text, "%10s ", both);
+        } else if (counted) {
             snprintf(count_text, sizeof count_text, "%10.0f ", vp_json_number(point, "hosts"));
+        }
         char memory[32] = "";
         if (held && json_is_number(json_object_get(point, "member_memory_bytes"))) {
             char value[24];

@@ -96,6 +96,51 @@ static void members_are_named(void **state)
     }
 }
 
+/* virtperf-mpi's hypervisors: the machines' use from each one's own monitor (not its
+ * members'), each member's memory from every host's, so many members on each host, and
+ * the members named by the first host's kind. */
+static void hypervisors_are_the_machines(void **state)
+{
+    (void)state;
+    json_t *run = json_pack("{s:[o,o]}", "results", cpu_result(1, 2, NULL, 90),
+                            cpu_result(1, 4, NULL, 170));
+    for (size_t r = 0; r < 2; r++) {
+        json_t *result = json_array_get(json_object_get(run, "results"), r);
+        json_t *hypervisors = json_array();
+        for (int h = 0; h < 2; h++) {
+            json_t *members = json_array();
+            for (size_t m = 0; m <= r; m++) /* 1 then 2 a host, each holding h + 1 MiB */
+                json_array_append_new(members, json_pack("{s:s,s:f}", "name", "g",
+                                                         "qemu_pss_bytes", (h + 1) * 1048576.0));
+            json_array_append_new(hypervisors,
+                                  json_pack("{s:i,s:i,s:{s:{s:f},s:{s:f}},s:{s:s,s:o}}", "rank", h,
+                                            "members", (int)r + 1, "monitor", "cpu.busy", "mean",
+                                            40.0 + 20 * h, "cpu.idle", "mean", 60.0 - 20 * h,
+                                            "guests", "engine", "libvirt", "hosts", members));
+        }
+        json_object_set_new(result, "hypervisors", hypervisors);
+        /* the members' own monitors watched guests: not the machines */
+        json_object_set_new(json_object_get(result, "ranks"), "hosts",
+                            json_pack("[{s:i,s:{s:{s:{s:f}}}}]", "rank", 1, "monitor", "summary",
+                                      "cpu.idle", "mean", 0.0));
+    }
+    char err[256];
+    json_t *scaled = vp_scaling(run, &default_rule, NULL, err, sizeof err);
+    assert_non_null(scaled);
+    const json_t *group = json_array_get(json_object_get(scaled, "groups"), 0);
+    assert_string_equal(json_string_value(json_object_get(group, "members")), "guests");
+    for (size_t r = 0; r < 2; r++) {
+        const json_t *point = json_array_get(json_object_get(group, "points"), r);
+        assert_float_equal(json_number_value(json_object_get(point, "cpu_idle")), 50, 1e-9);
+        assert_int_equal(json_integer_value(json_object_get(point, "machines")), 2);
+        assert_int_equal(json_integer_value(json_object_get(point, "per_host")), (int)r + 1);
+        assert_float_equal(json_number_value(json_object_get(point, "member_memory_bytes")),
+                           1.5 * 1048576, 1e-3);
+    }
+    json_decref(scaled);
+    json_decref(run);
+}
+
 static void qos_rules_parse(void **state)
 {
     (void)state;
@@ -134,6 +179,7 @@ int main(void)
         cmocka_unit_test(qos_rules_parse),
         cmocka_unit_test(sides_scale_apart),
         cmocka_unit_test(members_are_named),
+        cmocka_unit_test(hypervisors_are_the_machines),
         cmocka_unit_test(jain_fairness_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
