@@ -589,8 +589,11 @@ void vp_fleet_lost_reason(const struct fleet_run *run, int index, const char *wh
 {
     struct vp_member *member = (struct vp_member *)&run->members[index];
     const struct vp_fleet_kind *kind = vp_fleet_kind_of(run, (size_t)index);
+    /* (not asked after a signal: it is not gone, and a launcher that stops the ranks
+     * kills them a second after it asked: virtperf-mpi's run must be marked by then) */
+    bool gone = !vp_engine_interrupted() && member_gone(kind, member);
     snprintf(reason, len, "%s %d (%s): %s%s", kind->env->noun, index + 1, member->name, why,
-             member_gone(kind, member) ? " (it is gone: destroyed, killed or crashed)" : "");
+             gone ? " (it is gone: destroyed, killed or crashed)" : "");
 }
 
 /* Every count of the step's SPEC, every point of the step; a step of a plan that runs in
