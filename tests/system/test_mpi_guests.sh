@@ -7,9 +7,9 @@
 # rank 0; each hypervisor's aggregate (its figures, its monitor, what its guests cost it)
 # under "hypervisors"; every guest started each repetition together (the skew a small
 # part of a repetition: the instants' arithmetic is test_together's, here what TCG guests
-# on a loaded host make of them). Two ranks of this host each starting a container, the same.
-# What cannot go with it yet is refused, one line, before any member starts; nothing is
-# left.
+# on a loaded host make of them). Stopped from mpirun mid-run, the run is marked
+# interrupted and nothing of it is left. Two ranks of this host each starting a container,
+# the same. What cannot go with it yet is refused, one line, before any member starts.
 . "$(dirname "$0")/lib.sh"
 VP_MPI=${VP_MPI:-$(dirname "$VP")/virtperf-mpi}
 [ -x "$VP_MPI" ] || skip "virtperf-mpi was not built (scripts/deps.sh mpi, then rebuild)"
@@ -79,6 +79,24 @@ expect_contains "$WORK/out" "on rank 1"
 expect_status 0 "$VP" results export @hypervisors -o "$WORK/export.json"
 expect_status 0 "$VP" results import "$WORK/export.json" --db "$WORK/again.db"
 guests_left_nothing '[0-9]*' "a run over two hypervisors"
+
+# Stopped from its launcher (as Ctrl-C on mpirun stops it) while its guests run: the run
+# marked interrupted, no guest and no file of either hypervisor's left.
+timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --duration 5 --reps 4 \
+    --label stopped >"$WORK/stopped.out" 2>&1 &
+LAUNCHER=$!
+for _ in $(seq 1 600); do
+    [ "$(grep -c "guest started" "$WORK/stopped.out")" -ge 2 ] && break
+    sleep 0.1
+done
+sleep 2 # into the point
+kill -TERM "$LAUNCHER"
+wait "$LAUNCHER"
+[ $? -ne 0 ] || fail "mpirun stopped mid-run should not exit 0"
+expect_status 0 "$VP" results show @stopped
+grep -q "label stopped  status interrupted" "$WORK/out" ||
+    fail "the stopped run should be marked interrupted: $(head -1 "$WORK/out"); $(tail -3 "$WORK/stopped.out")"
+guests_left_nothing '[0-9]*' "a run stopped from its launcher"
 
 # Containers: two ranks of this host, one container each.
 if command -v podman >/dev/null; then
