@@ -8,8 +8,11 @@
 
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/json_check.h"
 #include "core/limits.h"
+#include "core/printable.h"
 #include "engine/combine.h"
+#include "engine/engine.h"
 #include "engine/result.h"
 #include "engine/shared_check.h"
 #include "mpi/liveness.h"
@@ -53,17 +56,23 @@ int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t e
     return -1;
 }
 
-int vp_mpi_members_open(struct vp_mpi_members *members, struct vp_run_steps *steps, int argc,
-                        char **argv, char *err, size_t err_len)
+int vp_mpi_members_prepare(struct vp_mpi_members *members, struct vp_run_steps *steps,
+                           int argc, char **argv, char *err, size_t err_len)
 {
     members->words = calloc((size_t)argc + 1, sizeof *members->words);
     if (!members->words)
         abort();
     /* the members parse `virtperf run`'s words: virtperf-mpi's own are left out */
     int count = vp_run_words_without(argc, argv, VP_SCOPE_MPI, members->words);
-    members->fleet = vp_fleet_here_open(steps->guests.kind, steps, count, members->words, err,
-                                        err_len);
+    members->fleet = vp_fleet_here_prepare(steps->guests.kind, steps, count, members->words,
+                                           err, err_len);
     return members->fleet ? 0 : -1;
+}
+
+int vp_mpi_members_start(struct vp_mpi_members *members, const struct vp_run_steps *steps,
+                         char *err, size_t err_len)
+{
+    return vp_fleet_here_start(members->fleet, steps, err, err_len);
 }
 
 size_t vp_mpi_members_counts(const struct vp_mpi_members *members,
@@ -132,7 +141,19 @@ static int check_member(json_t *entry, const char *name, size_t most, char *why,
                  most);
         return -1;
     }
-    char *text = json_dumps(json_object_get(entry, "result"), JSON_COMPACT);
+    const json_t *result = json_object_get(entry, "result");
+    const char *status = vp_json_text(result, "status"), *error = vp_json_text(result, "error");
+    if (strcmp(status, "ok") != 0 && json_object_size(result) <= 2) {
+        /* what its rank said became of a member it did not hear from: kept as words */
+        char shown[VP_CHECK_TEXT_LEN];
+        json_object_set_new(entry, "result",
+                            json_pack("{s:s,s:s}", "status",
+                                      strcmp(status, "interrupted") == 0 ? "interrupted"
+                                                                         : "failed",
+                                      "error", vp_printable(error, shown, sizeof shown)));
+        return 0;
+    }
+    char *text = json_dumps(result, JSON_COMPACT);
     json_object_set_new(entry, "result", vp_result_from(name, text ? text : ""));
     free(text);
     if (!json_is_object(json_object_get(entry, "fingerprint")))
@@ -263,6 +284,29 @@ static json_t *hypervisors_json(const struct vp_world *world, const struct host_
     return list;
 }
 
+/* A failed result's error: the member that failed and the host it was on, the one that
+ * caused it before those it stopped ("stopped: another host's jobs failed"). */
+static void name_the_cause(const struct vp_world *world, json_t *result,
+                           const struct vp_host_part *parts, size_t total,
+                           const struct host_back *backs, unsigned count)
+{
+    size_t cause = total;
+    for (size_t j = 0; j < total; j++) {
+        if (strcmp(vp_json_text(parts[j].result, "status"), "failed") != 0)
+            continue;
+        if (cause == total || strncmp(vp_json_text(parts[cause].result, "error"), "stopped:", 8) == 0)
+            cause = j;
+    }
+    if (cause == total)
+        return;
+    int rank = backs[cause / count].rank;
+    char reason[VP_ERROR_LEN * 2];
+    snprintf(reason, sizeof reason, "member %zu (%s) on rank %d (%s): %s", cause + 1,
+             vp_json_text(parts[cause].fingerprint, "hostname"), rank, world->hosts[rank],
+             vp_json_text(parts[cause].result, "error"));
+    vp_result_finish(result, "failed", reason);
+}
+
 /* Every member of every host as one result's parts, each offset composed with its host's
  * (together's, by the host's place in the step) and its region checked on this clock. */
 static json_t *combine_all(const struct vp_world *world, struct host_back *backs,
@@ -309,6 +353,11 @@ static json_t *combine_all(const struct vp_world *world, struct host_back *backs
     json_t *result = vp_combine_hosts(point->bench, &point->params, point->jobs, settings, parts,
                                       total, own->stonewall, own->span);
     json_t *hosts = json_object_get(json_object_get(result, "ranks"), "hosts");
+    if (strcmp(vp_json_text(result, "status"), "failed") == 0) {
+        name_the_cause(world, result, parts, total, backs, count);
+        if (vp_engine_interrupted()) /* its members lost to the signal, not failing */
+            vp_result_finish(result, "interrupted", NULL);
+    }
     for (size_t j = 0; j < total; j++) {
         json_object_set_new(json_array_get(hosts, j), "hypervisor",
                             json_integer(backs[j / count].rank));

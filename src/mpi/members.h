@@ -1,15 +1,16 @@
 /* virtperf-mpi run --guests SPEC | --containers SPEC: every rank a hypervisor. Each rank
  * starts its own members before the run begins (run/fleet.h, as `virtperf run` does on
- * one host: the most SPEC asks for, heard, agreeing to the steps, paused). Each point of
- * each count k of SPEC runs on the first k members of every running rank: each rank
- * leads its members from above (engine/together.h), so every member of every host starts
- * each repetition at rank 0's instant; then every rank sends rank 0 what its members
- * brought back (each one's result and jobs' region, with its clock offset and bound to
- * its host) and its own aggregate of them (its monitor, what they cost it), and rank 0
- * combines every member of every host into one result (engine/combine.h): the members
- * under "ranks", each with its "hypervisor" (the rank that started it) and its offset
- * composed (its own to its host plus its host's to rank 0, the bounds likewise), the
- * aggregate over all, and each host's aggregate under "hypervisors". */
+ * one host: the most SPEC asks for, heard, agreeing to the steps, paused), once every
+ * rank has checked it can (one that cannot refuses, named, before any starts one). Each
+ * point of each count k of SPEC runs on the first k members of every running rank: each
+ * rank leads its members from above (engine/together.h), so every member of every host
+ * starts each repetition at rank 0's instant; then every rank sends rank 0 what its
+ * members brought back (each one's result and jobs' region, with its clock offset and
+ * bound to its host) and its own aggregate of them (its monitor, what they cost it), and
+ * rank 0 combines every member of every host into one result (engine/combine.h): the
+ * members under "ranks", each with its "hypervisor" (the rank that started it) and its
+ * offset composed (its own to its host plus its host's to rank 0, the bounds likewise),
+ * the aggregate over all, and each host's aggregate under "hypervisors". */
 #ifndef VP_MPI_MEMBERS_H
 #define VP_MPI_MEMBERS_H
 
@@ -30,10 +31,13 @@ struct vp_mpi_members {
 /* What the members of virtperf-mpi do not take yet, one line naming it and what is
  * accepted; 0 when steps asks none of it. */
 int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t err_len);
-/* This rank's members started for steps (argv: the command's words); -1 with err, none
- * left. */
-int vp_mpi_members_open(struct vp_mpi_members *members, struct vp_run_steps *steps, int argc,
-                        char **argv, char *err, size_t err_len);
+/* This rank's members made ready for steps (argv: the command's words), none started: -1
+ * with err, nothing left; then, once no rank refused, started: -1 with err (what started
+ * goes with vp_mpi_members_close). */
+int vp_mpi_members_prepare(struct vp_mpi_members *members, struct vp_run_steps *steps,
+                           int argc, char **argv, char *err, size_t err_len);
+int vp_mpi_members_start(struct vp_mpi_members *members, const struct vp_run_steps *steps,
+                         char *err, size_t err_len);
 /* The counts of members per host step index runs at, into counts; how many. */
 size_t vp_mpi_members_counts(const struct vp_mpi_members *members,
                              const struct vp_run_steps *steps, size_t index, unsigned *counts);

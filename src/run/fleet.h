@@ -136,11 +136,16 @@ int vp_run_fleet(const struct vp_env_kind *kind, const struct vp_member_group *g
 /* A hypervisor of virtperf-mpi (mpi/members.h): this host's members of a run whose
  * points every rank runs at once, each member starting at rank 0's instant. */
 struct fleet_run;
-/* What vp_run_fleet does before a run begins, on this host: the most members of kind the
- * steps' SPEC asks for started, heard and agreeing to the steps (argv: the words they
- * take). NULL with err, every member started gone. */
-struct fleet_run *vp_fleet_here_open(const struct vp_env_kind *kind, struct vp_run_steps *steps,
-                                     int argc, char **argv, char *err, size_t err_len);
+/* What vp_run_fleet does before a run begins, on this host, in two halves so that every
+ * host can refuse before any starts a member: everything the members of kind need,
+ * checked and made ready (argv: the words they will take; NULL with err, nothing left);
+ * then the most members the steps' SPEC asks for started, heard and agreeing to the
+ * steps (-1 with err: vp_fleet_here_close removes what started). */
+struct fleet_run *vp_fleet_here_prepare(const struct vp_env_kind *kind,
+                                        struct vp_run_steps *steps, int argc, char **argv,
+                                        char *err, size_t err_len);
+int vp_fleet_here_start(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
+                        size_t err_len);
 /* The counts of members step index runs at (its SPEC's), into counts; how many. */
 size_t vp_fleet_here_counts(const struct fleet_run *run, const struct vp_run_steps *steps,
                             size_t index, unsigned *counts);

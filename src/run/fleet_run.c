@@ -439,11 +439,11 @@ static int fill_refused(const struct fleet_run *run, const struct vp_run_steps *
     return 0;
 }
 
-/* Starts the most members SPEC asks for (or every group's), each heard from and agreeing
- * to the steps. */
-static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size_t err_len)
+/* Everything the members need, checked and made ready, none started: the counts, the
+ * refusals, the run's directory, each group's kind prepared, where this host serves. */
+static int prepare_fleet(struct fleet_run *run, struct vp_run_steps *steps, char *err,
+                         size_t err_len)
 {
-    struct fleet_run *run = context;
     const struct vp_guests_request *asked = &steps->guests;
     run->of_plan = steps->kept_text != NULL;
     unsigned initial = 0; /* the members started now: a fill's first count, else the most */
@@ -508,19 +508,28 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
         return -1;
     vp_fleet_take_outside(run, steps);
     /* where this host serves is known (or refused) before any member starts */
-    const char *server_address = NULL;
     if (vp_fleet_wants_server(run, steps) &&
-        !(server_address = groups_server_address(run, err, err_len)))
+        !(run->server_address = groups_server_address(run, err, err_len)))
         return -1;
+    run->initial = initial;
+    return 0;
+}
+
+/* The members prepare_fleet made ready for started (the most SPEC asks for, or every
+ * group's, or a fill's first count), each heard from and agreeing to the steps. */
+static int start_fleet(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
+                       size_t err_len)
+{
     for (size_t g = 0; g < run->group_count; g++) {
         const struct fleet_group *group = &run->groups[g];
-        if (start_members(run, g, group->name ? group->count : initial, err, err_len) != 0)
+        if (start_members(run, g, group->name ? group->count : run->initial, err, err_len) != 0)
             return -1;
     }
     if (hear_members(run, 0, err, err_len) != 0)
         return -1;
     enum vp_topology_kind serving = vp_fleet_members_serve(run, steps->count);
-    if ((server_address && vp_fleet_start_server(run, steps, server_address, err, err_len) != 0) ||
+    if ((run->server_address &&
+         vp_fleet_start_server(run, steps, run->server_address, err, err_len) != 0) ||
         send_steps(run, steps, 0, err, err_len) != 0 ||
         (serving != VP_TOPOLOGY_NONE &&
          vp_fleet_start_member_servers(run, serving, err, err_len) != 0))
@@ -533,6 +542,13 @@ static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size
     for (size_t g = 0; g < run->group_count; g++)
         say_started(&run->groups[g], group_started(run, g), false);
     return 0;
+}
+
+static int open_fleet(void *context, struct vp_run_steps *steps, char *err, size_t err_len)
+{
+    return prepare_fleet(context, steps, err, err_len) != 0 ? -1
+                                                            : start_fleet(context, steps, err,
+                                                                          err_len);
 }
 
 int vp_fleet_start_more(struct fleet_run *run, const struct vp_run_steps *steps, unsigned count,
@@ -663,8 +679,9 @@ static void free_run(struct fleet_run *run)
         free(run->groups[g].kind.state);
 }
 
-struct fleet_run *vp_fleet_here_open(const struct vp_env_kind *kind, struct vp_run_steps *steps,
-                                     int argc, char **argv, char *err, size_t err_len)
+struct fleet_run *vp_fleet_here_prepare(const struct vp_env_kind *kind,
+                                        struct vp_run_steps *steps, int argc, char **argv,
+                                        char *err, size_t err_len)
 {
     struct fleet_run *run = calloc(1, sizeof *run);
     if (!run)
@@ -675,11 +692,17 @@ struct fleet_run *vp_fleet_here_open(const struct vp_env_kind *kind, struct vp_r
     run->groups[0] = (struct fleet_group){ .asked = &steps->guests, .kind = kind->fleet() };
     run->kind = &run->groups[0].kind;
     vp_copy_speed_settle(); /* before any member boots */
-    if (open_fleet(run, steps, err, err_len) != 0) {
+    if (prepare_fleet(run, steps, err, err_len) != 0) {
         vp_fleet_here_close(run);
         return NULL;
     }
     return run;
+}
+
+int vp_fleet_here_start(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
+                        size_t err_len)
+{
+    return start_fleet(run, steps, err, err_len);
 }
 
 size_t vp_fleet_here_counts(const struct fleet_run *run, const struct vp_run_steps *steps,

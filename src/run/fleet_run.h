@@ -73,6 +73,9 @@ struct fleet_run {
      * point's parts and rates are kept for rank 0 */
     const struct vp_together_above *above;
     struct vp_fleet_point *kept;
+    unsigned initial;           /* the members started before the run: the most a count
+                                 * asks, or a fill's first count */
+    const char *server_address; /* where the members reach this host's server, NULL: none */
 };
 
 /* The kind of member m, with its group's state. */

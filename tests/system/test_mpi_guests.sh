@@ -9,7 +9,9 @@
 # part of a repetition: the instants' arithmetic is test_together's, here what TCG guests
 # on a loaded host make of them). Stopped from mpirun mid-run, the run is marked
 # interrupted and nothing of it is left. Two ranks of this host each starting a container,
-# the same. What cannot go with it yet is refused, one line, before any member starts.
+# the same. A guest lost on one host ends the run for both, naming it and its host. What
+# cannot go with it yet, or a rank that cannot start its guests, is refused, one line,
+# before any member starts on any host.
 . "$(dirname "$0")/lib.sh"
 VP_MPI=${VP_MPI:-$(dirname "$VP")/virtperf-mpi}
 [ -x "$VP_MPI" ] || skip "virtperf-mpi was not built (scripts/deps.sh mpi, then rebuild)"
@@ -37,6 +39,15 @@ expect_contains "$WORK/err" "--guests with --and-host: not under virtperf-mpi ye
 expect_status 2 "$VP_MPI" run cpu --containers 1 --guest-accel tcg
 expect_contains "$WORK/err" "--guest-accel: only for the guests of a run"
 guests_left_nothing '[0-9]*' "a refusal"
+# A rank whose host cannot start guests (its image cache cannot be made) refuses, named,
+# before any guest starts on any host.
+LOCAL_MPIRUN=("${MPIRUN[@]}")
+expect_status 2 timeout 120 "${LOCAL_MPIRUN[@]}" -np 1 "$VP_MPI" run cpu --guests 1 \
+    --guest-accel tcg --label refused : -np 1 env VIRTPERF_CACHE=/proc/none "$VP_MPI" run
+expect_contains "$WORK/err" "virtperf-mpi: rank 1 ("
+expect_contains "$WORK/err" "): --guests: cannot make the image cache /proc/none"
+! grep -q "guest started" "$WORK/err" || fail "a guest started though rank 1 refused"
+guests_left_nothing '[0-9]*' "a rank's refusal"
 
 # Two hypervisors, two guests each: one result of the four.
 namespace_hosts 2
@@ -80,7 +91,7 @@ expect_status 0 "$VP" results export @hypervisors -o "$WORK/export.json"
 expect_status 0 "$VP" results import "$WORK/export.json" --db "$WORK/again.db"
 guests_left_nothing '[0-9]*' "a run over two hypervisors"
 
-# Stopped from its launcher (as Ctrl-C on mpirun stops it) while its guests run: the run
+# Stopped from mpirun (SIGTERM to it, as test_mpi's Ctrl-C) while its guests run: the run
 # marked interrupted, no guest and no file of either hypervisor's left.
 timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --duration 5 --reps 4 \
     --label stopped >"$WORK/stopped.out" 2>&1 &
@@ -90,13 +101,35 @@ for _ in $(seq 1 600); do
     sleep 0.1
 done
 sleep 2 # into the point
-kill -TERM "$LAUNCHER"
+# mpirun itself: a signal to timeout's whole process group reaches the ranks too, and
+# Open MPI then kills rank 0 once another rank has ended, before it marked the run
+kill -TERM "$(pgrep -P "$LAUNCHER" -x mpirun)"
 wait "$LAUNCHER"
 [ $? -ne 0 ] || fail "mpirun stopped mid-run should not exit 0"
 expect_status 0 "$VP" results show @stopped
 grep -q "label stopped  status interrupted" "$WORK/out" ||
     fail "the stopped run should be marked interrupted: $(head -1 "$WORK/out"); $(tail -3 "$WORK/stopped.out")"
 guests_left_nothing '[0-9]*' "a run stopped from its launcher"
+
+# A guest destroyed on one hypervisor mid-run ends the run for both, its result naming the
+# guest and the host it was on; nothing left.
+timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --duration 3 --reps 4 \
+    --label lost >"$WORK/lost.out" 2>&1 &
+LAUNCHER=$!
+for _ in $(seq 1 600); do
+    [ "$(grep -c "guest started" "$WORK/lost.out")" -ge 2 ] && break
+    sleep 0.1
+done
+sleep 2 # into the point
+LOST=$(virsh -c qemu:///system list --name | grep "^virtperf-" | while read -r name; do
+    run_ended "$name" || echo "$name"; done | sort | tail -1)
+virsh -c qemu:///system destroy "$LOST" >/dev/null || fail "cannot destroy $LOST"
+wait "$LAUNCHER"
+[ $? -ne 0 ] || fail "mpirun should not exit 0 once a guest was lost"
+expect_status 0 "$VP" results show @lost
+grep -qE "^  member [0-9]+ \($LOST\) on rank [01] \(.*\): guest 1 \($LOST\): .*it is gone" "$WORK/out" ||
+    fail "the lost guest and its hypervisor should be named: $(sed -n 3,4p "$WORK/out")"
+guests_left_nothing '[0-9]*' "a run that lost a guest"
 
 # Containers: two ranks of this host, one container each.
 if command -v podman >/dev/null; then
