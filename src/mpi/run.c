@@ -433,7 +433,12 @@ static bool run_members_part(struct mpi_run *run, const struct vp_run_steps *ste
                 json_decref(result);
             }
             vp_together_end(&together);
-            stopped = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
+            /* one rank that lost a member stops them all: every rank ends the run alike */
+            int64_t stop = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
+            if (transport.transport.max(transport.transport.context, &stop, 1, reason,
+                                        sizeof reason) != 0)
+                stop = 1;
+            stopped = stop != 0;
         }
     }
     if (stopped && world->rank == 0 && vp_liveness_dead() >= 0 && last_result_ok(session))

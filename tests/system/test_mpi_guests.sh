@@ -93,7 +93,7 @@ guests_left_nothing '[0-9]*' "a run over two hypervisors"
 
 # Stopped from mpirun (SIGTERM to it, as test_mpi's Ctrl-C) while its guests run: the run
 # marked interrupted, no guest and no file of either hypervisor's left.
-timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --duration 5 --reps 4 \
+timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --duration 2 --reps 8 \
     --label stopped >"$WORK/stopped.out" 2>&1 &
 LAUNCHER=$!
 for _ in $(seq 1 600); do
@@ -113,7 +113,7 @@ guests_left_nothing '[0-9]*' "a run stopped from its launcher"
 
 # A guest destroyed on one hypervisor mid-run ends the run for both, its result naming the
 # guest and the host it was on; nothing left.
-timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --duration 3 --reps 4 \
+timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --duration 1 --reps 8 \
     --label lost >"$WORK/lost.out" 2>&1 &
 LAUNCHER=$!
 for _ in $(seq 1 600); do
