@@ -5,8 +5,6 @@
  * {"unit", "mean", "min", "max"}}, "monitor": {COLUMN: {"mean", "max"}} (the host's own,
  * over the point), "guests"?: what its members cost it (the "guests" part)}]; checked on
  * import, a line each under the result's table. */
-#include "engine/hypervisors.h"
-
 #include <stdio.h>
 
 #include "core/limits.h"

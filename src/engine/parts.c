@@ -1,7 +1,6 @@
 /* The result parts the engine itself makes (intervals, timeline) and the one list of
  * every part, the engine's and each benchmark's (parts.h). */
 #include "engine/parts.h"
-#include "engine/hypervisors.h"
 
 #include <string.h>
 

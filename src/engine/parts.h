@@ -17,4 +17,7 @@ size_t vp_result_parts(const struct vp_result_part **parts, size_t cap);
 /* The part called key, or NULL. */
 const struct vp_result_part *vp_result_part_find(const char *key);
 
+/* virtperf-mpi's hypervisors (hypervisors.c), an engine part of its own file. */
+extern const struct vp_result_part vp_part_hypervisors;
+
 #endif
