@@ -56,16 +56,20 @@ int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t e
     return -1;
 }
 
-int vp_mpi_members_prepare(struct vp_mpi_members *members, struct vp_run_steps *steps,
-                           int argc, char **argv, char *err, size_t err_len)
+int vp_mpi_members_prepare(const struct vp_world *world, struct vp_mpi_members *members,
+                           struct vp_run_steps *steps, int argc, char **argv, char *err,
+                           size_t err_len)
 {
+    unsigned neighbours = 0; /* ranks before this one on its host: a bridge's addresses */
+    for (int r = 0; r < world->rank; r++)
+        neighbours += strcmp(world->hosts[r], world->hosts[world->rank]) == 0;
     members->words = calloc((size_t)argc + 1, sizeof *members->words);
     if (!members->words)
         abort();
     /* the members parse `virtperf run`'s words: virtperf-mpi's own are left out */
     int count = vp_run_words_without(argc, argv, VP_SCOPE_MPI, members->words);
     members->fleet = vp_fleet_here_prepare(steps->guests.kind, steps, count, members->words,
-                                           err, err_len);
+                                           neighbours, err, err_len);
     return members->fleet ? 0 : -1;
 }
 

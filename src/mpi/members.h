@@ -31,11 +31,13 @@ struct vp_mpi_members {
 /* What the members of virtperf-mpi do not take yet, one line naming it and what is
  * accepted; 0 when steps asks none of it. */
 int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t err_len);
-/* This rank's members made ready for steps (argv: the command's words), none started: -1
+/* This rank's members made ready for steps (argv: the command's words), none started, their
+ * addresses on a bridge after those of the ranks before it on its host (by host name): -1
  * with err, nothing left; then, once no rank refused, started: -1 with err (what started
  * goes with vp_mpi_members_close). */
-int vp_mpi_members_prepare(struct vp_mpi_members *members, struct vp_run_steps *steps,
-                           int argc, char **argv, char *err, size_t err_len);
+int vp_mpi_members_prepare(const struct vp_world *world, struct vp_mpi_members *members,
+                           struct vp_run_steps *steps, int argc, char **argv, char *err,
+                           size_t err_len);
 int vp_mpi_members_start(struct vp_mpi_members *members, const struct vp_run_steps *steps,
                          char *err, size_t err_len);
 /* The counts of members per host step index runs at, into counts; how many. */

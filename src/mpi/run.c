@@ -331,7 +331,8 @@ static int open_run(void *context, struct vp_run_steps *steps, char *err, size_t
         return 0;
     started_members = &run->here; /* what started goes with a refusal, any rank's */
     /* every rank checks it can start its members before any starts one */
-    int prepared = vp_mpi_members_prepare(&run->here, steps, run->argc, run->argv, err, err_len);
+    int prepared = vp_mpi_members_prepare(run->world, &run->here, steps, run->argc, run->argv,
+                                          err, err_len);
     settle_refusals(run->world, prepared == 0 ? NULL : err, VP_EXIT_USAGE);
     return vp_mpi_members_start(&run->here, steps, err, err_len);
 }

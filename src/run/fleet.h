@@ -138,12 +138,14 @@ int vp_run_fleet(const struct vp_env_kind *kind, const struct vp_member_group *g
 struct fleet_run;
 /* What vp_run_fleet does before a run begins, on this host, in two halves so that every
  * host can refuse before any starts a member: everything the members of kind need,
- * checked and made ready (argv: the words they will take; NULL with err, nothing left);
+ * checked and made ready (argv: the words they will take; neighbours: the ranks before
+ * this one on this machine, whose members' addresses on a bridge come first; NULL with
+ * err, nothing left);
  * then the most members the steps' SPEC asks for started, heard and agreeing to the
  * steps (-1 with err: vp_fleet_here_close removes what started). */
 struct fleet_run *vp_fleet_here_prepare(const struct vp_env_kind *kind,
                                         struct vp_run_steps *steps, int argc, char **argv,
-                                        char *err, size_t err_len);
+                                        unsigned neighbours, char *err, size_t err_len);
 int vp_fleet_here_start(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
                         size_t err_len);
 /* The counts of members step index runs at (its SPEC's), into counts; how many. */

@@ -321,7 +321,9 @@ static int prepare_groups(struct fleet_run *run, char *err, size_t err_len)
     for (size_t g = 0; g < run->group_count; g++) {
         struct fleet_group *group = &run->groups[g];
         struct vp_fleet_setup setup = { .asked = group->asked, .work = run->work,
-                                        .most = group->count, .first = (unsigned)group->first,
+                                        .most = group->count,
+                                        .first = (unsigned)group->first +
+                                                 run->neighbours * run->most,
                                         .files = &run->files,
                                         .migrate_to = g == 0 ? run->migrate_to : NULL };
         char why[VP_PATH_ERROR_LEN];
@@ -681,14 +683,14 @@ static void free_run(struct fleet_run *run)
 
 struct fleet_run *vp_fleet_here_prepare(const struct vp_env_kind *kind,
                                         struct vp_run_steps *steps, int argc, char **argv,
-                                        char *err, size_t err_len)
+                                        unsigned neighbours, char *err, size_t err_len)
 {
     struct fleet_run *run = calloc(1, sizeof *run);
     if (!run)
         abort();
     *run = (struct fleet_run){ .spec = steps->guests.spec, .argc = argc, .argv = argv,
                                .words = argv, .word_count = argc, .external_rank = -1,
-                               .group_count = 1 };
+                               .group_count = 1, .neighbours = neighbours };
     run->groups[0] = (struct fleet_group){ .asked = &steps->guests, .kind = kind->fleet() };
     run->kind = &run->groups[0].kind;
     vp_copy_speed_settle(); /* before any member boots */

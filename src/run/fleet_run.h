@@ -76,6 +76,8 @@ struct fleet_run {
     unsigned initial;           /* the members started before the run: the most a count
                                  * asks, or a fill's first count */
     const char *server_address; /* where the members reach this host's server, NULL: none */
+    unsigned neighbours;        /* virtperf-mpi's ranks before this one on this machine,
+                                 * whose members take a bridge's addresses first */
 };
 
 /* The kind of member m, with its group's state. */

@@ -9,7 +9,8 @@
 # part of a repetition: the instants' arithmetic is test_together's, here what TCG guests
 # on a loaded host make of them). Stopped from mpirun mid-run, the run is marked
 # interrupted and nothing of it is left. Two ranks of this host each starting a container,
-# the same. A guest lost on one host ends the run for both, naming it and its host. What
+# the same; two ranks' guests on one bridge each measure against their own rank's server.
+# A guest lost on one host ends the run for both, naming it and its host. What
 # cannot go with it yet, or a rank that cannot start its guests, is refused, one line,
 # before any member starts on any host.
 . "$(dirname "$0")/lib.sh"
@@ -21,6 +22,7 @@ ip netns del "vpcheck$$"
 use_open_mpi # lib.sh: as root, oversubscribed, leak checks on
 use_libvirt
 cleanup() {
+    ip link del "vpmg$$" 2>/dev/null
     namespace_hosts_down
     stop_libvirt
     remove_ended_containers
@@ -49,11 +51,20 @@ expect_contains "$WORK/err" "): --guests: cannot make the image cache /proc/none
 ! grep -q "guest started" "$WORK/err" || fail "a guest started though rank 1 refused"
 guests_left_nothing '[0-9]*' "a rank's refusal"
 
+# Two ranks of this host, a guest each on one bridge, each rank's guest talking to its own
+# rank's server: the second rank's guest takes the addresses after the first's.
+test_bridge "vpmg$$"
+expect_status 0 timeout 120 "${LOCAL_MPIRUN[@]}" -np 2 "$VP_MPI" run net.rr --guests 1 \
+    --guest-net "vpmg$$" --guest-accel tcg --duration 0.5 --reps 1 --quiet --json "$WORK/rr.json"
+json_check "$WORK/rr.json" 'd["results"][0]["status"] == "ok" and [m["hypervisor"] for m in d["results"][0]["ranks"]["hosts"]] == [0, 1] and all(m["metrics"]["rate"]["mean"] > 0 for m in d["results"][0]["ranks"]["hosts"])' \
+    "two ranks' guests on one bridge should each measure against their own rank's server"
+ip link del "vpmg$$"
+
 # Two hypervisors, two guests each: one result of the four.
 namespace_hosts 2
 expect_status 0 timeout 300 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 2 --guest-accel tcg \
     --duration 1 --reps 2 --label hypervisors --json "$WORK/guests.json"
-expect_runs 1 "one launch over two hypervisors is one run"
+expect_runs 2 "each launch is one run (the two ranks' net.rr, the two hypervisors' cpu)"
 python3 - "$WORK/guests.json" <<'PY' || fail "two hypervisors' guests should be one result, each guest under its own rank, offsets composed"
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
