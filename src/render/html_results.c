@@ -188,7 +188,48 @@ void vp_html_matrix_charts(struct vp_markup *out, const json_t *matrices, enum v
     vp_html_flag_lines(out, json_object_get(matrices, "notes"), false);
 }
 
-/* One result of many hosts: a row per host, its first metric against the others. */
+/* virtperf-mpi's hypervisors of one result: a row each, its members' aggregate. */
+static void hypervisors_table(struct vp_markup *out, const json_t *hypervisors,
+                              const char *metric, const json_t *definition,
+                              enum vp_unit_style style)
+{
+    vp_markup_printf(out, "<table><tr><th>hypervisor rank</th><th>host</th><th>members</th>"
+                          "<th>status</th><th>");
+    vp_markup_text(out, metric ? metric : "");
+    vp_markup_printf(out, "</th><th>CPU busy</th><th>steal</th><th>clock bound</th></tr>");
+    size_t i;
+    const json_t *host;
+    json_array_foreach(hypervisors, i, host) { /* checked on import: numbers and texts */
+        char text[64];
+        json_int_t first = json_integer_value(json_object_get(host, "first_member"));
+        vp_markup_printf(out, "<tr><td>%lld</td>",
+                         (long long)json_integer_value(json_object_get(host, "rank")));
+        vp_markup_cell(out, vp_json_text(host, "host"));
+        snprintf(text, sizeof text, "%lld-%lld", (long long)first,
+                 (long long)(first + json_integer_value(json_object_get(host, "members")) - 1));
+        vp_markup_cell(out, text);
+        vp_markup_cell(out, vp_json_text(host, "status"));
+        vp_format_value(vp_json_number(json_object_get(json_object_get(host, "metrics"),
+                                                       metric ? metric : ""), "mean"),
+                        vp_json_text(definition, "unit"), style, text, sizeof text);
+        vp_markup_cell(out, text);
+        const json_t *monitor = json_object_get(host, "monitor");
+        snprintf(text, sizeof text, "%.1f%%",
+                 vp_json_number(json_object_get(monitor, "cpu.busy"), "mean"));
+        vp_markup_cell(out, monitor ? text : "-");
+        snprintf(text, sizeof text, "%.2f%%",
+                 vp_json_number(json_object_get(monitor, "cpu.steal"), "mean"));
+        vp_markup_cell(out, monitor ? text : "-");
+        vp_format_seconds(vp_json_number(host, "clock_bound_s"), text, sizeof text);
+        vp_markup_cell(out, text);
+        vp_markup_printf(out, "</tr>");
+    }
+    vp_markup_printf(out, "</table>");
+}
+
+/* One result of many hosts: a row per host, its first metric against the others (with
+ * virtperf-mpi's hypervisors: a row per member, the rank it ran on, then a row per
+ * hypervisor). */
 static void hosts_table(struct vp_markup *out, const char *run, const json_t *result,
                         enum vp_unit_style units)
 {
@@ -209,7 +250,10 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
         vp_markup_text(out, vp_json_text(ranks, "topology"));
         vp_markup_printf(out, ")");
     }
-    vp_markup_printf(out, "</h3><table><tr><th>rank</th><th>host</th><th>status</th><th>");
+    const json_t *hypervisors = json_object_get(result, "hypervisors");
+    vp_markup_printf(out, hypervisors ? "</h3><table><tr><th>member</th><th>on rank</th>"
+                                        : "</h3><table><tr><th>rank</th>");
+    vp_markup_printf(out, "<th>host</th><th>status</th><th>");
     vp_markup_text(out, metric ? metric : "");
     vp_markup_printf(out, "</th><th>vs the others</th><th>CPU busy</th><th>steal</th>"
                         "<th>clock bound</th></tr>");
@@ -220,6 +264,9 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
         char text[64];
         vp_markup_printf(out, "<tr><td>%lld</td>",
                          (long long)json_integer_value(json_object_get(host, "rank")));
+        if (hypervisors)
+            vp_markup_printf(out, "<td>%lld</td>", (long long)json_integer_value(
+                                                       json_object_get(host, "hypervisor")));
         vp_markup_cell(out, vp_json_text(host, "host"));
         vp_markup_cell(out, vp_json_text(host, "status"));
         vp_format_value(vp_json_number(json_object_get(json_object_get(host, "metrics"),
@@ -242,6 +289,8 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
         vp_markup_printf(out, "</tr>");
     }
     vp_markup_printf(out, "</table>");
+    if (hypervisors)
+        hypervisors_table(out, hypervisors, metric, definition, style);
 }
 
 /* Results of many hosts at once (virtperf-mpi), host by host. */

@@ -98,6 +98,10 @@ expect_status 0 "$VP" results show @hypervisors
 expect_contains "$WORK/out" "cpu  jobs=1 members=4 on 2 ranks"
 expect_contains "$WORK/out" "hypervisor rank 1 ("
 expect_contains "$WORK/out" "on rank 1"
+expect_status 0 "$VP" report @hypervisors -o "$WORK/report.html"
+grep -q "<th>member</th><th>on rank</th>" "$WORK/report.html" && grep -q "<th>hypervisor rank</th>" "$WORK/report.html" ||
+    fail "the report's Hosts section should give each member's rank and each hypervisor's row"
+reports_unescaped "$WORK/report.html"
 expect_status 0 "$VP" results export @hypervisors -o "$WORK/export.json"
 expect_status 0 "$VP" results import "$WORK/export.json" --db "$WORK/again.db"
 guests_left_nothing '[0-9]*' "a run over two hypervisors"
