@@ -93,14 +93,19 @@ static ssize_t record_stderr(void *unused, const char *buf, size_t size)
     return (ssize_t)size;
 }
 
-void vp_last_words_start(int fd)
+void vp_last_words_catch_interrupts(void)
 {
-    speak_fd = fd;
-    rank_pid = getpid();
     struct sigaction action = { .sa_handler = on_signal };
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
+}
+
+void vp_last_words_start(int fd)
+{
+    speak_fd = fd;
+    rank_pid = getpid();
+    vp_last_words_catch_interrupts();
     signal(SIGPIPE, SIG_IGN);
     on_exit(say_exit, NULL);
     struct sigaction fatal = { .sa_handler = on_fatal };

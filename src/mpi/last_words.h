@@ -11,6 +11,10 @@
  * default, takes them) and exit, and keeps the last line written to stderr. */
 void vp_last_words_start(int fd);
 
+/* SIGINT and SIGTERM caught again as vp_last_words_start does, after code that took
+ * them for the engine alone (the fleet's, starting a rank's members). */
+void vp_last_words_catch_interrupts(void);
+
 /* 'D' or 'I'. Async-signal-safe. */
 void vp_last_words_say(char word);
 

@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "engine/result.h"
 #include "engine/shared_check.h"
+#include "mpi/last_words.h"
 #include "mpi/liveness.h"
 #include "run/run_flags.h"
 #include "store/document.h"
@@ -70,6 +71,8 @@ int vp_mpi_members_prepare(const struct vp_world *world, struct vp_mpi_members *
     int count = vp_run_words_without(argc, argv, VP_SCOPE_MPI, members->words);
     members->fleet = vp_fleet_here_prepare(steps->guests.kind, steps, count, members->words,
                                            neighbours, err, err_len);
+    vp_last_words_catch_interrupts(); /* the fleet took them for the engine alone: a signal
+                                       * is still said to rank 0 as 'I', not a death */
     return members->fleet ? 0 : -1;
 }
 

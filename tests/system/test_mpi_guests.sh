@@ -112,7 +112,7 @@ timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --dura
     --label stopped >"$WORK/stopped.out" 2>&1 &
 LAUNCHER=$!
 for _ in $(seq 1 600); do
-    [ "$(grep -c "guest started" "$WORK/stopped.out")" -ge 2 ] && break
+    grep -q "^run " "$WORK/stopped.out" && break # (printed once the run is begun)
     sleep 0.1
 done
 sleep 2 # into the point
@@ -132,7 +132,7 @@ timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --dura
     --label lost >"$WORK/lost.out" 2>&1 &
 LAUNCHER=$!
 for _ in $(seq 1 600); do
-    [ "$(grep -c "guest started" "$WORK/lost.out")" -ge 2 ] && break
+    grep -q "^run " "$WORK/lost.out" && break # (printed once the run is begun)
     sleep 0.1
 done
 sleep 2 # into the point
@@ -143,7 +143,7 @@ wait "$LAUNCHER"
 [ $? -ne 0 ] || fail "mpirun should not exit 0 once a guest was lost"
 expect_status 0 "$VP" results show @lost
 grep -qE "^  member [0-9]+ \($LOST\) on rank [01] \(.*\): guest 1 \($LOST\): .*it is gone" "$WORK/out" ||
-    fail "the lost guest and its hypervisor should be named: $(sed -n 3,4p "$WORK/out")"
+    fail "the lost guest and its hypervisor should be named: $(cat "$WORK/out" "$WORK/lost.out")"
 guests_left_nothing '[0-9]*' "a run that lost a guest"
 
 # Containers: two ranks of this host, one container each.
