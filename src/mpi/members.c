@@ -17,6 +17,7 @@
 #include "engine/shared_check.h"
 #include "mpi/last_words.h"
 #include "mpi/liveness.h"
+#include "run/groups.h"
 #include "run/run_flags.h"
 #include "store/document.h"
 
@@ -24,18 +25,20 @@ int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t e
 {
     const struct vp_guests_request *asked = &steps->guests;
     const struct vp_run_request *request = &steps->step[0].request;
-    if (asked->group_count) {
-        snprintf(err, err_len, "--group: not under virtperf-mpi yet; accepted: virtperf-mpi "
-                 "run BENCH... --guests SPEC or --containers SPEC (one kind a run), or virtperf "
-                 "run --group ... on one host");
-        return -1;
-    }
-    if (!asked->kind)
+    if (!asked->kind && !asked->group_count)
         return 0;
-    const char *flag = asked->kind->flag, *what = NULL;
-    if (!asked->kind->under_mpi) {
+    static struct vp_member_group groups[VP_MAX_GROUPS]; /* checked here as a rank takes them */
+    size_t group_count = 0;
+    if (vp_member_groups_of(asked, groups, &group_count, err, err_len) != 0)
+        return -1;
+    const struct vp_env_kind *kind = asked->kind;
+    for (size_t g = 0; g < group_count && (!kind || kind->under_mpi); g++)
+        kind = groups[g].asked.kind;
+    const char *flag = asked->kind ? asked->kind->flag : "--group", *what = NULL;
+    if (!kind->under_mpi) {
         snprintf(err, err_len, "%s: not under virtperf-mpi yet; accepted there: --guests SPEC "
-                 "or --containers SPEC, or virtperf run %s SPEC on one host", flag, flag);
+                 "or --containers SPEC (or groups of them), or virtperf run %s SPEC on one "
+                 "host", kind->flag, kind->flag);
         return -1;
     }
     if (asked->and_host) /* (a plan's guests = lines are ranks there: run_plan.c) */
@@ -53,7 +56,7 @@ int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t e
     snprintf(err, err_len, "%s with %s: not under virtperf-mpi yet (each rank starts its %ss "
              "and runs a command line's benchmarks in them); accepted: virtperf-mpi run "
              "BENCH... %s SPEC, or virtperf run on one host with %s", flag, what,
-             asked->kind->noun, flag, what);
+             kind->noun, flag, what);
     return -1;
 }
 
@@ -69,7 +72,12 @@ int vp_mpi_members_prepare(const struct vp_world *world, struct vp_mpi_members *
         abort();
     /* the members parse `virtperf run`'s words: virtperf-mpi's own are left out */
     int count = vp_run_words_without(argc, argv, VP_SCOPE_MPI, members->words);
-    members->fleet = vp_fleet_here_prepare(steps->guests.kind, steps, count, members->words,
+    if (vp_member_groups_of(&steps->guests, members->groups, &members->group_count, err,
+                            err_len) != 0)
+        return -1;
+    members->fleet = vp_fleet_here_prepare(steps->guests.kind,
+                                           members->group_count ? members->groups : NULL,
+                                           members->group_count, steps, count, members->words,
                                            neighbours, err, err_len);
     vp_last_words_catch_interrupts(); /* the fleet took them for the engine alone: a signal
                                        * is still said to rank 0 as 'I', not a death */
@@ -97,7 +105,8 @@ void vp_mpi_members_close(struct vp_mpi_members *members)
     members->words = NULL;
 }
 
-/* A rank's part of a point to rank 0: its aggregate and each member's result, fingerprint,
+/* A rank's part of a point to rank 0: its aggregate of each group (one without groups) and
+ * each member's result, fingerprint,
  * offset and bound to it and the size of its region, then each region. */
 static void send_back(const struct vp_world *world, const struct vp_fleet_point *own)
 {
@@ -110,7 +119,10 @@ static void send_back(const struct vp_world *world, const struct vp_fleet_point 
                                               (json_int_t)part->offset_bound_ns, "region_bytes",
                                               (json_int_t)(part->shared ? part->shared->size : 0)));
     }
-    json_t *back = json_pack("{s:O?,s:o}", "host", own->result, "members", list);
+    json_t *aggregates = json_array();
+    for (size_t g = 0; g < own->group_count; g++)
+        json_array_append(aggregates, own->results[g] ? own->results[g] : json_null());
+    json_t *back = json_pack("{s:o,s:o}", "hosts", aggregates, "members", list);
     char *text = json_dumps(back, JSON_COMPACT);
     json_decref(back);
     char reason[VP_ERROR_LEN];
@@ -127,7 +139,7 @@ static void send_back(const struct vp_world *world, const struct vp_fleet_point 
 /* What one rank brought back, on rank 0. */
 struct host_back {
     int rank;          /* the world's */
-    json_t *aggregate; /* its own result of its members; NULL: none came */
+    json_t *aggregates[VP_MAX_GROUPS]; /* its own result of each group's members; NULL: none */
     json_t *members;   /* what it said of each, checked; NULL: nothing came */
     void *region[VP_MAX_GUESTS];
     size_t region_len[VP_MAX_GUESTS];
@@ -190,10 +202,14 @@ static bool receive_back(const struct vp_world *world, size_t count, size_t regi
         return false;
     }
     back->members = json_incref(list);
-    char *aggregate = json_dumps(json_object_get(whole, "host"), JSON_COMPACT);
-    back->aggregate = json_is_object(json_object_get(whole, "host"))
-                          ? vp_result_from(name, aggregate) : NULL;
-    free(aggregate);
+    size_t g;
+    json_t *host;
+    json_array_foreach(json_object_get(whole, "hosts"), g, host) {
+        char *aggregate = json_dumps(host, JSON_COMPACT);
+        if (g < VP_MAX_GROUPS && json_is_object(host))
+            back->aggregates[g] = vp_result_from(name, aggregate);
+        free(aggregate);
+    }
     json_decref(whole);
     size_t i;
     json_t *entry;
@@ -223,7 +239,8 @@ static bool receive_back(const struct vp_world *world, size_t count, size_t regi
 /* Rank 0's own part as if it came as the others' do. */
 static void take_own(struct vp_fleet_point *own, struct host_back *back)
 {
-    back->aggregate = json_incref(own->result);
+    for (size_t g = 0; g < own->group_count; g++)
+        back->aggregates[g] = json_incref(own->results[g]);
     back->members = json_array();
     for (size_t i = 0; i < own->parts.count; i++) {
         struct vp_host_part *part = &own->parts.part[i];
@@ -256,9 +273,10 @@ static json_t *only(const json_t *figures, const char *const *keys)
     return kept;
 }
 
-/* Each host's aggregate, as the result's "hypervisors" (engine/hypervisors.h). */
+/* Each host's aggregate of group's count members, as the result's "hypervisors"
+ * (engine/hypervisors.c). */
 static json_t *hypervisors_json(const struct vp_world *world, const struct host_back *backs,
-                                size_t rank_count, unsigned count,
+                                size_t rank_count, unsigned count, size_t group,
                                 const struct vp_together *together)
 {
     static const char *const metric_keys[] = { "unit", "mean", "min", "max", NULL };
@@ -266,7 +284,7 @@ static json_t *hypervisors_json(const struct vp_world *world, const struct host_
     json_t *list = json_array();
     for (size_t b = 0; b < rank_count; b++) {
         const struct host_back *back = &backs[b];
-        const json_t *aggregate = back->aggregate;
+        const json_t *aggregate = back->aggregates[group];
         json_t *entry = json_pack("{s:i,s:s,s:i,s:i,s:s,s:f,s:f}", "rank", back->rank, "host",
                                   world->hosts[back->rank], "members", (int)count,
                                   "first_member", (int)(b * count + 1), "status",
@@ -314,11 +332,14 @@ static void name_the_cause(const struct vp_world *world, json_t *result,
     vp_result_finish(result, "failed", reason);
 }
 
-/* Every member of every host as one result's parts, each offset composed with its host's
- * (together's, by the host's place in the step) and its region checked on this clock. */
+/* Members first .. first + count - 1 of every host (every member, or a group's) as one
+ * result's parts, each offset composed with its host's (together's, by the host's place in
+ * the step) and its region checked on this clock; the rates across hosts only when they
+ * are every member's. */
 static json_t *combine_all(const struct vp_world *world, struct host_back *backs,
-                           size_t rank_count, unsigned count, const struct vp_together *together,
-                           const struct vp_plan_point *point, const struct vp_run_settings *settings,
+                           size_t rank_count, unsigned first, unsigned count, bool every,
+                           const struct vp_together *together, const struct vp_plan_point *point,
+                           const struct vp_run_settings *settings,
                            const struct vp_fleet_point *own, int64_t began_ns)
 {
     size_t total = rank_count * count;
@@ -329,7 +350,7 @@ static json_t *combine_all(const struct vp_world *world, struct host_back *backs
     double duration = settings->duration > 0 ? settings->duration : point->bench->default_duration;
     for (size_t b = 0, j = 0; b < rank_count; b++) {
         struct host_back *back = &backs[b];
-        for (unsigned i = 0; i < count; i++, j++) {
+        for (unsigned i = first; i < first + count; i++, j++) {
             json_t *entry = json_array_get(back->members, i);
             char name[320];
             snprintf(name, sizeof name, "member %zu of rank %d (%s)", j + 1, back->rank,
@@ -357,8 +378,14 @@ static json_t *combine_all(const struct vp_world *world, struct host_back *backs
             }
         }
     }
+    unsigned measured = point->reps ? point->reps : 1;
+    double *no_rates = every ? NULL : calloc(2 * (size_t)measured, sizeof *no_rates);
+    if (!every && !no_rates)
+        abort();
     json_t *result = vp_combine_hosts(point->bench, &point->params, point->jobs, settings, parts,
-                                      total, own->stonewall, own->span);
+                                      total, every ? own->stonewall : no_rates,
+                                      every ? own->span : no_rates + measured);
+    free(no_rates);
     json_t *hosts = json_object_get(json_object_get(result, "ranks"), "hosts");
     if (strcmp(vp_json_text(result, "status"), "failed") == 0) {
         name_the_cause(world, result, parts, total, backs, count);
@@ -413,17 +440,34 @@ json_t *vp_mpi_members_point(const struct vp_world *world, struct vp_mpi_members
         }
     }
     *stopped = *stopped || !all_came;
-    json_t *result = combine_all(world, backs, rank_count, count, together, point, settings,
-                                 &own, began_ns);
-    json_object_set_new(result, "hypervisors", hypervisors_json(world, backs, rank_count, count,
-                                                                   together));
+    json_t *results = json_array();
+    if (members->group_count == 0) {
+        json_t *result = combine_all(world, backs, rank_count, 0, count, true, together, point,
+                                     settings, &own, began_ns);
+        json_object_set_new(result, "hypervisors",
+                            hypervisors_json(world, backs, rank_count, count, 0, together));
+        json_array_append_new(results, result);
+    }
+    /* with groups: a result per group, its members of every host, as on one host */
+    for (size_t g = 0, first = 0; g < members->group_count; first += members->groups[g++].count) {
+        const struct vp_member_group *group = &members->groups[g];
+        json_t *result = combine_all(world, backs, rank_count, (unsigned)first, group->count,
+                                     false, together, point, settings, &own, began_ns);
+        json_object_set_new(result, "hypervisors",
+                            hypervisors_json(world, backs, rank_count, group->count, g,
+                                             together));
+        json_object_set_new(result, "side", json_pack("{s:s,s:s+}", "name", group->name,
+                                                      "members", group->asked.kind->noun, "s"));
+        json_array_append_new(results, result);
+    }
     for (size_t b = 0; b < rank_count; b++) {
-        json_decref(backs[b].aggregate);
+        for (size_t g = 0; g < VP_MAX_GROUPS; g++)
+            json_decref(backs[b].aggregates[g]);
         json_decref(backs[b].members);
         for (unsigned i = 0; i < count; i++)
             free(backs[b].region[i]);
     }
     free(backs);
     vp_fleet_point_free(&own);
-    return result;
+    return results;
 }

@@ -22,14 +22,19 @@
 #include "mpi/world.h"
 #include "run/executor.h"
 #include "run/fleet.h"
+#include "run/groups.h"
 
 struct vp_mpi_members {
     struct fleet_run *fleet; /* this rank's members; NULL: none started */
     char **words;            /* the command's words as they take them */
+    struct vp_member_group groups[VP_MAX_GROUPS]; /* --group's, every rank alike */
+    size_t group_count;                           /* 0: the run's one kind */
 };
 
-/* What the members of virtperf-mpi do not take yet, one line naming it and what is
- * accepted; 0 when steps asks none of it. */
+/* What the members of virtperf-mpi do not take yet (a kind the kinds table does not let
+ * run there, --topology, --and-host, a fill, --migrate-to, --start-with barrier), and
+ * --group's words checked, one line naming it and what is accepted; 0 when steps asks
+ * none of it. */
 int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t err_len);
 /* This rank's members made ready for steps (argv: the command's words), none started, their
  * addresses on a bridge after those of the ranks before it on its host (by host name): -1
@@ -44,9 +49,10 @@ int vp_mpi_members_start(struct vp_mpi_members *members, const struct vp_run_ste
 size_t vp_mpi_members_counts(const struct vp_mpi_members *members,
                              const struct vp_run_steps *steps, size_t index, unsigned *counts);
 /* Point point_index of step index on count members of every rank of the step's
- * communicator (together: begun over it; what: rank 0's knowledge of the step, its
- * members the world ranks in the communicator's order). Rank 0 returns the combined
- * result, the others NULL. *stopped: a member or a rank was lost, or a signal came. */
+ * communicator (together: begun over it; ranks: the world ranks in the communicator's
+ * order). Rank 0 returns the combined results (a JSON array: one, or one per --group, each
+ * its members of every host, its "side" the group), the others NULL. *stopped: a member
+ * or a rank was lost, or a signal came. */
 json_t *vp_mpi_members_point(const struct vp_world *world, struct vp_mpi_members *members,
                              const struct vp_run_steps *steps, size_t index,
                              size_t point_index, unsigned count,

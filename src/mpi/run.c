@@ -119,7 +119,8 @@ static void print_usage(void)
            "own guests or containers (and their --guest-* or --container-* settings), and each\n"
            "count of SPEC runs the benchmarks in that many members of every rank at once, each\n"
            "member's clock composed with its host's; one result holds every member, under the\n"
-           "rank that started it, and each host's aggregate of its own.\n"
+           "rank that started it, and each host's aggregate of its own. With --group, every\n"
+           "rank starts every group's members, and each point gives a result per group.\n"
            "\n");
     vp_run_print_flags(stdout, VP_SCOPE_MPI, 0);
     printf("\nThe options of 'virtperf run':\n\n");
@@ -327,7 +328,7 @@ static int open_run(void *context, struct vp_run_steps *steps, char *err, size_t
             return vp_servers_start(run->world,
                                     given_option(&steps->step[s].request.plan, "key-file"),
                                     &run->servers, err, err_len);
-    if (!steps->guests.kind)
+    if (!steps->guests.kind && !steps->guests.group_count)
         return 0;
     started_members = &run->here; /* what started goes with a refusal, any rank's */
     /* every rank checks it can start its members before any starts one */
@@ -355,7 +356,7 @@ static unsigned rank_repetitions(void *context, const struct vp_run_steps *steps
 {
     struct mpi_run *run = context;
     unsigned total = 0;
-    if (steps->guests.kind)
+    if (steps->guests.kind || steps->guests.group_count)
         return 0;
     for (size_t p = 0; p < steps->count; p++) {
         const struct vp_layout *layout = &run->parts[p].layout;
@@ -414,25 +415,27 @@ static bool run_members_part(struct mpi_run *run, const struct vp_run_steps *ste
             char reason[VP_ERROR_LEN] = "";
             struct vp_together together;
             int64_t began_ns = vp_now_ns();
-            json_t *result = NULL;
+            json_t *results = NULL; /* rank 0's: one, or one per --group */
             if (vp_together_begin(&together, &transport.transport,
                                   point->bench->ops_per_rep != NULL, false, point->warmup,
                                   point->warmup + point->reps, reason, sizeof reason) != 0) {
                 stopped = true;
                 if (world->rank == 0)
-                    result = json_pack("{s:s,s:s}", "status", "interrupted", "error", reason);
+                    results = json_pack("[{s:s,s:s}]", "status", "interrupted", "error", reason);
             } else {
-                result = vp_mpi_members_point(world, &run->here, steps, index, step->point,
-                                              counts[c], &settings, &together, run->members,
-                                              rank_count, began_ns, &stopped);
+                results = vp_mpi_members_point(world, &run->here, steps, index, step->point,
+                                               counts[c], &settings, &together, run->members,
+                                               rank_count, began_ns, &stopped);
             }
-            if (result) {
+            size_t r;
+            json_t *result;
+            json_array_foreach(results, r, result) {
                 json_t *ranks = json_object_get(result, "ranks");
                 if (ranks)
                     json_object_set_new(ranks, "start_with", json_string("instant"));
                 vp_run_session_add(session, result);
-                json_decref(result);
             }
+            json_decref(results);
             vp_together_end(&together);
             /* one rank that lost a member stops them all: every rank ends the run alike */
             int64_t stop = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
@@ -565,8 +568,10 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
                             .argv = words };
     char err[VP_PATH_ERROR_LEN];
     int built = steps_of_words(world, count, words, &steps, err, sizeof err);
+    /* (each --group's settings are checked with it, the run's over the group's) */
     const struct vp_env_kind *kind = built == 0 ? steps.guests.kind : NULL;
-    if (built == 0 && (vp_run_members_check(&steps.guests, kind, err, sizeof err) != 0 ||
+    if (built == 0 && ((!steps.guests.group_count &&
+                        vp_run_members_check(&steps.guests, kind, err, sizeof err) != 0) ||
                        vp_mpi_members_refused(&steps, err, sizeof err) != 0))
         built = -1;
     settle_refusals(world, built == 0 ? NULL : err, VP_EXIT_USAGE);

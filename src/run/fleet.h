@@ -138,12 +138,14 @@ int vp_run_fleet(const struct vp_env_kind *kind, const struct vp_member_group *g
 struct fleet_run;
 /* What vp_run_fleet does before a run begins, on this host, in two halves so that every
  * host can refuse before any starts a member: everything the members of kind need,
- * checked and made ready (argv: the words they will take; neighbours: the ranks before
+ * checked and made ready (kind's, or with groups each of count groups' of its own, as
+ * vp_run_fleet takes them; argv: the words they will take; neighbours: the ranks before
  * this one on this machine, whose members' addresses on a bridge come first; NULL with
  * err, nothing left);
  * then the most members the steps' SPEC asks for started, heard and agreeing to the
  * steps (-1 with err: vp_fleet_here_close removes what started). */
 struct fleet_run *vp_fleet_here_prepare(const struct vp_env_kind *kind,
+                                        const struct vp_member_group *groups, size_t count,
                                         struct vp_run_steps *steps, int argc, char **argv,
                                         unsigned neighbours, char *err, size_t err_len);
 int vp_fleet_here_start(struct fleet_run *run, const struct vp_run_steps *steps, char *err,
@@ -153,8 +155,10 @@ size_t vp_fleet_here_counts(const struct fleet_run *run, const struct vp_run_ste
                             size_t index, unsigned *counts);
 /* What a point on this host's members brought back. */
 struct vp_fleet_point {
-    json_t *result;           /* this host's aggregate: its members' figures without the
-                               * rates across hosts, its monitor, what they cost it */
+    json_t *results[VP_MAX_GROUPS]; /* this host's aggregate of each group (one: the run's
+                               * members): its members' figures without the rates across
+                               * hosts, its monitor, what they cost it */
+    size_t group_count;
     struct vp_gathered parts; /* each member's result and region, its clock offset and
                                * bound this host's to it */
     double *stonewall, *span; /* each measured repetition's rates across every host */

@@ -668,6 +668,30 @@ static int close_fleet(void *context, int status, bool stopped)
     return status;
 }
 
+/* The run's members as asked: kind's of the run's SPEC, or each group's (count of them);
+ * argv: the words they take. */
+static void take_members(struct fleet_run *run, const struct vp_env_kind *kind,
+                         const struct vp_member_group *groups, size_t count,
+                         const struct vp_run_steps *steps, int argc, char **argv)
+{
+    *run = (struct fleet_run){ .spec = groups ? NULL : steps->guests.spec, .argc = argc,
+                               .argv = argv, .words = argv, .word_count = argc,
+                               .external_rank = -1 };
+    run->group_count = groups ? count : 1;
+    size_t first = 0;
+    for (size_t g = 0; g < run->group_count; g++) {
+        struct fleet_group *group = &run->groups[g];
+        if (groups)
+            *group = (struct fleet_group){ .name = groups[g].name, .asked = &groups[g].asked,
+                                           .kind = groups[g].asked.kind->fleet(),
+                                           .first = first, .count = groups[g].count };
+        else
+            *group = (struct fleet_group){ .asked = &steps->guests, .kind = kind->fleet() };
+        first += group->count;
+    }
+    run->kind = &run->groups[0].kind;
+}
+
 /* What the run holds once its members are gone. */
 static void free_run(struct fleet_run *run)
 {
@@ -682,17 +706,15 @@ static void free_run(struct fleet_run *run)
 }
 
 struct fleet_run *vp_fleet_here_prepare(const struct vp_env_kind *kind,
+                                        const struct vp_member_group *groups, size_t count,
                                         struct vp_run_steps *steps, int argc, char **argv,
                                         unsigned neighbours, char *err, size_t err_len)
 {
     struct fleet_run *run = calloc(1, sizeof *run);
     if (!run)
         abort();
-    *run = (struct fleet_run){ .spec = steps->guests.spec, .argc = argc, .argv = argv,
-                               .words = argv, .word_count = argc, .external_rank = -1,
-                               .group_count = 1, .neighbours = neighbours };
-    run->groups[0] = (struct fleet_group){ .asked = &steps->guests, .kind = kind->fleet() };
-    run->kind = &run->groups[0].kind;
+    take_members(run, kind, groups, count, steps, argc, argv);
+    run->neighbours = neighbours;
     vp_copy_speed_settle(); /* before any member boots */
     if (prepare_fleet(run, steps, err, err_len) != 0) {
         vp_fleet_here_close(run);
@@ -729,12 +751,15 @@ void vp_fleet_here_point(struct fleet_run *run, const struct vp_run_steps *steps
                        stopped);
     run->above = NULL;
     run->kept = NULL;
-    out->result = results[1];
+    for (size_t g = 0; g < run->group_count; g++)
+        out->results[g] = results[1 + g];
+    out->group_count = run->group_count;
 }
 
 void vp_fleet_point_free(struct vp_fleet_point *point)
 {
-    json_decref(point->result);
+    for (size_t g = 0; g < point->group_count; g++)
+        json_decref(point->results[g]);
     vp_gather_free(&point->parts);
     free(point->stonewall);
     free(point->span);
@@ -752,22 +777,7 @@ int vp_run_fleet(const struct vp_env_kind *kind, const struct vp_member_group *g
                  size_t count, struct vp_run_steps *steps, int argc, char **argv)
 {
     static struct fleet_run run;
-    run = (struct fleet_run){ .spec = groups ? NULL : steps->guests.spec, .argc = argc,
-                              .argv = argv, .words = argv, .word_count = argc,
-                              .external_rank = -1 };
-    run.group_count = groups ? count : 1;
-    size_t first = 0;
-    for (size_t g = 0; g < run.group_count; g++) {
-        struct fleet_group *group = &run.groups[g];
-        if (groups)
-            *group = (struct fleet_group){ .name = groups[g].name, .asked = &groups[g].asked,
-                                           .kind = groups[g].asked.kind->fleet(),
-                                           .first = first, .count = groups[g].count };
-        else
-            *group = (struct fleet_group){ .asked = &steps->guests, .kind = kind->fleet() };
-        first += group->count;
-    }
-    run.kind = &run.groups[0].kind;
+    take_members(&run, kind, groups, count, steps, argc, argv);
     const struct vp_runner runner = {
         .program = "virtperf run", .keeps_session = true, .context = &run,
         .settle = settle_fleet, .open = open_fleet, .repetitions = fleet_repetitions,

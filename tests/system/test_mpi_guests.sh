@@ -8,8 +8,9 @@
 # under "hypervisors"; every guest started each repetition together (the skew a small
 # part of a repetition: the instants' arithmetic is test_together's, here what TCG guests
 # on a loaded host make of them). Stopped from mpirun mid-run, the run is marked
-# interrupted and nothing of it is left. Two ranks of this host each starting a container,
-# the same; two ranks' guests on one bridge each measure against their own rank's server.
+# interrupted and nothing of it is left. Groups of two kinds on each rank (a guest and a
+# container): a result per group, compared within the run; two ranks' guests on one
+# bridge each measure against their own rank's server.
 # A guest lost on one host ends the run for both, naming it and its host. What
 # cannot go with it yet, or a rank that cannot start its guests, is refused, one line,
 # before any member starts on any host.
@@ -40,6 +41,10 @@ expect_status 2 "$VP_MPI" run cpu --guests 1 --and-host
 expect_contains "$WORK/err" "--guests with --and-host: not under virtperf-mpi yet"
 expect_status 2 "$VP_MPI" run cpu --containers 1 --guest-accel tcg
 expect_contains "$WORK/err" "--guest-accel: only for the guests of a run"
+expect_status 2 "$VP_MPI" run cpu --group a:guests=1 --group b:uml=1
+expect_contains "$WORK/err" "--uml: not under virtperf-mpi yet"
+expect_status 2 "$VP_MPI" run cpu --group a:guests=1 --group b:containers=1 --topology matrix
+expect_contains "$WORK/err" "--group with --topology: not under virtperf-mpi yet"
 guests_left_nothing '[0-9]*' "a refusal"
 # A rank whose host cannot start guests (its image cache cannot be made) refuses, named,
 # before any guest starts on any host.
@@ -107,8 +112,11 @@ expect_status 0 "$VP" results import "$WORK/export.json" --db "$WORK/again.db"
 guests_left_nothing '[0-9]*' "a run over two hypervisors"
 
 # Stopped from mpirun (SIGTERM to it, as test_mpi's Ctrl-C) while its guests run: the run
-# marked interrupted, no guest and no file of either hypervisor's left.
-timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --duration 2 --reps 8 \
+# marked interrupted, no guest and no file of either hypervisor's left. (Open MPI kills
+# the ranks a second after asking them to stop, which rank 0 mostly but not always beat
+# here: given 3 s, as docs/many-hosts.md advises.)
+OMPI_MCA_odls_base_sigkill_timeout=3 timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 \
+    --guest-accel tcg --duration 2 --reps 8 \
     --label stopped >"$WORK/stopped.out" 2>&1 &
 LAUNCHER=$!
 for _ in $(seq 1 600); do
@@ -146,13 +154,19 @@ grep -qE "^  member [0-9]+ \($LOST\) on rank [01] \(.*\): guest 1 \($LOST\): .*i
     fail "the lost guest and its hypervisor should be named: $(cat "$WORK/out" "$WORK/lost.out")"
 guests_left_nothing '[0-9]*' "a run that lost a guest"
 
-# Containers: two ranks of this host, one container each.
+# Groups of two kinds at once on each rank (CNAF 2007's Xen and VMware guests side by
+# side): a TCG guest and a container on each of two ranks of this host, a result per
+# group with its members of both ranks, and compare pairs the groups within the run.
 if command -v podman >/dev/null; then
-    expect_status 0 timeout 120 mpirun --oversubscribe --bind-to none -np 2 "$VP_MPI" run cpu \
-        --containers 1 --duration 0.5 --reps 2 --quiet --json "$WORK/containers.json"
-    json_check "$WORK/containers.json" 'd["results"][0]["status"] == "ok" and [m["hypervisor"] for m in d["results"][0]["ranks"]["hosts"]] == [0, 1] and all(h["guests"]["engine"] == "podman" for h in d["results"][0]["hypervisors"])' \
-        "each rank's container under the rank that started it"
+    expect_status 0 timeout 120 "${LOCAL_MPIRUN[@]}" -np 2 "$VP_MPI" run cpu \
+        --group vm:guests=1,guest-accel=tcg --group ct:containers=1 --duration 0.5 --reps 2 \
+        --label groups --quiet --json "$WORK/groups.json"
+    json_check "$WORK/groups.json" '[r["side"]["name"] for r in d["results"]] == ["vm", "ct"] and all(r["status"] == "ok" and [m["hypervisor"] for m in r["ranks"]["hosts"]] == [0, 1] for r in d["results"]) and [h["guests"]["engine"] for h in d["results"][1]["hypervisors"]] == ["podman", "podman"] and d["results"][0]["hypervisors"][0]["guests"]["accel"] == "tcg"' \
+        "each group a result of its members on both ranks, each under the rank that started it"
+    expect_status 0 "$VP" compare @groups
+    expect_contains "$WORK/out" "candidate groups (ct)"
     [ -z "$(podman ps -a --format '{{.Names}}' | grep '^virtperf-' | while read -r name; do
         run_ended "$name" && echo "$name"; done)" ] || fail "containers of the run were left"
+    guests_left_nothing '[0-9]*' "a run of groups"
 fi
 finish
