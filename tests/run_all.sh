@@ -175,7 +175,7 @@ run_fuzz_target() { # TARGET
 # claim), keeps its output and status, and the output is printed in the list's order.
 sanitized_items() { for name; do items+=("asan:$name.sh asan tests/system/$name.sh"); done; }
 items=("test_fresh.sh release tests/system/test_fresh.sh")
-sanitized_items test_mpi test_site_store
+sanitized_items test_mpi test_mpi_guests test_site_store
 items+=("test_guest_script.sh release tests/system/test_guest_script.sh")
 items+=("test_guests_migration.sh release tests/system/test_guests_migration.sh")
 sanitized_items test_guests_faults test_containers test_net test_net_flood test_data test_safety \
