@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/limits.h"
 #include "core/options.h"
 #include "engine/parts.h"
 #include "fixtures.h"
@@ -151,10 +152,50 @@ static void migrations_are_checked_and_printed(void **state)
     json_decref(result);
 }
 
+/* virtperf-mpi's "hypervisors": each host's aggregate of its members, checked as import
+ * checks it and printed a line each. */
+static void hypervisors_are_checked_and_printed(void **state)
+{
+    (void)state;
+    json_t *result = known_result(json_pack("{s:i}", "jobs", 1));
+    json_t *host = json_pack("{s:i,s:s,s:i,s:i,s:s,s:f,s:f,s:{s:{s:s,s:f,s:f,s:f}},"
+                             "s:{s:{s:f,s:f},s:{s:f,s:f}}}",
+                             "rank", 1, "host", "blade2", "members", 2, "first_member", 3,
+                             "status", "ok", "clock_offset_s", -1e-5, "clock_bound_s", 2e-4,
+                             "metrics", "score", "unit", "ops/s", "mean", 3.3e8, "min", 3.2e8,
+                             "max", 3.4e8, "monitor", "cpu.busy", "mean", 97.5, "max", 100.0,
+                             "cpu.steal", "mean", 0.25, "max", 4.0);
+    json_object_set_new(result, "hypervisors", json_pack("[o]", host));
+    char err[VP_ERROR_LEN];
+    assert_int_equal(vp_result_validate(result, "results[0]", err, sizeof err), 0);
+
+    char *printed;
+    size_t len;
+    FILE *out = open_memstream(&printed, &len);
+    assert_non_null(out);
+    vp_result_part_find("hypervisors")->print(out, json_object_get(result, "hypervisors"),
+                                              VP_UNITS_FIELD);
+    fclose(out);
+    assert_non_null(strstr(printed, "  hypervisor rank 1 (blade2): members 3-4 ok, score 330 M"));
+    assert_non_null(strstr(printed, "cpu busy 98% steal 0.2%"));
+    free(printed);
+
+    json_object_set_new(host, "members", json_integer(VP_MAX_GUESTS + 1));
+    assert_int_equal(vp_result_validate(result, "results[0]", err, sizeof err), -1);
+    assert_non_null(strstr(err, "results[0].hypervisors[0].members"));
+    json_object_set_new(host, "members", json_integer(2));
+    json_object_set_new(json_object_get(json_object_get(host, "monitor"), "cpu.busy"), "mean",
+                        json_string("busy"));
+    assert_int_equal(vp_result_validate(result, "results[0]", err, sizeof err), -1);
+    assert_non_null(strstr(err, "results[0].hypervisors[0].monitor.cpu.busy"));
+    json_decref(result);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(migrations_are_checked_and_printed),
+        cmocka_unit_test(hypervisors_are_checked_and_printed),
         cmocka_unit_test(the_benchmark_declares_it_and_the_registry_finds_it),
         cmocka_unit_test_setup_teardown(it_round_trips_through_store_export_import_and_print,
                                         make_path, remove_path),
