@@ -21,19 +21,18 @@
 #include "run/run_flags.h"
 #include "store/document.h"
 
-int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t err_len)
+int vp_mpi_members_refused(struct vp_mpi_members *members, const struct vp_run_steps *steps,
+                           char *err, size_t err_len)
 {
     const struct vp_guests_request *asked = &steps->guests;
     const struct vp_run_request *request = &steps->step[0].request;
     if (!asked->kind && !asked->group_count)
         return 0;
-    static struct vp_member_group groups[VP_MAX_GROUPS]; /* checked here as a rank takes them */
-    size_t group_count = 0;
-    if (vp_member_groups_of(asked, groups, &group_count, err, err_len) != 0)
+    if (vp_member_groups_of(asked, members->groups, &members->group_count, err, err_len) != 0)
         return -1;
     const struct vp_env_kind *kind = asked->kind;
-    for (size_t g = 0; g < group_count && (!kind || kind->under_mpi); g++)
-        kind = groups[g].asked.kind;
+    for (size_t g = 0; g < members->group_count && (!kind || kind->under_mpi); g++)
+        kind = members->groups[g].asked.kind;
     const char *flag = asked->kind ? asked->kind->flag : "--group", *what = NULL;
     if (!kind->under_mpi) {
         snprintf(err, err_len, "%s: not under virtperf-mpi yet; accepted there: --guests SPEC "
@@ -72,9 +71,6 @@ int vp_mpi_members_prepare(const struct vp_world *world, struct vp_mpi_members *
         abort();
     /* the members parse `virtperf run`'s words: virtperf-mpi's own are left out */
     int count = vp_run_words_without(argc, argv, VP_SCOPE_MPI, members->words);
-    if (vp_member_groups_of(&steps->guests, members->groups, &members->group_count, err,
-                            err_len) != 0)
-        return -1;
     members->fleet = vp_fleet_here_prepare(steps->guests.kind,
                                            members->group_count ? members->groups : NULL,
                                            members->group_count, steps, count, members->words,

@@ -33,9 +33,10 @@ struct vp_mpi_members {
 
 /* What the members of virtperf-mpi do not take yet (a kind the kinds table does not let
  * run there, --topology, --and-host, a fill, --migrate-to, --start-with barrier), and
- * --group's words checked, one line naming it and what is accepted; 0 when steps asks
- * none of it. */
-int vp_mpi_members_refused(const struct vp_run_steps *steps, char *err, size_t err_len);
+ * --group's words checked and kept in members, one line naming it and what is accepted;
+ * 0 when steps asks none of it. */
+int vp_mpi_members_refused(struct vp_mpi_members *members, const struct vp_run_steps *steps,
+                           char *err, size_t err_len);
 /* This rank's members made ready for steps (argv: the command's words), none started, their
  * addresses on a bridge after those of the ranks before it on its host (by host name): -1
  * with err, nothing left; then, once no rank refused, started: -1 with err (what started

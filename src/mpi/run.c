@@ -572,7 +572,7 @@ int vp_mpi_run(const struct vp_world *world, int argc, char **argv)
     const struct vp_env_kind *kind = built == 0 ? steps.guests.kind : NULL;
     if (built == 0 && ((!steps.guests.group_count &&
                         vp_run_members_check(&steps.guests, kind, err, sizeof err) != 0) ||
-                       vp_mpi_members_refused(&steps, err, sizeof err) != 0))
+                       vp_mpi_members_refused(&run.here, &steps, err, sizeof err) != 0))
         built = -1;
     settle_refusals(world, built == 0 ? NULL : err, VP_EXIT_USAGE);
     char refusal[REFUSAL_LEN] = "";

@@ -188,6 +188,22 @@ void vp_html_matrix_charts(struct vp_markup *out, const json_t *matrices, enum v
     vp_html_flag_lines(out, json_object_get(matrices, "notes"), false);
 }
 
+/* A host's row's last cells: its CPU busy and steal from its monitor's summary (- where
+ * it has none) and its clock's bound, and the row's end. */
+static void machine_cells(struct vp_markup *out, const json_t *summary, const json_t *host)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%.1f%%",
+             vp_json_number(json_object_get(summary, "cpu.busy"), "mean"));
+    vp_markup_cell(out, summary ? text : "-");
+    snprintf(text, sizeof text, "%.2f%%",
+             vp_json_number(json_object_get(summary, "cpu.steal"), "mean"));
+    vp_markup_cell(out, summary ? text : "-");
+    vp_format_seconds(vp_json_number(host, "clock_bound_s"), text, sizeof text);
+    vp_markup_cell(out, text);
+    vp_markup_printf(out, "</tr>");
+}
+
 /* virtperf-mpi's hypervisors of one result: a row each, its members' aggregate. */
 static void hypervisors_table(struct vp_markup *out, const json_t *hypervisors,
                               const char *metric, const json_t *definition,
@@ -213,16 +229,7 @@ static void hypervisors_table(struct vp_markup *out, const json_t *hypervisors,
                                                        metric ? metric : ""), "mean"),
                         vp_json_text(definition, "unit"), style, text, sizeof text);
         vp_markup_cell(out, text);
-        const json_t *monitor = json_object_get(host, "monitor");
-        snprintf(text, sizeof text, "%.1f%%",
-                 vp_json_number(json_object_get(monitor, "cpu.busy"), "mean"));
-        vp_markup_cell(out, monitor ? text : "-");
-        snprintf(text, sizeof text, "%.2f%%",
-                 vp_json_number(json_object_get(monitor, "cpu.steal"), "mean"));
-        vp_markup_cell(out, monitor ? text : "-");
-        vp_format_seconds(vp_json_number(host, "clock_bound_s"), text, sizeof text);
-        vp_markup_cell(out, text);
-        vp_markup_printf(out, "</tr>");
+        machine_cells(out, json_object_get(host, "monitor"), host);
     }
     vp_markup_printf(out, "</table>");
 }
@@ -277,16 +284,7 @@ static void hosts_table(struct vp_markup *out, const char *run, const json_t *re
         snprintf(text, sizeof text, json_is_number(versus) ? "%+.0f%%" : "-",
                  100 * json_number_value(versus));
         vp_markup_cell(out, text);
-        const json_t *summary = json_object_get(json_object_get(host, "monitor"), "summary");
-        snprintf(text, sizeof text, "%.1f%%",
-                 vp_json_number(json_object_get(summary, "cpu.busy"), "mean"));
-        vp_markup_cell(out, summary ? text : "-");
-        snprintf(text, sizeof text, "%.2f%%",
-                 vp_json_number(json_object_get(summary, "cpu.steal"), "mean"));
-        vp_markup_cell(out, summary ? text : "-");
-        vp_format_seconds(vp_json_number(host, "clock_bound_s"), text, sizeof text);
-        vp_markup_cell(out, text);
-        vp_markup_printf(out, "</tr>");
+        machine_cells(out, json_object_get(json_object_get(host, "monitor"), "summary"), host);
     }
     vp_markup_printf(out, "</table>");
     if (hypervisors)

@@ -111,19 +111,29 @@ expect_status 0 "$VP" results export @hypervisors -o "$WORK/export.json"
 expect_status 0 "$VP" results import "$WORK/export.json" --db "$WORK/again.db"
 guests_left_nothing '[0-9]*' "a run over two hypervisors"
 
+# launch_into_point LABEL FLAGS...: a run of one TCG guest on each hypervisor, 8
+# repetitions, labelled LABEL, its output in $WORK/LABEL.out, in the background
+# (LAUNCHER), returning 2 s into its first point.
+launch_into_point() {
+    local label=$1
+    shift
+    timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --reps 8 "$@" \
+        --label "$label" >"$WORK/$label.out" 2>&1 &
+    LAUNCHER=$!
+    for _ in $(seq 1 600); do
+        grep -q "^run " "$WORK/$label.out" && break # (printed once the run is begun)
+        sleep 0.1
+    done
+    sleep 2 # into the point
+}
+
 # Stopped from mpirun (SIGTERM to it, as test_mpi's Ctrl-C) while its guests run: the run
 # marked interrupted, no guest and no file of either hypervisor's left. (Open MPI kills
 # the ranks a second after asking them to stop, which rank 0 mostly but not always beat
 # here: given 3 s, as docs/many-hosts.md advises.)
-OMPI_MCA_odls_base_sigkill_timeout=3 timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 \
-    --guest-accel tcg --duration 2 --reps 8 \
-    --label stopped >"$WORK/stopped.out" 2>&1 &
-LAUNCHER=$!
-for _ in $(seq 1 600); do
-    grep -q "^run " "$WORK/stopped.out" && break # (printed once the run is begun)
-    sleep 0.1
-done
-sleep 2 # into the point
+export OMPI_MCA_odls_base_sigkill_timeout=3
+launch_into_point stopped --duration 2
+unset OMPI_MCA_odls_base_sigkill_timeout
 # mpirun itself: a signal to timeout's whole process group reaches the ranks too, and
 # Open MPI then kills rank 0 once another rank has ended, before it marked the run
 kill -TERM "$(pgrep -P "$LAUNCHER" -x mpirun)"
@@ -136,14 +146,7 @@ guests_left_nothing '[0-9]*' "a run stopped from its launcher"
 
 # A guest destroyed on one hypervisor mid-run ends the run for both, its result naming the
 # guest and the host it was on; nothing left.
-timeout 120 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 1 --guest-accel tcg --duration 1 --reps 8 \
-    --label lost >"$WORK/lost.out" 2>&1 &
-LAUNCHER=$!
-for _ in $(seq 1 600); do
-    grep -q "^run " "$WORK/lost.out" && break # (printed once the run is begun)
-    sleep 0.1
-done
-sleep 2 # into the point
+launch_into_point lost --duration 1
 LOST=$(virsh -c qemu:///system list --name | grep "^virtperf-" | while read -r name; do
     run_ended "$name" || echo "$name"; done | sort | tail -1)
 virsh -c qemu:///system destroy "$LOST" >/dev/null || fail "cannot destroy $LOST"

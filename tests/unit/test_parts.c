@@ -99,6 +99,18 @@ static void it_round_trips_through_store_export_import_and_print(void **state)
     vp_store_close(store);
 }
 
+/* What the part called key prints of value (malloc'd). */
+static char *printed_part(const char *key, const json_t *value)
+{
+    char *printed;
+    size_t len;
+    FILE *out = open_memstream(&printed, &len);
+    assert_non_null(out);
+    vp_result_part_find(key)->print(out, value, VP_UNITS_FIELD);
+    fclose(out);
+    return printed;
+}
+
 /* --migrate-to's moves (the engine's "migrations" part): checked as import checks them,
  * printed with libvirt's figures beside the probe's gap. */
 static void migrations_are_checked_and_printed(void **state)
@@ -116,13 +128,7 @@ static void migrations_are_checked_and_printed(void **state)
     char err[VP_ERROR_LEN];
     assert_int_equal(vp_result_validate(result, "results[0]", err, sizeof err), 0);
 
-    char *printed;
-    size_t len;
-    FILE *out = open_memstream(&printed, &len);
-    assert_non_null(out);
-    vp_result_part_find("migrations")->print(out, json_object_get(result, "migrations"),
-                                             VP_UNITS_FIELD);
-    fclose(out);
+    char *printed = printed_part("migrations", json_object_get(result, "migrations"));
     assert_non_null(strstr(printed, "migration of virtperf-1-1 at 2.00 s, qemu:///system -> "
                                     "qemu+ssh://hv2/system: libvirt: downtime 118 ms, total "
                                     "1180 ms, 125.9 MiB in 3 passes; net.probe from this host: "
@@ -141,11 +147,8 @@ static void migrations_are_checked_and_printed(void **state)
     assert_int_equal(vp_result_validate(result, "results[0]", err, sizeof err), -1);
     assert_non_null(strstr(err, "probe_covered"));
 
-    out = open_memstream(&printed, &len); /* none begun before the point ended */
-    assert_non_null(out);
-    json_t *none = json_array();
-    vp_result_part_find("migrations")->print(out, none, VP_UNITS_FIELD);
-    fclose(out);
+    json_t *none = json_array(); /* none begun before the point ended */
+    printed = printed_part("migrations", none);
     assert_non_null(strstr(printed, "migration: none: the point ended before --migrate-at"));
     free(printed);
     json_decref(none);
@@ -169,13 +172,7 @@ static void hypervisors_are_checked_and_printed(void **state)
     char err[VP_ERROR_LEN];
     assert_int_equal(vp_result_validate(result, "results[0]", err, sizeof err), 0);
 
-    char *printed;
-    size_t len;
-    FILE *out = open_memstream(&printed, &len);
-    assert_non_null(out);
-    vp_result_part_find("hypervisors")->print(out, json_object_get(result, "hypervisors"),
-                                              VP_UNITS_FIELD);
-    fclose(out);
+    char *printed = printed_part("hypervisors", json_object_get(result, "hypervisors"));
     assert_non_null(strstr(printed, "  hypervisor rank 1 (blade2): members 3-4 ok, score 330 M"));
     assert_non_null(strstr(printed, "cpu busy 98% steal 0.2%"));
     free(printed);
