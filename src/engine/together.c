@@ -166,19 +166,6 @@ static int release(struct vp_together *together, unsigned rep, int64_t lead, boo
     return 0;
 }
 
-/* Once every rank agreed to start rep: its instant (or the barrier's return). */
-static int go(struct vp_together *together, unsigned rep, int64_t lead, int64_t *start_ns,
-              char *reason, size_t reason_len)
-{
-    if (together->barrier && together->transport->barrier) {
-        /* blocking, as a benchmark would: no rank's death is seen here */
-        together->transport->barrier(together->transport->context);
-        *start_ns = vp_now_ns();
-        return 0;
-    }
-    return release(together, rep, lead, false, start_ns, reason, reason_len) == 0 ? 0 : -1;
-}
-
 static int start(void *context, const struct vp_shared *shared, unsigned rep, bool ok,
                  int64_t lead_ns, int64_t *start_ns, char *reason, size_t reason_len)
 {
@@ -186,7 +173,13 @@ static int start(void *context, const struct vp_shared *shared, unsigned rep, bo
     int64_t lead = 0;
     if (agree(together, shared, ok, lead_ns, rep > 0, rep - 1, &lead, reason, reason_len) != 1)
         return -1;
-    return go(together, rep, lead, start_ns, reason, reason_len);
+    if (together->barrier && together->transport->barrier) {
+        /* blocking, as a benchmark would: no rank's death is seen here */
+        together->transport->barrier(together->transport->context);
+        *start_ns = vp_now_ns();
+        return 0;
+    }
+    return release(together, rep, lead, false, start_ns, reason, reason_len) == 0 ? 0 : -1;
 }
 
 static void measured(void *context, const struct vp_shared *shared, const double *stonewall,
@@ -210,20 +203,12 @@ static void measured(void *context, const struct vp_shared *shared, const double
 
 int vp_together_wait(struct vp_together *together, char *reason, size_t reason_len)
 {
-    int64_t lead;
     for (unsigned rep = 0; rep < together->total_reps; rep++) {
         int64_t instant;
-        int agreed = agree(together, NULL, true, 0, rep > 0, rep - 1, &lead, reason, reason_len);
-        if (agreed != 1)
+        if (start(together, NULL, rep, true, 0, &instant, reason, reason_len) != 0)
             break; /* a rank failed: the last word below is still everyone's */
-        if (go(together, rep, lead, &instant, reason, reason_len) != 0) {
-            /* the others started it (a leader led from above lost a rank as it sent the
-             * instant down): its end's word is theirs too, before the last */
-            if (rep + 1 < together->total_reps)
-                agree(together, NULL, true, 0, true, rep, &lead, reason, reason_len);
-            break;
-        }
     }
+    int64_t lead;
     return agree(together, NULL, true, 0, true, together->total_reps - 1, &lead, reason,
                  reason_len) < 0 ? -1 : 0;
 }

@@ -179,9 +179,16 @@ static int combine_all(struct vp_channel_transport *channel, uint32_t kind, void
         if (status == 0)
             combine(values, other, len);
     }
-    if (channel->above && lift(channel, kind, values, len, status != 0) != 0 && status == 0) {
-        snprintf(reason, reason_len, "%s", channel->above_why);
-        return -1; /* not a member's failure: lost stays none */
+    if (channel->above) {
+        if (lift(channel, kind, values, len, channel->lost != 0) != 0) {
+            snprintf(reason, reason_len, "%s", channel->above_why);
+            return -1; /* not a member's failure */
+        }
+        /* once a member is lost (kept in lost), this leader goes on in step with the
+         * others above, saying it is not ok, until they all stop at the same word */
+        for (int peer = 1; peer < channel->transport.size && !channel->lost; peer++)
+            send_frame(channel, peer, kind, values, len, reason, reason_len);
+        return 0;
     }
     if (status != 0)
         return -1;
@@ -232,8 +239,8 @@ static int broadcast(void *context, int64_t *value, char *reason, size_t reason_
         return -1;
     for (int peer = 1; peer < channel->transport.size; peer++)
         if (send_frame(channel, peer, VP_CHANNEL_START, value, sizeof *value, reason,
-                       reason_len) != 0)
-            return -1;
+                       reason_len) != 0 && !channel->above)
+            return -1; /* (led from above: in step with the others, as combine_all) */
     return 0;
 }
 

@@ -26,7 +26,10 @@ struct vp_channel_transport {
     int (*gate)(void *context, size_t i, char *reason, size_t reason_len);
     void *gate_context;
     /* The leader's, NULL: none: the point above it (engine/together.h) whose agreements
-     * and instant its members' are (virtperf-mpi: this host one rank of many). */
+     * and instants its members' are (virtperf-mpi: this host one rank of many). A leader
+     * led from above that loses a member keeps lost and goes on in step with the other
+     * leaders, saying it is not ok, so each word ends where theirs do: only above's
+     * failure fails its words. */
     const struct vp_together_above *above;
     char above_why[256]; /* why above failed */
 };

@@ -320,8 +320,11 @@ static bool run_together(struct fleet_run *run, struct lead *guests, struct host
         return false;
     }
     if (!host) {
-        if (vp_together_wait(&guests->together, reason, reason_len) == 0)
+        int waited = vp_together_wait(&guests->together, reason, reason_len);
+        if (waited == 0 && guests->channel.lost == 0)
             return true;
+        if (guests->channel.lost) /* (led from above, its words went on without it) */
+            snprintf(reason, reason_len, "%s", guests->channel.lost_why);
         outcome->lost = guests->channel.lost - 1;
         return false;
     }
