@@ -33,10 +33,16 @@ struct data_backend {
                      char *err, size_t err_len);
     /* 0 for a handle already closed. */
     int (*close)(void *state, struct data_handle *handle, char *err, size_t err_len);
-    /* 1, 0, or -1 with err. */
-    int (*exists)(void *state, const char *url, char *err, size_t err_len);
+    /* 1 when url names something (its size and whether it is a regular file in *size and
+     * *regular, either may be NULL), 0 when it names nothing, or -1 with err. */
+    int (*stat)(void *state, const char *url, uint64_t *size, bool *regular, char *err,
+                size_t err_len);
+    /* each(arg, name) for every name in the directory dir_url but . and ..: 0, or -1 with
+     * err. */
+    int (*list)(void *state, const char *dir_url, void (*each)(void *arg, const char *name),
+                void *arg, char *err, size_t err_len);
     int (*rename)(void *state, const char *from, const char *to, char *err, size_t err_len);
-    void (*unlink)(void *state, const char *url); /* best effort */
+    int (*unlink)(void *state, const char *url, char *err, size_t err_len);
     /* Adds what a guest or container needs of this host to read source through it. */
     int (*member_files)(const char *source, struct vp_path_set *files, char *err,
                         size_t err_len);

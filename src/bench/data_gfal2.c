@@ -5,6 +5,7 @@
 #include "bench/data_backend.h"
 #include "bench/data_source.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -148,18 +149,46 @@ static int via_gfal2_close(void *state, struct data_handle *handle, char *err, s
     return -1;
 }
 
-static int via_gfal2_exists(void *state, const char *url, char *err, size_t err_len)
+static int via_gfal2_stat(void *state, const char *url, uint64_t *size, bool *regular,
+                          char *err, size_t err_len)
 {
     GError *error = NULL;
     struct stat info;
-    if (gfal2->stat(state, url, &info, &error) == 0)
+    if (gfal2->stat(state, url, &info, &error) == 0) {
+        if (size)
+            *size = (uint64_t)info.st_size;
+        if (regular)
+            *regular = S_ISREG(info.st_mode);
         return 1;
+    }
     if (error && error->code == ENOENT) {
         gfal2->clear_error(&error);
         return 0;
     }
     reason(&error, url, "stat", err, err_len);
     return -1;
+}
+
+static int via_gfal2_list(void *state, const char *dir_url,
+                          void (*each)(void *arg, const char *name), void *arg, char *err,
+                          size_t err_len)
+{
+    GError *error = NULL;
+    DIR *dir = gfal2->opendir(state, dir_url, &error);
+    if (!dir) {
+        reason(&error, dir_url, "list", err, err_len);
+        return -1;
+    }
+    struct dirent *entry;
+    while ((entry = gfal2->readdir(state, dir, &error)))
+        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
+            each(arg, entry->d_name);
+    int status = error ? -1 : 0;
+    if (error)
+        reason(&error, dir_url, "list", err, err_len);
+    gfal2->closedir(state, dir, &error);
+    gfal2->clear_error(&error);
+    return status;
 }
 
 static int via_gfal2_rename(void *state, const char *from, const char *to, char *err,
@@ -172,11 +201,13 @@ static int via_gfal2_rename(void *state, const char *from, const char *to, char 
     return -1;
 }
 
-static void via_gfal2_unlink(void *state, const char *url)
+static int via_gfal2_unlink(void *state, const char *url, char *err, size_t err_len)
 {
     GError *error = NULL;
-    gfal2->unlink(state, url, &error);
-    gfal2->clear_error(&error);
+    if (gfal2->unlink(state, url, &error) == 0)
+        return 0;
+    reason(&error, url, "remove", err, err_len);
+    return -1;
 }
 
 /* gfal2 in a guest or container is this host's: the library (its libraries come with it),
@@ -221,7 +252,8 @@ const struct data_backend data_gfal2_backend = {
     .pread = via_gfal2_pread,
     .write = via_gfal2_write,
     .close = via_gfal2_close,
-    .exists = via_gfal2_exists,
+    .stat = via_gfal2_stat,
+    .list = via_gfal2_list,
     .rename = via_gfal2_rename,
     .unlink = via_gfal2_unlink,
     .member_files = via_gfal2_member_files,

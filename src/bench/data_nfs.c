@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h> /* before libnfs.h, which uses struct timeval */
 
 #include <nfsc/libnfs.h>
@@ -36,9 +37,12 @@ static struct {
     __typeof__(nfs_pread) *pread;
     __typeof__(nfs_write) *write;
     __typeof__(nfs_close) *close;
-    __typeof__(nfs_stat64) *stat64;
+    __typeof__(nfs_lstat64) *lstat64;
     __typeof__(nfs_rename) *rename;
     __typeof__(nfs_unlink) *unlink;
+    __typeof__(nfs_opendir) *opendir;
+    __typeof__(nfs_readdir) *readdir;
+    __typeof__(nfs_closedir) *closedir;
 } libnfs;
 
 static int load(char *err, size_t err_len)
@@ -55,8 +59,10 @@ static int load(char *err, size_t err_len)
             { "nfs_get_error", &libnfs.get_error }, { "nfs_open", &libnfs.open },
             { "nfs_create", &libnfs.create }, { "nfs_read", &libnfs.read },
             { "nfs_pread", &libnfs.pread }, { "nfs_write", &libnfs.write },
-            { "nfs_close", &libnfs.close }, { "nfs_stat64", &libnfs.stat64 },
+            { "nfs_close", &libnfs.close }, { "nfs_lstat64", &libnfs.lstat64 },
             { "nfs_rename", &libnfs.rename }, { "nfs_unlink", &libnfs.unlink },
+            { "nfs_opendir", &libnfs.opendir }, { "nfs_readdir", &libnfs.readdir },
+            { "nfs_closedir", &libnfs.closedir },
         };
         status = vp_library_load("libnfs.so.13", symbols, sizeof symbols / sizeof symbols[0],
                                  "scripts/deps.sh nfs installs libnfs", why, sizeof why);
@@ -237,20 +243,56 @@ static int via_libnfs_close_file(void *state, struct data_handle *handle, char *
     return -1;
 }
 
-static int via_libnfs_exists(void *state, const char *url, char *err, size_t err_len)
+static int via_libnfs_stat(void *state, const char *url, uint64_t *size, bool *regular,
+                           char *err, size_t err_len)
 {
     struct nfs_client *client = state;
     char path[1400];
     struct nfs_stat_64 info;
     if (path_of(client, url, path, sizeof path, err, err_len) != 0)
         return -1;
-    int status = libnfs.stat64(client->nfs, path, &info);
-    if (status == 0)
-        return 1;
+    int status = libnfs.lstat64(client->nfs, path, &info);
     if (status == -ENOENT)
         return 0;
-    reason(client, url, "stat", err, err_len);
-    return -1;
+    if (status != 0) {
+        reason(client, url, "stat", err, err_len);
+        return -1;
+    }
+    if (size)
+        *size = info.nfs_size;
+    if (regular)
+        *regular = S_ISREG(info.nfs_mode);
+    return 1;
+}
+
+/* The directory dir_url's entries: the directory mounted when nothing is, else a path
+ * within the mount. */
+static int via_libnfs_list(void *state, const char *dir_url,
+                           void (*each)(void *arg, const char *name), void *arg, char *err,
+                           size_t err_len)
+{
+    struct nfs_client *client = state;
+    if (via_libnfs_attach(state, dir_url, err, err_len) != 0)
+        return -1;
+    char base[1400], path[1400] = "/";
+    without_query(dir_url, base, sizeof base);
+    size_t len = strlen(base);
+    while (len > 0 && base[len - 1] == '/')
+        base[--len] = '\0';
+    if (strcmp(base, client->mounted) != 0 &&
+        path_of(client, dir_url, path, sizeof path, err, err_len) != 0)
+        return -1;
+    struct nfsdir *dir = NULL;
+    if (libnfs.opendir(client->nfs, path, &dir) != 0) {
+        reason(client, dir_url, "list", err, err_len);
+        return -1;
+    }
+    struct nfsdirent *entry;
+    while ((entry = libnfs.readdir(client->nfs, dir)))
+        if (strcmp(entry->name, ".") != 0 && strcmp(entry->name, "..") != 0)
+            each(arg, entry->name);
+    libnfs.closedir(client->nfs, dir);
+    return 0;
 }
 
 static int via_libnfs_rename_url(void *state, const char *from, const char *to, char *err,
@@ -267,12 +309,16 @@ static int via_libnfs_rename_url(void *state, const char *from, const char *to, 
     return -1;
 }
 
-static void via_libnfs_unlink_url(void *state, const char *url)
+static int via_libnfs_unlink_url(void *state, const char *url, char *err, size_t err_len)
 {
     struct nfs_client *client = state;
-    char path[1400], ignored[256];
-    if (path_of(client, url, path, sizeof path, ignored, sizeof ignored) == 0)
-        libnfs.unlink(client->nfs, path);
+    char path[1400];
+    if (path_of(client, url, path, sizeof path, err, err_len) != 0)
+        return -1;
+    if (libnfs.unlink(client->nfs, path) == 0)
+        return 0;
+    reason(client, url, "remove", err, err_len);
+    return -1;
 }
 
 /* libnfs in a guest or container is this host's (its libraries come with it). */
@@ -300,7 +346,8 @@ const struct data_backend data_nfs_backend = {
     .pread = via_libnfs_read_at,
     .write = via_libnfs_write_next,
     .close = via_libnfs_close_file,
-    .exists = via_libnfs_exists,
+    .stat = via_libnfs_stat,
+    .list = via_libnfs_list,
     .rename = via_libnfs_rename_url,
     .unlink = via_libnfs_unlink_url,
     .member_files = via_libnfs_member_files,

@@ -321,10 +321,19 @@ ssize_t data_url_write(struct data_client *client, struct data_handle *handle, c
     return done;
 }
 
-int data_url_exists(struct data_client *client, const char *url, char *err, size_t err_len)
+int data_url_stat(struct data_client *client, const char *url, uint64_t *size, bool *regular,
+                  char *err, size_t err_len)
 {
     const struct data_backend *backend = url_backend(client, url, err, err_len);
-    return backend ? backend->exists(client->state, url, err, err_len) : -1;
+    return backend ? backend->stat(client->state, url, size, regular, err, err_len) : -1;
+}
+
+int data_url_list(struct data_client *client, const char *dir_url,
+                  void (*each)(void *arg, const char *name), void *arg, char *err,
+                  size_t err_len)
+{
+    const struct data_backend *backend = url_backend(client, dir_url, err, err_len);
+    return backend ? backend->list(client->state, dir_url, each, arg, err, err_len) : -1;
 }
 
 int data_url_rename(struct data_client *client, const char *from, const char *to, char *err,
@@ -336,12 +345,10 @@ int data_url_rename(struct data_client *client, const char *from, const char *to
                : -1;
 }
 
-void data_url_unlink(struct data_client *client, const char *url)
+int data_url_unlink(struct data_client *client, const char *url, char *err, size_t err_len)
 {
-    char ignored[VP_ERROR_LEN];
-    const struct data_backend *backend = url_backend(client, url, ignored, sizeof ignored);
-    if (backend)
-        backend->unlink(client->state, url);
+    const struct data_backend *backend = url_backend(client, url, err, err_len);
+    return backend ? backend->unlink(client->state, url, err, err_len) : -1;
 }
 
 static int copy_out(const char *url, double timeout_s, size_t max, int out, char *err,

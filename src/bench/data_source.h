@@ -69,18 +69,23 @@ ssize_t data_pread(struct data_client *client, struct data_handle *handle, void 
                    uint64_t offset, char *err, size_t err_len);
 int data_close(struct data_client *client, struct data_handle *handle, char *err, size_t err_len);
 
-/* Writing to a URL (data prepare --source URL): a new file (replacing one there: the
- * caller checks first), its bytes, whether a name exists (1, 0, or -1 with err), a
- * rename, and a removal (best effort). data_close ends a written file too, and its
- * failure is the write's. */
+/* Writing to and keeping a URL's directory (data prepare, index and remove --source URL,
+ * data.copy --to URL): a new file (replacing one there: the caller checks first), its
+ * bytes, what a name is (1 with its size and whether it is a regular file, either pointer
+ * may be NULL; 0 for nothing there; -1 with err), a directory's names, a rename, and a
+ * removal. data_close ends a written file too, and its failure is the write's. */
 int data_url_create(struct data_client *client, const char *url, struct data_handle *handle,
                     char *err, size_t err_len);
 ssize_t data_url_write(struct data_client *client, struct data_handle *handle, const void *buf,
                        size_t len, char *err, size_t err_len);
-int data_url_exists(struct data_client *client, const char *url, char *err, size_t err_len);
+int data_url_stat(struct data_client *client, const char *url, uint64_t *size, bool *regular,
+                  char *err, size_t err_len);
+int data_url_list(struct data_client *client, const char *dir_url,
+                  void (*each)(void *arg, const char *name), void *arg, char *err,
+                  size_t err_len);
 int data_url_rename(struct data_client *client, const char *from, const char *to, char *err,
                     size_t err_len);
-void data_url_unlink(struct data_client *client, const char *url);
+int data_url_unlink(struct data_client *client, const char *url, char *err, size_t err_len);
 
 /* Reads a whole small file (at most max bytes) from a path or URL; URLs are read by a
  * helper process, so the caller never starts a library's threads. *text is malloc'd and

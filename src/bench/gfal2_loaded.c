@@ -20,7 +20,9 @@ static void load(void)
         { "gfal2_get_plugin_names", &g->get_plugin_names }, { "gfal2_open", &g->open },
         { "gfal2_read", &g->read }, { "gfal2_pread", &g->pread }, { "gfal2_write", &g->write },
         { "gfal2_close", &g->close }, { "gfal2_stat", &g->stat }, { "gfal2_rename", &g->rename },
-        { "gfal2_unlink", &g->unlink }, { "g_clear_error", &g->clear_error },
+        { "gfal2_unlink", &g->unlink }, { "gfal2_opendir", &g->opendir },
+        { "gfal2_readdir", &g->readdir }, { "gfal2_closedir", &g->closedir },
+        { "g_clear_error", &g->clear_error },
         { "g_strfreev", &g->strfreev },
     };
     /* libgfal2-2's SONAME, the one built against; glib's calls come through its needs */

@@ -24,6 +24,9 @@ struct vp_gfal2 {
     __typeof__(gfal2_stat) *stat;
     __typeof__(gfal2_rename) *rename;
     __typeof__(gfal2_unlink) *unlink;
+    __typeof__(gfal2_opendir) *opendir;
+    __typeof__(gfal2_readdir) *readdir;
+    __typeof__(gfal2_closedir) *closedir;
     __typeof__(g_clear_error) *clear_error;
     __typeof__(g_strfreev) *strfreev;
 };

@@ -1,7 +1,8 @@
 /* `virtperf data prepare|index|remove`: the filesets the data benchmarks read. prepare
  * lays out files of seeded, incompressible content and their manifest; index writes a
  * manifest for files that are already there (never changing them); remove deletes only
- * what it can prove prepare laid out (core/fileset_files.h); prepare is run/fileset_prepare.c. */
+ * what it can prove prepare laid out (core/fileset_files.h); prepare is run/fileset_prepare.c,
+ * index and remove at a URL run/fileset_url.c. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -14,16 +15,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/data_source.h"
 #include "cmd/commands.h"
 #include "core/fileset_files.h"
 #include "run/fileset_prepare.h"
+#include "run/fileset_url.h"
 #include "core/fileset.h"
 #include "core/units.h"
 
 static const char data_usage[] =
     "usage: virtperf data prepare --source DIR|URL --files N --file-size SIZE[:MAX] [--seed N]\n"
-    "       virtperf data index --source DIR\n"
-    "       virtperf data remove --source DIR\n"
+    "       virtperf data index --source DIR|URL\n"
+    "       virtperf data remove --source DIR|URL\n"
     "\n"
     "The filesets data.copy and data.read read. prepare lays out N files of seeded,\n"
     "incompressible content under DIR, made when missing (file-00000.dat ...; SIZE:MAX\n"
@@ -31,7 +34,9 @@ static const char data_usage[] =
     "file's size and SHA-256. Serve DIR over XRootD or HTTP and the benchmarks read it\n"
     "by URL too (xrootd, started as root, takes -R nobody: see docs/disk-and-data.md);\n"
     "prepare --source URL (root://, https://, dav://, nfs:// over NFSv3) lays it out\n"
-    "through the server, reading each file back to check its SHA-256.\n"
+    "through the server, reading each file back to check its SHA-256; index and\n"
+    "remove take the same URLs (over a URL, remove checks the type, size and content\n"
+    "of each file, as the store has no owner to check).\n"
     "index writes a manifest for the regular files already in DIR, reading them to\n"
     "checksum them and changing none. remove deletes the files it can prove prepare\n"
     "laid out (no link in any part of the name, the caller's own regular file, the\n"
@@ -98,8 +103,8 @@ static int take_seed(void *settings, const char *value, char *err, size_t err_le
 }
 
 static const struct vp_command_flag data_flags_table[] = {
-    { "source", 0, "DIR|URL", "the fileset's directory (prepare also takes root://,\n"
-      "https://, dav:// or nfs:// URLs)", take_source },
+    { "source", 0, "DIR|URL", "the fileset's directory, or its root://, https://,\n"
+      "dav:// or nfs:// URL", take_source },
     { "files", 0, "N", "prepare's file count, 1..100000", take_files },
     { "file-size", 0, "SIZE[:MAX]", "prepare's file size, or each drawn between SIZE and MAX",
       take_file_size },
@@ -109,18 +114,15 @@ const struct vp_command_table vp_data_flags = {
     "data", data_flags_table, sizeof data_flags_table / sizeof data_flags_table[0]
 };
 
-/* --source checked for action: a URL for prepare alone, else a directory (or one prepare
- * will make). */
+/* --source checked: a URL (checked when its library is loaded), a directory, or one
+ * prepare will make. */
 static void check_source(const char *action, const struct data_flags *flags)
 {
     if (!flags->source)
-        vp_usage_error("data: --source DIR is required (a local or mounted directory)");
-    if (strstr(flags->source, "://")) {
-        if (strcmp(action, "prepare") != 0)
-            vp_usage_error("data %s: --source %s: accepted: a directory (prepare alone takes a "
-                           "URL)", action, flags->source);
+        vp_usage_error("data: --source DIR|URL is required (a local or mounted directory, or "
+                       "a root://, https://, dav:// or nfs:// URL)");
+    if (strstr(flags->source, "://"))
         return;
-    }
     struct stat info;
     bool made_by_prepare = strcmp(action, "prepare") == 0 && lstat(flags->source, &info) != 0 &&
                            errno == ENOENT;
@@ -186,10 +188,30 @@ static int data_index(const struct data_flags *flags)
     return status == 0 ? 0 : vp_data_stop_asked ? VP_EXIT_INTERRUPTED : 1;
 }
 
-/* Removes the files of the fileset in DIR that prepare provably laid out, and the
- * manifest once none is left; or what an interrupted prepare left, by its plan. */
+/* remove's summary: what it removed of what listing (a manifest or a plan, at where)
+ * listed; 1 when it kept any. */
+static int report_removal(const char *listing, const char *where,
+                          const struct vp_removal_count *count)
+{
+    printf("removed %zu of the %zu files %s listed%s\n", count->removed, count->listed, listing,
+           count->kept ? "" : ", and it");
+    if (count->kept)
+        fprintf(stderr, "virtperf: data remove: kept %zu files it cannot prove prepare laid "
+                "out (named above), and %s\n", count->kept, where);
+    return count->kept ? 1 : 0;
+}
+
+/* Removes the files of the fileset in DIR (or at a URL) that prepare provably laid out,
+ * and the manifest once none is left; or what an interrupted prepare left, by its plan. */
 static int data_remove(const struct data_flags *flags)
 {
+    struct vp_removal_count count = { 0 };
+    char where[PATH_MAX + 64];
+    if (strstr(flags->source, "://")) {
+        int status = vp_data_remove_url(flags->source, &count);
+        data_join(flags->source, VP_FILESET_MANIFEST, where, sizeof where);
+        return status != 0 ? status : report_removal(VP_FILESET_MANIFEST, where, &count);
+    }
     int dir_fd = open(flags->source, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir_fd < 0)
         vp_usage_error("data remove: --source %s: %s", flags->source, strerror(errno));
@@ -212,17 +234,14 @@ static int data_remove(const struct data_flags *flags)
                        "removed (delete the manifest yourself to forget them)", flags->source,
                        listing);
     }
-    size_t removed = 0, kept = vp_data_clear_plan(dir_fd, &set, &removed);
-    if (kept == 0)
+    count.listed = set.count;
+    count.kept = vp_data_clear_plan(dir_fd, &set, &count.removed);
+    if (count.kept == 0)
         unlinkat(dir_fd, listing, 0);
-    printf("removed %zu of the %zu files %s listed%s\n", removed, set.count, listing,
-           kept ? "" : ", and it");
-    if (kept)
-        fprintf(stderr, "virtperf: data remove: kept %zu files it cannot prove prepare laid "
-                "out (named above), and %s/%s\n", kept, flags->source, listing);
     vp_fileset_free(&set);
     close(dir_fd);
-    return kept ? 1 : 0;
+    snprintf(where, sizeof where, "%s/%s", flags->source, listing);
+    return report_removal(listing, where, &count);
 }
 
 int cmd_data(int argc, char **argv)
@@ -256,5 +275,7 @@ int cmd_data(int argc, char **argv)
     if (flags.files_given || flags.size_given || flags.seed_given)
         vp_usage_error("data %s: --files, --file-size and --seed are prepare's; %s takes "
                        "--source only", action, action);
-    return strcmp(action, "index") == 0 ? data_index(&flags) : data_remove(&flags);
+    if (strcmp(action, "index") == 0)
+        return strstr(flags.source, "://") ? vp_data_index_url(flags.source) : data_index(&flags);
+    return data_remove(&flags);
 }

@@ -191,18 +191,23 @@ static bool resume_file(int dir_fd, struct vp_fileset *set, size_t index)
     return true;
 }
 
-/* The SHA-256 of what url holds now, read back whole. */
-static int read_back(struct data_client *client, const char *url, char *hex, char *err,
-                     size_t err_len)
+int vp_data_url_sha256(struct data_client *client, const char *url, char *hex, uint64_t *size,
+                       char *err, size_t err_len)
 {
     struct data_handle handle = { .fd = -1 };
     if (data_open(client, url, &handle, err, err_len) != 0)
         return -1;
     struct vp_hasher hasher;
     vp_hasher_start(&hasher);
-    ssize_t got;
-    while ((got = data_read(client, &handle, hasher.buffer, VP_HASHER_CHUNK, err, err_len)) > 0)
+    ssize_t got = 0;
+    *size = 0;
+    while (!vp_data_stop_asked &&
+           (got = data_read(client, &handle, hasher.buffer, VP_HASHER_CHUNK, err, err_len)) > 0) {
         vp_sha256_add(hasher.digest, hasher.buffer, (size_t)got);
+        *size += (uint64_t)got;
+    }
+    if (vp_data_stop_asked)
+        got = -1, snprintf(err, err_len, "interrupted");
     vp_hasher_finish(&hasher, hex);
     char ignored[64];
     data_close(client, &handle, ignored, sizeof ignored);
@@ -224,29 +229,36 @@ static int lay_out_at_url(struct data_client *client, const char *url, struct vp
         return -1;
     int status = text ? write_out(&writer, text, strlen(text), temp, err, err_len)
                       : write_content(set, index, &writer, temp, err, err_len);
-    char ignored[64];
+    char ignored[VP_ERROR_LEN];
     if (data_close(client, &writer.handle, status == 0 ? err : ignored,
                    status == 0 ? err_len : sizeof ignored) != 0)
         status = -1;
-    int there = status == 0 ? data_url_exists(client, url, err, err_len) : 0;
+    int there = status == 0 ? data_url_stat(client, url, NULL, NULL, err, err_len) : 0;
     if (there > 0)
         snprintf(err, err_len, "%.300s: exists (a fileset is laid out only where none of its "
                  "names exists)", url);
     if (status != 0 || there != 0 || data_url_rename(client, temp, url, err, err_len) != 0) {
-        data_url_unlink(client, temp);
+        data_url_unlink(client, temp, ignored, sizeof ignored);
         return -1;
     }
     if (text)
         return 0;
     char hex[65];
-    int checked = read_back(client, url, hex, err, err_len);
+    uint64_t size;
+    int checked = vp_data_url_sha256(client, url, hex, &size, err, err_len);
     if (checked == 0 && strcmp(hex, set->files[index].sha256) != 0) {
         snprintf(err, err_len, "%.300s: read back, its SHA-256 is not what was written", url);
         checked = -1;
     }
     if (checked != 0)
-        data_url_unlink(client, url);
+        data_url_unlink(client, url, ignored, sizeof ignored);
     return checked;
+}
+
+int vp_data_put_text(struct data_client *client, const char *url, const char *text, char *err,
+                     size_t err_len)
+{
+    return lay_out_at_url(client, url, NULL, 0, text, err, err_len);
 }
 
 /* prepare --source URL: the same fileset, laid out through the URL's library (root://,
@@ -263,7 +275,7 @@ static int prepare_at_url(const struct vp_prepare_request *request)
         return 1;
     }
     data_join(source, VP_FILESET_MANIFEST, url, sizeof url);
-    int there = data_url_exists(&client, url, err, sizeof err);
+    int there = data_url_stat(&client, url, NULL, NULL, err, sizeof err);
     if (there != 0) {
         data_client_free(&client);
         if (there > 0)
@@ -292,9 +304,10 @@ static int prepare_at_url(const struct vp_prepare_request *request)
         free(text);
     }
     if (status != 0) { /* nothing half-made stays */
+        char ignored[VP_ERROR_LEN];
         for (size_t i = 0; i < laid_out; i++) {
             data_join(source, set.files[i].name, url, sizeof url);
-            data_url_unlink(&client, url);
+            data_url_unlink(&client, url, ignored, sizeof ignored);
         }
         fprintf(stderr, "virtperf: data prepare: %s; the files laid out were removed from %s\n",
                 err, source);

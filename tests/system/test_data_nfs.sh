@@ -5,7 +5,10 @@
 # and v4 (its pseudo path, ?version=4), every byte checked against the manifest; a 4 KiB
 # read size goes to the wire as one READ each (the client's packets out are at least the
 # requests), 512 KiB as few; data.read reads ranges; data prepare lays a fileset out over
-# v3 and it reads back; a directory the server does not export is refused with libnfs's
+# v3 and it reads back, and data remove over v3 deletes it but for a file whose content is
+# not what prepare wrote; data index over v3 writes a manifest for files made by hand
+# (left out: a link, a directory), which data.copy --verify then reads, and which remove
+# refuses to delete; a directory the server does not export is refused with libnfs's
 # reason, naming the mount.
 . "$(dirname "$0")/lib.sh"
 NETNS_CLIENT=vpnfs-c-$$
@@ -26,6 +29,10 @@ two_hosts "$NETNS_CLIENT" "$NETNS_STORE" 198.18.9
 FILE_SIZE=$((2 << 20))
 expect_status 0 "$VP" data prepare --source "$SET" --files 4 --file-size 2m
 mkdir -m 777 "$SET/laid-out" # (a directory under the export: prepare writes there over v3)
+mkdir -m 777 "$SET/by-hand" "$SET/by-hand/sub" # (files index reads over v3)
+head -c 300000 /dev/urandom >"$SET/by-hand/b.bin"
+head -c 70000 /dev/urandom >"$SET/by-hand/a.bin"
+ln -s a.bin "$SET/by-hand/link.bin"
 start_ganesha "$SET" "$NETNS_STORE" 198.18.9.2
 client() { ip netns exec "$NETNS_CLIENT" "$@"; }
 packets_out() { client cat "/sys/class/net/vpa$$/statistics/tx_packets"; }
@@ -66,6 +73,42 @@ expect_contains "$WORK/out" "each read back and checked"
     fail "prepare over nfs:// should leave its files on the server: $(ls -l "$SET/laid-out")"
 expect_status 0 client "$VP" run data.copy --source "nfs://198.18.9.2$SET/laid-out" --reps 1 \
     --warmup 0 --verify --quiet
+
+# remove over v3: a file changed after prepare is kept and named, with the manifest
+last=$(((1 << 20) - 1))
+dd if="$SET/laid-out/file-00001.dat" of="$WORK/byte" bs=1 skip=$last count=1 status=none
+put_last_byte() { dd of="$SET/laid-out/file-00001.dat" bs=1 seek=$last conv=notrunc status=none; }
+printf 'X' | put_last_byte
+expect_status 1 client "$VP" data remove --source "nfs://198.18.9.2$SET/laid-out"
+expect_contains "$WORK/out" "removed 1 of the 2 files virtperf-manifest.json listed"
+expect_contains "$WORK/err" "kept file-00001.dat: not the content prepare laid out"
+[ ! -e "$SET/laid-out/file-00000.dat" ] && [ -e "$SET/laid-out/file-00001.dat" ] &&
+    [ -e "$SET/laid-out/virtperf-manifest.json" ] ||
+    fail "remove over nfs:// should delete the file prepare wrote and keep the changed one and the manifest: $(ls "$SET/laid-out")"
+put_last_byte <"$WORK/byte" # (its content again)
+expect_status 0 client "$VP" data remove --source "nfs://198.18.9.2$SET/laid-out"
+expect_contains "$WORK/out" "removed 1 of the 2 files virtperf-manifest.json listed, and it"
+[ -z "$(ls -A "$SET/laid-out")" ] || fail "remove over nfs:// should leave nothing: $(ls -A "$SET/laid-out")"
+
+# index over v3: the regular files made by hand, each one's SHA-256 as sha256sum says
+expect_status 0 client "$VP" data index --source "nfs://198.18.9.2$SET/by-hand"
+expect_contains "$WORK/out" "indexed 2 files under nfs://198.18.9.2$SET/by-hand"
+python3 - "$SET/by-hand" <<'PY' || fail "index over nfs:// should list a.bin and b.bin with their sizes and SHA-256"
+import hashlib, json, os, sys
+d = json.load(open(os.path.join(sys.argv[1], 'virtperf-manifest.json')))
+files = {f['name']: f for f in d['files']}
+assert sorted(files) == ['a.bin', 'b.bin'], files
+for name, f in files.items():
+    data = open(os.path.join(sys.argv[1], name), 'rb').read()
+    assert f['size'] == len(data) and f['sha256'] == hashlib.sha256(data).hexdigest(), f
+PY
+expect_status 0 client "$VP" run data.copy --source "nfs://198.18.9.2$SET/by-hand" --reps 1 \
+    --warmup 0 --verify --per-job 2 --quiet
+expect_status 2 client "$VP" data index --source "nfs://198.18.9.2$SET/by-hand"
+expect_contains "$WORK/err" "already holds a fileset"
+expect_status 2 client "$VP" data remove --source "nfs://198.18.9.2$SET/by-hand"
+expect_contains "$WORK/err" "indexes files virtperf did not lay out; nothing removed"
+[ -e "$SET/by-hand/a.bin" ] || fail "remove should never delete files virtperf did not make"
 
 # refused: a directory the server does not export, with libnfs's reason
 expect_status 2 client "$VP" run data.copy --source "nfs://198.18.9.2/srv/not-exported" --reps 1
