@@ -32,7 +32,7 @@ expect_usage_error "already holds a fileset" "$VP" data prepare --source "$SET" 
 expect_usage_error "--file-size '2m:1m'" "$VP" data prepare --source "$WORK" --files 2 --file-size 2m:1m
 expect_usage_error "--files N and --file-size SIZE are required" "$VP" data prepare --source "$WORK"
 expect_usage_error "data prepare: --source ftp://x/y: accepted: a directory, or a root://" "$VP" data prepare --source ftp://x/y --files 1 --file-size 1k
-expect_usage_error "data remove: --source root://x//y: accepted: a directory (prepare alone takes a URL)" "$VP" data remove --source root://x//y
+expect_usage_error "data remove: --source ftp://x/y: accepted: a directory, or a root://" "$VP" data remove --source ftp://x/y
 # A directory not there yet is made (as mkdir -p); under a file, refused. Its progress,
 # not on a terminal, is no run of carriage-return redraws.
 expect_status 0 "$VP" data prepare --source "$WORK/new/set" --files 2 --file-size 4k
@@ -169,7 +169,16 @@ assert all(hashlib.sha256(open(f["name"], "rb").read()).hexdigest() == f["sha256
 done
 cmp "$SET/byroot/file-00002.dat" "$SET/byhttp/file-00002.dat" || fail "the same seed laid out different content by root:// and HTTP"
 expect_status 0 "$VP" run data.read --source "$ROOT_URL/byroot" --per-job 3 --ranges 4 --verify --reps 1 --warmup 0 --quiet
-mkdir "$SET/taken" && chown nobody "$SET/taken" && cp "$SET/byroot/file-00001.dat" "$SET/taken/"
+# remove and index through root:// (gfal2's stat, listing and removal)
+expect_status 0 "$VP" data remove --source "$ROOT_URL/byroot"
+expect_contains "$WORK/out" "removed 3 of the 3 files virtperf-manifest.json listed, and it"
+[ -z "$(ls -A "$SET/byroot")" ] || fail "remove through root:// left $(ls -A "$SET/byroot")"
+head -c 50000 /dev/urandom >"$SET/byroot/by-hand.bin" && chown nobody "$SET/byroot/by-hand.bin"
+expect_status 0 "$VP" data index --source "$ROOT_URL/byroot"
+expect_contains "$WORK/out" "indexed 1 files under $ROOT_URL/byroot"
+grep -q "$(sha256sum "$SET/byroot/by-hand.bin" | cut -c1-64)" "$SET/byroot/virtperf-manifest.json" ||
+    fail "index through root:// should record by-hand.bin's SHA-256: $(cat "$SET/byroot/virtperf-manifest.json")"
+mkdir "$SET/taken" && chown nobody "$SET/taken" && cp "$SET/byhttp/file-00001.dat" "$SET/taken/"
 expect_status 1 "$VP" data prepare --source "$ROOT_URL/taken" --files 3 --file-size 256k --seed 11
 expect_contains "$WORK/err" "taken/file-00001.dat: exists (a fileset is laid out only where none of its names exists)"
 [ "$(ls -A "$SET/taken")" = file-00001.dat ] || fail "a refused prepare through a URL left files: $(ls -A "$SET/taken")"
