@@ -2,13 +2,13 @@
  * (the GridKa study: 10 to 70 jobs at once copying file collections from a NAS box over
  * NFS and over xrootd, then with a larger read size). The store is a fileset that a
  * manifest describes (core/fileset.h); each job takes --per-job of its files, chosen at
- * random from a seed, and reads them through a POSIX path or a gfal2 URL
- * (data_source.h) with --read-size per request. data.copy reads whole files (to
- * nowhere, or to local scratch with --to); data.read reads --ranges scattered ranges of
- * each, as an analysis job reads a ROOT file. Every request's latency goes into the
- * histogram and its completion into the op log; every file's length is checked against
- * the manifest, and with --verify every byte (copy: the file's SHA-256; read: each range
- * against the seeded content). */
+ * random from a seed, and reads them through a POSIX path or a URL (data_source.h)
+ * with --read-size per request. data.copy reads whole files (to nowhere, or with --to to
+ * local scratch or a server's directory, copy_target.h); data.read reads --ranges
+ * scattered ranges of each, as an analysis job reads a ROOT file. Every request's latency
+ * goes into the histogram and its completion into the op log; every file's length is
+ * checked against the manifest, and with --verify every byte (copy: the file's SHA-256;
+ * read: each range against the seeded content). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -19,11 +19,11 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
 #include "bench/cache_evidence.h"
+#include "bench/copy_target.h"
 #include "bench/data_part.h"
 #include "bench/data_source.h"
 #include "core/clock.h"
@@ -32,7 +32,6 @@
 #include "core/json.h"
 #include "core/limits.h"
 #include "core/random.h"
-#include "core/scratch.h"
 #include "core/sha256.h"
 #include "core/units.h"
 
@@ -64,8 +63,8 @@
 static const struct vp_option copy_options[] = {
     DATA_COMMON_OPTIONS,
     { "to", VP_OPT_TEXT, NONE, 0, 0, NULL,
-      "write each copy under this local directory (removed after each repetition); none: "
-      "read and discard" },
+      "write each copy under this local directory, or to a directory's nfs://, root://, "
+      "dav:// URL (each copy removed after its repetition); none: read and discard" },
 };
 
 static const struct vp_option read_options[] = {
@@ -113,13 +112,13 @@ _Static_assert(sizeof data_metrics / sizeof data_metrics[0] == DATA_METRIC_COUNT
 static struct {
     char manifest_url[VP_TEXT_LEN + 64];
     struct vp_fileset set;
-    char scratch_dir[PATH_MAX]; /* --to: a private directory made for this result */
     char fstype[64], mount[1024];
 } fileset;
 
 struct data_state {
     bool copy;
     struct data_client client;
+    struct copy_target target; /* --to */
     size_t *chosen;     /* per-job indices into fileset.set.files */
     size_t chosen_count;
     uint64_t read_size;
@@ -198,29 +197,15 @@ static size_t files_in_use(const struct vp_params *params)
     return files ? (size_t)files : fileset.set.count;
 }
 
-static int check_scratch(const struct vp_params *params, unsigned max_jobs, char *err,
-                         size_t err_len)
+static int check_target(const struct vp_params *params, unsigned max_jobs, char *err,
+                        size_t err_len)
 {
-    const char *to = vp_param_text(params, "to");
-    struct stat info;
-    if (stat(to, &info) != 0 || !S_ISDIR(info.st_mode) || access(to, W_OK) != 0) {
-        snprintf(err, err_len, "--to %s: accepted: an existing, writable local directory", to);
-        return -1;
-    }
     uint64_t largest = 0;
     for (size_t i = 0; i < files_in_use(params); i++)
         if (fileset.set.files[i].size > largest)
             largest = fileset.set.files[i].size;
-    struct statvfs space;
     double needed = (double)largest * (double)vp_param_number(params, "per-job") * max_jobs;
-    if (statvfs(to, &space) == 0 && space.f_blocks > 0 &&
-        (double)space.f_bavail * (double)space.f_frsize < needed) {
-        char want[32];
-        vp_format_bytes(needed, want, sizeof want);
-        snprintf(err, err_len, "--to %s: needs %s for %u jobs' copies", to, want, max_jobs);
-        return -1;
-    }
-    return 0;
+    return vp_copy_target_check(vp_param_text(params, "to"), needed, err, err_len);
 }
 
 static int data_validate(const struct vp_params *params, unsigned max_jobs, char *err,
@@ -261,7 +246,7 @@ static int data_validate(const struct vp_params *params, unsigned max_jobs, char
         return -1;
     }
     if (copy && strcmp(vp_param_text(params, "to"), NONE) != 0)
-        return check_scratch(params, max_jobs, err, err_len);
+        return check_target(params, max_jobs, err, err_len);
     return 0;
 }
 
@@ -274,16 +259,10 @@ static int data_setup(const struct vp_params *params, char *err, size_t err_len)
     if (!data_is_url(source))
         vp_filesystem_of(source, fileset.fstype, sizeof fileset.fstype, fileset.mount,
                          sizeof fileset.mount);
-    fileset.scratch_dir[0] = '\0';
+    vp_copy_target_remove();
     if (vp_params_find(params, "to") < 0 || strcmp(vp_param_text(params, "to"), NONE) == 0)
         return 0;
-    char why[VP_ERROR_LEN];
-    if (vp_scratch_make(vp_param_text(params, "to"), "virtperf-copy", fileset.scratch_dir,
-                        sizeof fileset.scratch_dir, why, sizeof why) != 0) {
-        snprintf(err, err_len, "--to %s: %s", vp_param_text(params, "to"), why);
-        return -1;
-    }
-    return 0;
+    return vp_copy_target_make(vp_param_text(params, "to"), err, err_len);
 }
 
 /* Requests one job makes per repetition (bounds the op log). */
@@ -435,7 +414,10 @@ static int data_prepare(struct vp_job *job)
     if (data_client_init(&state->client, vp_param_text(job->params, "source"),
                          timeout_of(job->params), job->error, sizeof job->error) != 0 ||
         data_client_attach(&state->client, vp_param_text(job->params, "source"), job->error,
-                           sizeof job->error) != 0)
+                           sizeof job->error) != 0 ||
+        (state->copy && vp_copy_target_start(&state->target, vp_param_text(job->params, "to"),
+                                             job->index, timeout_of(job->params), job->error,
+                                             sizeof job->error) != 0))
         return -1;
     if (job->fail_now &&
         data_client_watch(&state->client, timeout_of(job->params), job->fail_now) != 0) {
@@ -443,15 +425,6 @@ static int data_prepare(struct vp_job *job)
         return -1;
     }
     return drop_source_cache(job, state);
-}
-
-/* Where job's copy of its n-th file goes (--to), "" when copies are discarded. */
-static void scratch_name(const struct vp_job *job, size_t n, char *out, size_t len)
-{
-    if (!fileset.scratch_dir[0])
-        out[0] = '\0';
-    else
-        snprintf(out, len, "%.4000s/job%u-%zu.dat", fileset.scratch_dir, job->index, n);
 }
 
 /* One request's bookkeeping: its latency and completion. */
@@ -468,9 +441,10 @@ struct file_tally {
 };
 
 /* Copies one file: sequential reads of --read-size until the end, the length checked
- * against the manifest, the SHA-256 too with --verify, written to scratch with --to. */
+ * against the manifest, the SHA-256 too with --verify, written out with --to. */
 static int copy_file(struct vp_job *job, struct data_state *state, struct data_handle *handle,
-                     const struct vp_fileset_file *file, int scratch, struct file_tally *tally)
+                     const struct vp_fileset_file *file, struct copy_out *out,
+                     struct file_tally *tally)
 {
     if (state->digest)
         vp_sha256_restart(state->digest);
@@ -488,11 +462,9 @@ static int copy_file(struct vp_job *job, struct data_state *state, struct data_h
         got_total += (uint64_t)got;
         if (state->digest)
             vp_sha256_add(state->digest, state->buffer, (size_t)got);
-        if (scratch >= 0 && write(scratch, state->buffer, (size_t)got) != got) {
-            snprintf(job->error, sizeof job->error, "--to %.120s: write: %s", fileset.scratch_dir,
-                     errno ? strerror(errno) : "short write");
+        if (vp_copy_out_write(&state->target, out, state->buffer, (size_t)got, job->error,
+                              sizeof job->error) != 0)
             return -1;
-        }
     }
     tally->bytes += got_total;
     if (got_total != file->size) {
@@ -547,36 +519,31 @@ static int read_ranges(struct vp_job *job, struct data_state *state, struct data
     return 0;
 }
 
-/* Opens, reads and closes the job's n-th file; on failure its scratch copy is gone. */
+/* Opens, reads and closes the job's n-th file; on failure its copy (--to) is gone. */
 static int read_one_file(struct vp_job *job, struct data_state *state, size_t n,
                          struct file_tally *tally, double *open_sum)
 {
     const struct vp_fileset_file *file = &fileset.set.files[state->chosen[n]];
-    char url[VP_TEXT_LEN + VP_FILESET_NAME_LEN + 2], scratch_path[PATH_MAX];
+    char url[VP_TEXT_LEN + VP_FILESET_NAME_LEN + 2];
     data_join(vp_param_text(job->params, "source"), file->name, url, sizeof url);
-    scratch_name(job, n, scratch_path, sizeof scratch_path);
     struct data_handle handle = { .fd = -1 };
     int64_t start = vp_now_ns();
     if (data_open(&state->client, url, &handle, job->error, sizeof job->error) != 0)
         return -1;
     *open_sum += (double)(vp_now_ns() - start) / 1e9;
-    int scratch = -1;
-    if (scratch_path[0] &&
-        (scratch = open(scratch_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
-        snprintf(job->error, sizeof job->error, "--to: %.180s: %s", scratch_path, strerror(errno));
-    int status = scratch_path[0] && scratch < 0 ? -1
-                 : state->copy ? copy_file(job, state, &handle, file, scratch, tally)
-                               : read_ranges(job, state, &handle, n, tally);
+    struct copy_out out;
+    int status = state->copy ? vp_copy_out_create(&state->target, n, &out, job->error,
+                                                  sizeof job->error) : 0;
+    if (status == 0)
+        status = state->copy ? copy_file(job, state, &handle, file, &out, tally)
+                             : read_ranges(job, state, &handle, n, tally);
     char ignored[VP_ERROR_LEN];
     if (data_close(&state->client, &handle, status == 0 ? job->error : ignored,
                    status == 0 ? sizeof job->error : sizeof ignored) != 0)
         status = -1;
-    if (scratch >= 0 && close(scratch) != 0 && status == 0) {
-        snprintf(job->error, sizeof job->error, "--to: %.180s: %s", scratch_path, strerror(errno));
+    if (state->copy && vp_copy_out_close(&state->target, &out, n, status != 0, job->error,
+                                         sizeof job->error) != 0)
         status = -1;
-    }
-    if (status != 0 && scratch_path[0])
-        unlink(scratch_path);
     return status;
 }
 
@@ -614,12 +581,8 @@ static int data_measure(struct vp_job *job, double *values)
 static int data_after_rep(struct vp_job *job)
 {
     struct data_state *state = job->state;
-    for (size_t n = 0; n < state->chosen_count; n++) {
-        char scratch_path[PATH_MAX];
-        scratch_name(job, n, scratch_path, sizeof scratch_path);
-        if (scratch_path[0])
-            unlink(scratch_path);
-    }
+    for (size_t n = 0; state->copy && n < state->chosen_count; n++)
+        vp_copy_out_discard(&state->target, n);
     return drop_source_cache(job, state);
 }
 
@@ -627,6 +590,7 @@ static void data_release(struct vp_job *job)
 {
     struct data_state *state = job->state;
     data_client_free(&state->client);
+    vp_copy_target_stop(&state->target);
     for (size_t i = 0; state->offsets && i < state->chosen_count; i++)
         free(state->offsets[i]);
     free(state->offsets);
@@ -636,15 +600,12 @@ static void data_release(struct vp_job *job)
     free(state);
 }
 
-/* Whatever a job left in the scratch directory (a killed job cannot clean up), then the
+/* Whatever a job left in a local --to (a killed job cannot clean up), then its scratch
  * directory. Nothing in a source is ever removed. */
 static void data_teardown(const struct vp_params *params, unsigned jobs)
 {
     (void)params, (void)jobs;
-    if (!fileset.scratch_dir[0])
-        return;
-    vp_scratch_remove(fileset.scratch_dir);
-    fileset.scratch_dir[0] = '\0';
+    vp_copy_target_remove();
 }
 
 static const struct vp_result_part *const data_parts[] = { &vp_part_data, &vp_part_device,

@@ -5,7 +5,8 @@
 # and v4 (its pseudo path, ?version=4), every byte checked against the manifest; a 4 KiB
 # read size goes to the wire as one READ each (the client's packets out are at least the
 # requests), 512 KiB as few; data.read reads ranges; data prepare lays a fileset out over
-# v3 and it reads back, and data remove over v3 deletes it but for a file whose content is
+# v3 and it reads back; data.copy --to nfs:// writes its copies to the server (bytes out
+# at least the copies', none left); data remove over v3 deletes it but for a file whose content is
 # not what prepare wrote; data index over v3 writes a manifest for files made by hand
 # (left out: a link, a directory), which data.copy --verify then reads, and which remove
 # refuses to delete; a directory the server does not export is refused with libnfs's
@@ -59,6 +60,23 @@ requests=$((2 * 2 * 2 * FILE_SIZE / 4096))
 [ "$large" -lt $((small / 4)) ] ||
     fail "512 KiB reads should take far fewer packets out than 4 KiB ones: $large against $small"
 echo "packets out: $small at 4 KiB, $large at 512 KiB ($requests reads at 4 KiB)"
+
+# copies written to the server (--to nfs://): every byte goes out again, none is left
+mkdir -m 777 "$SET/copies"
+bytes_out() { client cat "/sys/class/net/vpa$$/statistics/tx_bytes"; }
+before=$(bytes_out)
+expect_status 0 client "$VP" run data.copy --source "nfs://198.18.9.2$SET" --jobs 2 --per-job 2 \
+    --reps 2 --warmup 0 --verify --to "nfs://198.18.9.2$SET/copies" --json "$WORK/to.json"
+sent=$(($(bytes_out) - before))
+copied=$((2 * 2 * 2 * FILE_SIZE))
+[ "$sent" -ge "$copied" ] ||
+    fail "--to nfs://: the copies' $copied bytes should go out to the server, $sent bytes went"
+[ -z "$(ls -A "$SET/copies")" ] || fail "--to nfs:// should leave no copy: $(ls -A "$SET/copies")"
+echo "--to nfs://: $sent bytes out for $copied bytes copied"
+expect_status 1 client "$VP" run data.copy --source "nfs://198.18.9.2$SET" --reps 1 --warmup 0 \
+    --to "nfs://198.18.9.2$SET/no-such-dir" --json "$WORK/to-gone.json"
+json_check "$WORK/to-gone.json" "'no-such-dir' in d['results'][0]['error'] and 'mount' in d['results'][0]['error']" \
+    "--to a directory the server lacks: the job fails naming it and libnfs's mount"
 
 # ranges at random offsets (data.read: pread), checked against the seeded content
 expect_status 0 client "$VP" run data.read --source "nfs://198.18.9.2$SET" --jobs 2 --ranges 16 \
