@@ -107,7 +107,8 @@ int vp_data_index_url(const char *source)
         fprintf(stderr, "virtperf: data index: %s holds over %d files; the first %d by the "
                 "listing's order are indexed\n", source, VP_FILESET_MAX_FILES,
                 VP_FILESET_MAX_FILES);
-    qsort(names.set.files, names.set.count, sizeof *names.set.files, by_name);
+    if (names.set.count)
+        qsort(names.set.files, names.set.count, sizeof *names.set.files, by_name);
     vp_data_catch_interrupts();
     for (size_t i = 0; i < names.set.count && status == 0; i++) {
         fprintf(stderr, "\rvirtperf: checksumming file %zu of %zu", i + 1, names.set.count);
