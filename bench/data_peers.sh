@@ -13,11 +13,13 @@
 # defaults (8 MiB chunks, 4 in flight, page reads) is printed beside for information. Prints each round's ratio virtperf / tool and the medians. Not a test:
 # rerun it on the machine you have. Needs root (xrootd serves as nobody).
 # Usage: bench/data_peers.sh [ROUNDS] [FILE_SIZE] [READ_SIZE]   (defaults 7, 256m, 1m)
+# PROTOS="nfs" (any of root http nfs; all by default) runs only those comparisons.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROUNDS=${1:-7}
 FILE_SIZE=${2:-256m}
 READ_SIZE=${3:-1m}
+PROTOS=" ${PROTOS:-root http nfs} "
 scripts/deps.sh build data nfs || exit 1
 [ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build >/dev/null || exit 1
@@ -91,19 +93,25 @@ echo "files: 4 x $FILE_SIZE, read size $READ_SIZE; xrootd $(xrootd -v 2>&1 | hea
 printf '%-6s %-5s %-6s %12s %12s %8s %16s\n' round jobs proto virtperf tool ratio "xrdcp defaults"
 for round in $(seq "$ROUNDS"); do
     for jobs in 1 4; do
+        if [[ "$PROTOS" == *" root "* ]]; then
         ours=$(virtperf_rate "$jobs" "$ROOT")
         theirs=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$total_bytes" "$(tool_seconds "$jobs" xrdcp)")
         defaults=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$total_bytes" "$(tool_seconds "$jobs" xrdcp-defaults)")
         python3 -c 'import sys; r, j, o, t, d = sys.argv[1:6]; o, t, d = float(o), float(t), float(d); print("%-6s %-5s %-6s %9.0f MB/s %7.0f MB/s %7.3fx %11.0f MB/s" % (r, j, "root", o / 1e6, t / 1e6, o / t, d / 1e6)); open(sys.argv[6], "a").write("root %s %r\n" % (j, o / t))' \
             "$round" "$jobs" "$ours" "$theirs" "$defaults" "$work/ratios"
+        fi
+        if [[ "$PROTOS" == *" http "* ]]; then
         ours=$(virtperf_rate "$jobs" "$HTTP")
         theirs=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$total_bytes" "$(tool_seconds "$jobs" curl)")
         python3 -c 'import sys; r, j, o, t = sys.argv[1:5]; o, t = float(o), float(t); print("%-6s %-5s %-6s %9.0f MB/s %7.0f MB/s %7.3fx" % (r, j, "http", o / 1e6, t / 1e6, o / t)); open(sys.argv[5], "a").write("http %s %r\n" % (j, o / t))' \
             "$round" "$jobs" "$ours" "$theirs" "$work/ratios"
+        fi
+        if [[ "$PROTOS" == *" nfs "* ]]; then
         ours=$(virtperf_rate "$jobs" "$NFS")
         theirs=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$total_bytes" "$(tool_seconds "$jobs" nfs-cat)")
         python3 -c 'import sys; r, j, o, t = sys.argv[1:5]; o, t = float(o), float(t); print("%-6s %-5s %-6s %9.0f MB/s %7.0f MB/s %7.3fx" % (r, j, "nfs", o / 1e6, t / 1e6, o / t)); open(sys.argv[5], "a").write("nfs %s %r\n" % (j, o / t))' \
             "$round" "$jobs" "$ours" "$theirs" "$work/ratios"
+        fi
     done
 done
 stop_ganesha

@@ -6,7 +6,7 @@
 # data.copy from a root:// store carries gfal2 and its XRootD plugin, and --guest-mount
 # mounts an NFS export (nfs-ganesha in a namespace on the bridge) through the guest's
 # kernel, so guests read a shared store over the bridge as the GridKa study's worker nodes
-# did, both ways (test_guests.sh: a mount the guest cannot make ends the run with its
+# did, both ways and over NFSv3 and v4 (test_guests.sh: a mount the guest cannot make ends the run with its
 # words). What a guest would refuse (a program it would not find) is refused before any
 # image is made or guest boots. One boot runs a plan of the five.
 . "$(dirname "$0")/lib.sh"
@@ -105,6 +105,12 @@ verify = on
 EOF
 expect_status 0 "$VP" run --plan "$WORK/plan.ini" --label carried --json "$WORK/carried.json"
 stop_xrootd
+# NFSv4: the guest's kernel mounts the export's pseudo path as nfs4
+expect_status 0 "$VP" run data.copy --source /mnt/store --guests 1 --guest-accel tcg \
+    --guest-net "$BRIDGE" --guest-mount "nfs://$SUBNET.200/export?version=4:/mnt/store" \
+    --read-size 512k --verify --reps 1 --warmup 0 --json "$WORK/v4.json"
+json_check "$WORK/v4.json" "d['results'][0]['status'] == 'ok' and d['results'][0]['metrics']['bytes']['mean'] == 1 << 20 and d['results'][0]['guests']['settings']['mount_command'].startswith('-t nfs4 ')" \
+    "a guest should mount the export over NFSv4 (nfs4, the pseudo path) and read a file whole from it"
 stop_ganesha
 ip link del "$BRIDGE"
 python3 - "$WORK/carried.json" "$OWN" "${BRIDGE}" <<'PY' || fail "the guest should run the carried programs and measure its clock against this host"
