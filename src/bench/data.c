@@ -626,11 +626,17 @@ static void data_annotate(const struct vp_params *params, unsigned jobs, json_t 
     }
 }
 
-/* What a member needs of this host to read the source (data_member_files). */
+/* What a member needs of this host to read the source and to write --to's URL
+ * (data_member_files). */
 static int data_member_files_of(const struct vp_params *params, struct vp_path_set *files,
                                 char *err, size_t err_len)
 {
-    return data_member_files(vp_param_text(params, "source"), files, err, err_len);
+    bool to_url = vp_params_find(params, "to") >= 0 && data_is_url(vp_param_text(params, "to"));
+    return data_member_files(vp_param_text(params, "source"), files, err, err_len) == 0 &&
+                   (!to_url ||
+                    data_member_files(vp_param_text(params, "to"), files, err, err_len) == 0)
+               ? 0
+               : -1;
 }
 
 #define DATA_BENCH(symbol, bench_name, bench_summary, table, what)                          \

@@ -105,12 +105,18 @@ verify = on
 EOF
 expect_status 0 "$VP" run --plan "$WORK/plan.ini" --label carried --json "$WORK/carried.json"
 stop_xrootd
-# NFSv4: the guest's kernel mounts the export's pseudo path as nfs4
+# NFSv4: the guest's kernel mounts the export's pseudo path as nfs4; its copies go back to
+# the server through libnfs (--to nfs://, v3), which the guest carries for it
+mkdir -m 777 "$OWN/set/copies"
 expect_status 0 "$VP" run data.copy --source /mnt/store --guests 1 --guest-accel tcg \
     --guest-net "$BRIDGE" --guest-mount "nfs://$SUBNET.200/export?version=4:/mnt/store" \
-    --read-size 512k --verify --reps 1 --warmup 0 --json "$WORK/v4.json"
+    --to "nfs://$SUBNET.200$OWN/set/copies" --read-size 512k --verify --reps 1 --warmup 0 \
+    --json "$WORK/v4.json"
 json_check "$WORK/v4.json" "d['results'][0]['status'] == 'ok' and d['results'][0]['metrics']['bytes']['mean'] == 1 << 20 and d['results'][0]['guests']['settings']['mount_command'].startswith('-t nfs4 ')" \
     "a guest should mount the export over NFSv4 (nfs4, the pseudo path) and read a file whole from it"
+json_check "$WORK/v4.json" "any('libnfs' in p for p in d['results'][0]['guests']['programs'])" \
+    "a guest writing its copies to nfs:// should carry libnfs"
+[ -z "$(ls -A "$OWN/set/copies")" ] || fail "--to nfs:// from a guest should leave no copy: $(ls -A "$OWN/set/copies")"
 stop_ganesha
 ip link del "$BRIDGE"
 python3 - "$WORK/carried.json" "$OWN" "${BRIDGE}" <<'PY' || fail "the guest should run the carried programs and measure its clock against this host"
