@@ -133,4 +133,7 @@ tc qdisc del dev lo root
 [ "$(virsh -c "$URI" list --all --name | grep -c virtperf-)" -eq 0 ] ||
     fail "an aborted or interrupted migration left a guest on the second libvirtd"
 guests_left_nothing '[0-9]*' "a run whose migration was aborted, or interrupted"
+# (the second daemon is no child of this shell: that it ran until now is what is checked)
+kill -0 "$(cat "$ELSEWHERE/pid" 2>/dev/null)" 2>/dev/null ||
+    fail "the second libvirtd had stopped before the test ended: $(tail -3 "$ELSEWHERE/libvirtd.log")"
 finish
