@@ -3,7 +3,8 @@
 # loopback: root:// against xrdcp, http:// against curl, and from an nfs-ganesha in a
 # network namespace of its own (a veth away) nfs:// against libnfs's nfs-cat (its nfs-cp
 # refuses /dev/null as a destination; nfs-cat writes to stdout, sent there), with 1 and 4
-# jobs (4 tool processes at once), taking turns round by round. Throughput is bytes over the
+# jobs (4 tool processes at once), virtperf first in odd rounds and the tool first in even
+# ones. Throughput is bytes over the
 # wall time from the first start to the last end: virtperf's span_throughput, and for
 # the tools the wall time of the processes minus their fixed start cost (measured on an
 # empty file each round). xrdcp is given virtperf's request size and one request in
@@ -87,6 +88,19 @@ virtperf_rate() { # JOBS URL
         --reps 1 --warmup 0 --quiet --db "$work/db" --json "$work/v.json" >/dev/null 2>&1 || { echo "virtperf failed" >&2; exit 1; }
     python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["metrics"]["span_throughput"]["mean"])' "$work/v.json"
 }
+# measure_pair JOBS URL TOOL: virtperf's rate into ours and the tool's into theirs, the
+# order swapped every other round
+measure_pair() {
+    local tool_s
+    if [ $((round % 2)) -eq 1 ]; then
+        ours=$(virtperf_rate "$1" "$2")
+        tool_s=$(tool_seconds "$1" "$3")
+    else
+        tool_s=$(tool_seconds "$1" "$3")
+        ours=$(virtperf_rate "$1" "$2")
+    fi
+    theirs=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$total_bytes" "$tool_s")
+}
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(uname -r)"
 echo "files: 4 x $FILE_SIZE, read size $READ_SIZE; xrootd $(xrootd -v 2>&1 | head -1) on loopback; nfs-ganesha over a veth (NFSv3)"
@@ -94,21 +108,18 @@ printf '%-6s %-5s %-6s %12s %12s %8s %16s\n' round jobs proto virtperf tool rati
 for round in $(seq "$ROUNDS"); do
     for jobs in 1 4; do
         if [[ "$PROTOS" == *" root "* ]]; then
-        ours=$(virtperf_rate "$jobs" "$ROOT")
-        theirs=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$total_bytes" "$(tool_seconds "$jobs" xrdcp)")
+        measure_pair "$jobs" "$ROOT" xrdcp
         defaults=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$total_bytes" "$(tool_seconds "$jobs" xrdcp-defaults)")
         python3 -c 'import sys; r, j, o, t, d = sys.argv[1:6]; o, t, d = float(o), float(t), float(d); print("%-6s %-5s %-6s %9.0f MB/s %7.0f MB/s %7.3fx %11.0f MB/s" % (r, j, "root", o / 1e6, t / 1e6, o / t, d / 1e6)); open(sys.argv[6], "a").write("root %s %r\n" % (j, o / t))' \
             "$round" "$jobs" "$ours" "$theirs" "$defaults" "$work/ratios"
         fi
         if [[ "$PROTOS" == *" http "* ]]; then
-        ours=$(virtperf_rate "$jobs" "$HTTP")
-        theirs=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$total_bytes" "$(tool_seconds "$jobs" curl)")
+        measure_pair "$jobs" "$HTTP" curl
         python3 -c 'import sys; r, j, o, t = sys.argv[1:5]; o, t = float(o), float(t); print("%-6s %-5s %-6s %9.0f MB/s %7.0f MB/s %7.3fx" % (r, j, "http", o / 1e6, t / 1e6, o / t)); open(sys.argv[5], "a").write("http %s %r\n" % (j, o / t))' \
             "$round" "$jobs" "$ours" "$theirs" "$work/ratios"
         fi
         if [[ "$PROTOS" == *" nfs "* ]]; then
-        ours=$(virtperf_rate "$jobs" "$NFS")
-        theirs=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' "$total_bytes" "$(tool_seconds "$jobs" nfs-cat)")
+        measure_pair "$jobs" "$NFS" nfs-cat
         python3 -c 'import sys; r, j, o, t = sys.argv[1:5]; o, t = float(o), float(t); print("%-6s %-5s %-6s %9.0f MB/s %7.0f MB/s %7.3fx" % (r, j, "nfs", o / 1e6, t / 1e6, o / t)); open(sys.argv[5], "a").write("nfs %s %r\n" % (j, o / t))' \
             "$round" "$jobs" "$ours" "$theirs" "$work/ratios"
         fi
