@@ -45,7 +45,6 @@ int vp_copy_target_check(const char *to, double needed, char *err, size_t err_le
 
 int vp_copy_target_make(const char *to, char *err, size_t err_len)
 {
-    vp_copy_target_remove();
     if (data_is_url(to)) {
         snprintf(place.to, sizeof place.to, "%s", to);
         place.run = (int)getpid();
@@ -139,13 +138,14 @@ int vp_copy_out_close(struct copy_target *target, struct copy_out *out, size_t n
     out->open = false;
     int status = 0;
     char ignored[VP_ERROR_LEN];
-    if (out->fd < 0)
+    if (out->fd < 0) {
         status = data_close(&target->client, &out->handle, failed ? ignored : err,
                             failed ? sizeof ignored : err_len);
-    else if (close(out->fd) != 0) {
+    } else if (close(out->fd) != 0) {
+        char where[PATH_MAX + 128];
+        copy_name(target, n, where, sizeof where);
         if (!failed)
-            snprintf(err, err_len, "--to: %.120s/job%u-%zu.dat: %s", place.scratch, target->job,
-                     n, strerror(errno));
+            snprintf(err, err_len, "--to: %.180s: %s", where, strerror(errno));
         status = -1;
     }
     if (failed || status != 0)

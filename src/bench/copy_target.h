@@ -15,8 +15,8 @@
 /* The parent's, before anything runs: to is an existing, writable local directory with
  * room for needed bytes, or a URL this build can write. 0, or -1 with err. */
 int vp_copy_target_check(const char *to, double needed, char *err, size_t err_len);
-/* The parent's, per result: readies to (a local scratch directory made; a URL's names
- * chosen). 0, or -1 with err. */
+/* The parent's, per result, after vp_copy_target_remove of the last one: readies to (a
+ * local scratch directory made; a URL's names chosen). 0, or -1 with err. */
 int vp_copy_target_make(const char *to, char *err, size_t err_len);
 /* The parent's, after the result: what a killed job left in a local scratch directory, and
  * the directory (a URL's copies are each job's to remove). */

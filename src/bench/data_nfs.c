@@ -153,17 +153,25 @@ static int via_libnfs_init(const char *source, double timeout_s, void **state, c
 }
 
 /* The fileset's directory mounted before the jobs' reads are timed. */
+/* A directory's URL without its query and trailing slashes, into base: its length. */
+static size_t directory_of(const char *dir_url, char *base, size_t len)
+{
+    without_query(dir_url, base, len);
+    size_t dir_len = strlen(base);
+    while (dir_len > 0 && base[dir_len - 1] == '/')
+        base[--dir_len] = '\0';
+    return dir_len;
+}
+
 static int via_libnfs_attach(void *state, const char *dir_url, char *err, size_t err_len)
 {
     struct nfs_client *client = state;
     char base[1400];
-    without_query(dir_url, base, sizeof base);
-    size_t dir_len = strlen(base);
-    while (dir_len > 0 && base[dir_len - 1] == '/')
-        dir_len--;
+    size_t dir_len = directory_of(dir_url, base, sizeof base);
     return client->mounted[0] ? 0
-                              : mount_dir(client, base, dir_len, dir_url + strlen(base),
-                                          dir_url, err, err_len);
+                              : mount_dir(client, base, dir_len,
+                                          dir_url + strcspn(dir_url, "?"), dir_url, err,
+                                          err_len);
 }
 
 static void via_libnfs_free(void *state)
@@ -275,10 +283,7 @@ static int via_libnfs_list(void *state, const char *dir_url,
     if (via_libnfs_attach(state, dir_url, err, err_len) != 0)
         return -1;
     char base[1400], path[1400] = "/";
-    without_query(dir_url, base, sizeof base);
-    size_t len = strlen(base);
-    while (len > 0 && base[len - 1] == '/')
-        base[--len] = '\0';
+    directory_of(dir_url, base, sizeof base);
     if (strcmp(base, client->mounted) != 0 &&
         path_of(client, dir_url, path, sizeof path, err, err_len) != 0)
         return -1;

@@ -102,8 +102,8 @@ void vp_mpi_members_close(struct vp_mpi_members *members)
 }
 
 /* A rank's part of a point to rank 0: its aggregate of each group (one without groups) and
- * each member's result, fingerprint,
- * offset and bound to it and the size of its region, then each region. */
+ * each member's result, fingerprint, offset and bound to it and the size of its region,
+ * then each region. */
 static void send_back(const struct vp_world *world, const struct vp_fleet_point *own)
 {
     json_t *list = json_array();

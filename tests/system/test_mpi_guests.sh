@@ -126,6 +126,13 @@ launch_into_point() {
     done
     sleep 2 # into the point
 }
+# launch_ended_failing LABEL WHY: that launch exited non-zero (else fail with WHY), and its
+# stored run is shown into $WORK/out
+launch_ended_failing() {
+    wait "$LAUNCHER"
+    [ $? -ne 0 ] || fail "$2"
+    expect_status 0 "$VP" results show "@$1"
+}
 
 # Stopped from mpirun (SIGTERM to it, as test_mpi's Ctrl-C) while its guests run: the run
 # marked interrupted, no guest and no file of either hypervisor's left. (Open MPI kills
@@ -137,9 +144,7 @@ unset OMPI_MCA_odls_base_sigkill_timeout
 # mpirun itself: a signal to timeout's whole process group reaches the ranks too, and
 # Open MPI then kills rank 0 once another rank has ended, before it marked the run
 kill -TERM "$(pgrep -P "$LAUNCHER" -x mpirun)"
-wait "$LAUNCHER"
-[ $? -ne 0 ] || fail "mpirun stopped mid-run should not exit 0"
-expect_status 0 "$VP" results show @stopped
+launch_ended_failing stopped "mpirun stopped mid-run should not exit 0"
 grep -q "label stopped  status interrupted" "$WORK/out" ||
     fail "the stopped run should be marked interrupted: $(head -1 "$WORK/out"); $(tail -3 "$WORK/stopped.out")"
 guests_left_nothing '[0-9]*' "a run stopped from its launcher"
@@ -150,9 +155,7 @@ launch_into_point lost --duration 1
 LOST=$(virsh -c qemu:///system list --name | grep "^virtperf-" | while read -r name; do
     run_ended "$name" || echo "$name"; done | sort | tail -1)
 virsh -c qemu:///system destroy "$LOST" >/dev/null || fail "cannot destroy $LOST"
-wait "$LAUNCHER"
-[ $? -ne 0 ] || fail "mpirun should not exit 0 once a guest was lost"
-expect_status 0 "$VP" results show @lost
+launch_ended_failing lost "mpirun should not exit 0 once a guest was lost"
 grep -qE "^  member [0-9]+ \($LOST\) on rank [01] \(.*\): guest 1 \($LOST\): .*it is gone" "$WORK/out" ||
     fail "the lost guest and its hypervisor should be named: $(cat "$WORK/out" "$WORK/lost.out")"
 guests_left_nothing '[0-9]*' "a run that lost a guest"
