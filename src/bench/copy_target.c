@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -19,7 +20,8 @@
 static struct {
     char to[PATH_MAX];      /* --to as given: a URL, or "" for a local directory */
     char scratch[PATH_MAX]; /* a local directory's private scratch directory */
-    int run;                /* the parent's pid, in a URL's copies' names */
+    char run[32];           /* in a URL's copies' names: the parent's pid and a random
+                             * word, as pids repeat across hosts, guests and namespaces */
 } place;
 
 int vp_copy_target_check(const char *to, double needed, char *err, size_t err_len)
@@ -46,8 +48,14 @@ int vp_copy_target_check(const char *to, double needed, char *err, size_t err_le
 int vp_copy_target_make(const char *to, char *err, size_t err_len)
 {
     if (data_is_url(to)) {
+        uint32_t word = 0;
+        if (getrandom(&word, sizeof word, 0) != (ssize_t)sizeof word) {
+            snprintf(err, err_len, "--to %s: no random word for the copies' names: %s", to,
+                     strerror(errno));
+            return -1;
+        }
         snprintf(place.to, sizeof place.to, "%s", to);
-        place.run = (int)getpid();
+        snprintf(place.run, sizeof place.run, "%d-%08x", (int)getpid(), (unsigned)word);
         return 0;
     }
     char why[VP_ERROR_LEN];
@@ -88,7 +96,7 @@ static void copy_name(const struct copy_target *target, size_t n, char *out, siz
 {
     if (place.to[0]) {
         char name[96];
-        snprintf(name, sizeof name, "virtperf-copy-%d-job%u-%zu.dat", place.run, target->job, n);
+        snprintf(name, sizeof name, "virtperf-copy-%s-job%u-%zu.dat", place.run, target->job, n);
         data_join(place.to, name, out, len);
     } else {
         snprintf(out, len, "%.4000s/job%u-%zu.dat", place.scratch, target->job, n);

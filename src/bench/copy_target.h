@@ -1,8 +1,9 @@
 /* data.copy's --to: where each job's copies go. A local directory gets a private scratch
  * directory for the result (core/scratch.h), removed after it; a URL's directory on a
  * server (nfs://, root://, dav://...) gets each copy under a name of this run's own
- * (virtperf-copy-PID-jobJ-N.dat), written through the URL's library in the timed span as a
- * local copy is, and removed after each repetition. */
+ * (virtperf-copy-PID-RANDOM-jobJ-N.dat: pids repeat across hosts and guests writing to one
+ * server), written through the URL's library in the timed span as a local copy is, and
+ * removed after each repetition. */
 #ifndef VP_COPY_TARGET_H
 #define VP_COPY_TARGET_H
 

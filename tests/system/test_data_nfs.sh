@@ -6,7 +6,8 @@
 # read size goes to the wire as one READ each (the client's packets out are at least the
 # requests), 512 KiB as few; data.read reads ranges; data prepare lays a fileset out over
 # v3 and it reads back; data.copy --to nfs:// writes its copies to the server (bytes out
-# at least the copies', none left); data remove over v3 deletes it but for a file whose content is
+# at least the copies', none left; two runs whose pids are the same, at once, never share
+# a copy's name); data remove over v3 deletes it but for a file whose content is
 # not what prepare wrote; data index over v3 writes a manifest for files made by hand
 # (left out: a link, a directory), which data.copy --verify then reads, and which remove
 # refuses to delete; a directory the server does not export is refused with libnfs's
@@ -73,6 +74,23 @@ copied=$((2 * 2 * 2 * FILE_SIZE))
     fail "--to nfs://: the copies' $copied bytes should go out to the server, $sent bytes went"
 [ -z "$(ls -A "$SET/copies")" ] || fail "--to nfs:// should leave no copy: $(ls -A "$SET/copies")"
 echo "--to nfs://: $sent bytes out for $copied bytes copied"
+# two runs at once whose processes have the same pids (each in a pid namespace of its
+# own, as two hosts or two guests may) copying into one directory: no copy of one is the
+# other's (a name shared would be truncated, written and removed under the other's feet)
+twins=()
+for side in a b; do
+    client unshare -pf --mount-proc "$VP" run data.copy --source "nfs://198.18.9.2$SET" \
+        --jobs 2 --per-job 2 --reps 12 --warmup 0 --to "nfs://198.18.9.2$SET/copies" \
+        --db "$WORK/twin-$side.db" --json "$WORK/twin-$side.json" >"$WORK/twin-$side.out" 2>&1 &
+    twins+=("$side:$!")
+done
+for twin in "${twins[@]}"; do
+    wait "${twin#*:}"
+    status=$?
+    [ "$status" -eq 0 ] ||
+        fail "two runs copying into one directory at once: run ${twin%%:*} exited $status: $(grep -m1 'job [0-9]*:' "$WORK/twin-${twin%%:*}.out")"
+done
+[ -z "$(ls -A "$SET/copies")" ] || fail "two runs' copies should all be gone: $(ls -A "$SET/copies")"
 expect_status 1 client "$VP" run data.copy --source "nfs://198.18.9.2$SET" --reps 1 --warmup 0 \
     --to "nfs://198.18.9.2$SET/no-such-dir" --json "$WORK/to-gone.json"
 json_check "$WORK/to-gone.json" "'no-such-dir' in d['results'][0]['error'] and 'mount' in d['results'][0]['error']" \
