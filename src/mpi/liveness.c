@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -30,6 +32,8 @@ static struct pollfd *watched;     /* rank 0: one per other rank, by rank; other
 static int *watched_rank;
 static int watched_count;
 static atomic_int dead_rank = -1;
+static int *connection_of;         /* rank 0: each rank's connection, by rank (-1: none) */
+static int woken_fd = -1;          /* an eventfd: the watcher's nudge to a napping rank */
 
 /* What rank 0 heard from each watched rank (last_words.h): whether it said how it ended
  * ('D' or 'I'), what it died of (a fatal signal's number, EXITED + an exit status, 0:
@@ -49,6 +53,29 @@ static atomic_int dead_index = -1; /* heard[] of dead_rank, final once it is set
 int vp_liveness_dead(void)
 {
     return atomic_load(&dead_rank);
+}
+
+void vp_liveness_wake(int rank)
+{
+    if (!connection_of || rank < 1 || rank > watched_count || connection_of[rank] < 0)
+        return;
+    if (send(connection_of[rank], "W", 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+        /* gone (its death is the watcher's to tell) or its buffer full of wakes: no matter */
+    }
+}
+
+bool vp_liveness_nap(int64_t ns)
+{
+    struct timespec pause = { ns / 1000000000, ns % 1000000000 };
+    if (woken_fd < 0) {
+        nanosleep(&pause, NULL);
+        return false;
+    }
+    struct pollfd woken = { .fd = woken_fd, .events = POLLIN };
+    if (ppoll(&woken, 1, &pause, NULL) <= 0)
+        return false;
+    uint64_t count;
+    return read(woken_fd, &count, sizeof count) == sizeof count;
 }
 
 void vp_liveness_death(char *buf, size_t len)
@@ -119,6 +146,15 @@ int vp_host_addresses(char *text, size_t text_len)
     return 0;
 }
 
+/* Ends the main thread's nap (a wake word came, or a rank died). */
+static void nudge(void)
+{
+    uint64_t one = 1;
+    if (write(woken_fd, &one, sizeof one) < 0) {
+        /* the counter is full: a nudge is already waiting */
+    }
+}
+
 /* One byte of what a watched rank says. */
 static void hear_byte(struct heard *rank, char byte)
 {
@@ -138,6 +174,8 @@ static void hear_byte(struct heard *rank, char byte)
         rank->state = WORDS;
         return;
     case WORDS:
+        if (byte == 'W')
+            nudge();
         rank->ended = rank->ended || byte == 'D' || byte == 'I';
         rank->state = byte == 'L' ? LINE : byte == 'S' ? SIGNAL_CODE : byte == 'E' ? EXIT_CODE
                                                                                 : WORDS;
@@ -163,8 +201,10 @@ static void hear(int index)
         int expected = -1;
         if (atomic_compare_exchange_strong(&dead_rank, &expected, watched_rank[index]))
             atomic_store(&dead_index, index);
+        nudge();
     }
-    close(watched[index].fd);
+    /* Left open: rank 0's main thread may still write a wake word to it (the peer gone,
+     * the write just fails), and a closed number could be another file's by then. */
     watched[index].fd = -1; /* poll ignores it from now on */
 }
 
@@ -186,6 +226,11 @@ static int start_watching(char *err, size_t err_len)
     heard = calloc((size_t)(watched_count ? watched_count : 1), sizeof *heard);
     if (!heard)
         abort();
+    woken_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (woken_fd < 0) {
+        snprintf(err, err_len, "cannot make the liveness eventfd: %s", strerror(errno));
+        return -1;
+    }
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old); /* signals go to the main thread */
@@ -205,8 +250,11 @@ static int accept_ranks(int size, double timeout_s, char *err, size_t err_len)
     watched_count = size - 1;
     watched = calloc((size_t)(watched_count ? watched_count : 1), sizeof *watched);
     watched_rank = calloc((size_t)(watched_count ? watched_count : 1), sizeof *watched_rank);
-    if (!watched || !watched_rank)
+    connection_of = malloc((size_t)size * sizeof *connection_of);
+    if (!watched || !watched_rank || !connection_of)
         abort();
+    for (int rank = 0; rank < size; rank++)
+        connection_of[rank] = -1;
     int64_t deadline = vp_now_ns() + (int64_t)(timeout_s * 1e9);
     for (int accepted = 0; accepted < watched_count; accepted++) {
         struct pollfd waiting = { .fd = listen_fd, .events = POLLIN };
@@ -226,6 +274,7 @@ static int accept_ranks(int size, double timeout_s, char *err, size_t err_len)
         }
         watched[accepted] = (struct pollfd){ .fd = fd, .events = POLLIN };
         watched_rank[accepted] = rank;
+        connection_of[rank] = fd;
     }
     close(listen_fd);
     return start_watching(err, err_len);

@@ -14,6 +14,7 @@ static int send_word(void *context, int peer, enum vp_together_word what, const 
     if (what == VP_WORD_RESULT || what == VP_WORD_REGION)
         return vp_world_send(mpi->world, data, len, peer, mpi->comm, reason, reason_len);
     MPI_Request request; /* a clock word: one int64 */
+    vp_world_turn_to(mpi->world, mpi->comm, peer);
     MPI_Isend(data, (int)(len / sizeof(int64_t)), MPI_INT64_T, peer, VP_WORLD_TAG, mpi->comm,
               &request);
     return wait_for(mpi, &request, reason, reason_len);
@@ -25,6 +26,7 @@ static int receive_word(void *context, int peer, enum vp_together_word what, voi
     (void)what; /* the protocol's order says which: only clock words come here */
     struct vp_mpi_transport *mpi = context;
     MPI_Request request;
+    vp_world_turn_to(mpi->world, mpi->comm, peer);
     MPI_Irecv(data, (int)(len / sizeof(int64_t)), MPI_INT64_T, peer, VP_WORLD_TAG, mpi->comm,
               &request);
     return wait_for(mpi, &request, reason, reason_len);

@@ -106,10 +106,33 @@ int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reas
             return 0;
         if (vp_now_ns() < spin_until)
             continue; /* an answer due at once (a clock exchange) is not held up by a sleep */
-        struct timespec pause = { 0, pause_ns };
-        nanosleep(&pause, NULL);
+        if (vp_liveness_nap(pause_ns)) { /* rank 0 turned to this rank: its words come now */
+            pause_ns = POLL_FIRST_NS;
+            spin_until = vp_now_ns() + SPIN_NS;
+            continue;
+        }
         pause_ns = pause_ns * 2 < POLL_LONGEST_NS ? pause_ns * 2 : POLL_LONGEST_NS;
     }
+}
+
+void vp_world_turn_to(const struct vp_world *world, MPI_Comm comm, int peer)
+{
+    static int turned_to = -1; /* rank 0 talks with one rank at a time */
+    if (world->rank != 0)
+        return;
+    int in_world = peer;
+    if (comm != MPI_COMM_WORLD) {
+        MPI_Group group, world_group;
+        MPI_Comm_group(comm, &group);
+        MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+        MPI_Group_translate_ranks(group, 1, &peer, world_group, &in_world);
+        MPI_Group_free(&group);
+        MPI_Group_free(&world_group);
+    }
+    if (in_world == turned_to || in_world == MPI_UNDEFINED)
+        return;
+    turned_to = in_world;
+    vp_liveness_wake(in_world);
 }
 
 /* Messages go in pieces MPI's int counts can hold. */
@@ -120,6 +143,7 @@ int vp_world_send(const struct vp_world *world, const void *data, size_t len, in
 {
     uint64_t header = len;
     MPI_Request request;
+    vp_world_turn_to(world, comm, peer);
     MPI_Isend(&header, 1, MPI_UINT64_T, peer, VP_WORLD_TAG, comm, &request);
     if (vp_world_wait(world, &request, reason, reason_len) != 0)
         return -1;
@@ -138,6 +162,7 @@ int vp_world_receive(const struct vp_world *world, size_t most, void **data, siz
 {
     uint64_t header;
     MPI_Request request;
+    vp_world_turn_to(world, comm, peer);
     MPI_Irecv(&header, 1, MPI_UINT64_T, peer, VP_WORLD_TAG, comm, &request);
     if (vp_world_wait(world, &request, reason, reason_len) != 0)
         return -1;

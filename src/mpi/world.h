@@ -25,6 +25,9 @@ _Noreturn void vp_world_abandon(const struct vp_world *world, int status);
 /* Waits for request: 0 when done; -1 with reason when a rank died or a signal came. */
 int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reason,
                   size_t reason_len);
+/* Rank 0, turning to rank peer of comm (a message to or from it next): wakes it if it
+ * naps in a wait (liveness.h), once for a run of messages with it. Elsewhere nothing. */
+void vp_world_turn_to(const struct vp_world *world, MPI_Comm comm, int peer);
 /* Sends / receives len bytes (any size) to / from rank peer of comm; 0 or -1 + reason. */
 int vp_world_send(const struct vp_world *world, const void *data, size_t len, int peer,
                   MPI_Comm comm, char *reason, size_t reason_len);
