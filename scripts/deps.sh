@@ -11,7 +11,7 @@ mpi_pkgs="$build_pkgs openmpi-bin libopenmpi-dev"
 site_pkgs="$build_pkgs libpq-dev"
 # the tests' own PostgreSQL server (initdb, postgres, psql), beside the site set
 site_test_pkgs="$site_pkgs postgresql"
-test_pkgs="$mpi_pkgs $site_test_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils
+test_pkgs="$mpi_pkgs $site_test_pkgs slurm-wlm munge libcmocka-dev clang libclang-rt-14-dev sqlite3 procps binutils python3 coreutils strace
     e2fsprogs iproute2 util-linux chromium fonts-dejavu-core python3-fusepy gdb iptables tini"
 peers_pkgs="$build_pkgs sysbench stress-ng fio util-linux iperf3 sockperf rt-tests linux-perf hyperfine iputils-ping iproute2"
 # what a guest's or container's root is made of, and what a guest boots

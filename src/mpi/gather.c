@@ -75,30 +75,37 @@ json_t *vp_gather_step(const struct vp_world *world, struct vp_together *togethe
 json_t **vp_gather_fingerprints(const struct vp_world *world, const json_t *own)
 {
     char reason[VP_ERROR_LEN];
-    char *text = json_dumps(own, JSON_COMPACT);
     json_t **all = NULL;
     if (world->rank != 0) {
+        if (world->machine_first[world->rank] != world->rank)
+            return NULL; /* its machine's first rank speaks for it */
+        char *text = json_dumps(own, JSON_COMPACT);
         if (vp_world_send(world, text, strlen(text), 0, MPI_COMM_WORLD, reason, sizeof reason) != 0)
             vp_world_abandon(world, 1);
-    } else {
-        all = calloc((size_t)world->size, sizeof *all);
-        if (!all)
-            abort();
-        all[0] = json_incref((json_t *)own);
-        for (int r = 1; r < world->size; r++) {
-            void *data;
-            size_t len;
-            if (vp_world_receive(world, VP_FINGERPRINT_MOST, &data, &len, r, MPI_COMM_WORLD, reason, sizeof reason) != 0) {
-                fprintf(stderr, "virtperf-mpi: %s\n", reason);
-                vp_world_abandon(world, 1);
-            }
-            all[r] = json_loads(data, 0, NULL);
-            free(data);
-            if (!all[r])
-                all[r] = json_pack("{s:s}", "hostname", world->hosts[r]);
-        }
+        free(text);
+        return NULL;
     }
-    free(text);
+    all = calloc((size_t)world->size, sizeof *all);
+    if (!all)
+        abort();
+    all[0] = json_incref((json_t *)own);
+    for (int r = 1; r < world->size; r++) {
+        int first = world->machine_first[r];
+        if (first != r) { /* an earlier rank's, already here */
+            all[r] = json_incref(all[first]);
+            continue;
+        }
+        void *data;
+        size_t len;
+        if (vp_world_receive(world, VP_FINGERPRINT_MOST, &data, &len, r, MPI_COMM_WORLD, reason, sizeof reason) != 0) {
+            fprintf(stderr, "virtperf-mpi: %s\n", reason);
+            vp_world_abandon(world, 1);
+        }
+        all[r] = json_loads(data, 0, NULL);
+        free(data);
+        if (!all[r])
+            all[r] = json_pack("{s:s}", "hostname", world->hosts[r]);
+    }
     return all;
 }
 

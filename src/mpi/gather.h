@@ -34,7 +34,8 @@ struct vp_gather_step {
 json_t *vp_gather_step(const struct vp_world *world, struct vp_together *together,
                        const struct vp_gather_step *what, const struct vp_run_settings *settings,
                        json_t *own, bool *stopped);
-/* Every rank's fingerprint, by rank, on rank 0 (NULL elsewhere). */
+/* Every rank's fingerprint, by rank, on rank 0 (NULL elsewhere): own from each machine's
+ * first rank (world.h; NULL on the others, which send nothing), shared by its others. */
 json_t **vp_gather_fingerprints(const struct vp_world *world, const json_t *own);
 
 #endif

@@ -338,17 +338,24 @@ static int open_run(void *context, struct vp_run_steps *steps, char *err, size_t
     return vp_mpi_members_start(&run->here, steps, err, err_len);
 }
 
-/* Every rank's fingerprint, with its boot id (ranks on one machine share it), to rank 0;
- * then the steps' communicators, as making one is a collective no rank may miss. */
-static void gather_fingerprints(void *context, const json_t *host)
+/* Every machine's fingerprint, taken by its first rank (world.h) with its boot id, to
+ * rank 0, the machine's other ranks sharing it; then the steps' communicators, as making
+ * one is a collective no rank may miss. This rank's own fingerprint where it took one. */
+static json_t *gather_fingerprints(void *context, const struct vp_topology *topology)
 {
     struct mpi_run *run = context;
-    json_t *fingerprint = json_deep_copy(host);
-    vp_sysinfo_add_boot_id(fingerprint);
-    run->fingerprints = vp_gather_fingerprints(run->world, fingerprint);
+    const struct vp_world *world = run->world;
+    json_t *host = NULL, *fingerprint = NULL;
+    if (world->machine_first[world->rank] == world->rank) {
+        host = vp_sysinfo_collect(topology);
+        fingerprint = json_deep_copy(host);
+        vp_sysinfo_add_boot_id(fingerprint);
+    }
+    run->fingerprints = vp_gather_fingerprints(world, fingerprint);
     json_decref(fingerprint);
     for (size_t p = 0; p < run->part_count; p++)
-        make_comms(run->world, &run->parts[p].layout, &run->parts[p].comms);
+        make_comms(world, &run->parts[p].layout, &run->parts[p].comms);
+    return host;
 }
 
 /* The repetitions this rank runs, for its progress line (none in its members'). */

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/procfs.h"
 #include "engine/engine.h"
 #include "mpi/last_words.h"
 #include "mpi/liveness.h"
@@ -27,6 +29,59 @@ static _Noreturn void fail_init(const struct vp_world *world, const char *messag
             world->hosts ? world->hosts[world->rank] : "?", message);
     MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
+}
+
+/* What a fingerprint taken by this process sees of its machine, as two 64-bit FNV-1a
+ * hashes (a clash of both is beyond reach) of its boot, the namespaces it is in and its
+ * cgroup: two ranks with the same would fingerprint alike. */
+struct machine_view {
+    uint64_t hash[2];
+};
+
+static void fold(struct machine_view *view, const char *text)
+{
+    for (; *text; text++)
+        for (int h = 0; h < 2; h++)
+            view->hash[h] = (view->hash[h] ^ (unsigned char)*text) * 0x100000001b3ULL;
+}
+
+static struct machine_view machine_view(void)
+{
+    struct machine_view view = { { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL } };
+    static const char *const kinds[] = { "cgroup", "ipc", "mnt", "net", "pid", "user", "uts" };
+    char text[4096] = "";
+    if (vp_read_text_file("/proc/sys/kernel/random/boot_id", text, sizeof text) >= 0)
+        fold(&view, text);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        char path[64];
+        struct stat namespace;
+        snprintf(path, sizeof path, "/proc/self/ns/%s", kinds[i]);
+        snprintf(text, sizeof text, " %s:%llu", kinds[i],
+                 stat(path, &namespace) == 0 ? (unsigned long long)namespace.st_ino : 0ULL);
+        fold(&view, text);
+    }
+    if (vp_read_text_file("/proc/self/cgroup", text, sizeof text) >= 0)
+        fold(&view, text);
+    return view;
+}
+
+/* Every rank's machine_first from every rank's view (views compared by rank order: the
+ * first equal one is the machine's). */
+static void find_machines(struct vp_world *world)
+{
+    struct machine_view own = machine_view();
+    struct machine_view *views = calloc((size_t)world->size, sizeof *views);
+    world->machine_first = calloc((size_t)world->size, sizeof *world->machine_first);
+    if (!views || !world->machine_first)
+        abort();
+    MPI_Allgather(&own, sizeof own, MPI_BYTE, views, sizeof own, MPI_BYTE, MPI_COMM_WORLD);
+    for (int rank = 0; rank < world->size; rank++) {
+        int first = 0;
+        while (memcmp(&views[first], &views[rank], sizeof own) != 0)
+            first++;
+        world->machine_first[rank] = first;
+    }
+    free(views);
 }
 
 void vp_world_init(struct vp_world *world, int *argc, char ***argv)
@@ -46,6 +101,7 @@ void vp_world_init(struct vp_world *world, int *argc, char ***argv)
     char own[256] = "";
     gethostname(own, sizeof own - 1);
     MPI_Allgather(own, sizeof own, MPI_CHAR, world->hosts, sizeof own, MPI_CHAR, MPI_COMM_WORLD);
+    find_machines(world);
 
     char contact[1024] = "", err[512] = "";
     if (world->rank == 0 && vp_liveness_listen(contact, sizeof contact, err, sizeof err) != 0)
@@ -63,6 +119,7 @@ void vp_world_exit(struct vp_world *world, int status)
     vp_last_words_say('D');
     MPI_Finalize();
     free(world->hosts);
+    free(world->machine_first);
     exit(status);
 }
 

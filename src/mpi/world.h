@@ -12,9 +12,13 @@
 struct vp_world {
     int rank, size;
     char (*hosts)[256]; /* every rank's host name, by rank (all ranks know them) */
+    /* By rank: the first rank that sees the same machine as it (one boot, the same
+     * namespaces and cgroup), whose fingerprint stands for it: ranks on one host read
+     * /proc and /sys for it once. */
+    int *machine_first;
 };
 
-/* MPI_Init, ranks, host names, liveness connections. Exits 1 with a message on failure. */
+/* MPI_Init, ranks, host names and machines, liveness connections. Exits 1 with a message on failure. */
 void vp_world_init(struct vp_world *world, int *argc, char ***argv);
 /* Tells rank 0 this rank ends normally, ends MPI, exits with status. */
 _Noreturn void vp_world_exit(struct vp_world *world, int status);

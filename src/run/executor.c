@@ -357,9 +357,8 @@ int vp_run_execute(const struct vp_runner *runner, struct vp_run_steps *steps, i
         refusal_status = 1;
     settle(runner, refusal, refusal_status); /* nothing is stored unless every participant can go on */
 
-    json_t *host = vp_sysinfo_collect(steps->topology);
-    if (runner->fingerprint)
-        runner->fingerprint(context, host);
+    json_t *host = runner->fingerprint ? runner->fingerprint(context, steps->topology)
+                                       : vp_sysinfo_collect(steps->topology);
     int begun = 0;
     if (runner->keeps_session) {
         char *command = command_line(runner->program, argc, argv);

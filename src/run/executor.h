@@ -113,8 +113,10 @@ struct vp_runner {
     void (*settle)(void *context, const char *refusal, int exit_status);
     /* Before the session opens: what the run needs first (servers); -1 with err. */
     int (*open)(void *context, struct vp_run_steps *steps, char *err, size_t err_len);
-    /* This host's fingerprint, before the run begins (every rank gathers all). */
-    void (*fingerprint)(void *context, const json_t *host);
+    /* This host's fingerprint, before the run begins, taken from topology (NULL: the
+     * executor takes it): a runner whose processes share machines takes it once a machine
+     * and gathers them all; NULL where this process keeps no session. */
+    json_t *(*fingerprint)(void *context, const struct vp_topology *topology);
     /* The repetitions this process shows progress for (NULL: every point's). */
     unsigned (*repetitions)(void *context, const struct vp_run_steps *steps);
     /* Once the run has begun, before the first step (signals, a background watch). */

@@ -66,6 +66,8 @@ expect_status 0 timeout 120 "${MPIRUN[@]}" "$VP_MPI" run net.stream --duration 1
     --warmup 0 --topology fan-in --key-file "$WORK/key" --quiet --json "$WORK/fanin.json"
 json_check "$WORK/fanin.json" 'd["results"][0]["ranks"]["topology"] == "fan-in" and sorted((l["from"], l["to"]) for l in d["results"][0]["ranks"]["links"]) == [(1, 0), (2, 0)]' \
     "fan-in links ranks 1 and 2 to rank 0"
+json_check "$WORK/fanin.json" 'len({tuple(h["fingerprint"]["addresses"]) for h in d["results"][0]["ranks"]["hosts"]}) == 2' \
+    "ranks in namespaces of their own (ip netns exec: network and mount) each took their own fingerprint (their own addresses)"
 json_check "$WORK/fanin.json" '[h["rank"] for h in d["results"][0]["ranks"]["hosts"]] == [1, 2] and d["results"][0]["ranks"]["hosts"][0]["metrics"]["throughput"]["mean"] * 3 < d["results"][0]["ranks"]["hosts"][1]["metrics"]["throughput"]["mean"]' \
     "in fan-in the limited host (rank 1) is far slower than rank 2"
 json_check "$WORK/fanin.json" 'abs(d["results"][0]["metrics"]["throughput"]["mean"] - sum(h["metrics"]["throughput"]["mean"] for h in d["results"][0]["ranks"]["hosts"])) < 0.05 * d["results"][0]["metrics"]["throughput"]["mean"]' \
