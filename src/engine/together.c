@@ -57,6 +57,13 @@ int vp_together_check_bytes(const double *values, size_t count, char *why, size_
 static int time_peer(struct vp_together *together, int peer, char *reason, size_t reason_len)
 {
     const struct vp_together_transport *t = together->transport;
+    int twin = t->clock_twin ? t->clock_twin(t->context, peer) : peer;
+    if (twin != peer) { /* the same clock as one timed before it (or as the leader's) */
+        together->offsets[peer] = together->offsets[twin];
+        together->bounds[peer] = together->bounds[twin];
+        return t->send(t->context, peer, VP_WORD_OFFSET, &together->offsets[peer],
+                       sizeof together->offsets[peer], reason, reason_len);
+    }
     struct vp_clock_estimate estimate;
     vp_clock_estimate_init(&estimate);
     for (int round = 0; round < VP_CLOCK_ROUNDS; round++) {
@@ -75,12 +82,13 @@ static int time_peer(struct vp_together *together, int peer, char *reason, size_
                    sizeof together->offsets[peer], reason, reason_len);
 }
 
-/* Another rank's side: answers each of the leader's times with its own, then learns its
- * offset. */
+/* Another rank's side: answers each of the leader's times with its own (unless it shares
+ * a clock timed already), then learns its offset. */
 static int answer_clock(struct vp_together *together, char *reason, size_t reason_len)
 {
     const struct vp_together_transport *t = together->transport;
-    for (int round = 0; round < VP_CLOCK_ROUNDS; round++) {
+    bool timed = !t->clock_twin || t->clock_twin(t->context, t->rank) == t->rank;
+    for (int round = 0; timed && round < VP_CLOCK_ROUNDS; round++) {
         int64_t their_time, own_time;
         if (t->receive(t->context, 0, VP_WORD_CLOCK, &their_time, sizeof their_time, reason,
                        reason_len) != 0)

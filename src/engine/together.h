@@ -52,6 +52,11 @@ struct vp_together_transport {
     int (*broadcast)(void *context, int64_t *value, char *reason, size_t reason_len);
     /* A blocking barrier (--start-with barrier), NULL where the transport has none. */
     void (*barrier)(void *context);
+    /* The first rank reading the same clock as rank (the same kernel's, in one time
+     * namespace), rank itself when none before it does: a rank whose clock twin is
+     * another takes its offset and bound, without clock rounds. NULL: every rank is
+     * timed. Both sides ask it, so they agree. */
+    int (*clock_twin)(void *context, int rank);
 };
 
 struct vp_together {

@@ -451,6 +451,7 @@ static bool run_members_part(struct mpi_run *run, const struct vp_run_steps *ste
                 stop = 1;
             stopped = stop != 0;
         }
+        vp_mpi_transport_end(&transport);
     }
     if (stopped && world->rank == 0 && vp_liveness_dead() >= 0 && last_result_ok(session))
         say_death_between_points(world);
@@ -489,6 +490,7 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
             stopped = vp_gather_follow(&transport.transport, point, &params, point->jobs,
                                        &settings, part->barrier, reason, sizeof reason) != 0;
             stopped = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
+            vp_mpi_transport_end(&transport);
             continue;
         }
         struct vp_together together;
@@ -531,6 +533,7 @@ static bool run_part(void *context, const struct vp_run_steps *steps, size_t ind
         stopped = stopped || vp_engine_interrupted() || vp_liveness_dead() >= 0;
         json_decref(result);
         vp_together_end(&together);
+        vp_mpi_transport_end(&transport);
         if (stopped && world->rank == 0 && vp_liveness_dead() >= 0 && last_result_ok(session))
             say_death_between_points(world);
     }

@@ -1,6 +1,8 @@
 /* The start-together protocol's words over MPI (see transport.h). */
 #include "mpi/transport.h"
 
+#include <stdlib.h>
+
 static int wait_for(const struct vp_mpi_transport *mpi, MPI_Request *request, char *reason,
                     size_t reason_len)
 {
@@ -74,6 +76,41 @@ static void barrier(void *context)
     MPI_Barrier(mpi->comm);
 }
 
+static int clock_twin(void *context, int rank)
+{
+    const struct vp_mpi_transport *mpi = context;
+    return mpi->clock_twins[rank];
+}
+
+/* Each rank's clock twin in comm: the first rank of comm whose world rank reads the same
+ * clock (comm's ranks keep their world order, so it comes before). */
+static int *clock_twins_of(const struct vp_world *world, MPI_Comm comm, int size)
+{
+    int *of_comm = malloc((size_t)size * sizeof *of_comm), *in_world = malloc((size_t)size * sizeof *in_world);
+    int *first_in_comm = malloc((size_t)world->size * sizeof *first_in_comm);
+    if (!of_comm || !in_world || !first_in_comm)
+        abort();
+    MPI_Group group, world_group;
+    MPI_Comm_group(comm, &group);
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    for (int rank = 0; rank < size; rank++)
+        of_comm[rank] = rank;
+    MPI_Group_translate_ranks(group, size, of_comm, world_group, in_world);
+    MPI_Group_free(&group);
+    MPI_Group_free(&world_group);
+    for (int rank = 0; rank < world->size; rank++)
+        first_in_comm[rank] = -1;
+    for (int rank = 0; rank < size; rank++) { /* of_comm now holds each one's twin */
+        int *first = &first_in_comm[world->clock_first[in_world[rank]]];
+        if (*first < 0)
+            *first = rank;
+        of_comm[rank] = *first;
+    }
+    free(in_world);
+    free(first_in_comm);
+    return of_comm;
+}
+
 void vp_mpi_transport_init(struct vp_mpi_transport *mpi, const struct vp_world *world,
                            MPI_Comm comm)
 {
@@ -81,10 +118,17 @@ void vp_mpi_transport_init(struct vp_mpi_transport *mpi, const struct vp_world *
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     *mpi = (struct vp_mpi_transport){
-        .world = world, .comm = comm,
+        .world = world, .comm = comm, .clock_twins = clock_twins_of(world, comm, size),
         .transport = { .context = mpi, .rank = rank, .size = size,
                        .margin_ns = 2000000 + 500000 * (int64_t)size, .send = send_word,
                        .receive = receive_word, .receive_any = receive_any, .max = max_words,
-                       .sum = sum_values, .broadcast = broadcast, .barrier = barrier },
+                       .sum = sum_values, .broadcast = broadcast, .barrier = barrier,
+                       .clock_twin = clock_twin },
     };
+}
+
+void vp_mpi_transport_end(struct vp_mpi_transport *mpi)
+{
+    free(mpi->clock_twins);
+    mpi->clock_twins = NULL;
 }

@@ -18,10 +18,13 @@ struct vp_mpi_transport {
     struct vp_together_transport transport;
     const struct vp_world *world;
     MPI_Comm comm;
+    int *clock_twins; /* by rank of comm: its clock twin (world.h's clock_first, in comm) */
 };
 
-/* The transport over comm (every rank of comm takes part). */
+/* The transport over comm (every rank of comm takes part); ended by
+ * vp_mpi_transport_end. */
 void vp_mpi_transport_init(struct vp_mpi_transport *mpi, const struct vp_world *world,
                            MPI_Comm comm);
+void vp_mpi_transport_end(struct vp_mpi_transport *mpi);
 
 #endif

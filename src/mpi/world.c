@@ -31,57 +31,79 @@ static _Noreturn void fail_init(const struct vp_world *world, const char *messag
     exit(1);
 }
 
-/* What a fingerprint taken by this process sees of its machine, as two 64-bit FNV-1a
- * hashes (a clash of both is beyond reach) of its boot, the namespaces it is in and its
- * cgroup: two ranks with the same would fingerprint alike. */
-struct machine_view {
+/* Two 64-bit FNV-1a hashes of some text (a clash of both is beyond reach). */
+struct view {
     uint64_t hash[2];
 };
 
-static void fold(struct machine_view *view, const char *text)
+static void fold(struct view *view, const char *text)
 {
     for (; *text; text++)
         for (int h = 0; h < 2; h++)
             view->hash[h] = (view->hash[h] ^ (unsigned char)*text) * 0x100000001b3ULL;
 }
 
-static struct machine_view machine_view(void)
+static void fold_namespace(struct view *view, const char *kind)
 {
-    struct machine_view view = { { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL } };
+    char path[64], text[96];
+    struct stat namespace;
+    snprintf(path, sizeof path, "/proc/self/ns/%s", kind);
+    snprintf(text, sizeof text, " %s:%llu", kind,
+             stat(path, &namespace) == 0 ? (unsigned long long)namespace.st_ino : 0ULL);
+    fold(view, text);
+}
+
+/* What this process sees of its machine: the clock it reads (its boot and time
+ * namespace) and what a fingerprint taken by it would hold (the clock's, every other
+ * namespace it is in, its cgroup). Two ranks with the same clock view share offsets;
+ * with the same machine view they would fingerprint alike. */
+struct views {
+    struct view clock, machine;
+};
+
+static struct views own_views(void)
+{
+    struct views views = { .clock = { { 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL } } };
     static const char *const kinds[] = { "cgroup", "ipc", "mnt", "net", "pid", "user", "uts" };
     char text[4096] = "";
     if (vp_read_text_file("/proc/sys/kernel/random/boot_id", text, sizeof text) >= 0)
-        fold(&view, text);
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        char path[64];
-        struct stat namespace;
-        snprintf(path, sizeof path, "/proc/self/ns/%s", kinds[i]);
-        snprintf(text, sizeof text, " %s:%llu", kinds[i],
-                 stat(path, &namespace) == 0 ? (unsigned long long)namespace.st_ino : 0ULL);
-        fold(&view, text);
-    }
+        fold(&views.clock, text);
+    fold_namespace(&views.clock, "time");
+    views.machine = views.clock;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        fold_namespace(&views.machine, kinds[i]);
     if (vp_read_text_file("/proc/self/cgroup", text, sizeof text) >= 0)
-        fold(&view, text);
-    return view;
+        fold(&views.machine, text);
+    return views;
 }
 
-/* Every rank's machine_first from every rank's view (views compared by rank order: the
- * first equal one is the machine's). */
+/* By rank, the first rank whose view (at offset in each) equals its own. */
+static int *firsts(const struct views *all, int size, size_t offset)
+{
+    int *first_of = calloc((size_t)size, sizeof *first_of);
+    if (!first_of)
+        abort();
+    for (int rank = 0; rank < size; rank++) {
+        int first = 0;
+        while (memcmp((const char *)&all[first] + offset, (const char *)&all[rank] + offset,
+                      sizeof(struct view)) != 0)
+            first++;
+        first_of[rank] = first;
+    }
+    return first_of;
+}
+
+/* Every rank's machine_first and clock_first from every rank's views. */
 static void find_machines(struct vp_world *world)
 {
-    struct machine_view own = machine_view();
-    struct machine_view *views = calloc((size_t)world->size, sizeof *views);
-    world->machine_first = calloc((size_t)world->size, sizeof *world->machine_first);
-    if (!views || !world->machine_first)
+    struct views own = own_views();
+    struct views *all = calloc((size_t)world->size, sizeof *all);
+    if (!all)
         abort();
-    MPI_Allgather(&own, sizeof own, MPI_BYTE, views, sizeof own, MPI_BYTE, MPI_COMM_WORLD);
-    for (int rank = 0; rank < world->size; rank++) {
-        int first = 0;
-        while (memcmp(&views[first], &views[rank], sizeof own) != 0)
-            first++;
-        world->machine_first[rank] = first;
-    }
-    free(views);
+    MPI_Allgather(&own, sizeof own, MPI_BYTE, all, sizeof own, MPI_BYTE, MPI_COMM_WORLD);
+    world->machine_first = firsts(all, world->size, offsetof(struct views, machine));
+    world->clock_first = firsts(all, world->size, offsetof(struct views, clock));
+    free(all);
 }
 
 void vp_world_init(struct vp_world *world, int *argc, char ***argv)
@@ -120,6 +142,7 @@ void vp_world_exit(struct vp_world *world, int status)
     MPI_Finalize();
     free(world->hosts);
     free(world->machine_first);
+    free(world->clock_first);
     exit(status);
 }
 

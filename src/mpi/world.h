@@ -16,6 +16,9 @@ struct vp_world {
      * namespaces and cgroup), whose fingerprint stands for it: ranks on one host read
      * /proc and /sys for it once. */
     int *machine_first;
+    /* By rank: the first rank reading the same CLOCK_MONOTONIC (one boot, one time
+     * namespace): its clock offset is this rank's, no rounds needed. */
+    int *clock_first;
 };
 
 /* MPI_Init, ranks, host names and machines, liveness connections. Exits 1 with a message on failure. */

@@ -42,6 +42,8 @@ readers=$(grep '"/etc/os-release"' "$WORK/opens" | awk '{ print $1 }' | sort -u 
 [ "$readers" -eq 1 ] || fail "$readers processes of a 3-rank launch read the fingerprint's files; want 1 (once a machine)"
 json_check "$WORK/four.json" 'all(0 <= r["ranks"]["start_skew_bound_s"] < 0.01 and 0 <= r["start_skew_s"] < 1 for r in d["results"])' \
     "the start skew across hosts is stored with its bound"
+json_check "$WORK/four.json" 'all(h["clock_bound_s"] == 0 and h["clock_offset_s"] == 0 for r in d["results"] for h in r["ranks"]["hosts"])' \
+    "ranks reading this machine's one clock take rank 0's offset, 0 and exact, without clock rounds"
 expect_status 0 "$VP" results show @four
 expect_contains "$WORK/out" "null  jobs=2 ranks=4"
 expect_contains "$WORK/out" "rank 3"

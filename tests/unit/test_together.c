@@ -6,7 +6,8 @@
  * side still ends; two sides alternate ABAB and a failure on one stops the other; a
  * follower whose channel closes is the rank named lost; leaders led from above (each its
  * own followers) start every follower of every one at the top's instant, offsets composed,
- * and a failure under one stops those under the other. */
+ * and a failure under one stops those under the other; a follower sharing another's clock
+ * takes its offset and bound without clock rounds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "engine/together.h"
+#include "engine/window.h"
 #include "env/transport.h"
 
 #define REPS 4
@@ -28,6 +30,7 @@
 /* One follower: its end of a socket pair and what its "engine" saw. */
 struct follower {
     int fd;
+    int rank;             /* its rank at the leader (1, 2...) */
     int fail_at;          /* the repetition it says it is not ok at, -1: none */
     int quit_at;          /* the repetition it closes its channel at, -1: none */
     int64_t starts[REPS]; /* the instants its starts returned, on its clock */
@@ -37,11 +40,18 @@ struct follower {
     char stopped_why[256];
 };
 
+/* Set by a test: both sides' clock twins (NULL: every follower timed). */
+static int (*clock_twin)(void *context, int rank);
+
 static void *follow(void *context)
 {
     struct follower *f = context;
     struct vp_channel_transport channel;
     vp_channel_transport_follow(&channel, &f->fd);
+    if (clock_twin) { /* a follower that knows its rank, as MPI's do, asks for its twin */
+        channel.transport.clock_twin = clock_twin;
+        channel.transport.rank = f->rank;
+    }
     struct vp_together together;
     char reason[256];
     if (vp_together_begin(&together, &channel.transport, false, false, 1, REPS, reason,
@@ -106,8 +116,17 @@ static void start_followers(struct follower *followers, size_t count, pthread_t 
         assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), 0);
         fds[i] = pair[0];
         followers[i].fd = pair[1];
+        followers[i].rank = (int)i + 1;
         assert_int_equal(pthread_create(&threads[i], NULL, follow, &followers[i]), 0);
     }
+}
+
+/* MAX_FOLLOWERS followers that neither fail nor quit, started. */
+static void start_every_follower(struct follower *followers, pthread_t *threads, int *fds)
+{
+    for (size_t i = 0; i < MAX_FOLLOWERS; i++)
+        followers[i] = (struct follower){ .fail_at = -1, .quit_at = -1 };
+    start_followers(followers, MAX_FOLLOWERS, threads, fds);
 }
 
 static void join_followers(size_t count, pthread_t *threads, int *fds)
@@ -132,11 +151,9 @@ static void every_follower_starts_at_the_leaders_instant(void **state)
 {
     (void)state;
     struct follower followers[MAX_FOLLOWERS];
-    for (size_t i = 0; i < MAX_FOLLOWERS; i++)
-        followers[i] = (struct follower){ .fail_at = -1, .quit_at = -1 };
     pthread_t threads[MAX_FOLLOWERS];
     int fds[MAX_FOLLOWERS];
-    start_followers(followers, MAX_FOLLOWERS, threads, fds);
+    start_every_follower(followers, threads, fds);
     struct vp_channel_transport channel;
     struct vp_together together;
     char reason[256] = "";
@@ -163,6 +180,59 @@ static void every_follower_starts_at_the_leaders_instant(void **state)
     }
     for (unsigned rep = 1; rep < REPS; rep++) /* the lead of 1 us, and later each time */
         assert_true(releases.instant[rep] > releases.instant[rep - 1]);
+    assert_int_equal(channel.lost, 0);
+    vp_together_end(&together);
+}
+
+/* Rank 3 reads rank 2's clock; the others their own. */
+static int third_twins_second(void *context, int rank)
+{
+    (void)context;
+    return rank == 3 ? 2 : rank;
+}
+
+/* The leader's clock words to each rank, counted on their way to the channel's send. */
+static int (*channel_send)(void *, int, enum vp_together_word, const void *, size_t, char *,
+                           size_t);
+static unsigned clock_words_to[MAX_FOLLOWERS + 1];
+
+static int counting_send(void *context, int peer, enum vp_together_word what, const void *data,
+                         size_t len, char *reason, size_t reason_len)
+{
+    if (what == VP_WORD_CLOCK)
+        clock_words_to[peer]++;
+    return channel_send(context, peer, what, data, len, reason, reason_len);
+}
+
+static void a_follower_sharing_a_clock_takes_its_offset_without_rounds(void **state)
+{
+    (void)state;
+    struct follower followers[MAX_FOLLOWERS];
+    pthread_t threads[MAX_FOLLOWERS];
+    int fds[MAX_FOLLOWERS];
+    clock_twin = third_twins_second;
+    memset(clock_words_to, 0, sizeof clock_words_to);
+    start_every_follower(followers, threads, fds);
+    struct vp_channel_transport channel;
+    struct vp_together together;
+    char reason[256] = "";
+    vp_channel_transport_lead(&channel, fds, MAX_FOLLOWERS, 10);
+    channel.transport.clock_twin = clock_twin;
+    channel_send = channel.transport.send;
+    channel.transport.send = counting_send;
+    assert_int_equal(vp_together_begin(&together, &channel.transport, false, false, 0, REPS,
+                                       reason, sizeof reason), 0);
+    assert_int_equal(vp_together_wait(&together, reason, sizeof reason), 0);
+    join_followers(MAX_FOLLOWERS, threads, fds);
+    clock_twin = NULL;
+    assert_int_equal(clock_words_to[1], VP_CLOCK_ROUNDS);
+    assert_int_equal(clock_words_to[2], VP_CLOCK_ROUNDS);
+    assert_int_equal(clock_words_to[3], 0); /* no rounds: rank 2's offset and bound */
+    assert_int_equal(together.offsets[3], together.offsets[2]);
+    assert_int_equal(together.bounds[3], together.bounds[2]);
+    assert_int_equal(followers[2].offset_ns, together.offsets[3]);
+    for (size_t i = 0; i < MAX_FOLLOWERS; i++) /* every follower started every repetition */
+        assert_int_equal(followers[i].started, REPS);
     assert_int_equal(channel.lost, 0);
     vp_together_end(&together);
 }
@@ -383,6 +453,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_follower_starts_at_the_leaders_instant),
+        cmocka_unit_test(a_follower_sharing_a_clock_takes_its_offset_without_rounds),
         cmocka_unit_test(one_failing_stops_all_and_every_side_ends),
         cmocka_unit_test(two_sides_alternate_and_a_failure_stops_both),
         cmocka_unit_test(a_closed_channel_names_its_rank),
