@@ -1,8 +1,9 @@
 #!/bin/bash
 # What virtperf-mpi costs at scale on this machine (ranks oversubscribed on its CPUs):
 # the wall time of `virtperf-mpi run null` against a plain MPI launch of the same ranks
-# (bench/mpi_plain.c: init, one barrier, finalize), alternating, each round's ratio and the
-# median; then, once per rank count, the peak RSS of rank 0 and of the median rank
+# (bench/mpi_plain.c: init, one barrier, finalize), alternating (which goes first swapped
+# every other round), each round's ratio and the median; then, once per rank count, the
+# peak RSS of rank 0 and of the median rank
 # (GNU time around each rank) beside the plain launch's, the bytes a run's result holds
 # per rank (the exported JSON of null, disk.write and net.rr, whose ranks carry their
 # figures, histograms and fingerprints), and the time to store one run per rank (its
@@ -31,6 +32,10 @@ seconds() { # COMMAND... -> wall seconds; the command must succeed
     end=$(date +%s.%N)
     echo "$end - $start" | bc
 }
+launch_virtperf() { # RANKS -> wall seconds of virtperf-mpi run null over them
+    seconds "${MPIRUN[@]}" -np "$1" build/virtperf-mpi run null --reps 1 --warmup 0 --quiet \
+        --db "$work/db"
+}
 # timed PREFIX COMMAND...: a rank under GNU time, its peak RSS in PREFIX.RANK
 cat >"$work/timed" <<'EOF'
 #!/bin/bash
@@ -45,9 +50,13 @@ echo "wall time of a launch, virtperf-mpi run null --reps 1 / plain MPI launch"
 for ranks in $RANKS; do
     ratios=()
     for round in $(seq "$ROUNDS"); do
-        plain=$(seconds "${MPIRUN[@]}" -np "$ranks" "$work/plain")
-        virtperf=$(seconds "${MPIRUN[@]}" -np "$ranks" build/virtperf-mpi run null --reps 1 \
-            --warmup 0 --quiet --db "$work/db")
+        if [ $((round % 2)) -eq 1 ]; then # the order swapped every other round
+            plain=$(seconds "${MPIRUN[@]}" -np "$ranks" "$work/plain")
+            virtperf=$(launch_virtperf "$ranks")
+        else
+            virtperf=$(launch_virtperf "$ranks")
+            plain=$(seconds "${MPIRUN[@]}" -np "$ranks" "$work/plain")
+        fi
         ratio=$(echo "scale=3; $virtperf / $plain" | bc)
         ratios+=("$ratio")
         printf '  %3d ranks round %d: plain %6.2f s, virtperf-mpi %6.2f s, ratio %s\n' \
