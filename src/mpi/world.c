@@ -78,12 +78,12 @@ static struct views own_views(void)
 }
 
 /* By rank, the first rank whose view (at offset in each) equals its own. */
-static int *firsts(const struct views *all, int size, size_t offset)
+static int *firsts(const struct views *all, size_t count, size_t offset)
 {
-    int *first_of = calloc((size_t)size, sizeof *first_of);
+    int *first_of = calloc(count, sizeof *first_of);
     if (!first_of)
         abort();
-    for (int rank = 0; rank < size; rank++) {
+    for (size_t rank = 0; rank < count; rank++) {
         int first = 0;
         while (memcmp((const char *)&all[first] + offset, (const char *)&all[rank] + offset,
                       sizeof(struct view)) != 0)
@@ -93,17 +93,32 @@ static int *firsts(const struct views *all, int size, size_t offset)
     return first_of;
 }
 
-/* Every rank's machine_first and clock_first from every rank's views. */
-static void find_machines(struct vp_world *world)
+/* What each rank tells every other at the start: its host name and views. */
+struct rank_card {
+    char host[256];
+    struct views views;
+};
+
+/* Every rank's host name, machine_first and clock_first, in one gathering. */
+static void know_ranks(struct vp_world *world)
 {
-    struct views own = own_views();
-    struct views *all = calloc((size_t)world->size, sizeof *all);
-    if (!all)
+    struct rank_card own = { .views = own_views() };
+    gethostname(own.host, sizeof own.host - 1);
+    struct rank_card *cards = calloc((size_t)world->size, sizeof *cards);
+    struct views *views = calloc((size_t)world->size, sizeof *views);
+    world->hosts = calloc((size_t)world->size, sizeof *world->hosts);
+    if (!cards || !views || !world->hosts)
         abort();
-    MPI_Allgather(&own, sizeof own, MPI_BYTE, all, sizeof own, MPI_BYTE, MPI_COMM_WORLD);
-    world->machine_first = firsts(all, world->size, offsetof(struct views, machine));
-    world->clock_first = firsts(all, world->size, offsetof(struct views, clock));
-    free(all);
+    MPI_Allgather(&own, sizeof own, MPI_BYTE, cards, sizeof own, MPI_BYTE, MPI_COMM_WORLD);
+    for (int rank = 0; rank < world->size; rank++) {
+        memcpy(world->hosts[rank], cards[rank].host, sizeof world->hosts[rank]);
+        world->hosts[rank][sizeof world->hosts[rank] - 1] = '\0';
+        views[rank] = cards[rank].views;
+    }
+    world->machine_first = firsts(views, (size_t)world->size, offsetof(struct views, machine));
+    world->clock_first = firsts(views, (size_t)world->size, offsetof(struct views, clock));
+    free(cards);
+    free(views);
 }
 
 void vp_world_init(struct vp_world *world, int *argc, char ***argv)
@@ -117,13 +132,7 @@ void vp_world_init(struct vp_world *world, int *argc, char ***argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); /* a failure is ours to report */
     MPI_Comm_rank(MPI_COMM_WORLD, &world->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world->size);
-    world->hosts = calloc((size_t)world->size, sizeof *world->hosts);
-    if (!world->hosts)
-        abort();
-    char own[256] = "";
-    gethostname(own, sizeof own - 1);
-    MPI_Allgather(own, sizeof own, MPI_CHAR, world->hosts, sizeof own, MPI_CHAR, MPI_COMM_WORLD);
-    find_machines(world);
+    know_ranks(world);
 
     char contact[1024] = "", err[512] = "";
     if (world->rank == 0 && vp_liveness_listen(contact, sizeof contact, err, sizeof err) != 0)
