@@ -49,9 +49,13 @@ static void settle_refusals(const struct vp_world *world, const char *own, int o
     char *all = calloc((size_t)world->size, REFUSAL_LEN);
     if (!all)
         abort();
-    MPI_Allgather(mine, REFUSAL_LEN, MPI_CHAR, all, REFUSAL_LEN, MPI_CHAR, MPI_COMM_WORLD);
+    MPI_Request request;
+    MPI_Iallgather(mine, REFUSAL_LEN, MPI_CHAR, all, REFUSAL_LEN, MPI_CHAR, MPI_COMM_WORLD,
+                   &request);
+    vp_world_collective(world, &request);
     int status = own ? own_status : 0, worst = 0;
-    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Iallreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &request);
+    vp_world_collective(world, &request);
     int refused = 0;
     bool same = true;
     for (int r = 0; r < world->size; r++) {
@@ -353,6 +357,7 @@ static json_t *gather_fingerprints(void *context, const struct vp_topology *topo
     }
     run->fingerprints = vp_gather_fingerprints(world, fingerprint);
     json_decref(fingerprint);
+    vp_world_meet(world); /* (rank 0 last, as it took and gathered the fingerprints) */
     for (size_t p = 0; p < run->part_count; p++)
         make_comms(world, &run->parts[p].layout, &run->parts[p].comms);
     return host;

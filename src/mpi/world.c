@@ -109,7 +109,10 @@ static void know_ranks(struct vp_world *world)
     world->hosts = calloc((size_t)world->size, sizeof *world->hosts);
     if (!cards || !views || !world->hosts)
         abort();
-    MPI_Allgather(&own, sizeof own, MPI_BYTE, cards, sizeof own, MPI_BYTE, MPI_COMM_WORLD);
+    MPI_Request request;
+    MPI_Iallgather(&own, sizeof own, MPI_BYTE, cards, sizeof own, MPI_BYTE, MPI_COMM_WORLD,
+                   &request);
+    vp_world_collective(world, &request);
     for (int rank = 0; rank < world->size; rank++) {
         memcpy(world->hosts[rank], cards[rank].host, sizeof world->hosts[rank]);
         world->hosts[rank][sizeof world->hosts[rank] - 1] = '\0';
@@ -137,17 +140,21 @@ void vp_world_init(struct vp_world *world, int *argc, char ***argv)
     char contact[1024] = "", err[512] = "";
     if (world->rank == 0 && vp_liveness_listen(contact, sizeof contact, err, sizeof err) != 0)
         fail_init(world, err);
-    MPI_Bcast(contact, sizeof contact, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Request request;
+    MPI_Ibcast(contact, sizeof contact, MPI_CHAR, 0, MPI_COMM_WORLD, &request);
+    vp_world_collective(world, &request);
     if (vp_liveness_start(world->rank, world->size, contact, CONNECT_TIMEOUT_S, err,
                           sizeof err) != 0)
         fail_init(world, err);
     vp_liveness_catch_signals();
-    MPI_Barrier(MPI_COMM_WORLD);
+    vp_world_meet(world);
 }
 
 void vp_world_exit(struct vp_world *world, int status)
 {
     vp_last_words_say('D');
+    if (!vp_engine_interrupted()) /* (a signal: straight on, as before) */
+        vp_world_meet(world); /* the others nap while rank 0 stores the run */
     MPI_Finalize();
     free(world->hosts);
     free(world->machine_first);
@@ -202,6 +209,23 @@ int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reas
         }
         pause_ns = pause_ns * 2 < POLL_LONGEST_NS ? pause_ns * 2 : POLL_LONGEST_NS;
     }
+}
+
+void vp_world_collective(const struct vp_world *world, MPI_Request *request)
+{
+    char reason[256];
+    if (vp_world_wait(world, request, reason, sizeof reason) == 0)
+        return;
+    if (world->rank == 0)
+        fprintf(stderr, "virtperf-mpi: %s\n", reason);
+    vp_world_abandon(world, 1);
+}
+
+void vp_world_meet(const struct vp_world *world)
+{
+    MPI_Request request;
+    MPI_Ibarrier(MPI_COMM_WORLD, &request);
+    vp_world_collective(world, &request);
 }
 
 void vp_world_turn_to(const struct vp_world *world, MPI_Comm comm, int peer)
