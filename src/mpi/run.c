@@ -44,29 +44,23 @@ static struct vp_mpi_members *started_members;
  * any refusal meant (2 for a mistake in the command, 1 for a store that is down). */
 static void settle_refusals(const struct vp_world *world, const char *own, int own_status)
 {
+    /* whether any refused and the worst status, waited for napping (ranks check at
+     * their own pace); the refusals themselves only when there are some */
+    int64_t worst[2] = { own ? 1 : 0, own ? own_status : 0 };
+    MPI_Request request;
+    MPI_Iallreduce(MPI_IN_PLACE, worst, 2, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD, &request);
+    vp_world_await(world, &request);
+    if (!worst[0])
+        return;
     char mine[REFUSAL_LEN] = "";
     snprintf(mine, sizeof mine, "%s", own ? own : "");
     char *all = calloc((size_t)world->size, REFUSAL_LEN);
     if (!all)
         abort();
-    MPI_Request request;
-    MPI_Iallgather(mine, REFUSAL_LEN, MPI_CHAR, all, REFUSAL_LEN, MPI_CHAR, MPI_COMM_WORLD,
-                   &request);
-    vp_world_collective(world, &request);
-    int status = own ? own_status : 0, worst = 0;
-    MPI_Iallreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &request);
-    vp_world_collective(world, &request);
-    int refused = 0;
+    MPI_Allgather(mine, REFUSAL_LEN, MPI_CHAR, all, REFUSAL_LEN, MPI_CHAR, MPI_COMM_WORLD);
     bool same = true;
-    for (int r = 0; r < world->size; r++) {
-        const char *text = all + (size_t)r * REFUSAL_LEN;
-        refused += text[0] != '\0';
-        same = same && strcmp(text, all) == 0;
-    }
-    if (!refused) {
-        free(all);
-        return;
-    }
+    for (int r = 0; r < world->size; r++)
+        same = same && strcmp(all + (size_t)r * REFUSAL_LEN, all) == 0;
     if (world->rank == 0) {
         if (same)
             fprintf(stderr, "virtperf: %s\n", all);
@@ -79,7 +73,7 @@ static void settle_refusals(const struct vp_world *world, const char *own, int o
     if (started_members)
         vp_mpi_members_close(started_members);
     MPI_Finalize();
-    exit(worst);
+    exit((int)worst[1]);
 }
 
 

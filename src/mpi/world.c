@@ -109,10 +109,7 @@ static void know_ranks(struct vp_world *world)
     world->hosts = calloc((size_t)world->size, sizeof *world->hosts);
     if (!cards || !views || !world->hosts)
         abort();
-    MPI_Request request;
-    MPI_Iallgather(&own, sizeof own, MPI_BYTE, cards, sizeof own, MPI_BYTE, MPI_COMM_WORLD,
-                   &request);
-    vp_world_collective(world, &request);
+    MPI_Allgather(&own, sizeof own, MPI_BYTE, cards, sizeof own, MPI_BYTE, MPI_COMM_WORLD);
     for (int rank = 0; rank < world->size; rank++) {
         memcpy(world->hosts[rank], cards[rank].host, sizeof world->hosts[rank]);
         world->hosts[rank][sizeof world->hosts[rank] - 1] = '\0';
@@ -140,9 +137,7 @@ void vp_world_init(struct vp_world *world, int *argc, char ***argv)
     char contact[1024] = "", err[512] = "";
     if (world->rank == 0 && vp_liveness_listen(contact, sizeof contact, err, sizeof err) != 0)
         fail_init(world, err);
-    MPI_Request request;
-    MPI_Ibcast(contact, sizeof contact, MPI_CHAR, 0, MPI_COMM_WORLD, &request);
-    vp_world_collective(world, &request);
+    MPI_Bcast(contact, sizeof contact, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (vp_liveness_start(world->rank, world->size, contact, CONNECT_TIMEOUT_S, err,
                           sizeof err) != 0)
         fail_init(world, err);
@@ -211,7 +206,7 @@ int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reas
     }
 }
 
-void vp_world_collective(const struct vp_world *world, MPI_Request *request)
+void vp_world_await(const struct vp_world *world, MPI_Request *request)
 {
     char reason[256];
     if (vp_world_wait(world, request, reason, sizeof reason) == 0)
@@ -225,7 +220,7 @@ void vp_world_meet(const struct vp_world *world)
 {
     MPI_Request request;
     MPI_Ibarrier(MPI_COMM_WORLD, &request);
-    vp_world_collective(world, &request);
+    vp_world_await(world, &request);
 }
 
 void vp_world_turn_to(const struct vp_world *world, MPI_Comm comm, int peer)

@@ -35,12 +35,14 @@ int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reas
 /* Rank 0, turning to rank peer of comm (a message to or from it next): wakes it if it
  * naps in a wait (liveness.h), once for a run of messages with it. Elsewhere nothing. */
 void vp_world_turn_to(const struct vp_world *world, MPI_Comm comm, int peer);
-/* Waits, napping, for a collective every rank takes part in (MPI_Iallgather, MPI_Ibarrier
- * ...): Open MPI's blocking ones spin on sched_yield while they wait, taking the CPUs
- * that oversubscribed ranks share. A rank gone or a signal ends this rank
+/* Waits, napping, for a nonblocking collective of every rank where ranks may arrive far
+ * apart: Open MPI's blocking collectives spin on sched_yield while they wait, taking the
+ * CPUs that oversubscribed ranks share. (MPI_Ibarrier, MPI_Iallreduce and MPI_Ibcast
+ * reach a few peers each; libnbc's MPI_Iallgather reaches every rank and maps every
+ * peer's shared memory: not for large launches.) A rank gone or a signal ends this rank
  * (vp_world_abandon, status 1, rank 0 saying why). */
-void vp_world_collective(const struct vp_world *world, MPI_Request *request);
-/* Every rank here, napping meanwhile (a vp_world_collective barrier). */
+void vp_world_await(const struct vp_world *world, MPI_Request *request);
+/* Every rank here, napping meanwhile (an MPI_Ibarrier, vp_world_await'ed). */
 void vp_world_meet(const struct vp_world *world);
 /* Sends / receives len bytes (any size) to / from rank peer of comm; 0 or -1 + reason. */
 int vp_world_send(const struct vp_world *world, const void *data, size_t len, int peer,
