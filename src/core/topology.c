@@ -38,6 +38,12 @@ int vp_topology_load(struct vp_topology **topology, const char *xml_path, char *
         snprintf(err, err_len, "cannot initialise hwloc");
         return -1;
     }
+    /* Only packages, cores, PUs and NUMA nodes are used: caches (a dozen sysfs files a
+     * CPU to read), I/O and Misc objects are left out of the discovery. */
+    hwloc_topology_set_cache_types_filter(loaded->hw, HWLOC_TYPE_FILTER_KEEP_NONE);
+    hwloc_topology_set_icache_types_filter(loaded->hw, HWLOC_TYPE_FILTER_KEEP_NONE);
+    hwloc_topology_set_io_types_filter(loaded->hw, HWLOC_TYPE_FILTER_KEEP_NONE);
+    hwloc_topology_set_type_filter(loaded->hw, HWLOC_OBJ_MISC, HWLOC_TYPE_FILTER_KEEP_NONE);
     if (xml_path && hwloc_topology_set_xml(loaded->hw, xml_path) != 0) {
         snprintf(err, err_len, "cannot read topology XML '%s'", xml_path);
         hwloc_topology_destroy(loaded->hw);
