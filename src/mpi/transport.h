@@ -2,8 +2,9 @@
  * of one step's communicator, rank 0 leading; the agreements are MPI collectives
  * (allreduce, broadcast), the clock rounds and parts point-to-point messages, every wait
  * through vp_world_wait so that a rank's death or a signal ends it with why. Rank 0's
- * instant is sent 2 ms + 0.5 ms per rank ahead of the jobs' own lead: the broadcast
- * crosses ranks that may share CPUs. --start-with barrier starts each repetition when a
+ * instant is sent ahead of the jobs' own lead by what its broadcast takes: 2 ms, 0.5 ms a
+ * level of its tree and 0.25 ms a rank beyond the CPUs of the most crowded machine.
+ * --start-with barrier starts each repetition when a
  * blocking MPI_Barrier returns instead, as most MPI benchmarks do (bench/mpi_skew.sh
  * measures both). */
 #ifndef VP_MPI_TRANSPORT_H

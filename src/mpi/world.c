@@ -93,16 +93,34 @@ static int *firsts(const struct views *all, size_t count, size_t offset)
     return first_of;
 }
 
-/* What each rank tells every other at the start: its host name and views. */
+/* What each rank tells every other at the start: its host name, views and its machine's
+ * CPUs. */
 struct rank_card {
     char host[256];
     struct views views;
+    int32_t cpus;
 };
+
+/* The most ranks one machine runs beyond its CPUs. */
+static int crowding_of(const struct vp_world *world, const struct rank_card *cards)
+{
+    int most = 0;
+    for (int first = 0; first < world->size; first++) {
+        if (world->machine_first[first] != first)
+            continue;
+        int ranks = 0;
+        for (int rank = first; rank < world->size; rank++)
+            ranks += world->machine_first[rank] == first;
+        if (ranks - cards[first].cpus > most)
+            most = ranks - cards[first].cpus;
+    }
+    return most;
+}
 
 /* Every rank's host name, machine_first and clock_first, in one gathering. */
 static void know_ranks(struct vp_world *world)
 {
-    struct rank_card own = { .views = own_views() };
+    struct rank_card own = { .views = own_views(), .cpus = (int32_t)sysconf(_SC_NPROCESSORS_ONLN) };
     gethostname(own.host, sizeof own.host - 1);
     struct rank_card *cards = calloc((size_t)world->size, sizeof *cards);
     struct views *views = calloc((size_t)world->size, sizeof *views);
@@ -117,6 +135,7 @@ static void know_ranks(struct vp_world *world)
     }
     world->machine_first = firsts(views, (size_t)world->size, offsetof(struct views, machine));
     world->clock_first = firsts(views, (size_t)world->size, offsetof(struct views, clock));
+    world->crowding = crowding_of(world, cards);
     free(cards);
     free(views);
 }

@@ -19,6 +19,8 @@ struct vp_world {
     /* By rank: the first rank reading the same CLOCK_MONOTONIC (one boot, one time
      * namespace): its clock offset is this rank's, no rounds needed. */
     int *clock_first;
+    /* The most ranks any one machine runs beyond its CPUs (0: none crowded). */
+    int crowding;
 };
 
 /* MPI_Init, ranks, host names and machines, liveness connections. Exits 1 with a message on failure. */
