@@ -1,7 +1,9 @@
-/* The ranks of a virtperf-mpi launch: MPI set up and ended, rank 0's knowledge of every
- * rank's host, and point-to-point messages and waits that never block for good: each
- * wait polls its request and gives up, with the reason, when a rank died (liveness.h)
- * or a signal came, so rank 0 can still record what happened. */
+/* The ranks of a virtperf-mpi launch: MPI set up and ended, every rank's knowledge of
+ * every rank's host and machine (which ranks share a machine, a clock, and how crowded
+ * the most crowded machine is), and point-to-point messages and waits that never block
+ * for good: each wait polls its request, napping between polls (rank 0 wakes the rank it
+ * turns to), and gives up, with the reason, when a rank died (liveness.h) or a signal
+ * came, so rank 0 can still record what happened. */
 #ifndef VP_WORLD_H
 #define VP_WORLD_H
 
