@@ -90,14 +90,9 @@ static int *clock_twins_of(const struct vp_world *world, MPI_Comm comm, int size
     int *first_in_comm = malloc((size_t)world->size * sizeof *first_in_comm);
     if (!of_comm || !in_world || !first_in_comm)
         abort();
-    MPI_Group group, world_group;
-    MPI_Comm_group(comm, &group);
-    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
     for (int rank = 0; rank < size; rank++)
         of_comm[rank] = rank;
-    MPI_Group_translate_ranks(group, size, of_comm, world_group, in_world);
-    MPI_Group_free(&group);
-    MPI_Group_free(&world_group);
+    vp_world_ranks_of(comm, size, of_comm, in_world);
     for (int rank = 0; rank < world->size; rank++)
         first_in_comm[rank] = -1;
     for (int rank = 0; rank < size; rank++) { /* of_comm now holds each one's twin */

@@ -77,19 +77,43 @@ static struct views own_views(void)
     return views;
 }
 
-/* By rank, the first rank whose view (at offset in each) equals its own. */
+/* Every rank's views, and which of the two is compared. */
+struct view_order {
+    const struct views *all;
+    size_t offset; /* of the view in struct views */
+};
+
+static const struct view *view_of(const struct view_order *order, int rank)
+{
+    return (const struct view *)((const char *)&order->all[rank] + order->offset);
+}
+
+/* For qsort_r: ranks by their view, then by rank. */
+static int by_view(const void *a, const void *b, void *arg)
+{
+    int left = *(const int *)a, right = *(const int *)b;
+    int order = memcmp(view_of(arg, left), view_of(arg, right), sizeof(struct view));
+    return order ? order : (left > right) - (left < right);
+}
+
+/* By rank, the first rank whose view (at offset in each) equals its own: sorted, so that
+ * thousands of ranks each on a machine of its own cost no more than a sort. */
 static int *firsts(const struct views *all, size_t count, size_t offset)
 {
-    int *first_of = calloc(count, sizeof *first_of);
-    if (!first_of)
+    int *first_of = calloc(count, sizeof *first_of), *sorted = malloc(count * sizeof *sorted);
+    if (!first_of || !sorted)
         abort();
-    for (size_t rank = 0; rank < count; rank++) {
-        int first = 0;
-        while (memcmp((const char *)&all[first] + offset, (const char *)&all[rank] + offset,
-                      sizeof(struct view)) != 0)
-            first++;
-        first_of[rank] = first;
+    for (size_t i = 0; i < count; i++)
+        sorted[i] = (int)i;
+    struct view_order order = { .all = all, .offset = offset };
+    qsort_r(sorted, count, sizeof *sorted, by_view, &order);
+    for (size_t i = 0, first = 0; i < count; i++) {
+        if (memcmp(view_of(&order, sorted[i]), view_of(&order, sorted[first]),
+                   sizeof(struct view)) != 0)
+            first = i;
+        first_of[sorted[i]] = sorted[first];
     }
+    free(sorted);
     return first_of;
 }
 
@@ -104,16 +128,15 @@ struct rank_card {
 /* The most ranks one machine runs beyond its CPUs. */
 static int crowding_of(const struct vp_world *world, const struct rank_card *cards)
 {
-    int most = 0;
-    for (int first = 0; first < world->size; first++) {
-        if (world->machine_first[first] != first)
-            continue;
-        int ranks = 0;
-        for (int rank = first; rank < world->size; rank++)
-            ranks += world->machine_first[rank] == first;
-        if (ranks - cards[first].cpus > most)
-            most = ranks - cards[first].cpus;
-    }
+    int *ranks_on = calloc((size_t)world->size, sizeof *ranks_on), most = 0;
+    if (!ranks_on)
+        abort();
+    for (int rank = 0; rank < world->size; rank++) /* by each machine's first rank */
+        ranks_on[world->machine_first[rank]]++;
+    for (int first = 0; first < world->size; first++)
+        if (ranks_on[first] - cards[first].cpus > most)
+            most = ranks_on[first] - cards[first].cpus;
+    free(ranks_on);
     return most;
 }
 
@@ -242,20 +265,27 @@ void vp_world_meet(const struct vp_world *world)
     vp_world_await(world, &request);
 }
 
+void vp_world_ranks_of(MPI_Comm comm, int count, const int *ranks, int *in_world)
+{
+    if (comm == MPI_COMM_WORLD) {
+        memcpy(in_world, ranks, (size_t)count * sizeof *in_world);
+        return;
+    }
+    MPI_Group group, world_group;
+    MPI_Comm_group(comm, &group);
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    MPI_Group_translate_ranks(group, count, ranks, world_group, in_world);
+    MPI_Group_free(&group);
+    MPI_Group_free(&world_group);
+}
+
 void vp_world_turn_to(const struct vp_world *world, MPI_Comm comm, int peer)
 {
     static int turned_to = -1; /* rank 0 talks with one rank at a time */
     if (world->rank != 0)
         return;
-    int in_world = peer;
-    if (comm != MPI_COMM_WORLD) {
-        MPI_Group group, world_group;
-        MPI_Comm_group(comm, &group);
-        MPI_Comm_group(MPI_COMM_WORLD, &world_group);
-        MPI_Group_translate_ranks(group, 1, &peer, world_group, &in_world);
-        MPI_Group_free(&group);
-        MPI_Group_free(&world_group);
-    }
+    int in_world;
+    vp_world_ranks_of(comm, 1, &peer, &in_world);
     if (in_world == turned_to || in_world == MPI_UNDEFINED)
         return;
     turned_to = in_world;

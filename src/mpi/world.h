@@ -36,6 +36,8 @@ _Noreturn void vp_world_abandon(const struct vp_world *world, int status);
 /* Waits for request: 0 when done; -1 with reason when a rank died or a signal came. */
 int vp_world_wait(const struct vp_world *world, MPI_Request *request, char *reason,
                   size_t reason_len);
+/* The world's ranks of count ranks of comm, into in_world. */
+void vp_world_ranks_of(MPI_Comm comm, int count, const int *ranks, int *in_world);
 /* Rank 0, turning to rank peer of comm (a message to or from it next): wakes it if it
  * naps in a wait (liveness.h), once for a run of messages with it. Elsewhere nothing. */
 void vp_world_turn_to(const struct vp_world *world, MPI_Comm comm, int peer);
