@@ -152,7 +152,6 @@ static int via_libnfs_init(const char *source, double timeout_s, void **state, c
     return 0;
 }
 
-/* The fileset's directory mounted before the jobs' reads are timed. */
 /* A directory's URL without its query and trailing slashes, into base: its length. */
 static size_t directory_of(const char *dir_url, char *base, size_t len)
 {
@@ -163,6 +162,7 @@ static size_t directory_of(const char *dir_url, char *base, size_t len)
     return dir_len;
 }
 
+/* The fileset's directory mounted before the jobs' reads are timed. */
 static int via_libnfs_attach(void *state, const char *dir_url, char *err, size_t err_len)
 {
     struct nfs_client *client = state;

@@ -2,13 +2,14 @@
 # A store that saturates, on purpose: the GridKa study's NFS curve. An xrootd in its own
 # network namespace serves a fileset through a link that tbf holds to 200 Mbit/s; 1, 2 and
 # 4 jobs copy 8 MiB files from it at once; then an nfs-ganesha beside it serves the same
-# files over NFSv3 to 1 and 8 jobs, in 512 KiB and in 4 KiB reads. Each job alone can fill the link, so the
-# aggregate over the run (first start to last done) must stay within 20% of the limit at
-# every job count and job time must grow in proportion to the jobs. The client's link is a
-# bridge's port, as on a hypervisor host: its network input must count each byte once. The files are large
-# enough that a job's fixed cost (connect, login, open, TCP's slow start: some 30 ms here)
-# is a few percent of its time: with 4 MiB files one job alone measured 0.84 of the limit
-# in a CI run and 8 jobs 0.89 in another, the setup's cost and not the store's limit.
+# files over NFSv3 to 1 and 8 jobs, in 512 KiB and in 4 KiB reads. Each job alone can fill
+# the link, so the aggregate over the run (first start to last done) must stay within 20%
+# of the limit at every job count and job time must grow in proportion to the jobs. The
+# client's link is a bridge's port, as on a hypervisor host: its network input must count
+# each byte once. The files are large enough that a job's fixed cost (connect, login,
+# open, TCP's slow start: some 30 ms here) is a few percent of its time: with 4 MiB files
+# one job alone measured 0.84 of the limit in a CI run and 8 jobs 0.89 in another, the
+# setup's cost and not the store's limit.
 . "$(dirname "$0")/lib.sh"
 PORT=$((10000 + $$ % 20000)) # below the ephemeral ports
 NETNS_CLIENT=vpdata-c-$$
