@@ -7,6 +7,7 @@
 
 #include "analysis/combined.h"
 #include "core/json.h"
+#include "core/json_arena.h"
 
 /* " ranks=N 0>1,2>0" of a result of many hosts (virtperf-mpi): how many hosts ran jobs
  * and, with a topology, which rank talked to which; "" for one host. */
@@ -90,7 +91,7 @@ char *vp_match_key(const json_t *result, const char *vary, bool by_total)
         if (vary)
             json_object_del(kept, vary);
     }
-    char *params = json_dumps(kept, JSON_COMPACT | JSON_SORT_KEYS);
+    char *params = vp_json_arena_dumps(kept, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(kept);
     char hosts[256] = "";
     if (!by_total)
@@ -194,8 +195,9 @@ void vp_match_variant_text(const struct vp_run_index *index, const json_t *resul
     json_object_foreach(json_object_get(result, "params"), name, value) {
         if (!json_object_get(varying, name))
             continue;
-        char *text = json_is_string(value) ? strdup(json_string_value(value))
-                                           : json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
+        char *text = json_is_string(value)
+                         ? strdup(json_string_value(value))
+                         : vp_json_arena_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
         int written = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", name,
                                text ? text : "?");
         free(text);

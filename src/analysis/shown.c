@@ -10,6 +10,7 @@
 #include "analysis/sides.h"
 #include "bench/bench.h"
 #include "core/json.h"
+#include "core/json_arena.h"
 #include "core/options.h"
 #include "core/stats.h"
 #include "core/units.h"
@@ -176,7 +177,7 @@ void vp_distinguishing_params(const json_t *siblings, const json_t *bench, const
         if (!differs || used + 1 >= len)
             continue;
         char *text = json_is_string(value) ? strdup(json_string_value(value))
-                                           : json_dumps(value, JSON_ENCODE_ANY);
+                                           : vp_json_arena_dumps(value, JSON_ENCODE_ANY);
         used += (size_t)snprintf(out + used, len - used, "%s%s=%s", used ? " " : "", key,
                                  text ? text : "?");
         free(text);

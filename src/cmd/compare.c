@@ -71,8 +71,10 @@ int cmd_compare(int argc, char **argv)
                        "and 1 to 63 candidate runs, or one run of 'run --guests N "
                        "--and-host' or of 'run --group A:... --group B:...'", runs[0]);
     count = documents_count;
+    vp_json_arena_begin(); /* the comparison too is made once, printed and released */
     json_t *comparison = vp_compare(documents[0], (const json_t *const *)documents + 1,
                                     count - 1, &settings.compare.options, err, sizeof err);
+    vp_json_arena_end();
     if (!comparison)
         vp_usage_error("compare: %s", err);
     if (!json_path || !output.to_stdout) {

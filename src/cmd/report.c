@@ -68,10 +68,13 @@ static void analyse(struct analyses *analyses, json_t *const *documents, size_t 
 {
     *analyses = (struct analyses){ .comparison = NULL };
     vp_documents_shown(documents, count);
-    if (count > 1)
+    if (count > 1) {
+        vp_json_arena_begin(); /* made once, rendered and released with the documents */
         analyses->comparison = vp_compare(documents[0], (const json_t *const *)documents + 1,
                                           count - 1, options, analyses->comparison_error,
                                           sizeof analyses->comparison_error);
+        vp_json_arena_end();
+    }
     for (size_t d = 0; d < count; d++) {
         char err[VP_ERROR_LEN];
         struct vp_qos qos = { 0 };

@@ -93,6 +93,15 @@ void vp_json_arena_end(void)
     in_region = false;
 }
 
+char *vp_json_arena_dumps(const json_t *value, size_t flags)
+{
+    bool open = in_region;
+    in_region = false; /* the text is the caller's, freed with free() */
+    char *text = json_dumps(value, flags);
+    in_region = open;
+    return text;
+}
+
 size_t vp_json_arena_used(void)
 {
     return region_start ? (size_t)(next_free - region_start) : 0;

@@ -9,14 +9,17 @@
 #ifndef VP_JSON_ARENA_H
 #define VP_JSON_ARENA_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 /* From now on this thread's new JSON values come from the region (until the end). While
  * it is open, nothing jansson hands over to be freed with free() may be made on this
- * thread (json_dumps' text): only values, freed by json_decref. */
+ * thread: only values, freed by json_decref (text: vp_json_arena_dumps, not json_dumps). */
 void vp_json_arena_begin(void);
 /* This thread's new JSON values come from malloc again; the region's values stay. */
 void vp_json_arena_end(void);
+/* json_dumps(value, flags), its text from malloc whether the region is open or not. */
+char *vp_json_arena_dumps(const json_t *value, size_t flags);
 /* The bytes the region handed out since it was last released (0: no region in this
  * build, or none used). */
 size_t vp_json_arena_used(void);
