@@ -109,6 +109,19 @@ expect_usage_error "import: '$WORK' is a directory" "$VP" results import "$WORK"
 "$VP" results list >/dev/full 2>"$WORK/err"
 [ $? -eq 1 ] || fail "writing to a full stdout did not fail"
 expect_contains "$WORK/err" "cannot write to standard output: No space left on device"
+# A document written into a file that fills up on the way (4 KiB of tmpfs, the run's
+# JSON is more): exit 1 naming the file, no temporary file left, the old file as it was.
+if [ "$(id -u)" = 0 ]; then
+    mkdir -p "$WORK/small"
+    unshare -m sh -c 'mount -t tmpfs -o size=4k tmpfs "$1" && echo old >"$1/run.json" &&
+        "$2" results export latest -o "$1/run.json"; status=$?
+        ls -A "$1" >"$3/small.ls"; cat "$1/run.json" >"$3/small.kept"; exit $status' \
+        sh "$WORK/small" "$VP" "$WORK" >"$WORK/out" 2>"$WORK/err"
+    [ $? -eq 1 ] || fail "a document that did not fit did not fail (exit 1): $(cat "$WORK/err" "$WORK/out")"
+    expect_contains "$WORK/err" "-o: cannot write '$WORK/small/run.json': No space left on device"
+    [ "$(cat "$WORK/small.ls")" = run.json ] || fail "a failed write left: $(cat "$WORK/small.ls")"
+    [ "$(cat "$WORK/small.kept")" = old ] || fail "a failed write changed the file it was to replace"
+fi
 
 # Control characters in an imported label never reach the terminal.
 expect_status 0 "$VP" results export @killed -o "$WORK/ctl.json"
