@@ -203,7 +203,9 @@ stop_xrootd() {
 # start_ganesha DIR NETNS ADDRESS: nfs-ganesha (Debian nfs-ganesha, nfs-ganesha-vfs) in
 # NETNS serving DIR on ADDRESS over NFSv3 (DIR, its real path) and v4 (the pseudo path
 # /export), TCP only, with an rpcbind of its own: both get a private /run, which they
-# write. Returns once the NFS and portmapper ports answer. GANESHA_PID is the server's
+# write; the server starts once rpcbind's socket is there (started together, a server
+# that came first on a slow machine could not register NFSv3: "Cannot register NFS V3 on
+# TCP"). Returns once the NFS and portmapper ports answer. GANESHA_PID is the server's
 # pid: stop it with stop_ganesha, which checks it was still running. Skips (77) without
 # the packages.
 start_ganesha() {
@@ -219,7 +221,9 @@ start_ganesha() {
         >"$GANESHA_HOME/ganesha.conf"
     # (unshare execs sh, and sh execs the server: $! is ganesha's own pid)
     ip netns exec "$2" unshare -m --propagation private sh -c \
-        'mount -t tmpfs tmpfs /run && { rpcbind -w -f & } && exec ganesha.nfsd -F -f "$1/ganesha.conf" -L "$1/log" -p "$1/pid" -N NIV_EVENT' \
+        'mount -t tmpfs tmpfs /run && { rpcbind -w -f & } && n=0 &&
+         while [ ! -S /run/rpcbind.sock ] && [ $n -lt 250 ]; do sleep 0.02; n=$((n + 1)); done &&
+         exec ganesha.nfsd -F -f "$1/ganesha.conf" -L "$1/log" -p "$1/pid" -N NIV_EVENT' \
         sh "$GANESHA_HOME" >"$GANESHA_HOME/stdout" 2>&1 &
     GANESHA_PID=$!
     serving "$GANESHA_PID" "ip netns exec $2" "$3" 2049 111 && return 0
