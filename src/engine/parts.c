@@ -395,8 +395,9 @@ static void print_fill(FILE *out, const json_t *fill, enum vp_unit_style style)
 }
 
 /* "migrations" (run/fleet_migrate.c): [{guest, from, to, began_s, began_utc, ended_utc,
- * seconds, status, error?, total_ms?, downtime_ms?, data_bytes?, memory_iterations?,
- * probe_gap_s?, probe_gap_utc?, gap_beyond_downtime_s?}]; empty: none begun. */
+ * seconds, status, error?, after_point?, total_ms?, downtime_ms?, data_bytes?,
+ * memory_iterations?, probe_gap_s?, probe_gap_utc?, gap_beyond_downtime_s?}]; empty: none
+ * begun. */
 static int check_migrations(struct vp_check *checker, const json_t *moves, const char *path)
 {
     static const char *const statuses[] = { "ok", "failed", NULL };
@@ -431,6 +432,9 @@ static int check_migrations(struct vp_check *checker, const json_t *moves, const
         const json_t *covered = json_object_get(moved, "probe_covered");
         if (covered && !json_is_boolean(covered))
             return vp_check_fail(checker, "%s.probe_covered: accepted: true or false", one);
+        const json_t *after_point = json_object_get(moved, "after_point");
+        if (after_point && !json_is_true(after_point))
+            return vp_check_fail(checker, "%s.after_point: accepted: true (or left out)", one);
     }
     return 0;
 }
@@ -472,7 +476,10 @@ static void print_migrations(FILE *out, const json_t *moves, enum vp_unit_style 
         if (json_is_number(beyond))
             fprintf(out, ", %+.0f ms beside the downtime (the hand-off between the two QEMUs, "
                     "the bridge learning the guest's new port)", json_number_value(beyond) * 1e3);
-        if (json_is_false(json_object_get(moved, "probe_covered")))
+        if (json_is_true(json_object_get(moved, "after_point")))
+            fprintf(out, "; after the point's end (its measurements were over), bringing the "
+                    "guest home for the next point");
+        else if (json_is_false(json_object_get(moved, "probe_covered")))
             fprintf(out, "; no net.probe watched it whole (it ran past the point's end: an "
                     "earlier --migrate-at or a longer --duration)");
         fprintf(out, "\n");

@@ -1,6 +1,7 @@
 /* --migrate-to in a point of the fleet (fleet_run.h): the run's first member live-migrated
  * to another hypervisor while the point runs, and with --migrate-back back, by a thread of
- * its own, --migrate-at after the point's first measured start (and after its arrival).
+ * its own, --migrate-at after the point's first measured start (and after its arrival;
+ * at the point's end when that comes first).
  * Its channel is another once it arrived (the destination's QEMU makes its own): the
  * point's words to it wait at a gate while it moves, and one cut short by its old channel
  * closing is taken again over the new one. Each move is kept, with what the hypervisor
@@ -110,14 +111,18 @@ static int migrate_watched(struct fleet_migration *migration, const char *uri, j
     return status;
 }
 
-/* One move of the member to uri (NULL: back); false when it failed or was not begun. */
+/* One move of the member to uri (NULL: back); false when it failed or was not begun. A
+ * move there begins only while the point runs; the move back is made even when the point
+ * ended first (at once then, marked after_point), so that a later point finds its guest
+ * at home, where its own moves begin. */
 static bool move(struct fleet_migration *migration, const char *uri, int64_t at_ns)
 {
     struct fleet_run *run = migration->run;
     struct vp_member *member = &run->members[0];
     const struct vp_fleet_kind *kind = vp_fleet_kind_of(run, 0);
     vp_sleep_until_ns_or_stop(at_ns, &migration->stop);
-    if (atomic_load(&migration->stop) || vp_engine_interrupted())
+    bool after_point = atomic_load(&migration->stop);
+    if ((after_point && uri) || vp_engine_interrupted())
         return false;
     pthread_mutex_lock(&migration->lock);
     migration->moving = true;
@@ -128,6 +133,8 @@ static bool move(struct fleet_migration *migration, const char *uri, int64_t at_
     int64_t began = vp_now_ns();
     json_object_set_new(moved, "began_s", json_real((double)(began - migration->instant_ns) / 1e9));
     utc_now(moved, "began_utc");
+    if (after_point)
+        json_object_set_new(moved, "after_point", json_true());
     int status = migrate_watched(migration, uri, moved);
     utc_now(moved, "ended_utc");
     json_object_set_new(moved, "seconds", json_real((double)(vp_now_ns() - began) / 1e9));

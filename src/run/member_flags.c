@@ -400,7 +400,8 @@ const struct vp_run_flag vp_member_flags[] = {
       "start  [1s]", NULL, take_migrate_at },
     { "migrate-back", NULL, VP_SCOPE_STEP,
       "with --migrate-to: back to this host's libvirt as long after\n"
-      "it arrived  [it stays]", NULL, take_migrate_back },
+      "it arrived, or at the point's end if that comes first  [it stays]", NULL,
+      take_migrate_back },
     { "and-host", NULL, VP_SCOPE_SESSION,
       "with --guests or --containers: as many jobs on this host as\n"
       "there are guests, repetitions alternating host, guests (ABAB)",

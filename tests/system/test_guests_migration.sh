@@ -62,9 +62,12 @@ virsh -c qemu:///system list --name | grep -qx "virtperf-$KILLED-1" ||
 
 # The SPring-8 plan's interruption: net.probe from this host into a guest that moves
 # there and back (its second hypervisor given with --set); its rpc step in one guest,
-# moved there and back too: the guest is one of that point's ranks, its words carried on
-# over each new channel.
-QUICK=(--set rpc.guests=1 --set rpc.duration=4s --set global.reps=1 --set "global.guest-net=$BRIDGE"
+# moved there, its words carried on over the new channel, and back after the point's
+# end: its 1 s of measurements end before a move of 0.4 s or more and the 0.3 s after
+# it, and --migrate-back brings the guest home before the next step, whose moves begin
+# there (the same guest: a step left on the other daemon made the next one's move fail,
+# "Attempt to migrate guest to the same host").
+QUICK=(--set rpc.guests=1 --set rpc.duration=1s --set global.reps=1 --set "global.guest-net=$BRIDGE"
     --set "rpc.migrate-to=$URI" --set rpc.migrate-at=0.3s --set rpc.migrate-back=on
     --guest-accel tcg)
 # (a 14 s probe: both moves and the second after each inside it beside another test)
@@ -79,6 +82,7 @@ import json, sys
 results = json.load(open(sys.argv[1]))["results"]
 rpc = [r for r in results if r["bench"] == "net.rr"][0]
 assert rpc["status"] == "ok" and [(m["status"], m["to"]) for m in rpc["migrations"]] == [("ok", sys.argv[2]), ("ok", "qemu:///system")], rpc.get("error")
+assert [m.get("after_point", False) for m in rpc["migrations"]] == [False, True], rpc["migrations"]
 result = [r for r in results if r["bench"] == "net.probe"][0]
 assert result["status"] == "ok" and result["step"] == "interruption", result.get("error")
 moves = result["migrations"]
@@ -101,6 +105,7 @@ second_libvirt_guests=$(virsh -c "$URI" list --all --name | grep -c virtperf-)
 guests_left_nothing '[0-9]*' "a run that migrated its guest there and back"
 expect_status 0 "$VP" results show moved
 expect_contains "$WORK/out" "migration of virtperf-"
+expect_contains "$WORK/out" "after the point's end (its measurements were over), bringing the guest home"
 
 # A migration that does not end within --guest-timeout is aborted: the run ends with
 # libvirt's words, the guest named, nothing left on either daemon. Its stream is slowed to
