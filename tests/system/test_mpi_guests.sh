@@ -71,7 +71,7 @@ expect_status 0 timeout 300 "${MPIRUN[@]}" "$VP_MPI" run cpu --guests 2 --guest-
     --duration 1 --reps 2 --label hypervisors --json "$WORK/guests.json"
 expect_runs 2 "each launch is one run (the two ranks' net.rr, the two hypervisors' cpu)"
 python3 - "$WORK/guests.json" <<'PY' || fail "two hypervisors' guests should be one result, each guest under its own rank, offsets composed"
-import json, sys
+import json, os, sys
 results = json.load(open(sys.argv[1]))["results"]
 assert [r["ranks"]["count"] for r in results] == [4], [r["ranks"]["count"] for r in results]
 for r in results:
@@ -96,8 +96,12 @@ for r in results:
         assert h["monitor"]["cpu.busy"]["mean"] > 0, "each hypervisor watched over the point"
     total = sum(m["metrics"]["score"]["mean"] for m in members)
     assert abs(r["metrics"]["score"]["mean"] - total) <= 0.05 * total, (r["metrics"]["score"]["mean"], total)
-    # every guest of both hosts started each repetition at rank 0's instant
-    assert 0 <= r["start_skew_s"] < 0.1 * 1.0, r["start_skew_s"]  # of its 1 s repetitions
+    # every guest of both hosts started each repetition at rank 0's instant: within a
+    # tenth of its 1 s repetitions; under the sanitizers, beside the suite's other worker
+    # (whose load the four TCG vCPUs on 2 CPUs wait for: 0.119 s seen on a PVM guest),
+    # within half of one
+    limit = 0.5 if os.environ.get("VP_SANITIZED") == "1" else 0.1
+    assert 0 <= r["start_skew_s"] < limit * 1.0, r["start_skew_s"]
     print("%d guests: start skew %.0f us, bound %.0f us" % (len(members), r["start_skew_s"] * 1e6,
                                                            r["ranks"]["start_skew_bound_s"] * 1e6))
 PY
