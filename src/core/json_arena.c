@@ -46,8 +46,8 @@ static bool make_room(size_t size)
         if (reserved == MAP_FAILED)
             return false;
         /* Huge pages where the kernel has them on request (transparent_hugepage
-         * "madvise"): a gigabyte of documents is then 500 faults, not 250,000 (a fault
-         * costs microseconds in a guest, tens under shadow paging). Refused: small pages. */
+         * "madvise"): a gigabyte of documents is then 500 faults, not 250,000 (a fresh
+         * page's fault took 11-14 us on a PVM guest: docs/bench.md). Refused: small pages. */
         madvise(reserved, RESERVED_BYTES, MADV_HUGEPAGE);
         region_start = next_free = usable_end = reserved;
         atomic_store_explicit(&region_end, region_start + RESERVED_BYTES, memory_order_release);

@@ -86,7 +86,8 @@ static int clock_twin(void *context, int rank)
  * clock (comm's ranks keep their world order, so it comes before). */
 static int *clock_twins_of(const struct vp_world *world, MPI_Comm comm, int size)
 {
-    int *of_comm = malloc((size_t)size * sizeof *of_comm), *in_world = malloc((size_t)size * sizeof *in_world);
+    int *of_comm = malloc((size_t)size * sizeof *of_comm);
+    int *in_world = malloc((size_t)size * sizeof *in_world);
     int *first_in_comm = malloc((size_t)world->size * sizeof *first_in_comm);
     if (!of_comm || !in_world || !first_in_comm)
         abort();

@@ -4,9 +4,8 @@
  * through vp_world_wait so that a rank's death or a signal ends it with why. Rank 0's
  * instant is sent ahead of the jobs' own lead by what its broadcast takes: 2 ms, 0.5 ms a
  * level of its tree and 0.25 ms a rank beyond the CPUs of the most crowded machine.
- * --start-with barrier starts each repetition when a
- * blocking MPI_Barrier returns instead, as most MPI benchmarks do (bench/mpi_skew.sh
- * measures both). */
+ * --start-with barrier starts each repetition when a blocking MPI_Barrier returns
+ * instead, as most MPI benchmarks do (bench/mpi_skew.sh measures both). */
 #ifndef VP_MPI_TRANSPORT_H
 #define VP_MPI_TRANSPORT_H
 

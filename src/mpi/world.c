@@ -77,15 +77,23 @@ static struct views own_views(void)
     return views;
 }
 
-/* Every rank's views, and which of the two is compared. */
+/* What each rank tells every other at the start: its host name, views and its machine's
+ * CPUs. */
+struct rank_card {
+    char host[256];
+    struct views views;
+    int32_t cpus;
+};
+
+/* Every rank's card, and which of its views is compared. */
 struct view_order {
-    const struct views *all;
-    size_t offset; /* of the view in struct views */
+    const struct rank_card *cards;
+    size_t offset; /* of the view in struct rank_card */
 };
 
 static const struct view *view_of(const struct view_order *order, int rank)
 {
-    return (const struct view *)((const char *)&order->all[rank] + order->offset);
+    return (const struct view *)((const char *)&order->cards[rank] + order->offset);
 }
 
 /* For qsort_r: ranks by their view, then by rank. */
@@ -96,16 +104,16 @@ static int by_view(const void *a, const void *b, void *arg)
     return order ? order : (left > right) - (left < right);
 }
 
-/* By rank, the first rank whose view (at offset in each) equals its own: sorted, so that
- * thousands of ranks each on a machine of its own cost no more than a sort. */
-static int *firsts(const struct views *all, size_t count, size_t offset)
+/* By rank, the first rank whose view (at offset in each card) equals its own: sorted, so
+ * that thousands of ranks each on a machine of its own cost no more than a sort. */
+static int *firsts(const struct rank_card *cards, size_t count, size_t offset)
 {
     int *first_of = calloc(count, sizeof *first_of), *sorted = malloc(count * sizeof *sorted);
     if (!first_of || !sorted)
         abort();
     for (size_t i = 0; i < count; i++)
         sorted[i] = (int)i;
-    struct view_order order = { .all = all, .offset = offset };
+    struct view_order order = { .cards = cards, .offset = offset };
     qsort_r(sorted, count, sizeof *sorted, by_view, &order);
     for (size_t i = 0, first = 0; i < count; i++) {
         if (memcmp(view_of(&order, sorted[i]), view_of(&order, sorted[first]),
@@ -116,14 +124,6 @@ static int *firsts(const struct views *all, size_t count, size_t offset)
     free(sorted);
     return first_of;
 }
-
-/* What each rank tells every other at the start: its host name, views and its machine's
- * CPUs. */
-struct rank_card {
-    char host[256];
-    struct views views;
-    int32_t cpus;
-};
 
 /* The most ranks one machine runs beyond its CPUs. */
 static int crowding_of(const struct vp_world *world, const struct rank_card *cards)
@@ -146,21 +146,19 @@ static void know_ranks(struct vp_world *world)
     struct rank_card own = { .views = own_views(), .cpus = (int32_t)sysconf(_SC_NPROCESSORS_ONLN) };
     gethostname(own.host, sizeof own.host - 1);
     struct rank_card *cards = calloc((size_t)world->size, sizeof *cards);
-    struct views *views = calloc((size_t)world->size, sizeof *views);
     world->hosts = calloc((size_t)world->size, sizeof *world->hosts);
-    if (!cards || !views || !world->hosts)
+    if (!cards || !world->hosts)
         abort();
     MPI_Allgather(&own, sizeof own, MPI_BYTE, cards, sizeof own, MPI_BYTE, MPI_COMM_WORLD);
     for (int rank = 0; rank < world->size; rank++) {
         memcpy(world->hosts[rank], cards[rank].host, sizeof world->hosts[rank]);
         world->hosts[rank][sizeof world->hosts[rank] - 1] = '\0';
-        views[rank] = cards[rank].views;
     }
-    world->machine_first = firsts(views, (size_t)world->size, offsetof(struct views, machine));
-    world->clock_first = firsts(views, (size_t)world->size, offsetof(struct views, clock));
+    size_t count = (size_t)world->size;
+    world->machine_first = firsts(cards, count, offsetof(struct rank_card, views.machine));
+    world->clock_first = firsts(cards, count, offsetof(struct rank_card, views.clock));
     world->crowding = crowding_of(world, cards);
     free(cards);
-    free(views);
 }
 
 void vp_world_init(struct vp_world *world, int *argc, char ***argv)
