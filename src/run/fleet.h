@@ -77,7 +77,7 @@ struct vp_fleet_kind {
      * ready (guests: the vCPU cap, which would slow its boot); NULL: nothing. -1 with why. */
     int (*once_ready)(void *state, struct vp_member *member, char *err, size_t err_len);
     /* After its hello: what its kind says of it, into its fingerprint; and what happened
-     * when it did not answer (its console, to stderr). */
+     * when it did not answer or is gone (its console, to stderr). */
     void (*describe)(void *state, struct vp_member *member);
     void (*silent)(void *state, struct vp_member *member);
     /* What the member cost this host over a point: begin, then its entry under "guests". */

@@ -294,10 +294,15 @@ void vp_fleet_run_linked_point(struct fleet_run *run, const struct vp_run_steps 
             if (link->roles[r] != VP_ROLE_WAIT ||
                 run->kind->alive(run->kind->state, &run->members[r - 1]))
                 continue;
-            char reason[800];
+            char reason[800], both[1800];
             vp_fleet_lost_reason(run, (int)r - 1, "gone while it served this link", reason,
                                  sizeof reason);
-            vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed", reason);
+            /* what the point already failed by (a move that failed, say) comes first */
+            const char *earlier = json_string_value(json_object_get(result, "error"));
+            if (earlier)
+                snprintf(both, sizeof both, "%.900s; %s", earlier, reason);
+            vp_result_finish(result, vp_engine_interrupted() ? "interrupted" : "failed",
+                             earlier ? both : reason);
             *stopped = true;
         }
         vp_fleet_keep_results(session, step, &result, 1);

@@ -601,7 +601,8 @@ static bool member_gone(const struct vp_fleet_kind *kind, struct vp_member *memb
     return false;
 }
 
-/* Why member index was lost: its channel's failure, and whether it is gone. */
+/* Why member index was lost: its channel's failure, and whether it is gone (its console's
+ * last lines to stderr then: a guest whose kernel crashed says so there). */
 void vp_fleet_lost_reason(const struct fleet_run *run, int index, const char *why, char *reason,
                           size_t len)
 {
@@ -610,6 +611,8 @@ void vp_fleet_lost_reason(const struct fleet_run *run, int index, const char *wh
     /* (not asked after a signal: it is not gone, and a launcher that stops the ranks
      * kills them a second after it asked: virtperf-mpi's run must be marked by then) */
     bool gone = !vp_engine_interrupted() && member_gone(kind, member);
+    if (gone)
+        kind->silent(kind->state, member);
     snprintf(reason, len, "%s %d (%s): %s%s", kind->env->noun, index + 1, member->name, why,
              gone ? " (it is gone: destroyed, killed or crashed)" : "");
 }

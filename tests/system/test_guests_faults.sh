@@ -1,6 +1,7 @@
 #!/bin/bash
-# run --guests when things go wrong: a guest destroyed mid-run (virsh destroy) is named,
-# exit 1, the finished step's result kept (each guest writing its own emulated IDE disk);
+# run --guests when things go wrong: a guest destroyed mid-run (virsh destroy) is named
+# and its console shown, exit 1, the finished step's result kept (each guest writing its
+# own emulated IDE disk);
 # Ctrl-C gives exit 130 (under --guest-accel auto, which on a host where /dev/kvm opens
 # runs KVM or says it fell back to TCG); neither leaves a domain, socket, console file or
 # disk image behind; a hostile guest's lead of INT64_MAX, and its console of escape
@@ -34,6 +35,9 @@ status=$?
 [ $status -eq 1 ] || fail "a run whose guest was destroyed should exit 1, got $status: $(tail -5 "$WORK/destroyed.out")"
 grep -q "guest 2 (virtperf-$RUN-2).*it is gone" "$WORK/destroyed.out" ||
     fail "the destroyed guest should be named: $(grep -i error "$WORK/destroyed.out")"
+# (a guest gone shows its console: a kernel that crashed says why there)
+grep -q "virtperf-$RUN-2's console ended with:" "$WORK/destroyed.out" ||
+    fail "the console of the guest gone should be shown: $(tail -5 "$WORK/destroyed.out")"
 python3 - "$WORK/destroyed.json" <<'PY' || fail "the disk step's result should be kept, each guest writing its own disk"
 import json, sys
 write, cpu = json.load(open(sys.argv[1]))["results"]

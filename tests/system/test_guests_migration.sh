@@ -71,9 +71,24 @@ QUICK=(--set rpc.guests=1 --set rpc.duration=1s --set global.reps=1 --set "globa
     --set "rpc.migrate-to=$URI" --set rpc.migrate-at=0.3s --set rpc.migrate-back=on
     --guest-accel tcg)
 # (a 14 s probe: both moves and the second after each inside it beside another test)
-expect_status 0 timeout 240 "$VP" run --plan "$PLANS/spring8-2005-quick.ini" "${QUICK[@]}" \
-    --set "interruption.migrate-to=$URI" --set interruption.duration=14s --label moved \
-    --json "$WORK/moved.json"
+moved_run() {
+    timeout 240 "$VP" run --plan "$PLANS/spring8-2005-quick.ini" "${QUICK[@]}" \
+        --set "interruption.migrate-to=$URI" --set interruption.duration=14s --label moved \
+        --json "$WORK/moved.json" >"$WORK/out" 2>"$WORK/err"
+}
+# QEMU's TCG (these machines' only accelerator) now and then resumes a migrated guest with
+# its memory or state amiss, beside another test more often (1 run in 8 here): its kernel
+# crashes at once ("Kernel panic" on its console, which the run shows for a guest gone).
+# That run, and only that one, is made once more; whatever else fails, fails.
+moved_run
+status=$?
+if [ $status -ne 0 ] && grep -q "Kernel panic" "$WORK/err"; then
+    echo "  a migrated TCG guest's kernel crashed (QEMU's fault, its console below); once more:"
+    grep -A5 "console ended with" "$WORK/err" | sed 's/^/    /'
+    moved_run
+    status=$?
+fi
+[ $status -eq 0 ] || fail "the plan run with its moves exited $status, want 0: $(head -c 600 "$WORK/err")"
 expect_contains "$WORK/out" "net.probe from this host:"
 virsh -c qemu:///system list --name | grep -qx "virtperf-$KILLED-1" &&
     fail "the next run with --migrate-to should have destroyed the killed run's guest"
@@ -84,7 +99,7 @@ rpc = [r for r in results if r["bench"] == "net.rr"][0]
 assert rpc["status"] == "ok" and [(m["status"], m["to"]) for m in rpc["migrations"]] == [("ok", sys.argv[2]), ("ok", "qemu:///system")], rpc.get("error")
 assert [m.get("after_point", False) for m in rpc["migrations"]] == [False, True], rpc["migrations"]
 result = [r for r in results if r["bench"] == "net.probe"][0]
-assert result["status"] == "ok" and result["step"] == "interruption", result.get("error")
+assert result["status"] == "ok" and result["step"] == "interruption", (result.get("error"), result.get("migrations"))
 moves = result["migrations"]
 assert [(m["from"], m["to"]) for m in moves] == [("qemu:///system", sys.argv[2]), (sys.argv[2], "qemu:///system")], moves
 period = result["timeline"][0]["period_s"] if "timeline" in result else 0.001
