@@ -48,7 +48,6 @@ static struct {
     __typeof__(virTypedParamsFree) *params_free;
     __typeof__(virConnectListAllDomains) *list_domains;
     __typeof__(virDomainAbortJob) *abort_job;
-    __typeof__(virDomainLookupByName) *lookup_by_name;
 } lib;
 
 static virConnectPtr connection;
@@ -72,7 +71,6 @@ static int load_libvirt(char *err, size_t err_len)
         { "virTypedParamsFree", &lib.params_free },
         { "virConnectListAllDomains", &lib.list_domains },
         { "virDomainAbortJob", &lib.abort_job },
-        { "virDomainLookupByName", &lib.lookup_by_name },
     };
     if (!loaded && vp_library_load("libvirt.so.0", symbols, sizeof symbols / sizeof symbols[0],
                                    "scripts/deps.sh guests installs libvirt", err,
@@ -200,26 +198,6 @@ static void read_figures(virDomainPtr moved, struct vp_migration_figures *figure
     lib.params_free(params, count);
 }
 
-/* After a migration libvirt said failed: where the domain runs. A failure in its last
- * phases can leave it running at the destination; its handle then follows it there (so
- * that whether it runs, and its removal, ask the right libvirt) and err says so. */
-static void follow_if_arrived(struct vp_domain *domain, virConnectPtr destination, char *err,
-                              size_t err_len)
-{
-    if (lib.is_active(domain->handle) == 1)
-        return;
-    virDomainPtr there = lib.lookup_by_name(destination, lib.name(domain->handle));
-    if (!there || lib.is_active(there) != 1) {
-        if (there)
-            lib.free(there);
-        return;
-    }
-    domain->earlier[domain->moves++] = domain->handle;
-    __atomic_store_n(&domain->handle, there, __ATOMIC_RELEASE);
-    size_t used = strlen(err);
-    snprintf(err + used, err_len - used, " (yet it runs at the destination)");
-}
-
 int vp_domain_migrate(struct vp_domain *domain, const char *uri, const char *xml,
                       struct vp_migration_figures *figures, char *err, size_t err_len)
 {
@@ -239,7 +217,6 @@ int vp_domain_migrate(struct vp_domain *domain, const char *uri, const char *xml
     virDomainPtr moved = lib.migrate(domain->handle, destination, params, 1, VIR_MIGRATE_LIVE);
     if (!moved) {
         last_error("libvirt", err, err_len);
-        follow_if_arrived(domain, destination, err, err_len);
         return -1;
     }
     domain->earlier[domain->moves++] = domain->handle;
