@@ -10,6 +10,8 @@
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,7 @@ struct guest {
     struct vp_qemu_cpu before;
     unsigned moves;        /* its migrations: its channel and console at NAME-mMOVE.* */
     bool moved;            /* migrated in this point: its QEMU's CPU since it arrived */
+    int arrived_fd;        /* its channel there, connected while it moved; -1: none */
 };
 
 struct guests {
@@ -353,6 +356,9 @@ static void remove_guest(void *state, struct vp_member *member)
         return;
     vp_domain_destroy(guest->domain);
     guest->domain = NULL;
+    if (guest->arrived_fd >= 0)
+        close(guest->arrived_fd);
+    guest->arrived_fd = -1;
     char ignored[VP_ERROR_LEN]; /* nothing stale for whoever has the address next */
     if (guest->bare_address[0])
         vp_neighbour_forget(guests->config.bridge, guest->bare_address, ignored, sizeof ignored);
@@ -379,6 +385,7 @@ static int start_guest(void *state, struct vp_member *member, size_t index, char
     struct guests *guests = state;
     struct guest *guest = &guests->own[index];
     member->own = guest;
+    guest->arrived_fd = -1;
     guest_path(guests, member, 0, "sock", guest->channel, sizeof guest->channel);
     guest_path(guests, member, 0, "console", guest->console, sizeof guest->console);
     if (guests->config.disk_dir && make_disk(guests, member, guest, err, err_len) != 0)
@@ -415,23 +422,37 @@ static int start_guest(void *state, struct vp_member *member, size_t index, char
 }
 
 /* Connects to the channel socket once QEMU has made it, before deadline. */
+/* A connection to the QEMU channel socket at path, -1: none (yet). */
+static int connect_channel(const char *path)
+{
+    struct sockaddr_un address = { .sun_family = AF_UNIX };
+    if (strlen(path) >= sizeof address.sun_path)
+        return -1;
+    memcpy(address.sun_path, path, strlen(path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 static int connect_guest(void *state, struct vp_member *member, int64_t deadline_ns, char *err,
                          size_t err_len)
 {
     (void)state;
     struct guest *guest = member->own;
-    struct sockaddr_un address = { .sun_family = AF_UNIX };
-    if (strlen(guest->channel) >= sizeof address.sun_path)
-        return -1;
-    memcpy(address.sun_path, guest->channel, strlen(guest->channel) + 1);
+    if (guest->arrived_fd >= 0) { /* connected while it moved */
+        member->fd = guest->arrived_fd;
+        guest->arrived_fd = -1;
+        return 0;
+    }
     while (vp_now_ns() < deadline_ns && !vp_engine_interrupted()) {
-        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof address) == 0) {
+        int fd = connect_channel(guest->channel);
+        if (fd >= 0) {
             member->fd = fd;
             return 0;
         }
-        if (fd >= 0)
-            close(fd);
         if (!vp_domain_running(guest->domain))
             break;
         usleep(50000);
@@ -562,6 +583,24 @@ static char *replaced(const char *text, const char *from, const char *to)
 /* --migrate-to: the guest live-migrated to uri's libvirt (NULL: back to the run's), its
  * channel and console at paths of their own there (the two QEMUs are both alive while it
  * moves); its QEMU's CPU counted from its arrival. */
+/* The destination's channel, connected as soon as its QEMU listens there, before the
+ * guest resumes in it: QEMU drops what a guest writes to a channel nobody is connected to,
+ * and the guest learns that its host end went away only a moment after it resumed (a
+ * frame it wrote then was lost, and the point waited out --guest-timeout). */
+struct early_channel {
+    const char *path;
+    atomic_int done;
+    int fd;
+};
+
+static void *connecting_early(void *context)
+{
+    struct early_channel *early = context;
+    while (!atomic_load(&early->done) && (early->fd = connect_channel(early->path)) < 0)
+        vp_sleep_until_ns_or_stop(vp_now_ns() + 5000000, &early->done);
+    return NULL;
+}
+
 static int migrate_guest(void *state, struct vp_member *member, const char *uri, json_t *moved,
                          char *err, size_t err_len)
 {
@@ -580,8 +619,17 @@ static int migrate_guest(void *state, struct vp_member *member, const char *uri,
     free(xml);
     free(with_channel);
     struct vp_migration_figures figures;
+    struct early_channel early = { .path = channel, .fd = -1 };
+    pthread_t connecting;
+    if (pthread_create(&connecting, NULL, connecting_early, &early) != 0)
+        abort();
     int status = vp_domain_migrate(guest->domain, uri, there, &figures, why, sizeof why);
+    atomic_store(&early.done, 1);
+    vp_wake_sleepers(&early.done);
+    pthread_join(connecting, NULL);
     free(there);
+    if (status != 0 && early.fd >= 0)
+        close(early.fd);
     if (status != 0) {
         snprintf(err, err_len, "its migration to %.200s failed: %s (its kernel %s and "
                  "initramfs, and the run's directory %s, must be at the same paths there)",
@@ -589,6 +637,7 @@ static int migrate_guest(void *state, struct vp_member *member, const char *uri,
         return -1;
     }
     guest->moves++;
+    guest->arrived_fd = early.fd; /* (-1: its QEMU was not listening yet; connect_guest waits) */
     snprintf(guest->channel, sizeof guest->channel, "%s", channel);
     snprintf(guest->console, sizeof guest->console, "%s", console);
     guest->qemu = vp_domain_pid(guest->domain);
