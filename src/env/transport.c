@@ -22,16 +22,18 @@ static int64_t deadline(const struct vp_channel_transport *channel)
     return vp_now_ns() + (int64_t)channel->timeout_s * 1000000000LL;
 }
 
-/* The channel to rank peer (a member's: the host's), once the leader's gate lets it by
- * (a member migrating has another channel once it arrived); -1 with why. */
-static int fd_of(const struct vp_channel_transport *channel, int peer, char *reason,
-                 size_t reason_len)
+/* The channel to rank peer (a member's: the host's) to send or receive on, once the
+ * leader's gate lets it by (a member migrating has another channel once it arrived; what
+ * it sent before is read first); ended: the channel that just ended under a word received
+ * (-1: none); -1 with why. */
+static int fd_of(const struct vp_channel_transport *channel, int peer, bool receive, int ended,
+                 char *reason, size_t reason_len)
 {
     if (channel->transport.rank != 0)
         return channel->fds[0];
-    if (channel->gate &&
-        channel->gate(channel->gate_context, (size_t)(peer - 1), reason, reason_len) != 0)
-        return -1;
+    if (channel->gate)
+        return channel->gate(channel->gate_context, (size_t)(peer - 1), receive, ended, reason,
+                             reason_len);
     return channel->fds[peer - 1];
 }
 
@@ -59,7 +61,7 @@ static int send_frame(struct vp_channel_transport *channel, int peer, uint32_t k
 {
     if (already_lost(channel, reason, reason_len))
         return -1;
-    int fd = fd_of(channel, peer, reason, reason_len);
+    int fd = fd_of(channel, peer, false, -1, reason, reason_len);
     if (fd < 0 || vp_channel_send(fd, kind, data, len, reason, reason_len) != 0)
         return lose(channel, peer, reason);
     return 0;
@@ -81,13 +83,14 @@ static int check_values(struct vp_channel_transport *channel, int peer, uint32_t
 }
 
 /* A frame of kind from peer, exactly len long (0: at most most). On the leader, when the
- * channel closed under it as the member moved to another hypervisor, again over the new
- * channel the gate gives once it arrived (there and back: twice). */
+ * channel closed under it as the member moved to another hypervisor, again over the
+ * channel that followed it, which the gate gives once the member arrived (there and back:
+ * twice). */
 static int expect_from(struct vp_channel_transport *channel, int peer, uint32_t kind,
                        size_t len, size_t most, void **data, size_t *got, char *reason,
                        size_t reason_len)
 {
-    int fd = fd_of(channel, peer, reason, reason_len);
+    int fd = fd_of(channel, peer, true, -1, reason, reason_len);
     for (int moves = 0; fd >= 0; moves++) {
         int status = len ? vp_channel_expect(fd, kind, data, got, len, deadline(channel),
                                              reason, reason_len)
@@ -97,7 +100,7 @@ static int expect_from(struct vp_channel_transport *channel, int peer, uint32_t 
             return 0;
         char why[256];
         bool moved = moves < 4 && channel->gate && !vp_engine_interrupted();
-        int now = moved ? fd_of(channel, peer, why, sizeof why) : fd;
+        int now = moved ? fd_of(channel, peer, true, fd, why, sizeof why) : fd;
         if (now < 0)
             snprintf(reason, reason_len, "%s", why);
         if (now == fd || now < 0)

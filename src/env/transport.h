@@ -9,6 +9,7 @@
 #ifndef VP_GUEST_TRANSPORT_H
 #define VP_GUEST_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "engine/together.h"
@@ -20,10 +21,13 @@ struct vp_channel_transport {
     unsigned timeout_s;  /* the longest wait for one word */
     int lost;            /* the leader's: the rank whose channel failed, 0: none */
     char lost_why[1024]; /* what failed then: every later word fails with it at once */
-    /* The leader's, NULL: none. Called before each word with member i (fds[i]): returns
-     * once its channel may be used (a member migrating: when it arrived and fds[i] is
-     * its new channel), -1 with why when it cannot be. */
-    int (*gate)(void *context, size_t i, char *reason, size_t reason_len);
+    /* The leader's, NULL: none. Called before each word with member i, and again with the
+     * channel that ended under a word received (ended; else -1): the channel to use once
+     * it may be used (a member migrating: once it arrived; to receive, its oldest channel
+     * not ended, which holds what it sent before it moved on), -1 with why when it cannot
+     * be. */
+    int (*gate)(void *context, size_t i, bool receive, int ended, char *reason,
+                size_t reason_len);
     void *gate_context;
     /* The leader's, NULL: none: the point above it (engine/together.h) whose agreements
      * and instants its members' are (virtperf-mpi: this host one rank of many). A leader

@@ -41,6 +41,7 @@ struct fleet_migration {
     bool timed_out;
     int old[2];           /* the member's channels before each move, closed at the end */
     size_t old_count;
+    size_t read_from;     /* the oldest channel not seen to end (old_count: *slot) */
 };
 
 static void utc_now(json_t *move, const char *key)
@@ -181,12 +182,12 @@ void vp_fleet_migration_begin(struct fleet_run *run, const struct vp_guests_requ
     run->migration = migration;
 }
 
-int vp_fleet_migration_gate(struct fleet_run *run, const int *slot, char *reason,
-                            size_t reason_len)
+int vp_fleet_migration_gate(struct fleet_run *run, const int *slot, bool receive, int ended,
+                            char *reason, size_t reason_len)
 {
     struct fleet_migration *migration = run->migration;
     if (!migration || migration->slot != slot)
-        return 0;
+        return *slot;
     pthread_mutex_lock(&migration->lock);
     while (migration->moving && !vp_engine_interrupted()) {
         struct timespec tick;
@@ -203,8 +204,13 @@ int vp_fleet_migration_gate(struct fleet_run *run, const int *slot, char *reason
         snprintf(reason, reason_len, "interrupted by a signal");
     else if (failed)
         snprintf(reason, reason_len, "%s", migration->why);
+    /* its channels in order: old[0..old_count), then *slot; each ends as its QEMU does */
+    if (migration->read_from < migration->old_count && migration->old[migration->read_from] == ended)
+        migration->read_from++;
+    int fd = receive && migration->read_from < migration->old_count
+                 ? migration->old[migration->read_from] : *slot;
     pthread_mutex_unlock(&migration->lock);
-    return failed ? -1 : 0;
+    return failed ? -1 : fd;
 }
 
 json_t *vp_fleet_migration_end(struct fleet_run *run, char *why, size_t why_len)

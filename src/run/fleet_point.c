@@ -89,10 +89,11 @@ static void releasing(void *context, unsigned rep, int64_t instant_ns)
 }
 
 /* The channel transport's gate (env/transport.h): a member's channel while it moves. */
-static int migration_gate(void *context, size_t i, char *reason, size_t reason_len)
+static int migration_gate(void *context, size_t i, bool receive, int ended, char *reason,
+                          size_t reason_len)
 {
     struct lead *lead = context;
-    return vp_fleet_migration_gate(lead->run, &lead->fds[i], reason, reason_len);
+    return vp_fleet_migration_gate(lead->run, &lead->fds[i], receive, ended, reason, reason_len);
 }
 
 /* Times the count ranks of lead (their channels in lead->fds) for point. */

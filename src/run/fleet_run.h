@@ -123,10 +123,13 @@ void vp_fleet_lost_reason(const struct fleet_run *run, int index, const char *wh
  * measured start is instant_ns; nothing when it asks no migration or one has begun. */
 void vp_fleet_migration_begin(struct fleet_run *run, const struct vp_guests_request *asked,
                               int64_t instant_ns, int *slot);
-/* Returns once the channel at slot may be used (not while its member moves); -1 with
- * why when its move failed. */
-int vp_fleet_migration_gate(struct fleet_run *run, const int *slot, char *reason,
-                            size_t reason_len);
+/* Once the member whose channel is at slot is not moving, the channel to use: to send,
+ * that one; to receive, the oldest of its channels not known to have ended (ended: one
+ * that just did, -1: none), so that what it sent from each QEMU is read in order (a guest
+ * that moved there and back before its word was read left it on the middle one). -1
+ * with why when its move failed. */
+int vp_fleet_migration_gate(struct fleet_run *run, const int *slot, bool receive, int ended,
+                            char *reason, size_t reason_len);
 /* Ends the point's migration (one not begun by now never begins): every move made, as
  * the result keeps them (a new array), why with why one failed (""); NULL: none begun. */
 json_t *vp_fleet_migration_end(struct fleet_run *run, char *why, size_t why_len);

@@ -6,7 +6,9 @@
 # the guest from this host while it moves there and back: each move kept with libvirt's
 # figures, and the gap the probe saw covers each move's downtime (less two probe periods)
 # and lasts no longer than the move and a second; nothing is left on either daemon (a
-# run killed by SIGKILL leaves its guest till the next run with a migration); the plan's
+# run killed by SIGKILL leaves its guest till the next run with a migration); a result the
+# guest sent between a move there and the move back is read from the middle QEMU's channel
+# (both moves inside one 1 s point, the first slowed to some 6 s); the plan's
 # placeholder second hypervisor is refused, naming the --set that gives one; a migration
 # that outlasts --guest-timeout is aborted, the run ending with libvirt's words, and a
 # Ctrl-C during one ends the run at once; flags are refused where they cannot hold,
@@ -122,17 +124,34 @@ expect_status 0 "$VP" results show moved
 expect_contains "$WORK/out" "migration of virtperf-"
 expect_contains "$WORK/out" "after the point's end (its measurements were over), bringing the guest home"
 
-# A migration that does not end within --guest-timeout is aborted: the run ends with
-# libvirt's words, the guest named, nothing left on either daemon. Its stream is slowed to
-# 8 Mbit/s for some 128 MiB: htb on the loopback, only for the second daemon's migration
-# ports (61440-61503, outside the ephemeral ports: whatever else runs beside this test
-# keeps its loopback), a burst above the loopback's 64 KiB segments (a smaller one drops
-# them until the stream breaks).
+# The moves are slowed on the loopback: htb only for the second daemon's migration ports
+# (61440-61503, outside the ephemeral ports: whatever else runs beside this test keeps its
+# loopback), a burst above the loopback's 64 KiB segments (a smaller one drops them until
+# the stream breaks).
 tc qdisc add dev lo root handle 1: htb default 10 &&
     tc class add dev lo parent 1: classid 1:10 htb rate 100gbit quantum 65536 &&
-    tc class add dev lo parent 1: classid 1:20 htb rate 8mbit burst 256kb &&
+    tc class add dev lo parent 1: classid 1:20 htb rate 200mbit burst 256kb &&
     tc filter add dev lo parent 1: protocol ip u32 match ip dport 61440 0xffc0 flowid 1:20 ||
     fail "cannot slow libvirt's migration ports on the loopback"
+# There and back within one word: a move there of some 6 s (200 Mbit/s) outlasts the
+# guest's 1 s of net.rr, whose result then waits in it; the move back begins 0.05 s after
+# it arrived, before that result was read. The result, sent from the middle QEMU, is read
+# from that QEMU's channel (it waited there, unread, while the host read the newest one
+# until --guest-timeout).
+expect_status 0 timeout 120 "$VP" run net.rr --guests 1 --guest-net "$BRIDGE" --guest-accel tcg \
+    --duration 1s --reps 1 --warmup 0 --migrate-to "$URI" --migrate-at 0.05 --migrate-back \
+    --guest-timeout 60 --label within --json "$WORK/within.json"
+python3 - "$WORK/within.json" <<'PY' || fail "a result sent between two moves should be read from the middle channel"
+import json, sys
+rr = json.load(open(sys.argv[1]))["results"][0]
+assert rr["status"] == "ok", rr.get("error")
+assert [m["status"] for m in rr["migrations"]] == ["ok", "ok"], rr["migrations"]
+PY
+# A migration that does not end within --guest-timeout is aborted: the run ends with
+# libvirt's words, the guest named, nothing left on either daemon. Its stream is slowed to
+# 8 Mbit/s for some 128 MiB.
+tc class change dev lo parent 1: classid 1:20 htb rate 8mbit burst 256kb ||
+    fail "cannot slow libvirt's migration ports further"
 expect_status 1 timeout 240 "$VP" run cpu --duration 11 --reps 1 --warmup 0 --guests 1 \
     --guest-accel tcg --guest-timeout 10 --migrate-to "$URI" --migrate-at 0.5 --label slow
 expect_contains "$WORK/out" "its migration did not end in 10 s (--guest-timeout) and was aborted: its migration to $URI failed: libvirt"
