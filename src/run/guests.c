@@ -585,8 +585,7 @@ static char *replaced(const char *text, const char *from, const char *to)
  * moves); its QEMU's CPU counted from its arrival. */
 /* The destination's channel, connected as soon as its QEMU listens there, before the
  * guest resumes in it: QEMU drops what a guest writes to a channel nobody is connected to,
- * and the guest learns that its host end went away only a moment after it resumed (a
- * frame it wrote then was lost, and the point waited out --guest-timeout). */
+ * and the guest learns that its host end went away only a moment after it resumed. */
 struct early_channel {
     const char *path;
     atomic_int done;
