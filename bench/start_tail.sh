@@ -19,8 +19,10 @@ command -v perf >/dev/null || { echo "perf is needed (Debian: linux-perf)" >&2; 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -pthread -o "$work/cpu_gaps" bench/cpu_gaps.c || exit 1
+hypervisor=$(dmesg 2>/dev/null | sed -n 's/.*Hypervisor detected: //p' | head -1)
+grep -qw hypervisor /proc/cpuinfo || hypervisor="none (bare metal)"
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(uname -r)," \
-    "$(dmesg 2>/dev/null | sed -n 's/.*Hypervisor detected: //p' | head -1)"
+    "hypervisor: ${hypervisor:-yes, unnamed (dmesg no longer says)}"
 for round in $(seq "$ROUNDS"); do
     echo "round $round"
     "$work/cpu_gaps" 20 20 | sed 's/^/  /' || exit 1
