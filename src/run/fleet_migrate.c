@@ -205,7 +205,8 @@ int vp_fleet_migration_gate(struct fleet_run *run, const int *slot, bool receive
     else if (failed)
         snprintf(reason, reason_len, "%s", migration->why);
     /* its channels in order: old[0..old_count), then *slot; each ends as its QEMU does */
-    if (migration->read_from < migration->old_count && migration->old[migration->read_from] == ended)
+    if (migration->read_from < migration->old_count &&
+        migration->old[migration->read_from] == ended)
         migration->read_from++;
     int fd = receive && migration->read_from < migration->old_count
                  ? migration->old[migration->read_from] : *slot;
