@@ -15,8 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -152,21 +150,6 @@ static void take_steps(const json_t *message, struct vp_run_steps *steps, char *
         verdict[0] = '\0';
 }
 
-/* A container's channel: the unix socket the host listens on, given by path. */
-static int connect_socket(const char *path)
-{
-    struct sockaddr_un address = { .sun_family = AF_UNIX };
-    if (strlen(path) >= sizeof address.sun_path)
-        return -1;
-    memcpy(address.sun_path, path, strlen(path) + 1);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
-        close(fd);
-        fd = -1;
-    }
-    return fd;
-}
-
 /* A UML instance's channel: the serial line the host's end is behind, made 8-bit clean. */
 static int open_tty(const char *path)
 {
@@ -192,7 +175,7 @@ int cmd_guest_agent(int argc, char **argv)
                 "starts\n");
         return VP_EXIT_USAGE;
     }
-    int fd = socket_given ? connect_socket(argv[2])
+    int fd = socket_given ? vp_channel_connect(argv[2])
              : tty_given  ? open_tty(argv[2])
                           : vp_channel_open_port();
     if (fd < 0) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -64,6 +65,24 @@ int vp_channel_open_port(void)
     if (ports)
         closedir(ports);
     virtio_port = fd;
+    return fd;
+}
+
+int vp_channel_connect(const char *path)
+{
+    struct sockaddr_un address = { .sun_family = AF_UNIX };
+    if (strlen(path) >= sizeof address.sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(address.sun_path, path, strlen(path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        int why = errno;
+        close(fd);
+        errno = why;
+        fd = -1;
+    }
     return fd;
 }
 

@@ -42,6 +42,10 @@ int vp_channel_header_parse(const unsigned char *header, uint32_t *kind, uint32_
  * (env/domain.h), opened read-write; -1 when there is none. */
 int vp_channel_open_port(void);
 
+/* A connection to the unix socket at path (a container's channel, a guest QEMU's
+ * chardev); -1 with errno when there is none (yet). */
+int vp_channel_connect(const char *path);
+
 /* Sends one frame; 0, or -1 with why. */
 int vp_channel_send(int fd, uint32_t kind, const void *data, size_t len, char *err,
                   size_t err_len);

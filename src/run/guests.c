@@ -18,7 +18,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "run/fleet.h"
@@ -28,6 +27,7 @@
 #include "core/limits.h"
 #include "core/owner.h"
 #include "core/printable.h"
+#include "env/channel.h"
 #include "env/console.h"
 #include "core/program.h"
 #include "core/scratch.h"
@@ -422,21 +422,6 @@ static int start_guest(void *state, struct vp_member *member, size_t index, char
 }
 
 /* Connects to the channel socket once QEMU has made it, before deadline. */
-/* A connection to the QEMU channel socket at path, -1: none (yet). */
-static int connect_channel(const char *path)
-{
-    struct sockaddr_un address = { .sun_family = AF_UNIX };
-    if (strlen(path) >= sizeof address.sun_path)
-        return -1;
-    memcpy(address.sun_path, path, strlen(path) + 1);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
-        close(fd);
-        fd = -1;
-    }
-    return fd;
-}
-
 static int connect_guest(void *state, struct vp_member *member, int64_t deadline_ns, char *err,
                          size_t err_len)
 {
@@ -448,7 +433,7 @@ static int connect_guest(void *state, struct vp_member *member, int64_t deadline
         return 0;
     }
     while (vp_now_ns() < deadline_ns && !vp_engine_interrupted()) {
-        int fd = connect_channel(guest->channel);
+        int fd = vp_channel_connect(guest->channel);
         if (fd >= 0) {
             member->fd = fd;
             return 0;
@@ -595,7 +580,7 @@ struct early_channel {
 static void *connecting_early(void *context)
 {
     struct early_channel *early = context;
-    while (!atomic_load(&early->done) && (early->fd = connect_channel(early->path)) < 0)
+    while (!atomic_load(&early->done) && (early->fd = vp_channel_connect(early->path)) < 0)
         vp_sleep_until_ns_or_stop(vp_now_ns() + 5000000, &early->done);
     return NULL;
 }
